@@ -1,0 +1,476 @@
+//! `func`: functions, calls and returns.
+
+use crate::builtin::ctx_sym;
+use tilus_ir::attrs::AttrKind;
+use tilus_ir::opdef::{
+    attr, many, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF,
+    FUNCTION_TYPE_ATTR, STR_ATTR, UNIT_ATTR,
+};
+use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
+use tilus_ir::syntax::printer::type_to_string;
+use tilus_ir::{Attr, Context, DiagLoc, Diagnostic, OpId, OperationState, Printer, Type, TypeKind};
+
+/// `func.func`.
+pub const FUNC: OpDef = OpDef {
+    name: "func.func",
+    summary: "a function with a name, a signature and (unless external) a body",
+    description: "Defines a symbol `sym_name` of type `function_type`. The body's entry block \
+        takes the arguments; `func.return` ends it. Without a body the function is a declaration \
+        (and should be `private`). Written `func.func @name(%a: i32) -> i32 { ... }`.",
+    attributes: &[
+        attr("sym_name", STR_ATTR),
+        attr("function_type", FUNCTION_TYPE_ATTR),
+        opt_attr("sym_visibility", STR_ATTR),
+        opt_attr("arg_attrs", DICT_ARRAY_ATTR),
+        opt_attr("res_attrs", DICT_ARRAY_ATTR),
+        opt_attr("no_inline", UNIT_ATTR),
+    ],
+    regions: &[region("body")],
+    traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
+    verify: Some(verify_func),
+    format: Format::Custom {
+        parse: parse_func,
+        print: print_func,
+    },
+    default_dialect: Some("func"),
+    ..OpDef::DEFAULT
+};
+const _: () = FUNC.check();
+
+/// `func.return`.
+pub const RETURN: OpDef = OpDef {
+    name: "func.return",
+    summary: "return from a function",
+    description: "Ends the body of a `func.func`, returning its operands, whose number and types \
+        must match the function's results.",
+    operands: &[many("operands", ANY_TYPE)],
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::ReturnLike,
+        Trait::HasParent(&["func.func"]),
+    ],
+    verify: Some(verify_return),
+    format: Format::Declarative("attr-dict ($operands^ `:` type($operands))?"),
+    ..OpDef::DEFAULT
+};
+const _: () = RETURN.check();
+
+/// `func.call`.
+pub const CALL: OpDef = OpDef {
+    name: "func.call",
+    summary: "call a function by name",
+    description: "Calls the `func.func` named by `callee` in the nearest symbol table with the \
+        operands; operand and result types must match the callee's signature.",
+    operands: &[many("operands", ANY_TYPE)],
+    results: &[many("results", ANY_TYPE)],
+    attributes: &[
+        attr("callee", FLAT_SYMBOL_REF),
+        opt_attr("no_inline", UNIT_ATTR),
+    ],
+    verify: Some(verify_call),
+    format: Format::Declarative(
+        "$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = CALL.check();
+
+/// The func dialect's ops.
+pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL];
+
+fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
+    let a = ctx.get_prop(op, "function_type")?;
+    match ctx.attr_kind(a) {
+        AttrKind::Type(t) => match ctx.type_kind(*t) {
+            TypeKind::Function { inputs, results } => Some((inputs.clone(), results.clone())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn sym_name(ctx: &Context, op: OpId) -> String {
+    match ctx
+        .get_inherent_or_attr(op, "sym_name")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
+        _ => String::new(),
+    }
+}
+
+fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let (inputs, _) = function_type(ctx, op).unwrap();
+    let r = ctx.regions(op)[0];
+    if let Some(&entry) = ctx.region_blocks(r).first() {
+        let args: Vec<Type> = ctx
+            .block_args(entry)
+            .iter()
+            .map(|v| ctx.value_type(*v))
+            .collect();
+        if args.len() != inputs.len() {
+            return Err(Diagnostic::op(
+                op,
+                format!("'func.func' op entry block must have {} arguments to match function signature, but has {}", inputs.len(), args.len()),
+            ));
+        }
+        for (i, (a, t)) in args.iter().zip(&inputs).enumerate() {
+            if a != t {
+                return Err(Diagnostic::op(
+                    op,
+                    format!(
+                        "'func.func' op type of entry block argument #{i}('{}') must match the type of the corresponding argument in function signature('{}')",
+                        type_to_string(ctx, *a),
+                        type_to_string(ctx, *t)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_return(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let f = ctx.parent_op(op).unwrap();
+    let (_, results) = function_type(ctx, f).unwrap_or_default();
+    let ops = ctx.operands(op);
+    let name = sym_name(ctx, f);
+    if ops.len() != results.len() {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'func.return' op has {} operands, but enclosing function (@{name}) returns {}",
+                ops.len(),
+                results.len()
+            ),
+        )
+        .with_note(DiagLoc::Op(f), "enclosing function is here"));
+    }
+    for (i, (v, t)) in ops.iter().zip(&results).enumerate() {
+        let vt = ctx.value_type(*v);
+        if vt != *t {
+            return Err(Diagnostic::op(
+                op,
+                format!(
+                    "'func.return' op type of return operand {i} ('{}') doesn't match function result type ('{}') in function @{name}",
+                    type_to_string(ctx, vt),
+                    type_to_string(ctx, *t)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Finds a symbol by name in the nearest enclosing symbol table(s), innermost first.
+pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
+    let mut cur = ctx.parent_op(from);
+    while let Some(p) = cur {
+        if ctx.op_def(p).is_some_and(|d| d.has(Trait::SymbolTable)) {
+            for &r in ctx.regions(p) {
+                for &b in ctx.region_blocks(r) {
+                    for o in ctx.block_ops(b) {
+                        if sym_name(ctx, o) == name
+                            && ctx.get_inherent_or_attr(o, "sym_name").is_some()
+                        {
+                            return Some(o);
+                        }
+                    }
+                }
+            }
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+fn verify_call(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let callee = ctx.get_prop(op, "callee").unwrap();
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(callee) else {
+        unreachable!()
+    };
+    let Some(f) = lookup_symbol(ctx, op, root).filter(|f| ctx.op_name_str(*f) == "func.func")
+    else {
+        return Err(Diagnostic::op(
+            op,
+            format!("'func.call' op '{root}' does not reference a valid function"),
+        ));
+    };
+    let (inputs, results) = function_type(ctx, f).unwrap_or_default();
+    let ops = ctx.operands(op);
+    if ops.len() != inputs.len() {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'func.call' op incorrect number of operands for callee: expected {}, found {}",
+                inputs.len(),
+                ops.len()
+            ),
+        )
+        .with_note(DiagLoc::Op(f), "callee is defined here"));
+    }
+    for (i, (v, t)) in ops.iter().zip(&inputs).enumerate() {
+        let vt = ctx.value_type(*v);
+        if vt != *t {
+            return Err(Diagnostic::op(
+                op,
+                format!("'func.call' op operand type mismatch: expected operand type '{}', but provided '{}' for operand number {i}", type_to_string(ctx, *t), type_to_string(ctx, vt)),
+            ));
+        }
+    }
+    let res = ctx.results(op);
+    if res.len() != results.len() {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'func.call' op incorrect number of results for callee: expected {}, found {}",
+                results.len(),
+                res.len()
+            ),
+        ));
+    }
+    for (i, (v, t)) in res.iter().zip(&results).enumerate() {
+        let vt = ctx.value_type(*v);
+        if vt != *t {
+            return Err(Diagnostic::op(
+                op,
+                format!(
+                    "'func.call' op result type mismatch at index {i}: expected '{}', found '{}'",
+                    type_to_string(ctx, *t),
+                    type_to_string(ctx, vt)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let mut props: Vec<(String, Attr)> = Vec::new();
+    for vis in ["private", "public", "nested"] {
+        if p.eat_keyword(vis) {
+            props.push(("sym_visibility".into(), p.ctx.str_attr(vis)));
+            break;
+        }
+    }
+    let (name, sp) = p.parse_symbol_name()?;
+    p.note_attr_span("sym_name", sp);
+    props.push(("sym_name".into(), p.ctx.str_attr(&name)));
+    p.expect("(")?;
+    let mut args: Vec<RegionArg> = Vec::new();
+    let mut inputs = Vec::new();
+    let mut arg_attrs: Vec<Attr> = Vec::new();
+    let mut named = None;
+    if !p.eat(")") {
+        loop {
+            let is_named = p.peek() == Some(b'%');
+            if *named.get_or_insert(is_named) != is_named {
+                return Err(p.err_here(
+                    "expected all arguments to be named (`%x: type`) or all to be types",
+                ));
+            }
+            if is_named {
+                let (n, nsp) = p.parse_value_name()?;
+                p.expect(":")?;
+                let t = p.parse_type()?;
+                let a = parse_opt_dict(p)?;
+                let loc = if p.peek_str("loc(") {
+                    Some(p.parse_loc()?)
+                } else {
+                    None
+                };
+                args.push(RegionArg {
+                    name: n,
+                    ty: t,
+                    loc,
+                    span: nsp,
+                });
+                inputs.push(t);
+                arg_attrs.push(a);
+            } else {
+                let t = p.parse_type()?;
+                let a = parse_opt_dict(p)?;
+                inputs.push(t);
+                arg_attrs.push(a);
+            }
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+    }
+    let mut results = Vec::new();
+    let mut res_attrs = Vec::new();
+    if p.eat("->") {
+        if p.peek() == Some(b'(') && !is_function_type_ahead(p) {
+            p.expect("(")?;
+            if !p.eat(")") {
+                loop {
+                    results.push(p.parse_type()?);
+                    res_attrs.push(parse_opt_dict(p)?);
+                    if !p.eat(",") {
+                        break;
+                    }
+                }
+                p.expect(")")?;
+            }
+        } else {
+            // A bare result type takes no attribute dictionary: `{` opens the body.
+            results.push(p.parse_type()?);
+            res_attrs.push(p.ctx.dict_attr(vec![]));
+        }
+    }
+    let ft = p.ctx.function_type(inputs, results);
+    props.push(("function_type".into(), p.ctx.type_attr(ft)));
+    let empty = p.ctx.dict_attr(vec![]);
+    if arg_attrs.iter().any(|a| *a != empty) {
+        props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
+    }
+    if res_attrs.iter().any(|a| *a != empty) {
+        props.push(("res_attrs".into(), p.ctx.attr(AttrKind::Array(res_attrs))));
+    }
+    let mut attrs = Vec::new();
+    if p.eat_keyword("attributes") {
+        for (k, v, sp) in p.parse_attr_dict()? {
+            p.note_attr_span(&k, sp);
+            if def.attr(&k).is_some() {
+                props.push((k, v));
+            } else {
+                attrs.push((k, v));
+            }
+        }
+    }
+    let region = if p.peek() == Some(b'{') {
+        if named == Some(false) {
+            return Err(p.err_here("a function with a body must name its arguments (`%x: type`)"));
+        }
+        p.push_default_dialect(Some("func"));
+        let r = p.parse_region(args, true);
+        p.pop_default_dialect();
+        r?
+    } else {
+        p.ctx.create_region()
+    };
+    let properties = Some(p.ctx.dict_attr(props));
+    let name = p.ctx.op_name(def.name);
+    let loc = p.ctx.unknown_loc();
+    Ok(OperationState {
+        name,
+        operands: vec![],
+        result_types: vec![],
+        properties,
+        attrs,
+        regions: vec![region],
+        successors: vec![],
+        loc,
+    })
+}
+
+/// `-> (i32) -> i32` would be a function-typed result; a parenthesised list is followed by `->`.
+fn is_function_type_ahead(p: &mut Parser) -> bool {
+    let save = p.pos();
+    let r = p.parse_type();
+    let is_fn = matches!(r, Ok(t) if matches!(p.ctx.type_kind(t), TypeKind::Function { .. }));
+    p.set_pos(save);
+    is_fn
+}
+
+fn parse_opt_dict(p: &mut Parser) -> PResult<Attr> {
+    let mut entries = Vec::new();
+    if p.peek() == Some(b'{') {
+        for (k, v, _) in p.parse_attr_dict()? {
+            entries.push((k, v));
+        }
+    }
+    Ok(p.ctx.dict_attr(entries))
+}
+
+fn print_func(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    if let Some(AttrKind::String { value, .. }) =
+        ctx.get_prop(op, "sym_visibility").map(|a| ctx.attr_kind(a))
+    {
+        pr.out.push(' ');
+        pr.out.push_str(&String::from_utf8_lossy(value));
+    }
+    pr.out.push(' ');
+    pr.out.push_str(&ctx_sym(&sym_name(ctx, op)));
+    let (inputs, results) = function_type(ctx, op).unwrap_or_default();
+    let dicts = |name: &str| -> Vec<Option<Attr>> {
+        match ctx.get_prop(op, name).map(|a| ctx.attr_kind(a)) {
+            Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
+            _ => vec![],
+        }
+    };
+    let arg_attrs = dicts("arg_attrs");
+    let res_attrs = dicts("res_attrs");
+    let r = ctx.regions(op)[0];
+    let entry = ctx.region_blocks(r).first().copied();
+    pr.out.push('(');
+    for (i, t) in inputs.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        if let Some(b) = entry {
+            let v = ctx.block_args(b)[i];
+            pr.print_value(v);
+            pr.out.push_str(": ");
+        }
+        pr.print_type(*t);
+        print_nonempty_dict(pr, arg_attrs.get(i).copied().flatten());
+        if let (Some(b), true) = (entry, pr.opts.debuginfo) {
+            if let Some(l) = ctx.value(ctx.block_args(b)[i]).loc {
+                pr.out.push(' ');
+                pr.print_loc_use(l);
+            }
+        }
+    }
+    pr.out.push(')');
+    if !results.is_empty() {
+        pr.out.push_str(" -> ");
+        let has_attrs = res_attrs.iter().any(|a| {
+            a.is_some_and(|a| !matches!(ctx.attr_kind(a), AttrKind::Dict(e) if e.is_empty()))
+        });
+        let paren = results.len() > 1
+            || has_attrs
+            || matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
+        if paren {
+            pr.out.push('(');
+        }
+        for (i, t) in results.iter().enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_type(*t);
+            print_nonempty_dict(pr, res_attrs.get(i).copied().flatten());
+        }
+        if paren {
+            pr.out.push(')');
+        }
+    }
+    let mut rest: Vec<(String, Attr)> = ctx.attrs(op).to_vec();
+    if let Some(v) = ctx.get_prop(op, "no_inline") {
+        rest.push(("no_inline".into(), v));
+    }
+    rest.sort_by(|a, b| a.0.cmp(&b.0));
+    if !rest.is_empty() {
+        pr.out.push_str(" attributes ");
+        pr.print_attr_dict_entries(&rest, &[]);
+    }
+    if entry.is_some() {
+        pr.out.push(' ');
+        pr.print_region(r, false, true);
+    }
+}
+
+fn print_nonempty_dict(pr: &mut Printer, a: Option<Attr>) {
+    if let Some(a) = a {
+        if let AttrKind::Dict(e) = pr.ctx.attr_kind(a) {
+            if !e.is_empty() {
+                pr.out.push(' ');
+                pr.print_attr(a);
+            }
+        }
+    }
+}

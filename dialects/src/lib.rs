@@ -1,0 +1,16 @@
+//! `tilus-dialects`: the dialects tilus knows, each declared once in its own module.
+//!
+//! [`register_all`] makes every dialect known to a [`Context`]; tools call it before parsing.
+
+pub mod arith;
+pub mod builtin;
+pub mod func;
+
+use tilus_ir::Context;
+
+/// Registers every dialect of this crate.
+pub fn register_all(ctx: &mut Context) {
+    ctx.register_dialect("builtin", builtin::OPS);
+    ctx.register_dialect("func", func::OPS);
+    ctx.register_dialect("arith", arith::OPS);
+}

@@ -1,0 +1,192 @@
+//! Builtin attributes, affine maps and sets, and locations.
+//!
+//! Attributes are uniqued in the [`Context`](crate::Context) like types: an [`Attr`] is a copyable
+//! id, and equal payloads share one id. Locations are attributes too, as in MLIR, so an op's
+//! location costs one id.
+
+use crate::types::Type;
+use num_bigint::BigInt;
+
+/// A uniqued attribute: an index into the context's attribute table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Attr(pub(crate) u32);
+
+impl Attr {
+    /// The raw table index, for dense side tables keyed by attribute.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The payload of an attribute.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AttrKind {
+    /// `unit`: presence is the information.
+    Unit,
+    /// `true` / `false`.
+    Bool(bool),
+    /// `42 : i32`. The value is kept normalized to the type's width (two's complement, read back as
+    /// signed for signless and signed types, unsigned for unsigned types).
+    Integer { value: BigInt, ty: Type },
+    /// `1.5 : f32`. `bits` is the bit pattern in the type's format, so NaN payloads survive.
+    Float { bits: u128, ty: Type },
+    /// `"text"` with an optional type (`"text" : i32`); bytes, since MLIR strings may hold any.
+    String { value: Vec<u8>, ty: Option<Type> },
+    /// `[a, b]`.
+    Array(Vec<Attr>),
+    /// `{a = 1, b}`: sorted by name, as MLIR's `DictionaryAttr` keeps them.
+    Dict(Vec<(String, Attr)>),
+    /// A type used as an attribute.
+    Type(Type),
+    /// `@root::@nested`.
+    SymbolRef { root: String, nested: Vec<String> },
+    /// `dense<...> : tensor<...>`.
+    DenseElements { data: DenseData, ty: Type },
+    /// `dense_resource<handle> : tensor<...>`.
+    DenseResource { handle: String, ty: Type },
+    /// `array<i64: 1, 2>`: element literals as written.
+    DenseArray { elem: Type, values: Vec<String> },
+    /// `affine_map<...>`.
+    AffineMap(AffineMap),
+    /// `affine_set<...>`.
+    IntegerSet(IntegerSet),
+    /// `distinct[N]<attr>`: `id` is unique per context; printing renumbers from 0.
+    Distinct { id: u64, attr: Attr },
+    /// `strided<[s...], offset: o>`; `?` is [`DYNAMIC`](crate::types::DYNAMIC).
+    Strided { strides: Vec<i64>, offset: i64 },
+    /// A dialect attribute in pretty form `#dialect.name` / `#dialect.name<body>`, body kept as written.
+    Dialect {
+        dialect: String,
+        name: String,
+        body: Option<String>,
+    },
+    /// An opaque dialect attribute `#dialect<"data">`.
+    Opaque { dialect: String, data: String },
+    /// A source location.
+    Loc(Location),
+}
+
+/// The literal inside `dense<...>`, kept as written (numbers as their source text) so that every
+/// element type, including complex and strings, round-trips without loss.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DenseData {
+    /// A nested literal: a scalar (splat) or lists.
+    Literal(DenseLit),
+    /// `dense<"0x...">`: the raw little-endian bytes in hex.
+    Hex(String),
+}
+
+/// One node of a dense literal.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DenseLit {
+    /// `[a, b, ...]`.
+    List(Vec<DenseLit>),
+    /// A number or `true`/`false`, as written.
+    Scalar(String),
+    /// `(re, im)`.
+    Complex(Box<DenseLit>, Box<DenseLit>),
+    /// A string element.
+    Str(Vec<u8>),
+}
+
+/// An affine expression over dims, symbols and constants, kept in the shape it was written so that
+/// MLIR's own simplification applies identically to what we print.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AffineExpr {
+    Dim(u32),
+    Sym(u32),
+    Const(i64),
+    Neg(Box<AffineExpr>),
+    Bin(AffineOp, Box<AffineExpr>, Box<AffineExpr>),
+}
+
+/// Binary affine operators.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AffineOp {
+    Add,
+    Sub,
+    Mul,
+    FloorDiv,
+    CeilDiv,
+    Mod,
+}
+
+impl AffineOp {
+    /// Binding strength: additive 1, multiplicative 2.
+    pub fn precedence(self) -> u8 {
+        match self {
+            AffineOp::Add | AffineOp::Sub => 1,
+            _ => 2,
+        }
+    }
+    /// Source spelling.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            AffineOp::Add => "+",
+            AffineOp::Sub => "-",
+            AffineOp::Mul => "*",
+            AffineOp::FloorDiv => "floordiv",
+            AffineOp::CeilDiv => "ceildiv",
+            AffineOp::Mod => "mod",
+        }
+    }
+}
+
+/// `(d0, d1)[s0] -> (exprs)`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AffineMap {
+    pub num_dims: u32,
+    pub num_syms: u32,
+    pub results: Vec<AffineExpr>,
+}
+
+/// `(d0)[s0] : (expr >= 0, expr == 0)`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct IntegerSet {
+    pub num_dims: u32,
+    pub num_syms: u32,
+    /// Each constraint as written: `lhs >= rhs`, `lhs <= rhs` or `lhs == rhs`.
+    pub constraints: Vec<(AffineExpr, AffineCmp, AffineExpr)>,
+}
+
+/// The comparison of an integer-set constraint.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AffineCmp {
+    Ge,
+    Le,
+    Eq,
+}
+
+impl AffineCmp {
+    /// Source spelling.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            AffineCmp::Ge => ">=",
+            AffineCmp::Le => "<=",
+            AffineCmp::Eq => "==",
+        }
+    }
+}
+
+/// MLIR's location kinds.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Location {
+    /// `loc(unknown)`.
+    Unknown,
+    /// `loc("file":line:col)`, or a range `loc("file":l:c to l2:c2)` (`end_line` absent for `to :c2`).
+    File {
+        file: String,
+        line: u32,
+        col: u32,
+        end: Option<(Option<u32>, u32)>,
+    },
+    /// `loc("name")` or `loc("name"(child))`.
+    Name { name: String, child: Option<Attr> },
+    /// `loc(callsite(callee at caller))`.
+    CallSite { callee: Attr, caller: Attr },
+    /// `loc(fused<metadata>[locs])`.
+    Fused {
+        metadata: Option<Attr>,
+        locs: Vec<Attr>,
+    },
+}

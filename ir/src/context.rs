@@ -1,0 +1,716 @@
+//! The [`Context`]: owner of every operation, block, region and value, and of the uniqued types
+//! and attributes.
+//!
+//! IR nodes are addressed by small copyable ids ([`OpId`], [`BlockId`], [`RegionId`], [`Value`]).
+//! Ops in a block form an intrusive doubly linked list, so insertion, erasure and moves are O(1);
+//! each value keeps its use list, so replace-all-uses touches only the users.
+
+use crate::attrs::{Attr, AttrKind, Location};
+use crate::opdef::OpDef;
+use crate::types::{FloatKind, Signedness, Type, TypeKind};
+use indexmap::{IndexMap, IndexSet};
+
+macro_rules! id_type {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub struct $name(pub(crate) u32);
+        impl $name {
+            /// The raw arena index, for dense side tables.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// An operation in the context's arena.
+    OpId
+);
+id_type!(
+    /// A block in the context's arena.
+    BlockId
+);
+id_type!(
+    /// A region in the context's arena.
+    RegionId
+);
+id_type!(
+    /// An SSA value: an op result or a block argument.
+    Value
+);
+id_type!(
+    /// An interned operation name such as `arith.addi`.
+    OpName
+);
+
+/// Where a value comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ValueDef {
+    /// Result `index` of `op`.
+    Result(OpId, u32),
+    /// Argument `index` of `block`.
+    BlockArg(BlockId, u32),
+}
+
+/// One use of a value: operand `index` of `op`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Use {
+    pub op: OpId,
+    pub index: u32,
+}
+
+/// Value payload.
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    pub ty: Type,
+    pub def: ValueDef,
+    /// Block arguments carry their own location (`^bb0(%a: i32 loc(...))`).
+    pub loc: Option<Attr>,
+    pub(crate) uses: Vec<Use>,
+}
+
+/// Operation payload.
+#[derive(Clone, Debug)]
+pub struct OpData {
+    pub name: OpName,
+    pub(crate) operands: Vec<Value>,
+    pub(crate) results: Vec<Value>,
+    /// Inherent attributes, `<{...}>` in generic form (a dictionary, or any attribute for
+    /// unregistered ops).
+    pub properties: Option<Attr>,
+    /// Discardable attributes, `{...}`, kept sorted by name.
+    pub(crate) attrs: Vec<(String, Attr)>,
+    pub(crate) regions: Vec<RegionId>,
+    pub(crate) successors: Vec<BlockId>,
+    pub loc: Attr,
+    pub(crate) parent: Option<BlockId>,
+    pub(crate) prev: Option<OpId>,
+    pub(crate) next: Option<OpId>,
+    pub(crate) alive: bool,
+}
+
+/// Block payload.
+#[derive(Clone, Debug, Default)]
+pub struct BlockData {
+    pub(crate) args: Vec<Value>,
+    pub(crate) first: Option<OpId>,
+    pub(crate) last: Option<OpId>,
+    pub(crate) parent: Option<RegionId>,
+    /// Ops naming this block as a successor (one entry per successor slot).
+    pub(crate) preds: Vec<OpId>,
+}
+
+/// Region payload.
+#[derive(Clone, Debug, Default)]
+pub struct RegionData {
+    pub(crate) blocks: Vec<BlockId>,
+    pub(crate) parent: Option<OpId>,
+}
+
+/// What an op is built from; the one way to create an op.
+#[derive(Clone, Debug)]
+pub struct OperationState {
+    pub name: OpName,
+    pub operands: Vec<Value>,
+    pub result_types: Vec<Type>,
+    pub properties: Option<Attr>,
+    pub attrs: Vec<(String, Attr)>,
+    pub regions: Vec<RegionId>,
+    pub successors: Vec<BlockId>,
+    pub loc: Attr,
+}
+
+/// The file-level `{-# dialect_resources: {...} #-}` blobs, dialect → key → value text.
+pub type Resources = IndexMap<String, IndexMap<String, String>>;
+
+/// Owns all IR and the registry of known ops.
+pub struct Context {
+    types: IndexSet<TypeKind>,
+    attrs: IndexSet<AttrKind>,
+    names: IndexSet<String>,
+    defs: Vec<Option<&'static OpDef>>,
+    ops: Vec<OpData>,
+    blocks: Vec<BlockData>,
+    regions: Vec<RegionData>,
+    values: Vec<ValueData>,
+    dialects: IndexMap<&'static str, &'static [&'static OpDef]>,
+    next_distinct: u64,
+    /// When false, ops of unknown dialects are verifier errors (`--allow-unregistered-dialect`).
+    pub allow_unregistered: bool,
+    /// File-level resource blobs read from or printed to `{-# ... #-}`.
+    pub resources: Resources,
+    /// `{-# external_resources: ... #-}` kept as raw text.
+    pub external_resources: Option<String>,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Context {
+    /// An empty context with no dialects registered.
+    pub fn new() -> Context {
+        let mut c = Context {
+            types: IndexSet::new(),
+            attrs: IndexSet::new(),
+            names: IndexSet::new(),
+            defs: Vec::new(),
+            ops: Vec::new(),
+            blocks: Vec::new(),
+            regions: Vec::new(),
+            values: Vec::new(),
+            dialects: IndexMap::new(),
+            next_distinct: 0,
+            allow_unregistered: false,
+            resources: IndexMap::new(),
+            external_resources: None,
+        };
+        c.attr(AttrKind::Loc(Location::Unknown));
+        c
+    }
+
+    // ----- registry -------------------------------------------------------------------------
+
+    /// Registers a dialect's ops. Registering the same op name twice keeps the first definition.
+    pub fn register_dialect(&mut self, namespace: &'static str, ops: &'static [&'static OpDef]) {
+        self.dialects.insert(namespace, ops);
+        for def in ops {
+            let n = self.op_name(def.name);
+            if self.defs[n.index()].is_none() {
+                self.defs[n.index()] = Some(def);
+            }
+        }
+    }
+
+    /// Registered dialects and their ops, in registration order.
+    pub fn dialects(&self) -> impl Iterator<Item = (&'static str, &'static [&'static OpDef])> + '_ {
+        self.dialects.iter().map(|(k, v)| (*k, *v))
+    }
+
+    /// Whether a dialect namespace is registered.
+    pub fn is_dialect_registered(&self, ns: &str) -> bool {
+        self.dialects.contains_key(ns)
+    }
+
+    /// Interns an op name.
+    pub fn op_name(&mut self, name: &str) -> OpName {
+        if let Some(i) = self.names.get_index_of(name) {
+            return OpName(i as u32);
+        }
+        let (i, _) = self.names.insert_full(name.to_string());
+        self.defs.push(None);
+        OpName(i as u32)
+    }
+
+    /// Looks an op name up without interning it.
+    pub fn lookup_op_name(&self, name: &str) -> Option<OpName> {
+        self.names.get_index_of(name).map(|i| OpName(i as u32))
+    }
+
+    /// The text of an op name.
+    pub fn name_str(&self, n: OpName) -> &str {
+        &self.names[n.index()]
+    }
+
+    /// The registered definition for an op name, if any.
+    pub fn def_of(&self, n: OpName) -> Option<&'static OpDef> {
+        self.defs[n.index()]
+    }
+
+    /// The registered definition of an op.
+    pub fn op_def(&self, op: OpId) -> Option<&'static OpDef> {
+        self.defs[self.ops[op.index()].name.index()]
+    }
+
+    // ----- types and attributes -------------------------------------------------------------
+
+    /// Uniques a type.
+    pub fn ty(&mut self, kind: TypeKind) -> Type {
+        if let Some(i) = self.types.get_index_of(&kind) {
+            return Type(i as u32);
+        }
+        Type(self.types.insert_full(kind).0 as u32)
+    }
+
+    /// The payload of a type.
+    pub fn type_kind(&self, t: Type) -> &TypeKind {
+        &self.types[t.index()]
+    }
+
+    /// `iN`.
+    pub fn int_type(&mut self, width: u32) -> Type {
+        self.ty(TypeKind::Integer {
+            width,
+            signedness: Signedness::Signless,
+        })
+    }
+    /// `index`.
+    pub fn index_type(&mut self) -> Type {
+        self.ty(TypeKind::Index)
+    }
+    /// A float type.
+    pub fn float_type(&mut self, k: FloatKind) -> Type {
+        self.ty(TypeKind::Float(k))
+    }
+    /// `none`.
+    pub fn none_type(&mut self) -> Type {
+        self.ty(TypeKind::None)
+    }
+    /// `(inputs) -> results`.
+    pub fn function_type(&mut self, inputs: Vec<Type>, results: Vec<Type>) -> Type {
+        self.ty(TypeKind::Function { inputs, results })
+    }
+
+    /// Uniques an attribute.
+    pub fn attr(&mut self, kind: AttrKind) -> Attr {
+        if let Some(i) = self.attrs.get_index_of(&kind) {
+            return Attr(i as u32);
+        }
+        Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    /// The payload of an attribute.
+    pub fn attr_kind(&self, a: Attr) -> &AttrKind {
+        &self.attrs[a.index()]
+    }
+
+    /// `loc(unknown)`, the default location.
+    pub fn unknown_loc(&self) -> Attr {
+        Attr(0)
+    }
+
+    /// A string attribute.
+    pub fn str_attr(&mut self, s: &str) -> Attr {
+        self.attr(AttrKind::String {
+            value: s.as_bytes().to_vec(),
+            ty: None,
+        })
+    }
+
+    /// A type attribute.
+    pub fn type_attr(&mut self, t: Type) -> Attr {
+        self.attr(AttrKind::Type(t))
+    }
+
+    /// A dictionary attribute; entries are sorted by name as MLIR does.
+    pub fn dict_attr(&mut self, mut entries: Vec<(String, Attr)>) -> Attr {
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        self.attr(AttrKind::Dict(entries))
+    }
+
+    /// A fresh id for `distinct[..]<..>`.
+    pub fn fresh_distinct_id(&mut self) -> u64 {
+        self.next_distinct += 1;
+        self.next_distinct - 1
+    }
+
+    // ----- creation ---------------------------------------------------------------------------
+
+    /// Creates a detached op; results get fresh values. Regions passed in are adopted.
+    pub fn create_op(&mut self, st: OperationState) -> OpId {
+        let id = OpId(self.ops.len() as u32);
+        let mut results = Vec::with_capacity(st.result_types.len());
+        for (i, t) in st.result_types.iter().enumerate() {
+            results.push(self.new_value(*t, ValueDef::Result(id, i as u32), None));
+        }
+        for (i, v) in st.operands.iter().enumerate() {
+            self.values[v.index()].uses.push(Use {
+                op: id,
+                index: i as u32,
+            });
+        }
+        for r in &st.regions {
+            self.regions[r.index()].parent = Some(id);
+        }
+        for b in &st.successors {
+            self.blocks[b.index()].preds.push(id);
+        }
+        let mut attrs = st.attrs;
+        attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        self.ops.push(OpData {
+            name: st.name,
+            operands: st.operands,
+            results,
+            properties: st.properties,
+            attrs,
+            regions: st.regions,
+            successors: st.successors,
+            loc: st.loc,
+            parent: None,
+            prev: None,
+            next: None,
+            alive: true,
+        });
+        id
+    }
+
+    fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Attr>) -> Value {
+        let v = Value(self.values.len() as u32);
+        self.values.push(ValueData {
+            ty,
+            def,
+            loc,
+            uses: Vec::new(),
+        });
+        v
+    }
+
+    /// Creates a detached empty region.
+    pub fn create_region(&mut self) -> RegionId {
+        let r = RegionId(self.regions.len() as u32);
+        self.regions.push(RegionData::default());
+        r
+    }
+
+    /// Creates a detached block with arguments of the given types.
+    pub fn create_block(&mut self, arg_types: &[Type]) -> BlockId {
+        let b = BlockId(self.blocks.len() as u32);
+        self.blocks.push(BlockData::default());
+        for t in arg_types {
+            self.add_block_arg(b, *t, None);
+        }
+        b
+    }
+
+    /// Appends an argument to a block.
+    pub fn add_block_arg(&mut self, b: BlockId, ty: Type, loc: Option<Attr>) -> Value {
+        let idx = self.blocks[b.index()].args.len() as u32;
+        let v = self.new_value(ty, ValueDef::BlockArg(b, idx), loc);
+        self.blocks[b.index()].args.push(v);
+        v
+    }
+
+    /// Appends a block to a region.
+    pub fn push_block(&mut self, r: RegionId, b: BlockId) {
+        self.blocks[b.index()].parent = Some(r);
+        self.regions[r.index()].blocks.push(b);
+    }
+
+    /// Appends a detached op at the end of a block.
+    pub fn append_op(&mut self, b: BlockId, op: OpId) {
+        debug_assert!(
+            self.ops[op.index()].parent.is_none(),
+            "op is already in a block"
+        );
+        let last = self.blocks[b.index()].last;
+        {
+            let o = &mut self.ops[op.index()];
+            o.parent = Some(b);
+            o.prev = last;
+            o.next = None;
+        }
+        match last {
+            Some(l) => self.ops[l.index()].next = Some(op),
+            None => self.blocks[b.index()].first = Some(op),
+        }
+        self.blocks[b.index()].last = Some(op);
+    }
+
+    /// Inserts a detached op right before `before`.
+    pub fn insert_op_before(&mut self, before: OpId, op: OpId) {
+        let b = self.ops[before.index()]
+            .parent
+            .expect("anchor op is not in a block");
+        let prev = self.ops[before.index()].prev;
+        {
+            let o = &mut self.ops[op.index()];
+            o.parent = Some(b);
+            o.prev = prev;
+            o.next = Some(before);
+        }
+        self.ops[before.index()].prev = Some(op);
+        match prev {
+            Some(p) => self.ops[p.index()].next = Some(op),
+            None => self.blocks[b.index()].first = Some(op),
+        }
+    }
+
+    /// Unlinks an op from its block, keeping it alive (for moves).
+    pub fn detach_op(&mut self, op: OpId) {
+        let Some(b) = self.ops[op.index()].parent else {
+            return;
+        };
+        let (prev, next) = (self.ops[op.index()].prev, self.ops[op.index()].next);
+        match prev {
+            Some(p) => self.ops[p.index()].next = next,
+            None => self.blocks[b.index()].first = next,
+        }
+        match next {
+            Some(n) => self.ops[n.index()].prev = prev,
+            None => self.blocks[b.index()].last = prev,
+        }
+        let o = &mut self.ops[op.index()];
+        o.parent = None;
+        o.prev = None;
+        o.next = None;
+    }
+
+    /// Moves an op (with its regions) to just before `before`.
+    pub fn move_op_before(&mut self, op: OpId, before: OpId) {
+        self.detach_op(op);
+        self.insert_op_before(before, op);
+    }
+
+    /// Erases an op and everything nested in it. Its results must have no uses left.
+    pub fn erase_op(&mut self, op: OpId) {
+        self.detach_op(op);
+        self.drop_op_refs(op);
+    }
+
+    fn drop_op_refs(&mut self, op: OpId) {
+        let operands = std::mem::take(&mut self.ops[op.index()].operands);
+        for (i, v) in operands.iter().enumerate() {
+            let uses = &mut self.values[v.index()].uses;
+            if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
+                uses.swap_remove(p);
+            }
+        }
+        let succs = std::mem::take(&mut self.ops[op.index()].successors);
+        for s in succs {
+            let preds = &mut self.blocks[s.index()].preds;
+            if let Some(p) = preds.iter().position(|x| *x == op) {
+                preds.swap_remove(p);
+            }
+        }
+        let regions = self.ops[op.index()].regions.clone();
+        for r in regions {
+            for b in self.regions[r.index()].blocks.clone() {
+                let ops: Vec<OpId> = self.block_ops(b).collect();
+                for o in ops {
+                    self.drop_op_refs(o);
+                }
+            }
+        }
+        self.ops[op.index()].alive = false;
+    }
+
+    /// Replaces every use of `from` with `to`.
+    pub fn replace_all_uses(&mut self, from: Value, to: Value) {
+        if from == to {
+            return;
+        }
+        let uses = std::mem::take(&mut self.values[from.index()].uses);
+        for u in &uses {
+            self.ops[u.op.index()].operands[u.index as usize] = to;
+        }
+        self.values[to.index()].uses.extend(uses);
+    }
+
+    /// Sets operand `i` of `op`.
+    pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
+        let old = self.ops[op.index()].operands[i];
+        let uses = &mut self.values[old.index()].uses;
+        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
+            uses.swap_remove(p);
+        }
+        self.ops[op.index()].operands[i] = v;
+        self.values[v.index()].uses.push(Use {
+            op,
+            index: i as u32,
+        });
+    }
+
+    /// Sets (or with `None`, removes) a discardable attribute.
+    pub fn set_attr(&mut self, op: OpId, name: &str, value: Option<Attr>) {
+        let attrs = &mut self.ops[op.index()].attrs;
+        match attrs.binary_search_by(|(k, _)| k.as_str().cmp(name)) {
+            Ok(i) => match value {
+                Some(v) => attrs[i].1 = v,
+                None => {
+                    attrs.remove(i);
+                }
+            },
+            Err(i) => {
+                if let Some(v) = value {
+                    attrs.insert(i, (name.to_string(), v));
+                }
+            }
+        }
+    }
+
+    // ----- access -----------------------------------------------------------------------------
+
+    /// An op's payload.
+    pub fn op(&self, op: OpId) -> &OpData {
+        &self.ops[op.index()]
+    }
+    /// Mutable payload (name, properties, location); structure changes go through the methods.
+    pub fn op_mut(&mut self, op: OpId) -> &mut OpData {
+        &mut self.ops[op.index()]
+    }
+    /// Number of op slots ever created (for dense side tables).
+    pub fn num_ops(&self) -> usize {
+        self.ops.len()
+    }
+    /// Number of value slots ever created.
+    pub fn num_values(&self) -> usize {
+        self.values.len()
+    }
+    /// Number of block slots ever created.
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+    /// The op's name text.
+    pub fn op_name_str(&self, op: OpId) -> &str {
+        self.name_str(self.ops[op.index()].name)
+    }
+    /// Operands.
+    pub fn operands(&self, op: OpId) -> &[Value] {
+        &self.ops[op.index()].operands
+    }
+    /// Results.
+    pub fn results(&self, op: OpId) -> &[Value] {
+        &self.ops[op.index()].results
+    }
+    /// Regions.
+    pub fn regions(&self, op: OpId) -> &[RegionId] {
+        &self.ops[op.index()].regions
+    }
+    /// Successor blocks.
+    pub fn successors(&self, op: OpId) -> &[BlockId] {
+        &self.ops[op.index()].successors
+    }
+    /// Discardable attributes, sorted by name.
+    pub fn attrs(&self, op: OpId) -> &[(String, Attr)] {
+        &self.ops[op.index()].attrs
+    }
+    /// A discardable attribute by name.
+    pub fn get_attr(&self, op: OpId, name: &str) -> Option<Attr> {
+        let attrs = &self.ops[op.index()].attrs;
+        attrs
+            .binary_search_by(|(k, _)| k.as_str().cmp(name))
+            .ok()
+            .map(|i| attrs[i].1)
+    }
+    /// An inherent attribute (property) by name, when the properties are a dictionary.
+    pub fn get_prop(&self, op: OpId, name: &str) -> Option<Attr> {
+        let p = self.ops[op.index()].properties?;
+        match self.attr_kind(p) {
+            AttrKind::Dict(entries) => entries.iter().find(|(k, _)| k == name).map(|(_, v)| *v),
+            _ => None,
+        }
+    }
+    /// A property or, failing that, a discardable attribute of that name.
+    pub fn get_inherent_or_attr(&self, op: OpId, name: &str) -> Option<Attr> {
+        self.get_prop(op, name).or_else(|| self.get_attr(op, name))
+    }
+    /// The block holding an op.
+    pub fn op_parent_block(&self, op: OpId) -> Option<BlockId> {
+        self.ops[op.index()].parent
+    }
+    /// The op whose region holds this op.
+    pub fn parent_op(&self, op: OpId) -> Option<OpId> {
+        let b = self.ops[op.index()].parent?;
+        let r = self.blocks[b.index()].parent?;
+        self.regions[r.index()].parent
+    }
+    /// Whether the op has been erased.
+    pub fn is_alive(&self, op: OpId) -> bool {
+        self.ops[op.index()].alive
+    }
+    /// The next op in the block.
+    pub fn next_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.index()].next
+    }
+    /// The previous op in the block.
+    pub fn prev_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.index()].prev
+    }
+
+    /// A value's type.
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.index()].ty
+    }
+    /// Changes a value's type (for type conversion passes).
+    pub fn set_value_type(&mut self, v: Value, t: Type) {
+        self.values[v.index()].ty = t;
+    }
+    /// Where a value is defined.
+    pub fn value_def(&self, v: Value) -> ValueDef {
+        self.values[v.index()].def
+    }
+    /// The value's payload.
+    pub fn value(&self, v: Value) -> &ValueData {
+        &self.values[v.index()]
+    }
+    /// Current uses.
+    pub fn uses(&self, v: Value) -> &[Use] {
+        &self.values[v.index()].uses
+    }
+    /// The block in which a value is defined (the op's block for results).
+    pub fn value_block(&self, v: Value) -> Option<BlockId> {
+        match self.value_def(v) {
+            ValueDef::Result(op, _) => self.ops[op.index()].parent,
+            ValueDef::BlockArg(b, _) => Some(b),
+        }
+    }
+
+    /// Block arguments.
+    pub fn block_args(&self, b: BlockId) -> &[Value] {
+        &self.blocks[b.index()].args
+    }
+    /// The ops of a block in order.
+    pub fn block_ops(&self, b: BlockId) -> BlockOps<'_> {
+        BlockOps {
+            ctx: self,
+            cur: self.blocks[b.index()].first,
+        }
+    }
+    /// The first op.
+    pub fn block_first(&self, b: BlockId) -> Option<OpId> {
+        self.blocks[b.index()].first
+    }
+    /// The last op (the terminator, when the block is well formed).
+    pub fn block_last(&self, b: BlockId) -> Option<OpId> {
+        self.blocks[b.index()].last
+    }
+    /// The region holding the block.
+    pub fn block_parent(&self, b: BlockId) -> Option<RegionId> {
+        self.blocks[b.index()].parent
+    }
+    /// Ops that branch to this block, one entry per successor slot.
+    pub fn block_preds(&self, b: BlockId) -> &[OpId] {
+        &self.blocks[b.index()].preds
+    }
+    /// Blocks of a region.
+    pub fn region_blocks(&self, r: RegionId) -> &[BlockId] {
+        &self.regions[r.index()].blocks
+    }
+    /// The op owning a region.
+    pub fn region_parent(&self, r: RegionId) -> Option<OpId> {
+        self.regions[r.index()].parent
+    }
+
+    /// Visits `op` and every op nested in it, parents before children.
+    pub fn walk(&self, op: OpId, f: &mut dyn FnMut(OpId)) {
+        f(op);
+        for &r in self.regions(op) {
+            for &b in self.region_blocks(r) {
+                let mut cur = self.block_first(b);
+                while let Some(o) = cur {
+                    cur = self.next_op(o);
+                    self.walk(o, f);
+                }
+            }
+        }
+    }
+}
+
+/// Iterator over a block's ops.
+pub struct BlockOps<'a> {
+    ctx: &'a Context,
+    cur: Option<OpId>,
+}
+
+impl Iterator for BlockOps<'_> {
+    type Item = OpId;
+    fn next(&mut self) -> Option<OpId> {
+        let c = self.cur?;
+        self.cur = self.ctx.ops[c.index()].next;
+        Some(c)
+    }
+}

@@ -1,0 +1,78 @@
+//! `tilus-ir`: the IR core of tilus.
+//!
+//! - [`Context`] owns every op, block, region and value in arenas addressed by copyable ids, and
+//!   uniques types and attributes;
+//! - [`syntax`] reads and writes MLIR's textual format (generic form exactly as MLIR 22, custom
+//!   forms from op declarations);
+//! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
+//! - [`verify()`] checks structure and declared constraints;
+//! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
+
+pub mod attrs;
+pub mod context;
+pub mod diag;
+pub mod float;
+pub mod format;
+pub mod opdef;
+pub mod source;
+pub mod syntax;
+pub mod types;
+pub mod verify;
+
+pub use attrs::{Attr, AttrKind, Location};
+pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
+pub use diag::{DiagLoc, Diagnostic, Severity, Span};
+pub use opdef::{OpDef, Trait};
+pub use syntax::parser::{ParsedFile, Parser, SourceMap};
+pub use syntax::printer::{print_op, PrintOptions, Printer};
+pub use types::{Type, TypeKind};
+pub use verify::verify;
+
+/// Parses `src` (named `filename` in locations and diagnostics) into a module.
+pub fn parse(
+    ctx: &mut Context,
+    src: &str,
+    filename: &str,
+) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
+    let parser = Parser::new(ctx, src, filename);
+    let r = parser.parse_file();
+    if let Ok(pf) = &r {
+        normalize_inherent_attrs(ctx, pf.module);
+    }
+    r
+}
+
+/// Moves attributes that a registered op declares (inherent attributes) out of the discardable
+/// dictionary into its properties, as MLIR does when it reads generic form written without `<{}>`.
+pub fn normalize_inherent_attrs(ctx: &mut Context, root: OpId) {
+    let mut ops = Vec::new();
+    ctx.walk(root, &mut |o| ops.push(o));
+    for o in ops {
+        let Some(def) = ctx.op_def(o) else { continue };
+        let moving: Vec<(String, Attr)> = ctx
+            .attrs(o)
+            .iter()
+            .filter(|(k, _)| {
+                def.attr(k).is_some()
+                    || (k == "operandSegmentSizes" && def.has(Trait::AttrSizedOperandSegments))
+            })
+            .cloned()
+            .collect();
+        if moving.is_empty() {
+            continue;
+        }
+        let mut props: Vec<(String, Attr)> =
+            match ctx.op(o).properties.map(|p| ctx.attr_kind(p).clone()) {
+                Some(AttrKind::Dict(e)) => e,
+                _ => Vec::new(),
+            };
+        for (k, v) in moving {
+            ctx.set_attr(o, &k, None);
+            if !props.iter().any(|(k2, _)| *k2 == k) {
+                props.push((k, v));
+            }
+        }
+        let d = ctx.dict_attr(props);
+        ctx.op_mut(o).properties = Some(d);
+    }
+}

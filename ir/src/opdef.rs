@@ -1,0 +1,546 @@
+//! Op definitions: one declaration per op is the source of truth for its parser, printer,
+//! verifier and reference docs.
+//!
+//! An [`OpDef`] lists operands, results, attributes (inherent ones are MLIR properties), regions,
+//! successors, traits, an optional extra verifier, the assembly format and the docs. Declarations
+//! are `const` items; `const _: () = MY_OP.check();` validates the assembly format against the
+//! declared names while the crate compiles, so a typo in a format is a build error, not a runtime
+//! surprise.
+
+use crate::attrs::{Attr, AttrKind};
+use crate::context::{Context, OpId};
+use crate::diag::Diagnostic;
+use crate::syntax::parser::{PResult, Parser};
+use crate::syntax::printer::Printer;
+use crate::types::{FloatKind, Signedness, Type, TypeKind};
+use crate::OperationState;
+
+/// How many values an operand or result slot takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arity {
+    /// Exactly one.
+    Single,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// A predicate on types with the words a verifier error uses for it.
+#[derive(Clone, Copy)]
+pub struct TypeConstraint {
+    /// E.g. "signless-integer-like"; appears in "must be <desc>, but got 'f32'".
+    pub desc: &'static str,
+    /// The check.
+    pub check: fn(&Context, Type) -> bool,
+    /// The one type that satisfies it, when there is one (lets formats omit the type).
+    pub build: Option<fn(&mut Context) -> Type>,
+}
+
+/// An operand or result slot.
+#[derive(Clone, Copy)]
+pub struct ValueDef {
+    pub name: &'static str,
+    pub ty: TypeConstraint,
+    pub arity: Arity,
+}
+
+/// A predicate on attributes.
+#[derive(Clone, Copy)]
+pub struct AttrConstraint {
+    /// E.g. "64-bit signless integer attribute".
+    pub desc: &'static str,
+    /// The check.
+    pub check: fn(&Context, Attr) -> bool,
+    /// When the attribute's type is fixed (e.g. `i64`), formats print it without `: type` and
+    /// parse untyped literals with this type.
+    pub value_type: Option<fn(&mut Context) -> Type>,
+    /// For enum attributes stored as integers (e.g. `arith.cmpi` predicates): the keyword of each
+    /// value, so custom forms read and write `slt` while the generic form keeps `2 : i64`.
+    pub keywords: &'static [&'static str],
+}
+
+/// An attribute slot.
+#[derive(Clone, Copy)]
+pub struct AttrDef {
+    pub name: &'static str,
+    pub constraint: AttrConstraint,
+    /// May be absent.
+    pub optional: bool,
+}
+
+/// A region slot.
+#[derive(Clone, Copy)]
+pub struct RegionDef {
+    pub name: &'static str,
+    /// `SizedRegion<1>`: at most one block.
+    pub single_block: bool,
+}
+
+/// Structural properties the generic verifier and passes rely on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Trait {
+    /// No side effects: CSE and DCE may remove or merge it.
+    Pure,
+    /// Must be the last op of its block.
+    Terminator,
+    /// Its regions cannot use values defined outside.
+    IsolatedFromAbove,
+    /// Its regions hold one block each and need no terminator.
+    NoTerminator,
+    /// Each region has exactly one block.
+    SingleBlock,
+    /// All operands and results have one type.
+    SameOperandsAndResultType,
+    /// All operands have one type.
+    SameTypeOperands,
+    /// Operand order does not matter.
+    Commutative,
+    /// Its region is a symbol table: `sym_name`s are unique in it.
+    SymbolTable,
+    /// It defines a symbol (`sym_name`).
+    Symbol,
+    /// Returns control to the parent op.
+    ReturnLike,
+    /// Produces a constant (its `value` attribute); folding hooks materialize through it.
+    ConstantLike,
+    /// Must be directly nested in one of these ops.
+    HasParent(&'static [&'static str]),
+    /// Several variadic operand groups, sized by the `operandSegmentSizes` property.
+    AttrSizedOperandSegments,
+    /// The named operands/results all have one type (lets a format give it once).
+    AllTypesMatch(&'static [&'static str]),
+}
+
+/// How an op is written in custom form.
+#[derive(Clone, Copy)]
+pub enum Format {
+    /// Only the generic form.
+    Generic,
+    /// An MLIR-style declarative assembly format (see [`crate::format`]).
+    Declarative(&'static str),
+    /// Hand-written hooks, for syntax a declarative format cannot say (e.g. `func.func`).
+    Custom {
+        parse: fn(&mut Parser, &'static OpDef) -> PResult<OperationState>,
+        print: fn(&mut Printer, OpId),
+    },
+}
+
+/// An extra verifier for rules the declaration cannot state.
+pub type VerifyFn = fn(&Context, OpId) -> Result<(), Diagnostic>;
+
+/// The declaration of one op.
+#[derive(Clone, Copy)]
+pub struct OpDef {
+    /// Full name, `dialect.op`.
+    pub name: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// One paragraph (Markdown) for the reference docs.
+    pub description: &'static str,
+    pub operands: &'static [ValueDef],
+    pub results: &'static [ValueDef],
+    /// Inherent attributes, stored as properties (`<{...}>` in generic form).
+    pub attributes: &'static [AttrDef],
+    pub regions: &'static [RegionDef],
+    /// Successor names (each exactly one block).
+    pub successors: &'static [&'static str],
+    pub traits: &'static [Trait],
+    pub verify: Option<VerifyFn>,
+    pub format: Format,
+    /// Dialect whose ops may be written without prefix inside this op's regions.
+    pub default_dialect: Option<&'static str>,
+}
+
+impl OpDef {
+    /// A base to spread into declarations: `OpDef { name: ..., ..OpDef::DEFAULT }`.
+    pub const DEFAULT: OpDef = OpDef {
+        name: "",
+        summary: "",
+        description: "",
+        operands: &[],
+        results: &[],
+        attributes: &[],
+        regions: &[],
+        successors: &[],
+        traits: &[],
+        verify: None,
+        format: Format::Generic,
+        default_dialect: None,
+    };
+
+    /// Whether the op has a trait.
+    pub fn has(&self, t: Trait) -> bool {
+        let mut i = 0;
+        while i < self.traits.len() {
+            if trait_eq(self.traits[i], t) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// `IsolatedFromAbove`.
+    pub fn is_isolated(&self) -> bool {
+        self.has(Trait::IsolatedFromAbove)
+    }
+
+    /// The dialect namespace (text before the first dot).
+    pub fn dialect(&self) -> &'static str {
+        match self.name.split_once('.') {
+            Some((d, _)) => d,
+            None => self.name,
+        }
+    }
+
+    /// The attribute slot of that name.
+    pub fn attr(&self, name: &str) -> Option<&AttrDef> {
+        self.attributes.iter().find(|a| a.name == name)
+    }
+
+    /// Compile-time validation of the declaration; use as `const _: () = OP.check();`.
+    ///
+    /// Panics (a compile error in const context) when the name lacks a dialect prefix, when two
+    /// slots share a name, or when the assembly format names something undeclared, leaves an
+    /// operand, region or successor out, or lacks `attr-dict`.
+    pub const fn check(&self) {
+        if !contains_byte(self.name.as_bytes(), b'.') {
+            panic!("op name must be `dialect.op`");
+        }
+        if let Format::Declarative(f) = self.format {
+            crate::format::check_format_const(self, f.as_bytes());
+        }
+    }
+}
+
+const fn trait_eq(a: Trait, b: Trait) -> bool {
+    // HasParent compares by kind only; the list is looked at by the verifier.
+    matches!(
+        (a, b),
+        (Trait::Pure, Trait::Pure)
+            | (Trait::Terminator, Trait::Terminator)
+            | (Trait::IsolatedFromAbove, Trait::IsolatedFromAbove)
+            | (Trait::NoTerminator, Trait::NoTerminator)
+            | (Trait::SingleBlock, Trait::SingleBlock)
+            | (
+                Trait::SameOperandsAndResultType,
+                Trait::SameOperandsAndResultType
+            )
+            | (Trait::SameTypeOperands, Trait::SameTypeOperands)
+            | (Trait::Commutative, Trait::Commutative)
+            | (Trait::SymbolTable, Trait::SymbolTable)
+            | (Trait::Symbol, Trait::Symbol)
+            | (Trait::ReturnLike, Trait::ReturnLike)
+            | (Trait::ConstantLike, Trait::ConstantLike)
+            | (Trait::HasParent(_), Trait::HasParent(_))
+            | (
+                Trait::AttrSizedOperandSegments,
+                Trait::AttrSizedOperandSegments
+            )
+            | (Trait::AllTypesMatch(_), Trait::AllTypesMatch(_))
+    )
+}
+
+const fn contains_byte(s: &[u8], c: u8) -> bool {
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] == c {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+// ----- declaration helpers ------------------------------------------------------------------
+
+/// One operand/result of a constrained type.
+pub const fn one(name: &'static str, ty: TypeConstraint) -> ValueDef {
+    ValueDef {
+        name,
+        ty,
+        arity: Arity::Single,
+    }
+}
+/// A variadic operand/result group.
+pub const fn many(name: &'static str, ty: TypeConstraint) -> ValueDef {
+    ValueDef {
+        name,
+        ty,
+        arity: Arity::Variadic,
+    }
+}
+/// An optional operand/result.
+pub const fn maybe(name: &'static str, ty: TypeConstraint) -> ValueDef {
+    ValueDef {
+        name,
+        ty,
+        arity: Arity::Optional,
+    }
+}
+/// A required attribute.
+pub const fn attr(name: &'static str, constraint: AttrConstraint) -> AttrDef {
+    AttrDef {
+        name,
+        constraint,
+        optional: false,
+    }
+}
+/// An optional attribute.
+pub const fn opt_attr(name: &'static str, constraint: AttrConstraint) -> AttrDef {
+    AttrDef {
+        name,
+        constraint,
+        optional: true,
+    }
+}
+/// A region.
+pub const fn region(name: &'static str) -> RegionDef {
+    RegionDef {
+        name,
+        single_block: false,
+    }
+}
+/// A single-block region.
+pub const fn block_region(name: &'static str) -> RegionDef {
+    RegionDef {
+        name,
+        single_block: true,
+    }
+}
+
+// ----- type constraints ---------------------------------------------------------------------
+
+fn elem_of(ctx: &Context, t: Type) -> Type {
+    match ctx.type_kind(t) {
+        TypeKind::Vector { elem, .. }
+        | TypeKind::RankedTensor { elem, .. }
+        | TypeKind::UnrankedTensor { elem } => *elem,
+        _ => t,
+    }
+}
+
+fn is_signless_int_or_index(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.type_kind(t),
+        TypeKind::Integer {
+            signedness: Signedness::Signless,
+            ..
+        } | TypeKind::Index
+    )
+}
+
+/// Any type.
+pub const ANY_TYPE: TypeConstraint = TypeConstraint {
+    desc: "any type",
+    check: |_, _| true,
+    build: None,
+};
+/// `index`.
+pub const INDEX: TypeConstraint = TypeConstraint {
+    desc: "index",
+    check: |c, t| matches!(c.type_kind(t), TypeKind::Index),
+    build: Some(|c| c.index_type()),
+};
+/// `i1`.
+pub const I1: TypeConstraint = TypeConstraint {
+    desc: "1-bit signless integer",
+    check: |c, t| {
+        matches!(
+            c.type_kind(t),
+            TypeKind::Integer {
+                width: 1,
+                signedness: Signedness::Signless
+            }
+        )
+    },
+    build: Some(|c| c.int_type(1)),
+};
+/// `i32`.
+pub const I32: TypeConstraint = TypeConstraint {
+    desc: "32-bit signless integer",
+    check: |c, t| {
+        matches!(
+            c.type_kind(t),
+            TypeKind::Integer {
+                width: 32,
+                signedness: Signedness::Signless
+            }
+        )
+    },
+    build: Some(|c| c.int_type(32)),
+};
+/// `i64`.
+pub const I64: TypeConstraint = TypeConstraint {
+    desc: "64-bit signless integer",
+    check: |c, t| {
+        matches!(
+            c.type_kind(t),
+            TypeKind::Integer {
+                width: 64,
+                signedness: Signedness::Signless
+            }
+        )
+    },
+    build: Some(|c| c.int_type(64)),
+};
+/// Any signless integer or index, or a vector/tensor of them.
+pub const SIGNLESS_INT_LIKE: TypeConstraint = TypeConstraint {
+    desc: "signless-integer-like",
+    check: |c, t| is_signless_int_or_index(c, elem_of(c, t)),
+    build: None,
+};
+/// `i1` or a vector/tensor of `i1`.
+pub const BOOL_LIKE: TypeConstraint = TypeConstraint {
+    desc: "bool-like",
+    check: |c, t| {
+        matches!(
+            c.type_kind(elem_of(c, t)),
+            TypeKind::Integer {
+                width: 1,
+                signedness: Signedness::Signless
+            }
+        )
+    },
+    build: None,
+};
+/// Any float, or a vector/tensor of floats.
+pub const FLOAT_LIKE: TypeConstraint = TypeConstraint {
+    desc: "floating-point-like",
+    check: |c, t| matches!(c.type_kind(elem_of(c, t)), TypeKind::Float(_)),
+    build: None,
+};
+/// Any integer (any signedness).
+pub const ANY_INTEGER: TypeConstraint = TypeConstraint {
+    desc: "integer",
+    check: |c, t| matches!(c.type_kind(t), TypeKind::Integer { .. }),
+    build: None,
+};
+/// A scalar integer, index or float.
+pub const SCALAR: TypeConstraint = TypeConstraint {
+    desc: "integer, index or floating-point",
+    check: |c, t| {
+        matches!(
+            c.type_kind(t),
+            TypeKind::Integer { .. } | TypeKind::Index | TypeKind::Float(_)
+        )
+    },
+    build: None,
+};
+/// `f32`.
+pub const F32: TypeConstraint = TypeConstraint {
+    desc: "32-bit float",
+    check: |c, t| matches!(c.type_kind(t), TypeKind::Float(FloatKind::F32)),
+    build: Some(|c| c.float_type(FloatKind::F32)),
+};
+
+// ----- attribute constraints ----------------------------------------------------------------
+
+/// Any attribute.
+pub const ANY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "any attribute",
+    check: |_, _| true,
+    value_type: None,
+    keywords: &[],
+};
+/// A string.
+pub const STR_ATTR: AttrConstraint = AttrConstraint {
+    desc: "string attribute",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::String { ty: None, .. }),
+    value_type: None,
+    keywords: &[],
+};
+/// A unit attribute.
+pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
+    desc: "unit attribute",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::Unit),
+    value_type: None,
+    keywords: &[],
+};
+/// A flat symbol reference (`@name`).
+pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
+    desc: "flat symbol reference attribute",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::SymbolRef { nested, .. } if nested.is_empty()),
+    value_type: None,
+    keywords: &[],
+};
+/// A function type as a type attribute.
+pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
+    desc: "type attribute of function type",
+    check: |c, a| matches!(c.attr_kind(a), AttrKind::Type(t) if matches!(c.type_kind(*t), TypeKind::Function { .. })),
+    value_type: None,
+    keywords: &[],
+};
+/// Any typed attribute (integer, float, dense, ...): what constants hold.
+pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
+    desc: "typed attribute",
+    check: |c, a| typed_attr_type(c, a).is_some(),
+    value_type: None,
+    keywords: &[],
+};
+/// A 64-bit signless integer.
+pub const I64_ATTR: AttrConstraint = AttrConstraint {
+    desc: "64-bit signless integer attribute",
+    check: |c, a| {
+        matches!(c.attr_kind(a), AttrKind::Integer { ty, .. }
+            if matches!(c.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless }))
+    },
+    value_type: Some(|c| c.int_type(64)),
+    keywords: &[],
+};
+/// A 32-bit signless integer.
+pub const I32_ATTR: AttrConstraint = AttrConstraint {
+    desc: "32-bit signless integer attribute",
+    check: |c, a| {
+        matches!(c.attr_kind(a), AttrKind::Integer { ty, .. }
+            if matches!(c.type_kind(*ty), TypeKind::Integer { width: 32, signedness: Signedness::Signless }))
+    },
+    value_type: Some(|c| c.int_type(32)),
+    keywords: &[],
+};
+/// An array of dictionaries (argument / result attributes).
+pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "array of dictionary attributes",
+    check: |c, a| match c.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .all(|x| matches!(c.attr_kind(*x), AttrKind::Dict(_))),
+        _ => false,
+    },
+    value_type: None,
+    keywords: &[],
+};
+/// `array<i32: ...>`.
+pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
+    desc: "i32 dense array attribute",
+    check: |c, a| {
+        matches!(c.attr_kind(a), AttrKind::DenseArray { elem, .. }
+        if matches!(c.type_kind(*elem), TypeKind::Integer { width: 32, .. }))
+    },
+    value_type: None,
+    keywords: &[],
+};
+
+/// The type an attribute carries (`1 : i32` → `i32`), for constants.
+pub fn typed_attr_type(c: &Context, a: Attr) -> Option<Type> {
+    match c.attr_kind(a) {
+        AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
+        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } => Some(*ty),
+        AttrKind::String { ty: Some(t), .. } => Some(*t),
+        _ => None,
+    }
+}
+
+/// An integer-valued enum attribute whose cases are spelled as keywords in custom forms.
+pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) -> AttrConstraint {
+    AttrConstraint {
+        desc,
+        check: |c, a| {
+            matches!(c.attr_kind(a), AttrKind::Integer { ty, .. }
+                if matches!(c.type_kind(*ty), TypeKind::Integer { width: 64, signedness: Signedness::Signless }))
+        },
+        value_type: Some(|c| c.int_type(64)),
+        keywords,
+    }
+}

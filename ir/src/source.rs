@@ -1,0 +1,228 @@
+//! Rendering diagnostics against their source with `miette`, or MLIR-style one-liners.
+//!
+//! A diagnostic about an op is resolved to a span through the parse's [`SourceMap`]; ops made by
+//! passes fall back to their `loc("file":line:col)` when it names this file.
+
+use crate::attrs::{AttrKind, Location};
+use crate::context::Context;
+use crate::diag::{DiagLoc, Diagnostic, LineIndex, Severity, Span};
+use crate::syntax::parser::SourceMap;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use std::fmt;
+
+/// A source buffer with its name, as diagnostics need it.
+pub struct SourceFile {
+    pub name: String,
+    pub text: String,
+    pub lines: LineIndex,
+}
+
+impl SourceFile {
+    /// Wraps a buffer.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            name: name.into(),
+            text,
+            lines,
+        }
+    }
+}
+
+/// Where a diagnostic location lands in the source, if anywhere.
+pub fn resolve_span(
+    ctx: Option<&Context>,
+    map: Option<&SourceMap>,
+    file: &SourceFile,
+    loc: DiagLoc,
+) -> Option<Span> {
+    match loc {
+        DiagLoc::Span(s) => Some(s),
+        DiagLoc::Unknown => None,
+        DiagLoc::Op(op) => {
+            if let Some(s) = map.and_then(|m| m.op_name.get(&op)) {
+                return Some(*s);
+            }
+            let ctx = ctx?;
+            let mut l = ctx.op(op).loc;
+            // Look through names and fusions for a file position in this buffer.
+            for _ in 0..8 {
+                match ctx.attr_kind(l) {
+                    AttrKind::Loc(Location::File {
+                        file: f, line, col, ..
+                    }) if *f == file.name => {
+                        let off = file.lines.offset(*line, *col)?;
+                        return Some(Span::new(off, off));
+                    }
+                    AttrKind::Loc(Location::Name { child: Some(c), .. }) => l = *c,
+                    AttrKind::Loc(Location::Fused { locs, .. }) if !locs.is_empty() => l = locs[0],
+                    AttrKind::Loc(Location::CallSite { callee, .. }) => l = *callee,
+                    _ => return None,
+                }
+            }
+            None
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Report {
+    message: String,
+    severity: Severity,
+    src: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+    related: Vec<Report>,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Note | Severity::Remark => miette::Severity::Advice,
+        })
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.src.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
+        }
+    }
+}
+
+fn widen(file: &SourceFile, s: Span) -> (usize, usize) {
+    let len = if s.end > s.start {
+        s.end - s.start
+    } else if s.start < file.text.len() {
+        file.text[s.start..]
+            .chars()
+            .next()
+            .map(|c| c.len_utf8())
+            .unwrap_or(1)
+    } else {
+        0
+    };
+    (s.start.min(file.text.len()), len)
+}
+
+fn short_label(msg: &str) -> String {
+    let m = msg.split(':').next().unwrap_or(msg);
+    if m.len() > 60 {
+        "here".into()
+    } else {
+        m.to_string()
+    }
+}
+
+/// Renders one diagnostic (with its notes) as a miette report, without colour.
+pub fn render(
+    ctx: Option<&Context>,
+    map: Option<&SourceMap>,
+    file: &SourceFile,
+    d: &Diagnostic,
+) -> String {
+    let report = build(ctx, map, file, d);
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+    let mut out = String::new();
+    let _ = handler.render_report(&mut out, &report);
+    out
+}
+
+fn build(
+    ctx: Option<&Context>,
+    map: Option<&SourceMap>,
+    file: &SourceFile,
+    d: &Diagnostic,
+) -> Report {
+    let span = resolve_span(ctx, map, file, d.loc);
+    let mut labels = Vec::new();
+    let mut message = d.message.clone();
+    if let Some(s) = span {
+        let (line, col) = file.lines.line_col(s.start);
+        message = format!("{} ({}:{line}:{col})", d.message, file.name);
+        let (off, len) = widen(file, s);
+        labels.push(LabeledSpan::new(
+            Some(d.label.clone().unwrap_or_else(|| short_label(&d.message))),
+            off,
+            len,
+        ));
+    } else {
+        message = format!("{} ({})", d.message, file.name);
+    }
+    let related = d
+        .notes
+        .iter()
+        .map(|n| {
+            let nd = Diagnostic {
+                severity: Severity::Note,
+                message: n.message.clone(),
+                loc: n.loc,
+                label: None,
+                notes: vec![],
+                help: None,
+            };
+            build(ctx, map, file, &nd)
+        })
+        .collect();
+    Report {
+        message,
+        severity: d.severity,
+        src: span.map(|_| NamedSource::new(file.name.clone(), file.text.clone())),
+        labels,
+        help: d.help.clone(),
+        related,
+    }
+}
+
+/// MLIR's one-line form, `file:line:col: error: message`, with notes on following lines.
+pub fn render_mlir_style(
+    ctx: Option<&Context>,
+    map: Option<&SourceMap>,
+    file: &SourceFile,
+    d: &Diagnostic,
+) -> String {
+    let mut out = String::new();
+    let one = |out: &mut String, loc: DiagLoc, sev: Severity, msg: &str| match resolve_span(
+        ctx, map, file, loc,
+    ) {
+        Some(s) => {
+            let (l, c) = file.lines.line_col(s.start);
+            out.push_str(&format!("{}:{l}:{c}: {}: {msg}\n", file.name, sev.word()));
+        }
+        None => out.push_str(&format!("{}: {}: {msg}\n", file.name, sev.word())),
+    };
+    one(&mut out, d.loc, d.severity, &d.message);
+    for n in &d.notes {
+        one(&mut out, n.loc, Severity::Note, &n.message);
+    }
+    out
+}

@@ -1,0 +1,4 @@
+//! The textual format: the pest grammar, the parser and the printer.
+
+pub mod parser;
+pub mod printer;

@@ -1,0 +1,2126 @@
+//! The textual-IR parser: a cursor-driven op parser over the pest grammar in `mlir.pest`.
+//!
+//! The driver walks the file op by op. For each syntactic piece it runs one pest rule at the
+//! cursor and converts the resulting pairs into IR. Generic ops use two rules (the head up to the
+//! regions and the tail after them); custom ops are parsed by their declared assembly format (see
+//! [`crate::format`]) or a hand-written hook, both of which call the public `parse_*` methods here,
+//! which is MLIR's `OpAsmParser` role.
+
+use crate::attrs::{
+    AffineCmp, AffineExpr, AffineMap, AffineOp, Attr, AttrKind, DenseData, DenseLit, IntegerSet,
+    Location,
+};
+use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
+use crate::diag::{DiagLoc, Diagnostic, LineIndex, Span};
+use crate::float;
+use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, Zero};
+use pest::iterators::Pair;
+use pest::Parser as _;
+use std::collections::HashMap;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "syntax/mlir.pest"]
+struct Grammar;
+
+pub use self::Rule as GrammarRule;
+
+/// Result type of parsing steps: the error has already been recorded when `Err(())` comes back
+/// through [`Parser::fail`], so callers only propagate.
+pub type PResult<T> = Result<T, Diagnostic>;
+
+/// Spans recorded for ops while parsing, so later diagnostics (verifier, passes) point at source.
+#[derive(Default, Clone, Debug)]
+pub struct SourceMap {
+    /// Span of each op's name (what a verifier error underlines).
+    pub op_name: HashMap<OpId, Span>,
+    /// Span of each op's whole text up to its regions.
+    pub op_head: HashMap<OpId, Span>,
+    /// Span of attributes by (op, name), for errors about one attribute.
+    pub op_attrs: HashMap<(OpId, String), Span>,
+    /// Span of operands by (op, index).
+    pub op_operands: HashMap<(OpId, usize), Span>,
+}
+
+/// What a file parses into.
+pub struct ParsedFile {
+    /// The top-level `builtin.module` (explicit, or implicit around top-level ops).
+    pub module: OpId,
+    /// Where ops came from.
+    pub source_map: SourceMap,
+}
+
+/// An operand reference before its type is known (custom formats give types later).
+#[derive(Clone, Debug)]
+pub struct UnresolvedOperand {
+    pub name: String,
+    pub number: u32,
+    pub span: Span,
+}
+
+/// A region's entry argument declared outside the region (e.g. a function signature).
+#[derive(Clone, Debug)]
+pub struct RegionArg {
+    pub name: String,
+    pub ty: Type,
+    pub loc: Option<Attr>,
+    pub span: Span,
+}
+
+struct Scope {
+    values: HashMap<String, (Vec<Value>, Span)>,
+    forward: Vec<(String, u32, Value, Span)>,
+    isolated: bool,
+}
+
+struct BlockScope {
+    blocks: HashMap<String, (BlockId, bool, Span)>,
+}
+
+/// Parser state for one source buffer.
+pub struct Parser<'c, 's> {
+    pub ctx: &'c mut Context,
+    src: &'s str,
+    filename: String,
+    pos: usize,
+    lines: LineIndex,
+    attr_aliases: HashMap<String, Attr>,
+    type_aliases: HashMap<String, Type>,
+    scopes: Vec<Scope>,
+    block_scopes: Vec<BlockScope>,
+    distinct: HashMap<u64, u64>,
+    fwd_block: Option<BlockId>,
+    default_dialects: Vec<Option<&'static str>>,
+    /// Diagnostics gathered so far (several errors per run where recovery is sensible).
+    pub diags: Vec<Diagnostic>,
+    /// Spans of parsed ops.
+    pub source_map: SourceMap,
+    /// Whether op locations come from the source position (MLIR's behaviour) when not explicit.
+    pub file_locations: bool,
+    pending_attr_spans: Vec<(String, Span)>,
+}
+
+fn rule_desc(r: &Rule) -> &'static str {
+    match r {
+        Rule::type_ | Rule::function_type | Rule::type_list_parens | Rule::function_results => {
+            "type"
+        }
+        Rule::attribute => "attribute",
+        Rule::value_id | Rule::value_use | Rule::op_result => "SSA value",
+        Rule::caret_id => "block name",
+        Rule::string_lit => "string",
+        Rule::dec_int | Rule::number => "integer",
+        Rule::bare_id | Rule::keyword | Rule::custom_op_name => "identifier",
+        Rule::dict_attr | Rule::dict_entry => "attribute dictionary",
+        Rule::location => "location",
+        Rule::loc_attr => "'loc('",
+        Rule::symbol_name => "symbol name",
+        Rule::affine_expr | Rule::affine_term | Rule::affine_factor | Rule::affine_atom => {
+            "affine expression"
+        }
+        Rule::dense_lit => "dense literal",
+        Rule::pretty_body => "'<'",
+        Rule::EOI => "end of input",
+        _ => "token",
+    }
+}
+
+impl<'c, 's> Parser<'c, 's> {
+    /// A parser over `src`; `filename` goes into op locations as MLIR does.
+    pub fn new(ctx: &'c mut Context, src: &'s str, filename: &str) -> Self {
+        Parser {
+            ctx,
+            src,
+            filename: filename.to_string(),
+            pos: 0,
+            lines: LineIndex::new(src),
+            attr_aliases: HashMap::new(),
+            type_aliases: HashMap::new(),
+            scopes: Vec::new(),
+            block_scopes: Vec::new(),
+            distinct: HashMap::new(),
+            fwd_block: None,
+            default_dialects: Vec::new(),
+            diags: Vec::new(),
+            source_map: SourceMap::default(),
+            file_locations: true,
+            pending_attr_spans: Vec::new(),
+        }
+    }
+
+    // ----- cursor -----------------------------------------------------------------------------
+
+    /// Current byte offset.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves the cursor back to a saved position (for look-ahead).
+    pub fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// Parses a numeric literal's text (for attributes whose type the format implies).
+    pub fn parse_number_text(&mut self) -> PResult<(String, Span)> {
+        let p = self.rule(Rule::number)?;
+        Ok((p.as_str().to_string(), self.off(&p)))
+    }
+
+    /// Builds a number attribute of a given type from literal text.
+    pub fn number_attr_typed(&mut self, text: &str, ty: Type, sp: Span) -> PResult<Attr> {
+        self.number_attr(text, Some(ty), sp)
+    }
+
+    /// The source text.
+    pub fn src(&self) -> &'s str {
+        self.src
+    }
+
+    /// Skips whitespace and `//` comments.
+    pub fn skip_ws(&mut self) {
+        let b = self.src.as_bytes();
+        loop {
+            while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
+                self.pos += 1;
+            }
+            if self.pos + 1 < b.len() && b[self.pos] == b'/' && b[self.pos + 1] == b'/' {
+                while self.pos < b.len() && b[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The next byte after whitespace, if any.
+    pub fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.src.as_bytes().get(self.pos).copied()
+    }
+
+    /// Whether the rest (after whitespace) starts with `s`.
+    pub fn peek_str(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        self.src[self.pos..].starts_with(s)
+    }
+
+    /// Consumes `s` if it comes next.
+    pub fn eat(&mut self, s: &str) -> bool {
+        if self.peek_str(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes punctuation `s` or reports what was expected.
+    pub fn expect(&mut self, s: &str) -> PResult<Span> {
+        self.skip_ws();
+        let start = self.pos;
+        if self.eat(s) {
+            Ok(Span::new(start, self.pos))
+        } else {
+            Err(self.err_here(format!("expected '{s}'")))
+        }
+    }
+
+    /// Consumes a keyword (an identifier equal to `kw`, not a prefix of a longer one).
+    pub fn eat_keyword(&mut self, kw: &str) -> bool {
+        self.skip_ws();
+        let rest = &self.src[self.pos..];
+        if rest.starts_with(kw) {
+            let next = rest.as_bytes().get(kw.len()).copied();
+            if !matches!(next, Some(c) if c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c == b'.')
+            {
+                self.pos += kw.len();
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Consumes a keyword or reports it missing.
+    pub fn expect_keyword(&mut self, kw: &str) -> PResult<()> {
+        if self.eat_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.err_here(format!("expected '{kw}'")))
+        }
+    }
+
+    /// An error at the cursor, describing what is there.
+    pub fn err_here(&mut self, msg: impl Into<String>) -> Diagnostic {
+        self.skip_ws();
+        let end = self.token_end(self.pos);
+        Diagnostic::at(Span::new(self.pos, end), msg.into())
+    }
+
+    fn token_end(&self, pos: usize) -> usize {
+        let b = self.src.as_bytes();
+        if pos >= b.len() {
+            return pos;
+        }
+        let mut e = pos;
+        while e < b.len() && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'.' | b'$')) {
+            e += 1;
+        }
+        if e == pos {
+            e = pos
+                + self.src[pos..]
+                    .chars()
+                    .next()
+                    .map(|c| c.len_utf8())
+                    .unwrap_or(1);
+        }
+        e
+    }
+
+    /// Runs a pest rule at the cursor, advancing past what it matched.
+    pub fn rule(&mut self, r: Rule) -> PResult<Pair<'s, Rule>> {
+        self.skip_ws();
+        let base = self.pos;
+        let src: &'s str = self.src;
+        match Grammar::parse(r, &src[base..]) {
+            Ok(mut pairs) => {
+                let p = pairs.next().expect("rule produced a pair");
+                // Pairs are relative to the slice; our spans add `base` back.
+                self.pos = base + p.as_span().end();
+                Ok(p)
+            }
+            Err(e) => {
+                let off = match e.location {
+                    pest::error::InputLocation::Pos(p) => p,
+                    pest::error::InputLocation::Span((s, _)) => s,
+                };
+                let mut expected: Vec<&str> = match &e.variant {
+                    pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                        positives.iter().map(rule_desc).collect()
+                    }
+                    _ => vec![],
+                };
+                expected.sort();
+                expected.dedup();
+                expected.retain(|s| *s != "token");
+                let what = if expected.is_empty() {
+                    rule_desc(&r).to_string()
+                } else {
+                    expected.join(" or ")
+                };
+                let at = base + off;
+                let end = self.token_end(at);
+                let found = if at >= src.len() {
+                    "end of input".to_string()
+                } else {
+                    format!("'{}'", &src[at..end])
+                };
+                Err(Diagnostic::at(
+                    Span::new(at, end),
+                    format!("expected {what}, found {found}"),
+                )
+                .with_label(format!("expected {what}")))
+            }
+        }
+    }
+
+    fn off(&self, p: &Pair<'s, Rule>) -> Span {
+        // Pair positions are relative to the slice the rule ran on; recover absolute offsets from
+        // the string pointers, which all point into `self.src`.
+        let base = self.src.as_ptr() as usize;
+        let s = p.as_str().as_ptr() as usize - base;
+        Span::new(s, s + p.as_str().len())
+    }
+
+    fn loc_of(&mut self, offset: usize) -> Attr {
+        if !self.file_locations {
+            return self.ctx.unknown_loc();
+        }
+        let (line, col) = self.lines.line_col(offset);
+        self.ctx.attr(AttrKind::Loc(Location::File {
+            file: self.filename.clone(),
+            line,
+            col,
+            end: None,
+        }))
+    }
+
+    // ----- file level -------------------------------------------------------------------------
+
+    /// Parses a whole file into a module. Errors are in [`Parser::diags`].
+    pub fn parse_file(mut self) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
+        let module_name = self.ctx.op_name("builtin.module");
+        let region = self.ctx.create_region();
+        let block = self.ctx.create_block(&[]);
+        self.ctx.push_block(region, block);
+        self.scopes.push(Scope {
+            values: HashMap::new(),
+            forward: vec![],
+            isolated: true,
+        });
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+        self.default_dialects.push(None);
+        loop {
+            self.skip_ws();
+            if self.pos >= self.src.len() {
+                break;
+            }
+            let r = if self.src[self.pos..].starts_with("{-#") {
+                self.parse_file_metadata()
+            } else if self.at_alias_def() {
+                self.parse_alias_def()
+            } else {
+                self.parse_op().map(|op| self.ctx.append_op(block, op))
+            };
+            if let Err(d) = r {
+                self.diags.push(d);
+                // Recovery: skip to the next line that starts a new top-level item.
+                self.recover_top_level();
+            }
+        }
+        self.pop_scope();
+        self.block_scopes.pop();
+        if !self.diags.is_empty() {
+            return Err((self.diags, self.source_map));
+        }
+        let ops: Vec<OpId> = self.ctx.block_ops(block).collect();
+        let module = if ops.len() == 1 && self.ctx.op(ops[0]).name == module_name {
+            self.ctx.detach_op(ops[0]);
+            ops[0]
+        } else {
+            let loc = if self.file_locations {
+                self.ctx.attr(AttrKind::Loc(Location::File {
+                    file: self.filename.clone(),
+                    line: 0,
+                    col: 0,
+                    end: None,
+                }))
+            } else {
+                self.ctx.unknown_loc()
+            };
+            self.ctx.create_op(OperationState {
+                name: module_name,
+                operands: vec![],
+                result_types: vec![],
+                properties: None,
+                attrs: vec![],
+                regions: vec![region],
+                successors: vec![],
+                loc,
+            })
+        };
+        Ok(ParsedFile {
+            module,
+            source_map: self.source_map,
+        })
+    }
+
+    fn recover_top_level(&mut self) {
+        // Move to the start of the next line whose first character begins an op, alias or
+        // metadata block at column 1; nested errors are not worth a second report.
+        let b = self.src.as_bytes();
+        let mut p = self.pos;
+        while p < b.len() {
+            while p < b.len() && b[p] != b'\n' {
+                p += 1;
+            }
+            p += 1;
+            if p < b.len() && matches!(b[p], b'%' | b'"' | b'#' | b'!' | b'{')
+                || (p < b.len() && b[p].is_ascii_alphabetic())
+            {
+                break;
+            }
+        }
+        self.pos = p.min(b.len());
+        // Values and blocks of the failed op are gone; reset nested scopes to the top level.
+        while self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+        while self.block_scopes.len() > 1 {
+            self.block_scopes.pop();
+        }
+        self.default_dialects.truncate(1);
+        self.scopes[0].forward.clear();
+    }
+
+    fn at_alias_def(&mut self) -> bool {
+        let rest = &self.src[self.pos..];
+        let b = rest.as_bytes();
+        if b.is_empty() || (b[0] != b'#' && b[0] != b'!') {
+            return false;
+        }
+        let mut i = 1;
+        while i < b.len()
+            && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.' | b'-'))
+        {
+            i += 1;
+        }
+        while i < b.len() && matches!(b[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i < b.len() && b[i] == b'=' && b.get(i + 1) != Some(&b'=')
+    }
+
+    fn parse_alias_def(&mut self) -> PResult<()> {
+        let start = self.pos;
+        let is_attr = self.src.as_bytes()[self.pos] == b'#';
+        let mut e = self.pos + 1;
+        let b = self.src.as_bytes();
+        while e < b.len()
+            && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'$' | b'.' | b'-'))
+        {
+            e += 1;
+        }
+        let name = self.src[start + 1..e].to_string();
+        let name_span = Span::new(start, e);
+        if name.contains('.') {
+            return Err(Diagnostic::at(
+                name_span,
+                "expected alias name without '.' (dotted names are dialect symbols)",
+            ));
+        }
+        self.pos = e;
+        self.expect("=")?;
+        if is_attr {
+            if self.attr_aliases.contains_key(&name) {
+                return Err(Diagnostic::at(
+                    name_span,
+                    format!("redefinition of attribute alias id '{name}'"),
+                ));
+            }
+            let a = self.parse_attribute()?;
+            self.attr_aliases.insert(name, a);
+        } else {
+            if self.type_aliases.contains_key(&name) {
+                return Err(Diagnostic::at(
+                    name_span,
+                    format!("redefinition of type alias id '{name}'"),
+                ));
+            }
+            let t = self.parse_type()?;
+            self.type_aliases.insert(name, t);
+        }
+        Ok(())
+    }
+
+    /// `{-# dialect_resources: { dialect: { key: "0x..." } }, external_resources: {...} #-}`.
+    fn parse_file_metadata(&mut self) -> PResult<()> {
+        self.pos += 3;
+        loop {
+            self.skip_ws();
+            if self.eat("#-}") {
+                return Ok(());
+            }
+            let start = self.pos;
+            let kw = self.rule(Rule::bare_id)?.as_str();
+            self.expect(":")?;
+            match kw {
+                "dialect_resources" => {
+                    self.expect("{")?;
+                    while !self.eat("}") {
+                        let dialect = self.rule(Rule::bare_id)?.as_str().to_string();
+                        self.expect(":")?;
+                        self.expect("{")?;
+                        while !self.eat("}") {
+                            let key = self.rule(Rule::resource_key)?.as_str().to_string();
+                            self.expect(":")?;
+                            let v = self.rule(Rule::string_lit)?.as_str().to_string();
+                            self.ctx.resources.entry(dialect.clone()).or_default().insert(key, v);
+                            self.eat(",");
+                        }
+                        self.eat(",");
+                    }
+                }
+                "external_resources" => {
+                    let s = self.pos;
+                    self.skip_balanced_braces()?;
+                    self.ctx.external_resources = Some(self.src[s..self.pos].trim().to_string());
+                }
+                _ => {
+                    return Err(Diagnostic::at(
+                        Span::new(start, start + kw.len()),
+                        format!("unknown file metadata section '{kw}', expected 'dialect_resources' or 'external_resources'"),
+                    ))
+                }
+            }
+            self.eat(",");
+        }
+    }
+
+    fn skip_balanced_braces(&mut self) -> PResult<()> {
+        self.expect("{")?;
+        let mut depth = 1;
+        let b = self.src.as_bytes();
+        while self.pos < b.len() && depth > 0 {
+            match b[self.pos] {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                b'"' => {
+                    self.rule(Rule::string_lit)?;
+                    continue;
+                }
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    // ----- scopes -----------------------------------------------------------------------------
+
+    fn push_scope(&mut self, isolated: bool) {
+        self.scopes.push(Scope {
+            values: HashMap::new(),
+            forward: vec![],
+            isolated,
+        });
+        self.block_scopes.push(BlockScope {
+            blocks: HashMap::new(),
+        });
+    }
+
+    fn pop_scope(&mut self) {
+        let scope = self.scopes.pop().expect("scope");
+        let mut unresolved = Vec::new();
+        for (name, num, ph, span) in scope.forward {
+            // A value first used in a nested region may be defined later in an enclosing one.
+            if !scope.isolated && !self.scopes.is_empty() {
+                self.scopes
+                    .last_mut()
+                    .unwrap()
+                    .forward
+                    .push((name, num, ph, span));
+            } else {
+                unresolved.push((name, span));
+            }
+        }
+        for (name, span) in unresolved {
+            self.diags.push(Diagnostic::at(
+                span,
+                format!("use of undeclared SSA value name '{name}'"),
+            ));
+        }
+    }
+
+    fn pop_block_scope(&mut self) {
+        let bs = self.block_scopes.pop().expect("block scope");
+        let mut undefined: Vec<(String, Span)> = bs
+            .blocks
+            .into_iter()
+            .filter(|(_, (_, d, _))| !d)
+            .map(|(n, (_, _, s))| (n, s))
+            .collect();
+        undefined.sort_by_key(|(_, s)| s.start);
+        for (name, span) in undefined {
+            self.diags.push(Diagnostic::at(
+                span,
+                format!("reference to an undefined block '{name}'"),
+            ));
+        }
+    }
+
+    /// Binds result names of an op.
+    fn define_values(&mut self, name: &str, values: Vec<Value>, span: Span) -> PResult<()> {
+        let scope = self.scopes.last_mut().unwrap();
+        if let Some((_, prev)) = scope.values.get(name) {
+            let prev = *prev;
+            return Err(
+                Diagnostic::at(span, format!("redefinition of SSA value '{name}'"))
+                    .with_note(DiagLoc::Span(prev), "previously defined here"),
+            );
+        }
+        // Resolve forward references to this name.
+        let mut i = 0;
+        let mut err = None;
+        while i < scope.forward.len() {
+            if scope.forward[i].0 == name {
+                let (_, num, ph, use_span) = scope.forward.swap_remove(i);
+                match values.get(num as usize) {
+                    Some(&real) => {
+                        let (pt, rt) = (self.ctx.value_type(ph), self.ctx.value_type(real));
+                        if pt != rt && err.is_none() {
+                            err = Some(
+                                Diagnostic::at(use_span, format!(
+                                    "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
+                                    crate::syntax::printer::type_to_string(self.ctx, pt),
+                                    crate::syntax::printer::type_to_string(self.ctx, rt)
+                                ))
+                                .with_note(DiagLoc::Span(span), "prior use here"),
+                            );
+                        }
+                        self.ctx.replace_all_uses(ph, real);
+                    }
+                    None => {
+                        err.get_or_insert_with(|| Diagnostic::at(use_span, format!("result number {num} of '{name}' is out of range (it has {} results)", values.len())));
+                    }
+                }
+                continue;
+            }
+            i += 1;
+        }
+        scope.values.insert(name.to_string(), (values, span));
+        match err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Resolves an operand reference with its expected type (creating a forward reference when the
+    /// value is defined later).
+    pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
+        for scope in self.scopes.iter().rev() {
+            if let Some((vals, _)) = scope.values.get(&u.name) {
+                let Some(&v) = vals.get(u.number as usize) else {
+                    return Err(Diagnostic::at(
+                        u.span,
+                        format!(
+                            "result number {} of '{}' is out of range (it has {} results)",
+                            u.number,
+                            u.name,
+                            vals.len()
+                        ),
+                    ));
+                };
+                let vt = self.ctx.value_type(v);
+                if vt != ty {
+                    return Err(Diagnostic::at(
+                        u.span,
+                        format!(
+                            "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
+                            u.name,
+                            crate::syntax::printer::type_to_string(self.ctx, ty),
+                            crate::syntax::printer::type_to_string(self.ctx, vt)
+                        ),
+                    )
+                    .with_label(format!("used here as '{}'", crate::syntax::printer::type_to_string(self.ctx, ty))));
+                }
+                return Ok(v);
+            }
+            if scope.isolated {
+                break;
+            }
+        }
+        // Forward reference in the innermost scope; reuse a placeholder of the same name/number.
+        let scope_idx = self.scopes.len() - 1;
+        if let Some((_, _, ph, _)) = self.scopes[scope_idx]
+            .forward
+            .iter()
+            .find(|(n, k, _, _)| *n == u.name && *k == u.number)
+        {
+            let ph = *ph;
+            if self.ctx.value_type(ph) != ty {
+                return Err(Diagnostic::at(
+                    u.span,
+                    format!(
+                        "use of value '{}' expects different type than prior uses",
+                        u.name
+                    ),
+                ));
+            }
+            return Ok(ph);
+        }
+        let fb = match self.fwd_block {
+            Some(b) => b,
+            None => {
+                let b = self.ctx.create_block(&[]);
+                self.fwd_block = Some(b);
+                b
+            }
+        };
+        let ph = self.ctx.add_block_arg(fb, ty, None);
+        self.scopes[scope_idx]
+            .forward
+            .push((u.name.clone(), u.number, ph, u.span));
+        Ok(ph)
+    }
+
+    fn block_ref(&mut self, name: &str, span: Span) -> BlockId {
+        let bs = self.block_scopes.last_mut().unwrap();
+        if let Some((b, _, _)) = bs.blocks.get(name) {
+            return *b;
+        }
+        let b = self.ctx.create_block(&[]);
+        self.block_scopes
+            .last_mut()
+            .unwrap()
+            .blocks
+            .insert(name.to_string(), (b, false, span));
+        b
+    }
+
+    // ----- operations -------------------------------------------------------------------------
+
+    /// Parses one op (generic or custom) and returns it detached.
+    pub fn parse_op(&mut self) -> PResult<OpId> {
+        self.skip_ws();
+        let start = self.pos;
+        let mut results: Vec<(String, u32, Span)> = Vec::new();
+        if self.src[self.pos..].starts_with('%') {
+            let p = self.rule(Rule::op_results)?;
+            for r in p.into_inner() {
+                let span = self.off(&r);
+                let mut it = r.into_inner();
+                let name = it.next().unwrap().as_str().to_string();
+                let count = match it.next() {
+                    Some(n) => n
+                        .as_str()
+                        .parse::<u32>()
+                        .map_err(|_| Diagnostic::at(span, "invalid result count"))?,
+                    None => 1,
+                };
+                if count == 0 {
+                    return Err(Diagnostic::at(
+                        span,
+                        "expected named operation to have at least 1 result",
+                    ));
+                }
+                results.push((name, count, span));
+            }
+        }
+        self.skip_ws();
+        let loc_default = self.loc_of(start);
+        let op = if self.src[self.pos..].starts_with('"') {
+            self.parse_generic_op(start, &results, loc_default)?
+        } else {
+            self.parse_custom_op(start, &results, loc_default)?
+        };
+        // Bind result names.
+        let vals: Vec<Value> = self.ctx.results(op).to_vec();
+        let total: u32 = results.iter().map(|r| r.1).sum();
+        if !results.is_empty() && total as usize != vals.len() {
+            let sp = Span::new(start, results.last().unwrap().2.end);
+            return Err(Diagnostic::at(
+                sp,
+                format!(
+                    "operation defines {} results but was provided {} to bind",
+                    vals.len(),
+                    total
+                ),
+            ));
+        }
+        let mut i = 0usize;
+        for (name, count, span) in results {
+            let group = vals[i..i + count as usize].to_vec();
+            i += count as usize;
+            self.define_values(&name, group, span)?;
+        }
+        Ok(op)
+    }
+
+    fn parse_generic_op(
+        &mut self,
+        start: usize,
+        results: &[(String, u32, Span)],
+        loc_default: Attr,
+    ) -> PResult<OpId> {
+        let head = self.rule(Rule::generic_head)?;
+        let mut name_span = Span::default();
+        let mut name = String::new();
+        let mut uses: Vec<UnresolvedOperand> = Vec::new();
+        let mut succs: Vec<(BlockId, Vec<(UnresolvedOperand, Type)>)> = Vec::new();
+        let mut props = None;
+        let mut props_span = None;
+        for p in head.into_inner() {
+            match p.as_rule() {
+                Rule::string_lit => {
+                    name_span = self.off(&p);
+                    name = String::from_utf8_lossy(&unescape(p.as_str())).into_owned();
+                }
+                Rule::value_uses => {
+                    for u in p.into_inner() {
+                        uses.push(self.unresolved(u));
+                    }
+                }
+                Rule::successors => {
+                    for s in p.into_inner() {
+                        succs.push(self.successor(s)?);
+                    }
+                }
+                Rule::properties => {
+                    props_span = Some(self.off(&p));
+                    props = Some(self.attribute(p.into_inner().next().unwrap())?);
+                }
+                _ => unreachable!(),
+            }
+        }
+        if name.is_empty() {
+            return Err(Diagnostic::at(name_span, "empty operation name is invalid"));
+        }
+        let head_end = self.pos;
+        let opname = self.ctx.op_name(&name);
+        // Regions.
+        let mut regions = Vec::new();
+        if self.peek() == Some(b'(') {
+            self.pos += 1;
+            let def = self.ctx.def_of(opname);
+            let isolated = def.is_some_and(|d| d.is_isolated());
+            self.default_dialects
+                .push(def.and_then(|d| d.default_dialect));
+            loop {
+                let r = self.parse_region(Vec::new(), isolated);
+                match r {
+                    Ok(r) => regions.push(r),
+                    Err(e) => {
+                        self.default_dialects.pop();
+                        return Err(e);
+                    }
+                }
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.default_dialects.pop();
+            self.expect(")")?;
+        }
+        let tail = self.rule(Rule::generic_tail)?;
+        let mut attrs = Vec::new();
+        let mut fty = None;
+        let mut loc = loc_default;
+        let mut attr_spans = Vec::new();
+        let mut fty_span = Span::default();
+        for p in tail.into_inner() {
+            match p.as_rule() {
+                Rule::dict_attr => {
+                    for e in p.into_inner() {
+                        let sp = self.off(&e);
+                        let (k, v) = self.dict_entry(e)?;
+                        if attrs.iter().any(|(k2, _)| *k2 == k) {
+                            return Err(Diagnostic::at(
+                                sp,
+                                format!(
+                                    "attribute '{k}' occurs more than once in the attribute list"
+                                ),
+                            ));
+                        }
+                        attr_spans.push((k.clone(), sp));
+                        attrs.push((k, v));
+                    }
+                }
+                Rule::function_type => {
+                    fty_span = self.off(&p);
+                    fty = Some(self.function_type(p)?);
+                }
+                Rule::loc_attr => loc = self.loc_attr(p)?,
+                _ => unreachable!(),
+            }
+        }
+        let fty = fty.unwrap();
+        let (inputs, outputs) = match self.ctx.type_kind(fty) {
+            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+            _ => unreachable!(),
+        };
+        if inputs.len() != uses.len() {
+            return Err(Diagnostic::at(
+                fty_span,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    uses.len(),
+                    if uses.len() == 1 { "" } else { "s" },
+                    inputs.len()
+                ),
+            ));
+        }
+        let mut operands = Vec::with_capacity(uses.len());
+        for (u, t) in uses.iter().zip(inputs) {
+            operands.push(self.resolve_operand(u, t)?);
+        }
+        let mut successors = Vec::new();
+        for (b, args) in succs {
+            for (u, t) in args {
+                operands.push(self.resolve_operand(&u, t)?);
+            }
+            successors.push(b);
+        }
+        let _ = results;
+        let op = self.ctx.create_op(OperationState {
+            name: opname,
+            operands,
+            result_types: outputs,
+            properties: props,
+            attrs,
+            regions,
+            successors,
+            loc,
+        });
+        self.source_map.op_name.insert(op, name_span);
+        self.source_map
+            .op_head
+            .insert(op, Span::new(start, head_end));
+        for (i, u) in uses.iter().enumerate() {
+            self.source_map.op_operands.insert((op, i), u.span);
+        }
+        for (k, sp) in attr_spans {
+            self.source_map.op_attrs.insert((op, k), sp);
+        }
+        if let (Some(sp), Some(p)) = (props_span, props) {
+            if let AttrKind::Dict(entries) = self.ctx.attr_kind(p) {
+                for (k, _) in entries.clone() {
+                    self.source_map.op_attrs.entry((op, k)).or_insert(sp);
+                }
+            }
+        }
+        Ok(op)
+    }
+
+    fn parse_custom_op(
+        &mut self,
+        start: usize,
+        results: &[(String, u32, Span)],
+        loc_default: Attr,
+    ) -> PResult<OpId> {
+        let p = self.rule(Rule::custom_op_name).map_err(|_| {
+            let mut d = self.err_here("expected operation name in quotes or a custom op name");
+            d.label = Some("expected an operation".into());
+            d
+        })?;
+        let name_span = self.off(&p);
+        let written = p.as_str();
+        let mut candidates = Vec::new();
+        if written.contains('.') {
+            candidates.push(written.to_string());
+        }
+        if let Some(Some(d)) = self.default_dialects.last() {
+            candidates.push(format!("{d}.{written}"));
+        }
+        if !written.contains('.') {
+            candidates.push(format!("builtin.{written}"));
+        }
+        let def = candidates
+            .iter()
+            .find_map(|c| self.ctx.lookup_op_name(c).and_then(|n| self.ctx.def_of(n)));
+        let Some(def) = def else {
+            let tried: Vec<String> = candidates
+                .iter()
+                .filter(|c| *c != written)
+                .map(|c| format!("'{c}'"))
+                .collect();
+            let mut d = Diagnostic::at(
+                name_span,
+                if tried.is_empty() {
+                    format!("custom op '{written}' is unknown")
+                } else {
+                    format!(
+                        "custom op '{written}' is unknown (tried {} as well)",
+                        tried.join(", ")
+                    )
+                },
+            )
+            .with_label("unknown operation");
+            if !self.ctx.allow_unregistered || !written.contains('.') {
+                d.help = Some("ops of dialects that are not registered must be written in generic form, e.g. \"dialect.op\"(%x) : (i32) -> ()".into());
+            } else {
+                d.help = Some("unregistered ops can only be written in generic form: \"dialect.op\"(...) : (...) -> (...)".into());
+            }
+            return Err(d);
+        };
+        let num_results: usize = results.iter().map(|r| r.1 as usize).sum();
+        let mut st = crate::format::parse_custom(self, def, num_results)?;
+        st.loc = loc_default;
+        // Trailing location.
+        if self.peek_str("loc(") {
+            let p = self.rule(Rule::loc_attr)?;
+            st.loc = self.loc_attr(p)?;
+        }
+        st.name = self.ctx.op_name(def.name);
+        let attr_spans = std::mem::take(&mut self.pending_attr_spans);
+        let op = self.ctx.create_op(st);
+        self.source_map.op_name.insert(op, name_span);
+        self.source_map
+            .op_head
+            .insert(op, Span::new(start, name_span.end));
+        for (k, sp) in attr_spans {
+            self.source_map.op_attrs.insert((op, k), sp);
+        }
+        Ok(op)
+    }
+
+    fn unresolved(&self, u: Pair<'s, Rule>) -> UnresolvedOperand {
+        let span = self.off(&u);
+        let mut it = u.into_inner();
+        let name = it.next().unwrap().as_str().to_string();
+        let number = it
+            .next()
+            .map(|n| n.as_str().parse().unwrap_or(u32::MAX))
+            .unwrap_or(0);
+        UnresolvedOperand { name, number, span }
+    }
+
+    fn successor(
+        &mut self,
+        s: Pair<'s, Rule>,
+    ) -> PResult<(BlockId, Vec<(UnresolvedOperand, Type)>)> {
+        let mut it = s.into_inner();
+        let id = it.next().unwrap();
+        let sp = self.off(&id);
+        let b = self.block_ref(id.as_str(), sp);
+        let mut uses = Vec::new();
+        let mut types = Vec::new();
+        for p in it {
+            match p.as_rule() {
+                Rule::value_use => uses.push(self.unresolved(p)),
+                _ => types.push(self.type_(p)?),
+            }
+        }
+        if uses.len() != types.len() {
+            return Err(Diagnostic::at(
+                sp,
+                format!(
+                    "expected {} types for successor operands, found {}",
+                    uses.len(),
+                    types.len()
+                ),
+            ));
+        }
+        Ok((b, uses.into_iter().zip(types).collect()))
+    }
+
+    /// Parses `{ ... }` as a region. `entry_args` are arguments declared outside (custom forms).
+    pub fn parse_region(
+        &mut self,
+        entry_args: Vec<RegionArg>,
+        isolated: bool,
+    ) -> PResult<RegionId> {
+        self.expect("{")?;
+        self.push_scope(isolated);
+        let region = self.ctx.create_region();
+        let r = self.parse_region_body(region, entry_args);
+        // Always unwind scopes, even on error, so recovery starts clean.
+        if r.is_err() {
+            self.scopes.pop();
+            self.block_scopes.pop();
+            return r.map(|_| region);
+        }
+        self.pop_scope();
+        self.pop_block_scope();
+        Ok(region)
+    }
+
+    fn parse_region_body(&mut self, region: RegionId, entry_args: Vec<RegionArg>) -> PResult<()> {
+        if self.eat("}") {
+            if !entry_args.is_empty() {
+                let b = self.ctx.create_block(&[]);
+                self.ctx.push_block(region, b);
+                self.define_block_args(b, entry_args)?;
+            }
+            return Ok(());
+        }
+        let mut cur = None;
+        if self.peek() != Some(b'^') {
+            let b = self.ctx.create_block(&[]);
+            self.ctx.push_block(region, b);
+            self.define_block_args(b, entry_args)?;
+            cur = Some(b);
+        } else if !entry_args.is_empty() {
+            return Err(self.err_here("invalid block name in region with named arguments"));
+        }
+        loop {
+            match self.peek() {
+                None => return Err(self.err_here("expected '}' to end the region")),
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                Some(b'^') => {
+                    let lab = self.rule(Rule::block_label)?;
+                    let mut it = lab.into_inner();
+                    let id = it.next().unwrap();
+                    let sp = self.off(&id);
+                    let name = id.as_str().to_string();
+                    let b = self.block_ref(&name, sp);
+                    let entry = self
+                        .block_scopes
+                        .last_mut()
+                        .unwrap()
+                        .blocks
+                        .get_mut(&name)
+                        .unwrap();
+                    if entry.1 {
+                        let prev = entry.2;
+                        return Err(
+                            Diagnostic::at(sp, format!("redefinition of block '{name}'"))
+                                .with_note(DiagLoc::Span(prev), "previously defined here"),
+                        );
+                    }
+                    entry.1 = true;
+                    entry.2 = sp;
+                    let mut args = Vec::new();
+                    for a in it {
+                        let asp = self.off(&a);
+                        let mut ai = a.into_inner();
+                        let n = ai.next().unwrap().as_str().to_string();
+                        let t = self.type_(ai.next().unwrap())?;
+                        let l = match ai.next() {
+                            Some(l) => Some(self.loc_attr(l)?),
+                            None => None,
+                        };
+                        args.push(RegionArg {
+                            name: n,
+                            ty: t,
+                            loc: l,
+                            span: asp,
+                        });
+                    }
+                    self.ctx.push_block(region, b);
+                    self.define_block_args(b, args)?;
+                    cur = Some(b);
+                }
+                Some(_) => {
+                    let op = self.parse_op()?;
+                    self.ctx.append_op(cur.unwrap(), op);
+                }
+            }
+        }
+    }
+
+    fn define_block_args(&mut self, b: BlockId, args: Vec<RegionArg>) -> PResult<()> {
+        for a in args {
+            let loc = a.loc.or_else(|| {
+                if self.file_locations {
+                    Some(self.loc_of(a.span.start))
+                } else {
+                    None
+                }
+            });
+            let v = self.ctx.add_block_arg(b, a.ty, loc);
+            self.define_values(&a.name, vec![v], a.span)?;
+        }
+        Ok(())
+    }
+
+    /// Parses a successor reference `^bb` (custom forms); operands are parsed by the format.
+    pub fn parse_successor_ref(&mut self) -> PResult<BlockId> {
+        let p = self.rule(Rule::caret_id)?;
+        let sp = self.off(&p);
+        Ok(self.block_ref(p.as_str(), sp))
+    }
+
+    /// Parses `%name` or `%name#N`.
+    pub fn parse_operand(&mut self) -> PResult<UnresolvedOperand> {
+        let p = self.rule(Rule::value_use)?;
+        Ok(self.unresolved(p))
+    }
+
+    /// Parses `%name` (a name being defined, e.g. a region argument).
+    pub fn parse_value_name(&mut self) -> PResult<(String, Span)> {
+        let p = self.rule(Rule::value_id)?;
+        Ok((p.as_str().to_string(), self.off(&p)))
+    }
+
+    /// Parses a type.
+    pub fn parse_type(&mut self) -> PResult<Type> {
+        let p = self.rule(Rule::type_)?;
+        self.type_(p)
+    }
+
+    /// Parses an attribute.
+    pub fn parse_attribute(&mut self) -> PResult<Attr> {
+        let p = self.rule(Rule::attribute)?;
+        self.attribute(p)
+    }
+
+    /// Parses an attribute and reports its span.
+    pub fn parse_attribute_spanned(&mut self) -> PResult<(Attr, Span)> {
+        let p = self.rule(Rule::attribute)?;
+        let sp = self.off(&p);
+        Ok((self.attribute(p)?, sp))
+    }
+
+    /// Parses `{k = v, ...}` into entries (with spans).
+    pub fn parse_attr_dict(&mut self) -> PResult<Vec<(String, Attr, Span)>> {
+        let p = self.rule(Rule::dict_attr)?;
+        let mut out = Vec::new();
+        for e in p.into_inner() {
+            let sp = self.off(&e);
+            let (k, v) = self.dict_entry(e)?;
+            if out.iter().any(|(k2, _, _): &(String, Attr, Span)| *k2 == k) {
+                return Err(Diagnostic::at(
+                    sp,
+                    format!("attribute '{k}' occurs more than once in the attribute list"),
+                ));
+            }
+            out.push((k, v, sp));
+        }
+        Ok(out)
+    }
+
+    /// Parses `@name` and returns the name text.
+    pub fn parse_symbol_name(&mut self) -> PResult<(String, Span)> {
+        let p = self.rule(Rule::symbol_name)?;
+        let sp = self.off(&p);
+        Ok((symbol_text(p), sp))
+    }
+
+    /// Parses a bare identifier.
+    pub fn parse_keyword_any(&mut self) -> PResult<(String, Span)> {
+        let p = self.rule(Rule::keyword)?;
+        Ok((p.as_str().to_string(), self.off(&p)))
+    }
+
+    /// Parses a location `loc(...)`.
+    pub fn parse_loc(&mut self) -> PResult<Attr> {
+        let p = self.rule(Rule::loc_attr)?;
+        self.loc_attr(p)
+    }
+
+    /// Pushes the default dialect used to resolve unqualified op names inside a custom op's regions.
+    pub fn push_default_dialect(&mut self, d: Option<&'static str>) {
+        self.default_dialects.push(d);
+    }
+    /// Pops what [`Parser::push_default_dialect`] pushed.
+    pub fn pop_default_dialect(&mut self) {
+        self.default_dialects.pop();
+    }
+
+    // ----- pairs to IR --------------------------------------------------------------------------
+
+    fn dict_entry(&mut self, e: Pair<'s, Rule>) -> PResult<(String, Attr)> {
+        let mut it = e.into_inner();
+        let k = it.next().unwrap();
+        let key = match k.as_rule() {
+            Rule::string_lit => String::from_utf8_lossy(&unescape(k.as_str())).into_owned(),
+            _ => k.as_str().to_string(),
+        };
+        let v = match it.next() {
+            Some(v) => self.attribute(v)?,
+            None => self.ctx.attr(AttrKind::Unit),
+        };
+        Ok((key, v))
+    }
+
+    fn type_(&mut self, p: Pair<'s, Rule>) -> PResult<Type> {
+        let sp = self.off(&p);
+        let p = if p.as_rule() == Rule::type_ {
+            p.into_inner().next().unwrap()
+        } else {
+            p
+        };
+        let kind = match p.as_rule() {
+            Rule::function_type => return self.function_type(p),
+            Rule::integer_type => {
+                let s = p.as_str();
+                let (sig, digits) = if let Some(d) = s.strip_prefix("si") {
+                    (Signedness::Signed, d)
+                } else if let Some(d) = s.strip_prefix("ui") {
+                    (Signedness::Unsigned, d)
+                } else {
+                    (Signedness::Signless, &s[1..])
+                };
+                let width: u32 = digits
+                    .parse()
+                    .map_err(|_| Diagnostic::at(sp, "invalid integer width"))?;
+                if width > 16_777_215 {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("integer bitwidth is limited to 16777215 bits, found {width}"),
+                    ));
+                }
+                TypeKind::Integer {
+                    width,
+                    signedness: sig,
+                }
+            }
+            Rule::index_type => TypeKind::Index,
+            Rule::none_type => TypeKind::None,
+            Rule::float_type => TypeKind::Float(FloatKind::from_keyword(p.as_str()).unwrap()),
+            Rule::complex_type => TypeKind::Complex(self.type_(p.into_inner().next().unwrap())?),
+            Rule::tuple_type => {
+                let mut ts = Vec::new();
+                for t in p.into_inner() {
+                    ts.push(self.type_(t)?);
+                }
+                TypeKind::Tuple(ts)
+            }
+            Rule::vector_type => {
+                let mut it = p.into_inner();
+                let dims = it.next().unwrap();
+                let mut shape = Vec::new();
+                let mut scalable = Vec::new();
+                for d in dims.as_str().split('x').filter(|d| !d.is_empty()) {
+                    let (s, n) = if let Some(inner) = d.strip_prefix('[') {
+                        (true, inner.trim_end_matches(']'))
+                    } else {
+                        (false, d)
+                    };
+                    let n: i64 = n
+                        .parse()
+                        .map_err(|_| Diagnostic::at(sp, "invalid vector dimension"))?;
+                    if n <= 0 {
+                        return Err(Diagnostic::at(
+                            sp,
+                            "vector types must have positive constant sizes",
+                        ));
+                    }
+                    shape.push(n);
+                    scalable.push(s);
+                }
+                let elem = self.type_(it.next().unwrap())?;
+                TypeKind::Vector {
+                    shape,
+                    scalable,
+                    elem,
+                }
+            }
+            Rule::tensor_type | Rule::memref_type => {
+                let is_tensor = p.as_rule() == Rule::tensor_type;
+                let mut it = p.into_inner();
+                let first = it.next().unwrap();
+                if first.as_rule() == Rule::unranked {
+                    let elem = self.type_(it.next().unwrap())?;
+                    if is_tensor {
+                        TypeKind::UnrankedTensor { elem }
+                    } else {
+                        let memspace = match it.next() {
+                            Some(a) => Some(self.attribute(a)?),
+                            None => None,
+                        };
+                        TypeKind::UnrankedMemRef { elem, memspace }
+                    }
+                } else {
+                    let shape = parse_shape(first.as_str(), sp)?;
+                    let elem = self.type_(it.next().unwrap())?;
+                    let mut extra = Vec::new();
+                    for a in it {
+                        extra.push(self.attribute(a)?);
+                    }
+                    if is_tensor {
+                        TypeKind::RankedTensor {
+                            shape,
+                            elem,
+                            encoding: extra.first().copied(),
+                        }
+                    } else {
+                        let (layout, memspace) = match extra.as_slice() {
+                            [] => (None, None),
+                            [a] => {
+                                if self.is_layout_attr(*a) {
+                                    (Some(*a), None)
+                                } else {
+                                    (None, Some(*a))
+                                }
+                            }
+                            [a, b] => (Some(*a), Some(*b)),
+                            _ => return Err(Diagnostic::at(sp, "memref type has too many parameters: expected at most a layout and a memory space")),
+                        };
+                        TypeKind::MemRef {
+                            shape,
+                            elem,
+                            layout,
+                            memspace,
+                        }
+                    }
+                }
+            }
+            Rule::dialect_type => {
+                let (d, n, body) = self.dialect_symbol(p);
+                match (n, body) {
+                    (None, None) => {
+                        return self.type_aliases.get(&d).copied().ok_or_else(|| {
+                            Diagnostic::at(sp, format!("undefined symbol alias id '{d}'"))
+                        })
+                    }
+                    (None, Some(body)) => self.opaque_or_dialect_type(d, body),
+                    (Some(n), body) => TypeKind::Dialect {
+                        dialect: d,
+                        name: n,
+                        body,
+                    },
+                }
+            }
+            Rule::type_alias_ref => {
+                let name = &p.as_str()[1..];
+                return self.type_aliases.get(name).copied().ok_or_else(|| {
+                    Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))
+                });
+            }
+            r => unreachable!("type rule {r:?}"),
+        };
+        Ok(self.ctx.ty(kind))
+    }
+
+    fn opaque_or_dialect_type(&self, dialect: String, body: String) -> TypeKind {
+        // `!foo<"data">` is MLIR's opaque form; anything else is a namespace-only pretty type.
+        match opaque_payload(&body) {
+            Some(data) => TypeKind::Opaque { dialect, data },
+            None => TypeKind::Dialect {
+                dialect,
+                name: String::new(),
+                body: Some(body),
+            },
+        }
+    }
+
+    fn is_layout_attr(&self, a: Attr) -> bool {
+        matches!(
+            self.ctx.attr_kind(a),
+            AttrKind::AffineMap(_) | AttrKind::Strided { .. }
+        )
+    }
+
+    /// Splits `!dialect.name<body>` / `#dialect.name<body>` into parts.
+    fn dialect_symbol(&self, p: Pair<'s, Rule>) -> (String, Option<String>, Option<String>) {
+        let mut it = p.into_inner();
+        let ident = it.next().unwrap().as_str();
+        let body = it.next().map(|b| {
+            let s = b.as_str();
+            s[1..s.len() - 1].to_string()
+        });
+        match ident.split_once('.') {
+            Some((d, n)) => (d.to_string(), Some(n.to_string()), body),
+            None => (ident.to_string(), None, body),
+        }
+    }
+
+    fn function_type(&mut self, p: Pair<'s, Rule>) -> PResult<Type> {
+        let mut it = p.into_inner();
+        let ins = it.next().unwrap();
+        let mut inputs = Vec::new();
+        for t in ins.into_inner() {
+            inputs.push(self.type_(t)?);
+        }
+        let res = it.next().unwrap().into_inner().next().unwrap();
+        let mut results = Vec::new();
+        if res.as_rule() == Rule::type_list_parens {
+            for t in res.into_inner() {
+                results.push(self.type_(t)?);
+            }
+        } else {
+            results.push(self.type_(res)?);
+        }
+        Ok(self.ctx.function_type(inputs, results))
+    }
+
+    fn attribute(&mut self, p: Pair<'s, Rule>) -> PResult<Attr> {
+        let sp = self.off(&p);
+        let p = if p.as_rule() == Rule::attribute {
+            p.into_inner().next().unwrap()
+        } else {
+            p
+        };
+        let kind = match p.as_rule() {
+            Rule::unit_attr => AttrKind::Unit,
+            Rule::bool_attr => AttrKind::Bool(p.as_str() == "true"),
+            Rule::number_attr => {
+                let mut it = p.into_inner();
+                let num = it.next().unwrap();
+                let ty = match it.next() {
+                    Some(t) => Some(self.type_(t)?),
+                    None => None,
+                };
+                return self.number_attr(num.as_str(), ty, sp);
+            }
+            Rule::string_attr => {
+                let mut it = p.into_inner();
+                let s = unescape(it.next().unwrap().as_str());
+                let ty = match it.next() {
+                    Some(t) => Some(self.type_(t)?),
+                    None => None,
+                };
+                AttrKind::String { value: s, ty }
+            }
+            Rule::array_attr => {
+                let mut v = Vec::new();
+                for a in p.into_inner() {
+                    v.push(self.attribute(a)?);
+                }
+                AttrKind::Array(v)
+            }
+            Rule::dict_attr => {
+                let mut v: Vec<(String, Attr)> = Vec::new();
+                for e in p.into_inner() {
+                    let esp = self.off(&e);
+                    let (k, a) = self.dict_entry(e)?;
+                    if v.iter().any(|(k2, _)| *k2 == k) {
+                        return Err(Diagnostic::at(
+                            esp,
+                            format!("duplicate key '{k}' in dictionary attribute"),
+                        ));
+                    }
+                    v.push((k, a));
+                }
+                v.sort_by(|a, b| a.0.cmp(&b.0));
+                AttrKind::Dict(v)
+            }
+            Rule::symbol_ref_attr => {
+                let mut names = p.into_inner().map(symbol_text);
+                let root = names.next().unwrap();
+                AttrKind::SymbolRef {
+                    root,
+                    nested: names.collect(),
+                }
+            }
+            Rule::dialect_attr => {
+                let (d, n, body) = self.dialect_symbol(p);
+                match (n, body) {
+                    (None, None) => {
+                        return self.attr_aliases.get(&d).copied().ok_or_else(|| {
+                            Diagnostic::at(sp, format!("undefined symbol alias id '{d}'"))
+                        })
+                    }
+                    (None, Some(body)) => match opaque_payload(&body) {
+                        Some(data) => AttrKind::Opaque { dialect: d, data },
+                        None => AttrKind::Dialect {
+                            dialect: d,
+                            name: String::new(),
+                            body: Some(body),
+                        },
+                    },
+                    (Some(n), body) => AttrKind::Dialect {
+                        dialect: d,
+                        name: n,
+                        body,
+                    },
+                }
+            }
+            Rule::attr_alias_ref => {
+                let name = &p.as_str()[1..];
+                return self.attr_aliases.get(name).copied().ok_or_else(|| {
+                    Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))
+                });
+            }
+            Rule::type_ | Rule::function_type => AttrKind::Type(self.type_(p)?),
+            Rule::dense_attr => {
+                let mut data = DenseData::Literal(DenseLit::List(vec![]));
+                let mut ty = None;
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::dense_lit => {
+                            let inner = q.clone().into_inner().next().unwrap();
+                            data = if inner.as_rule() == Rule::string_lit
+                                && inner.as_str().starts_with("\"0x")
+                            {
+                                DenseData::Hex(
+                                    inner.as_str()[1..inner.as_str().len() - 1].to_string(),
+                                )
+                            } else {
+                                DenseData::Literal(dense_lit(q))
+                            };
+                        }
+                        _ => ty = Some(self.type_(q)?),
+                    }
+                }
+                let ty = ty.unwrap();
+                if !matches!(
+                    self.ctx.type_kind(ty),
+                    TypeKind::RankedTensor { .. } | TypeKind::Vector { .. }
+                ) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "elements literal must be a shaped type (ranked tensor or vector)",
+                    ));
+                }
+                AttrKind::DenseElements { data, ty }
+            }
+            Rule::dense_resource_attr => {
+                let mut it = p.into_inner();
+                let handle = it.next().unwrap().as_str().to_string();
+                let ty = self.type_(it.next().unwrap())?;
+                AttrKind::DenseResource { handle, ty }
+            }
+            Rule::dense_array_attr => {
+                let mut it = p.into_inner();
+                let elem = self.type_(it.next().unwrap())?;
+                match self.ctx.type_kind(elem) {
+                    TypeKind::Integer { width: 1 | 8 | 16 | 32 | 64, signedness: Signedness::Signless }
+                    | TypeKind::Float(FloatKind::F32 | FloatKind::F64) => {}
+                    _ => return Err(Diagnostic::at(sp, "expected i1, i8, i16, i32, i64, f32 or f64 as the element type of array<...>")),
+                }
+                AttrKind::DenseArray {
+                    elem,
+                    values: it.map(|v| v.as_str().to_string()).collect(),
+                }
+            }
+            Rule::affine_map_attr => {
+                let mut it = p.into_inner();
+                let dims = names_of(it.next().unwrap());
+                let mut syms = Vec::new();
+                let mut results = Vec::new();
+                for q in it {
+                    if q.as_rule() == Rule::affine_syms {
+                        syms = names_of(q);
+                    } else {
+                        results.push(affine_expr(q, &dims, &syms)?);
+                    }
+                }
+                AttrKind::AffineMap(AffineMap {
+                    num_dims: dims.len() as u32,
+                    num_syms: syms.len() as u32,
+                    results,
+                })
+            }
+            Rule::affine_set_attr => {
+                let mut it = p.into_inner();
+                let dims = names_of(it.next().unwrap());
+                let mut syms = Vec::new();
+                let mut constraints = Vec::new();
+                for q in it {
+                    if q.as_rule() == Rule::affine_syms {
+                        syms = names_of(q);
+                    } else {
+                        let mut c = q.into_inner();
+                        let l = affine_expr(c.next().unwrap(), &dims, &syms)?;
+                        let op = match c.next().unwrap().as_str() {
+                            ">=" => AffineCmp::Ge,
+                            "<=" => AffineCmp::Le,
+                            _ => AffineCmp::Eq,
+                        };
+                        let r = affine_expr(c.next().unwrap(), &dims, &syms)?;
+                        constraints.push((l, op, r));
+                    }
+                }
+                AttrKind::IntegerSet(IntegerSet {
+                    num_dims: dims.len() as u32,
+                    num_syms: syms.len() as u32,
+                    constraints,
+                })
+            }
+            Rule::distinct_attr => {
+                let mut it = p.into_inner();
+                let n: u64 = it
+                    .next()
+                    .unwrap()
+                    .as_str()
+                    .parse()
+                    .map_err(|_| Diagnostic::at(sp, "invalid distinct id"))?;
+                let inner = match it.next() {
+                    Some(a) => self.attribute(a)?,
+                    None => self.ctx.attr(AttrKind::Unit),
+                };
+                let id = match self.distinct.get(&n) {
+                    Some(id) => {
+                        let existing = self.ctx.attr(AttrKind::Distinct {
+                            id: *id,
+                            attr: inner,
+                        });
+                        return Ok(existing);
+                    }
+                    None => {
+                        let id = self.ctx.fresh_distinct_id();
+                        self.distinct.insert(n, id);
+                        id
+                    }
+                };
+                AttrKind::Distinct { id, attr: inner }
+            }
+            Rule::strided_attr => {
+                let mut strides = Vec::new();
+                let mut offset = 0;
+                let n = p.as_str().matches(',').count();
+                let has_offset = p.as_str().contains("offset");
+                let items: Vec<_> = p.into_inner().collect();
+                let _ = n;
+                for (i, s) in items.iter().enumerate() {
+                    let v = if s.as_str() == "?" {
+                        DYNAMIC
+                    } else {
+                        s.as_str()
+                            .parse()
+                            .map_err(|_| Diagnostic::at(sp, "invalid stride"))?
+                    };
+                    if has_offset && i == items.len() - 1 {
+                        offset = v;
+                    } else {
+                        strides.push(v);
+                    }
+                }
+                AttrKind::Strided { strides, offset }
+            }
+            Rule::loc_attr => return self.loc_attr(p),
+            r => unreachable!("attribute rule {r:?}"),
+        };
+        Ok(self.ctx.attr(kind))
+    }
+
+    fn number_attr(&mut self, text: &str, ty: Option<Type>, sp: Span) -> PResult<Attr> {
+        let is_float_lit = text.contains('.');
+        let ty = match ty {
+            Some(t) => t,
+            None => {
+                if is_float_lit {
+                    self.ctx.float_type(FloatKind::F64)
+                } else {
+                    self.ctx.int_type(64)
+                }
+            }
+        };
+        match self.ctx.type_kind(ty).clone() {
+            TypeKind::Float(k) => {
+                let bits = if let Some(h) = text.strip_prefix("0x") {
+                    let bits = u128::from_str_radix(h, 16)
+                        .map_err(|_| Diagnostic::at(sp, "hexadecimal float literal too large"))?;
+                    if k.width() < 128 && bits >> k.width() != 0 {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "hexadecimal float constant out of range for type '{}'",
+                                k.keyword()
+                            ),
+                        ));
+                    }
+                    bits
+                } else if text.starts_with("-0x") || text.starts_with("+0x") {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "hexadecimal float literal should not have a leading minus",
+                    ));
+                } else {
+                    let v: f64 = text.parse().map_err(|_| {
+                        Diagnostic::at(sp, format!("invalid float literal '{text}'"))
+                    })?;
+                    float::from_f64(k, v)
+                };
+                Ok(self.ctx.attr(AttrKind::Float { bits, ty }))
+            }
+            TypeKind::Integer { width, signedness } => {
+                if is_float_lit {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "floating point value not valid for specified type",
+                    ));
+                }
+                let v = parse_bigint(text)
+                    .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+                let v = check_int_range(v, width, signedness).ok_or_else(|| {
+                    Diagnostic::at(sp, "integer constant out of range for attribute")
+                })?;
+                Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
+            }
+            TypeKind::Index => {
+                if is_float_lit {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "floating point value not valid for specified type",
+                    ));
+                }
+                let v = parse_bigint(text)
+                    .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+                let v = check_int_range(v, 64, Signedness::Signless).ok_or_else(|| {
+                    Diagnostic::at(sp, "integer constant out of range for attribute")
+                })?;
+                Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
+            }
+            _ => Err(Diagnostic::at(
+                sp,
+                "integer literal not valid for specified type",
+            )),
+        }
+    }
+
+    fn loc_attr(&mut self, p: Pair<'s, Rule>) -> PResult<Attr> {
+        let inner = p.into_inner().next().unwrap();
+        self.location(inner)
+    }
+
+    fn location(&mut self, p: Pair<'s, Rule>) -> PResult<Attr> {
+        let sp = self.off(&p);
+        let p = if p.as_rule() == Rule::location {
+            p.into_inner().next().unwrap()
+        } else {
+            p
+        };
+        let loc = match p.as_rule() {
+            Rule::unknown_loc => Location::Unknown,
+            Rule::callsite_loc => {
+                let mut it = p.into_inner();
+                let callee = self.location(it.next().unwrap())?;
+                let caller = self.location(it.next().unwrap())?;
+                Location::CallSite { callee, caller }
+            }
+            Rule::fused_loc => {
+                let mut metadata = None;
+                let mut locs = Vec::new();
+                for q in p.into_inner() {
+                    if q.as_rule() == Rule::attribute {
+                        metadata = Some(self.attribute(q)?);
+                    } else {
+                        locs.push(self.location(q)?);
+                    }
+                }
+                Location::Fused { metadata, locs }
+            }
+            Rule::file_loc => {
+                let mut it = p.into_inner();
+                let file =
+                    String::from_utf8_lossy(&unescape(it.next().unwrap().as_str())).into_owned();
+                let num = |s: &str| {
+                    s.parse::<u32>()
+                        .map_err(|_| Diagnostic::at(sp, "expected a 32-bit line or column number"))
+                };
+                let line = num(it.next().unwrap().as_str())?;
+                let mut col = 0;
+                let mut end = None;
+                if let Some(c) = it.next() {
+                    col = num(c.as_str())?;
+                    if let Some(r) = it.next() {
+                        let parts: Vec<_> = r.into_inner().collect();
+                        end = Some(if parts.len() == 2 {
+                            (Some(num(parts[0].as_str())?), num(parts[1].as_str())?)
+                        } else {
+                            (None, num(parts[0].as_str())?)
+                        });
+                    }
+                }
+                Location::File {
+                    file,
+                    line,
+                    col,
+                    end,
+                }
+            }
+            Rule::name_loc => {
+                let mut it = p.into_inner();
+                let name =
+                    String::from_utf8_lossy(&unescape(it.next().unwrap().as_str())).into_owned();
+                let child = match it.next() {
+                    Some(c) => Some(self.location(c)?),
+                    None => None,
+                };
+                Location::Name { name, child }
+            }
+            Rule::attr_alias_ref => {
+                let name = &p.as_str()[1..];
+                let a = self.attr_aliases.get(name).copied().ok_or_else(|| {
+                    Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))
+                })?;
+                if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("expected location, but found '#{name}'"),
+                    ));
+                }
+                return Ok(a);
+            }
+            r => unreachable!("location rule {r:?}"),
+        };
+        Ok(self.ctx.attr(AttrKind::Loc(loc)))
+    }
+
+    /// Spans of attributes parsed by a custom format, attached to the op when it is created.
+    pub fn note_attr_span(&mut self, name: &str, span: Span) {
+        self.pending_attr_spans.push((name.to_string(), span));
+    }
+}
+
+fn parse_shape(s: &str, sp: Span) -> PResult<Vec<i64>> {
+    let mut shape = Vec::new();
+    for d in s.split('x').filter(|d| !d.is_empty()) {
+        if d == "?" {
+            shape.push(DYNAMIC);
+        } else {
+            shape.push(
+                d.parse()
+                    .map_err(|_| Diagnostic::at(sp, format!("invalid dimension '{d}'")))?,
+            );
+        }
+    }
+    Ok(shape)
+}
+
+fn names_of(p: Pair<'_, Rule>) -> Vec<String> {
+    p.into_inner().map(|x| x.as_str().to_string()).collect()
+}
+
+fn affine_expr(p: Pair<'_, Rule>, dims: &[String], syms: &[String]) -> PResult<AffineExpr> {
+    let base = p.as_str().as_ptr() as usize;
+    let _ = base;
+    match p.as_rule() {
+        Rule::affine_expr | Rule::affine_term => {
+            let mut it = p.into_inner();
+            let mut acc = affine_expr(it.next().unwrap(), dims, syms)?;
+            while let Some(op) = it.next() {
+                let rhs = affine_expr(it.next().unwrap(), dims, syms)?;
+                let op = match op.as_str() {
+                    "+" => AffineOp::Add,
+                    "-" => AffineOp::Sub,
+                    "*" => AffineOp::Mul,
+                    "floordiv" => AffineOp::FloorDiv,
+                    "ceildiv" => AffineOp::CeilDiv,
+                    _ => AffineOp::Mod,
+                };
+                acc = AffineExpr::Bin(op, Box::new(acc), Box::new(rhs));
+            }
+            Ok(acc)
+        }
+        Rule::affine_factor => {
+            let parts: Vec<_> = p.into_inner().collect();
+            let (negs, atom) = parts.split_at(parts.len() - 1);
+            let mut e = affine_expr(atom[0].clone(), dims, syms)?;
+            for _ in negs {
+                e = AffineExpr::Neg(Box::new(e));
+            }
+            Ok(e)
+        }
+        Rule::affine_atom => {
+            let inner = p.into_inner().next().unwrap();
+            match inner.as_rule() {
+                Rule::dec_int => inner.as_str().parse().map(AffineExpr::Const).map_err(|_| {
+                    Diagnostic::at(Span::default(), "constant too large for affine expression")
+                }),
+                Rule::bare_id => {
+                    let n = inner.as_str();
+                    if let Some(i) = dims.iter().position(|d| d == n) {
+                        Ok(AffineExpr::Dim(i as u32))
+                    } else if let Some(i) = syms.iter().position(|d| d == n) {
+                        Ok(AffineExpr::Sym(i as u32))
+                    } else {
+                        Err(Diagnostic::at(
+                            Span::default(),
+                            format!("use of undeclared identifier '{n}' in affine expression"),
+                        ))
+                    }
+                }
+                _ => affine_expr(inner, dims, syms),
+            }
+        }
+        r => unreachable!("affine rule {r:?}"),
+    }
+}
+
+fn dense_lit(p: Pair<'_, Rule>) -> DenseLit {
+    let p = if p.as_rule() == Rule::dense_lit {
+        p.into_inner().next().unwrap()
+    } else {
+        p
+    };
+    match p.as_rule() {
+        Rule::dense_list => DenseLit::List(p.into_inner().map(dense_lit).collect()),
+        Rule::dense_complex => {
+            let mut it = p.into_inner();
+            let a = dense_lit(it.next().unwrap());
+            let b = dense_lit(it.next().unwrap());
+            DenseLit::Complex(Box::new(a), Box::new(b))
+        }
+        Rule::string_lit => DenseLit::Str(unescape(p.as_str())),
+        _ => DenseLit::Scalar(p.as_str().to_string()),
+    }
+}
+
+fn symbol_text(p: Pair<'_, Rule>) -> String {
+    let inner = p.into_inner().next().unwrap();
+    if inner.as_rule() == Rule::string_lit {
+        String::from_utf8_lossy(&unescape(inner.as_str())).into_owned()
+    } else {
+        inner.as_str().to_string()
+    }
+}
+
+/// `"data"` (a single string literal) → the data, for opaque dialect symbols.
+fn opaque_payload(body: &str) -> Option<String> {
+    let t = body.trim();
+    if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
+        // Only when the whole body is one string literal.
+        let inner = &t[1..t.len() - 1];
+        let mut esc = false;
+        for c in inner.chars() {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                return None;
+            }
+        }
+        return Some(String::from_utf8_lossy(&unescape(t)).into_owned());
+    }
+    None
+}
+
+/// Decodes an MLIR string literal (with quotes) into bytes: `\n \t \" \\` and `\XX` hex escapes.
+pub fn unescape(lit: &str) -> Vec<u8> {
+    let b = lit.as_bytes();
+    let body = &b[1..b.len() - 1];
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] == b'\\' && i + 1 < body.len() {
+            let c = body[i + 1];
+            match c {
+                b'n' => {
+                    out.push(b'\n');
+                    i += 2;
+                }
+                b't' => {
+                    out.push(b'\t');
+                    i += 2;
+                }
+                b'"' | b'\\' => {
+                    out.push(c);
+                    i += 2;
+                }
+                _ if i + 2 < body.len()
+                    && c.is_ascii_hexdigit()
+                    && body[i + 2].is_ascii_hexdigit() =>
+                {
+                    let h = std::str::from_utf8(&body[i + 1..i + 3]).unwrap();
+                    out.push(u8::from_str_radix(h, 16).unwrap());
+                    i += 3;
+                }
+                _ => {
+                    out.push(c);
+                    i += 2;
+                }
+            }
+        } else {
+            out.push(body[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn parse_bigint(text: &str) -> Option<BigInt> {
+    let (neg, t) = match text.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x") {
+        BigInt::parse_bytes(h.as_bytes(), 16)?
+    } else {
+        BigInt::parse_bytes(t.as_bytes(), 10)?
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Checks an integer literal against a type and normalizes it: MLIR accepts for `iN` any value in
+/// `[-2^(N-1), 2^N)` and stores the N-bit pattern; we keep the signed reading (unsigned for `uiN`).
+pub fn check_int_range(v: BigInt, width: u32, sig: Signedness) -> Option<BigInt> {
+    let one = BigInt::one();
+    let modulus = &one << width;
+    match sig {
+        Signedness::Unsigned => {
+            if v.is_negative() || v >= modulus {
+                return None;
+            }
+            Some(v)
+        }
+        Signedness::Signed => {
+            let half = &one << (width.max(1) - 1);
+            if width == 0 {
+                return v.is_zero().then_some(v);
+            }
+            if v < -&half || v >= half {
+                return None;
+            }
+            Some(v)
+        }
+        Signedness::Signless => {
+            if width == 0 {
+                return v.is_zero().then_some(v);
+            }
+            let half = &one << (width - 1);
+            if v < -&half || v >= modulus {
+                return None;
+            }
+            // Normalize to the signed reading of the N-bit pattern.
+            let mut r = ((v % &modulus) + &modulus) % &modulus;
+            if width > 1 && r >= half {
+                r -= &modulus;
+            } else if width == 1 && r == one {
+                // i1: keep 1 (printed as `true`).
+            }
+            Some(r)
+        }
+    }
+}

@@ -1,0 +1,1062 @@
+//! The printer: generic and custom op forms, types, attributes and locations, with SSA and block
+//! names chosen the way MLIR 22 chooses them.
+//!
+//! Naming follows MLIR's `SSANameState`: regions are numbered from a stack (last pushed first).
+//! In generic form the counters never go back, so every name in the output is unique (a generic
+//! reader cannot know which regions are isolated); in custom form each region restarts from the
+//! counters its parent had when the region was pushed, so sibling regions reuse names.
+
+use crate::attrs::{
+    AffineExpr, AffineMap, Attr, AttrKind, DenseData, DenseLit, IntegerSet, Location,
+};
+use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
+use crate::float::format_float;
+use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Printer switches; names follow `mlir-opt`'s flags.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// `--print-op-generic`: every op in generic form.
+    pub generic: bool,
+    /// `--print-debuginfo`: print op and block-argument locations.
+    pub debuginfo: bool,
+    /// `--print-local-scope`: no aliases; print every attribute and type in full at its use.
+    pub local_scope: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum VName {
+    None,
+    Res { id: u32, idx: u32, multi: bool },
+    Arg(u32),
+}
+
+/// Prints IR to a string.
+pub struct Printer<'a> {
+    pub ctx: &'a Context,
+    pub opts: PrintOptions,
+    pub out: String,
+    indent: usize,
+    names: Vec<VName>,
+    blocks: HashMap<BlockId, u32>,
+    distinct: HashMap<u64, u64>,
+    locs: Vec<(Attr, String)>,
+    loc_ids: HashMap<Attr, usize>,
+    default_dialects: Vec<Option<&'static str>>,
+}
+
+/// Prints a type on its own (diagnostics, tests).
+pub fn type_to_string(ctx: &Context, t: Type) -> String {
+    let mut p = Printer::new(ctx, PrintOptions::default());
+    p.print_type(t);
+    p.out
+}
+
+/// Prints an attribute on its own.
+pub fn attr_to_string(ctx: &Context, a: Attr) -> String {
+    let mut p = Printer::new(
+        ctx,
+        PrintOptions {
+            local_scope: true,
+            ..Default::default()
+        },
+    );
+    p.print_attr(a);
+    p.out
+}
+
+/// Prints a top-level op (normally the module), with a trailing newline, as `mlir-opt` does.
+pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
+    let mut p = Printer::new(ctx, opts);
+    p.number_op(op);
+    p.print_operation(op);
+    p.out.push('\n');
+    p.print_loc_aliases();
+    if !opts.local_scope {
+        // mlir-opt ends its output with an empty line (after aliases, before resources).
+        p.out.push('\n');
+    }
+    p.print_resources();
+    p.out
+}
+
+fn is_bare_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
+}
+
+/// Appends `bytes` as an MLIR string literal (with quotes).
+pub fn write_escaped(out: &mut String, bytes: &[u8]) {
+    out.push('"');
+    for &c in bytes {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\22"),
+            0x20..=0x7e => out.push(c as char),
+            _ => {
+                let _ = write!(out, "\\{c:02X}");
+            }
+        }
+    }
+    out.push('"');
+}
+
+impl<'a> Printer<'a> {
+    /// A printer with no names assigned yet (call [`Printer::number_op`] before printing ops).
+    pub fn new(ctx: &'a Context, opts: PrintOptions) -> Self {
+        Printer {
+            ctx,
+            opts,
+            out: String::new(),
+            indent: 0,
+            names: Vec::new(),
+            blocks: HashMap::new(),
+            distinct: HashMap::new(),
+            locs: Vec::new(),
+            loc_ids: HashMap::new(),
+            default_dialects: Vec::new(),
+        }
+    }
+
+    // ----- naming -----------------------------------------------------------------------------
+
+    /// Assigns SSA and block names for everything under `op`.
+    pub fn number_op(&mut self, op: OpId) {
+        self.names = vec![VName::None; self.ctx.num_values()];
+        let (mut next_val, mut next_arg) = (0u32, 0u32);
+        let mut stack: Vec<(RegionId, u32, u32)> = Vec::new();
+        for &r in self.ctx.regions(op) {
+            stack.push((r, 0, 0));
+        }
+        // Top op's own results (rare: printing a nested op) get the first ids.
+        for (i, &v) in self.ctx.results(op).iter().enumerate() {
+            let multi = self.ctx.results(op).len() > 1;
+            self.names[v.index()] = VName::Res {
+                id: 0,
+                idx: i as u32,
+                multi,
+            };
+            next_val = 1;
+        }
+        if !self.ctx.results(op).is_empty() {
+            for s in stack.iter_mut() {
+                s.1 = 1;
+            }
+        }
+        while let Some((r, v0, a0)) = stack.pop() {
+            if !self.opts.generic {
+                next_val = v0;
+                next_arg = a0;
+            }
+            for (bi, &b) in self.ctx.region_blocks(r).iter().enumerate() {
+                self.blocks.insert(b, bi as u32);
+                for &a in self.ctx.block_args(b) {
+                    self.names[a.index()] = VName::Arg(next_arg);
+                    next_arg += 1;
+                }
+                for o in self.ctx.block_ops(b) {
+                    let res = self.ctx.results(o);
+                    if !res.is_empty() {
+                        let multi = res.len() > 1;
+                        for (i, &v) in res.iter().enumerate() {
+                            self.names[v.index()] = VName::Res {
+                                id: next_val,
+                                idx: i as u32,
+                                multi,
+                            };
+                        }
+                        next_val += 1;
+                    }
+                }
+            }
+            for &b in self.ctx.region_blocks(r) {
+                for o in self.ctx.block_ops(b) {
+                    for &nr in self.ctx.regions(o) {
+                        stack.push((nr, next_val, next_arg));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes a value's name, e.g. `%0`, `%0#1`, `%arg2`.
+    pub fn print_value(&mut self, v: Value) {
+        match self.names.get(v.index()).copied().unwrap_or(VName::None) {
+            VName::Res { id, idx, multi } => {
+                let _ = write!(self.out, "%{id}");
+                if multi {
+                    let _ = write!(self.out, "#{idx}");
+                }
+            }
+            VName::Arg(n) => {
+                let _ = write!(self.out, "%arg{n}");
+            }
+            VName::None => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
+        }
+    }
+
+    fn print_result_names(&mut self, op: OpId) {
+        let res = self.ctx.results(op);
+        if res.is_empty() {
+            return;
+        }
+        if let VName::Res { id, .. } = self.names[res[0].index()] {
+            let _ = write!(self.out, "%{id}");
+            if res.len() > 1 {
+                let _ = write!(self.out, ":{}", res.len());
+            }
+            self.out.push_str(" = ");
+        }
+    }
+
+    /// Writes a block's label, e.g. `^bb1`.
+    pub fn print_block_name(&mut self, b: BlockId) {
+        let n = self.blocks.get(&b).copied().unwrap_or(u32::MAX);
+        let _ = write!(self.out, "^bb{n}");
+    }
+
+    // ----- ops --------------------------------------------------------------------------------
+
+    /// Writes a custom op's name, dropping the prefix when the enclosing op's default dialect
+    /// makes it implicit (`return` inside `func.func`).
+    pub fn print_op_name(&mut self, def: &crate::opdef::OpDef) {
+        let n = self.default_dialects.len();
+        let parent_default = if n >= 2 {
+            self.default_dialects[n - 2]
+        } else {
+            None
+        };
+        if parent_default == Some(def.dialect()) || def.dialect() == "builtin" {
+            self.out.push_str(&def.name[def.dialect().len() + 1..]);
+        } else {
+            self.out.push_str(def.name);
+        }
+    }
+
+    /// Current indentation as spaces.
+    pub fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// Prints one op at the current position (no indentation before, no newline after).
+    pub fn print_operation(&mut self, op: OpId) {
+        self.print_result_names(op);
+        let def = self.ctx.op_def(op);
+        let custom = !self.opts.generic && def.is_some_and(|d| crate::format::has_custom_form(d));
+        self.default_dialects
+            .push(def.and_then(|d| d.default_dialect));
+        if custom {
+            crate::format::print_custom(self, def.unwrap(), op);
+        } else {
+            self.print_generic(op);
+        }
+        self.default_dialects.pop();
+        if self.opts.debuginfo {
+            self.out.push(' ');
+            let l = self.ctx.op(op).loc;
+            self.print_loc_use(l);
+        }
+    }
+
+    /// Prints an op in generic form.
+    pub fn print_generic(&mut self, op: OpId) {
+        let ctx = self.ctx;
+        write_escaped(&mut self.out, ctx.op_name_str(op).as_bytes());
+        self.out.push('(');
+        let succs = ctx.successors(op);
+        // Successor operands are part of the operand list in generic form.
+        for (i, &v) in ctx.operands(op).iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_value(v);
+        }
+        self.out.push(')');
+        if !succs.is_empty() {
+            self.out.push('[');
+            for (i, &b) in succs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_block_name(b);
+            }
+            self.out.push(']');
+        }
+        if let Some(p) = ctx.op(op).properties {
+            self.out.push_str(" <");
+            self.print_attr(p);
+            self.out.push('>');
+        }
+        let regions = ctx.regions(op);
+        if !regions.is_empty() {
+            self.out.push_str(" (");
+            for (i, &r) in regions.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_region(r, true, true);
+            }
+            self.out.push(')');
+        }
+        let attrs = ctx.attrs(op);
+        if !attrs.is_empty() {
+            self.out.push(' ');
+            self.print_attr_dict_entries(attrs, &[]);
+        }
+        self.out.push_str(" : ");
+        self.out.push('(');
+        for (i, &v) in ctx.operands(op).iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_type(ctx.value_type(v));
+        }
+        self.out.push_str(") -> ");
+        let res = ctx.results(op);
+        if res.len() == 1
+            && !matches!(
+                ctx.type_kind(ctx.value_type(res[0])),
+                TypeKind::Function { .. }
+            )
+        {
+            self.print_type(ctx.value_type(res[0]));
+        } else {
+            self.out.push('(');
+            for (i, &v) in res.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.print_type(ctx.value_type(v));
+            }
+            self.out.push(')');
+        }
+    }
+
+    /// Prints `{k = v, ...}` skipping `elided` names; prints nothing when all are elided.
+    pub fn print_attr_dict_entries(&mut self, attrs: &[(String, Attr)], elided: &[&str]) {
+        let shown: Vec<&(String, Attr)> = attrs
+            .iter()
+            .filter(|(k, _)| !elided.contains(&k.as_str()))
+            .collect();
+        if shown.is_empty() {
+            return;
+        }
+        self.out.push('{');
+        for (i, (k, v)) in shown.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_dict_key(k);
+            if !matches!(self.ctx.attr_kind(*v), AttrKind::Unit) {
+                self.out.push_str(" = ");
+                self.print_attr(*v);
+            }
+        }
+        self.out.push('}');
+    }
+
+    fn print_dict_key(&mut self, k: &str) {
+        if is_bare_id(k) {
+            self.out.push_str(k);
+        } else {
+            write_escaped(&mut self.out, k.as_bytes());
+        }
+    }
+
+    /// Prints a region `{ ... }`. `print_entry_args`: show the entry block's label and arguments
+    /// (custom forms that print them elsewhere pass false); `print_terminators`: false elides a
+    /// trailing terminator the op's format implies.
+    pub fn print_region(&mut self, r: RegionId, print_entry_args: bool, print_terminators: bool) {
+        let ctx = self.ctx;
+        self.out.push('{');
+        let blocks = ctx.region_blocks(r);
+        for (bi, &b) in blocks.iter().enumerate() {
+            let args = ctx.block_args(b);
+            let show_label = bi > 0 || (print_entry_args && !args.is_empty());
+            if show_label {
+                self.newline();
+                self.print_block_name(b);
+                if !args.is_empty() {
+                    self.out.push('(');
+                    for (i, &a) in args.iter().enumerate() {
+                        if i > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.print_value(a);
+                        self.out.push_str(": ");
+                        self.print_type(ctx.value_type(a));
+                        if self.opts.debuginfo {
+                            if let Some(l) = ctx.value(a).loc {
+                                self.out.push(' ');
+                                self.print_loc_use(l);
+                            }
+                        }
+                    }
+                    self.out.push(')');
+                }
+                self.out.push(':');
+                self.print_pred_comment(b, bi == 0);
+            }
+            self.indent += 1;
+            let last = ctx.block_last(b);
+            for o in ctx.block_ops(b) {
+                if !print_terminators && Some(o) == last && blocks.len() == 1 {
+                    continue;
+                }
+                self.newline();
+                self.print_operation(o);
+            }
+            self.indent -= 1;
+        }
+        self.newline();
+        self.out.push('}');
+    }
+
+    fn print_pred_comment(&mut self, b: BlockId, is_entry: bool) {
+        let preds = self.ctx.block_preds(b);
+        if preds.is_empty() {
+            if !is_entry {
+                self.out.push_str("  // no predecessors");
+            }
+            return;
+        }
+        let mut pb: Vec<(u32, BlockId)> = preds
+            .iter()
+            .filter_map(|&op| self.ctx.op_parent_block(op))
+            .map(|blk| (self.blocks.get(&blk).copied().unwrap_or(u32::MAX), blk))
+            .collect();
+        if pb.len() == 1 {
+            self.out.push_str("  // pred: ");
+            self.print_block_name(pb[0].1);
+            return;
+        }
+        pb.sort_by_key(|p| p.0);
+        let _ = write!(self.out, "  // {} preds: ", pb.len());
+        for (i, (_, blk)) in pb.into_iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_block_name(blk);
+        }
+    }
+
+    /// Increases indentation (custom printers with nested layouts).
+    pub fn indent_more(&mut self) {
+        self.indent += 1;
+    }
+    /// Decreases indentation.
+    pub fn indent_less(&mut self) {
+        self.indent -= 1;
+    }
+
+    // ----- types ------------------------------------------------------------------------------
+
+    /// Prints a type.
+    pub fn print_type(&mut self, t: Type) {
+        let ctx = self.ctx;
+        match ctx.type_kind(t) {
+            TypeKind::Integer { width, signedness } => {
+                let p = match signedness {
+                    Signedness::Signless => "i",
+                    Signedness::Signed => "si",
+                    Signedness::Unsigned => "ui",
+                };
+                let _ = write!(self.out, "{p}{width}");
+            }
+            TypeKind::Index => self.out.push_str("index"),
+            TypeKind::Float(k) => self.out.push_str(k.keyword()),
+            TypeKind::None => self.out.push_str("none"),
+            TypeKind::Function { inputs, results } => {
+                self.out.push('(');
+                self.type_list(inputs);
+                self.out.push_str(") -> ");
+                if results.len() == 1
+                    && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. })
+                {
+                    self.print_type(results[0]);
+                } else {
+                    self.out.push('(');
+                    self.type_list(results);
+                    self.out.push(')');
+                }
+            }
+            TypeKind::Complex(e) => {
+                self.out.push_str("complex<");
+                self.print_type(*e);
+                self.out.push('>');
+            }
+            TypeKind::Tuple(ts) => {
+                self.out.push_str("tuple<");
+                self.type_list(ts);
+                self.out.push('>');
+            }
+            TypeKind::Vector {
+                shape,
+                scalable,
+                elem,
+            } => {
+                self.out.push_str("vector<");
+                for (d, s) in shape.iter().zip(scalable) {
+                    if *s {
+                        let _ = write!(self.out, "[{d}]x");
+                    } else {
+                        let _ = write!(self.out, "{d}x");
+                    }
+                }
+                self.print_type(*elem);
+                self.out.push('>');
+            }
+            TypeKind::RankedTensor {
+                shape,
+                elem,
+                encoding,
+            } => {
+                self.out.push_str("tensor<");
+                self.shape(shape);
+                self.print_type(*elem);
+                if let Some(e) = encoding {
+                    self.out.push_str(", ");
+                    self.print_attr(*e);
+                }
+                self.out.push('>');
+            }
+            TypeKind::UnrankedTensor { elem } => {
+                self.out.push_str("tensor<*x");
+                self.print_type(*elem);
+                self.out.push('>');
+            }
+            TypeKind::MemRef {
+                shape,
+                elem,
+                layout,
+                memspace,
+            } => {
+                self.out.push_str("memref<");
+                self.shape(shape);
+                self.print_type(*elem);
+                if let Some(l) = layout {
+                    // MLIR omits the identity layout.
+                    let identity =
+                        matches!(ctx.attr_kind(*l), AttrKind::AffineMap(m) if is_identity(m));
+                    if !identity {
+                        self.out.push_str(", ");
+                        self.print_attr(*l);
+                    }
+                }
+                if let Some(m) = memspace {
+                    self.out.push_str(", ");
+                    self.print_attr(*m);
+                }
+                self.out.push('>');
+            }
+            TypeKind::UnrankedMemRef { elem, memspace } => {
+                self.out.push_str("memref<*x");
+                self.print_type(*elem);
+                if let Some(m) = memspace {
+                    self.out.push_str(", ");
+                    self.print_attr(*m);
+                }
+                self.out.push('>');
+            }
+            TypeKind::Dialect {
+                dialect,
+                name,
+                body,
+            } => {
+                self.out.push('!');
+                self.out.push_str(dialect);
+                if !name.is_empty() {
+                    self.out.push('.');
+                    self.out.push_str(name);
+                }
+                if let Some(b) = body {
+                    self.out.push('<');
+                    self.out.push_str(b);
+                    self.out.push('>');
+                }
+            }
+            TypeKind::Opaque { dialect, data } => {
+                self.out.push('!');
+                self.out.push_str(dialect);
+                self.out.push('<');
+                write_escaped(&mut self.out, data.as_bytes());
+                self.out.push('>');
+            }
+        }
+    }
+
+    fn type_list(&mut self, ts: &[Type]) {
+        for (i, &t) in ts.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_type(t);
+        }
+    }
+
+    fn shape(&mut self, shape: &[i64]) {
+        for &d in shape {
+            if d == DYNAMIC {
+                self.out.push_str("?x");
+            } else {
+                let _ = write!(self.out, "{d}x");
+            }
+        }
+    }
+
+    // ----- attributes -------------------------------------------------------------------------
+
+    /// Prints an attribute with its type where MLIR prints it.
+    pub fn print_attr(&mut self, a: Attr) {
+        self.print_attr_impl(a, true);
+    }
+
+    /// Prints an attribute without its `: type` suffix (formats whose attribute type is implied).
+    pub fn print_attr_without_type(&mut self, a: Attr) {
+        self.print_attr_impl(a, false);
+    }
+
+    fn print_attr_impl(&mut self, a: Attr, with_type: bool) {
+        let ctx = self.ctx;
+        match ctx.attr_kind(a) {
+            AttrKind::Unit => self.out.push_str("unit"),
+            AttrKind::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            AttrKind::Integer { value, ty } => {
+                if let TypeKind::Integer {
+                    width: 1,
+                    signedness: Signedness::Signless,
+                } = ctx.type_kind(*ty)
+                {
+                    self.out
+                        .push_str(if value.bits() == 0 { "false" } else { "true" });
+                    return;
+                }
+                let _ = write!(self.out, "{value}");
+                let is_i64 = matches!(
+                    ctx.type_kind(*ty),
+                    TypeKind::Integer {
+                        width: 64,
+                        signedness: Signedness::Signless
+                    }
+                );
+                if with_type && !is_i64 {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
+            AttrKind::Float { bits, ty } => {
+                let TypeKind::Float(k) = ctx.type_kind(*ty) else {
+                    unreachable!()
+                };
+                self.out.push_str(&format_float(*k, *bits));
+                let is_f64 = matches!(k, crate::types::FloatKind::F64);
+                if with_type && !is_f64 {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
+            AttrKind::String { value, ty } => {
+                write_escaped(&mut self.out, value);
+                if let (Some(t), true) = (ty, with_type) {
+                    self.out.push_str(" : ");
+                    self.print_type(*t);
+                }
+            }
+            AttrKind::Array(items) => {
+                self.out.push('[');
+                for (i, &x) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.print_attr(x);
+                }
+                self.out.push(']');
+            }
+            AttrKind::Dict(entries) => {
+                if entries.is_empty() {
+                    self.out.push_str("{}");
+                } else {
+                    self.print_attr_dict_entries(entries, &[]);
+                }
+            }
+            AttrKind::Type(t) => self.print_type(*t),
+            AttrKind::SymbolRef { root, nested } => {
+                self.symbol(root);
+                for n in nested {
+                    self.out.push_str("::");
+                    self.symbol(n);
+                }
+            }
+            AttrKind::DenseElements { data, ty } => {
+                self.out.push_str("dense<");
+                match data {
+                    DenseData::Hex(h) => {
+                        self.out.push('"');
+                        self.out.push_str(h);
+                        self.out.push('"');
+                    }
+                    DenseData::Literal(l) => self.dense_lit(l),
+                }
+                self.out.push('>');
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
+            AttrKind::DenseResource { handle, ty } => {
+                let _ = write!(self.out, "dense_resource<{handle}>");
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
+            AttrKind::DenseArray { elem, values } => {
+                self.out.push_str("array<");
+                self.print_type(*elem);
+                if !values.is_empty() {
+                    self.out.push_str(": ");
+                    self.out.push_str(&values.join(", "));
+                }
+                self.out.push('>');
+            }
+            AttrKind::AffineMap(m) => {
+                self.out.push_str("affine_map<");
+                self.affine_map(m);
+                self.out.push('>');
+            }
+            AttrKind::IntegerSet(s) => {
+                self.out.push_str("affine_set<");
+                self.integer_set(s);
+                self.out.push('>');
+            }
+            AttrKind::Distinct { id, attr } => {
+                let n = self.distinct.len() as u64;
+                let n = *self.distinct.entry(*id).or_insert(n);
+                let _ = write!(self.out, "distinct[{n}]<");
+                if !matches!(ctx.attr_kind(*attr), AttrKind::Unit) {
+                    self.print_attr(*attr);
+                }
+                self.out.push('>');
+            }
+            AttrKind::Strided { strides, offset } => {
+                self.out.push_str("strided<[");
+                for (i, s) in strides.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.dim_or_q(*s);
+                }
+                self.out.push(']');
+                if *offset != 0 {
+                    self.out.push_str(", offset: ");
+                    self.dim_or_q(*offset);
+                }
+                self.out.push('>');
+            }
+            AttrKind::Dialect {
+                dialect,
+                name,
+                body,
+            } => {
+                self.out.push('#');
+                self.out.push_str(dialect);
+                if !name.is_empty() {
+                    self.out.push('.');
+                    self.out.push_str(name);
+                }
+                if let Some(b) = body {
+                    self.out.push('<');
+                    self.out.push_str(b);
+                    self.out.push('>');
+                }
+            }
+            AttrKind::Opaque { dialect, data } => {
+                self.out.push('#');
+                self.out.push_str(dialect);
+                self.out.push('<');
+                write_escaped(&mut self.out, data.as_bytes());
+                self.out.push('>');
+            }
+            AttrKind::Loc(_) => {
+                self.out.push_str("loc(");
+                self.loc_body(a);
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn dim_or_q(&mut self, d: i64) {
+        if d == DYNAMIC {
+            self.out.push('?');
+        } else {
+            let _ = write!(self.out, "{d}");
+        }
+    }
+
+    fn symbol(&mut self, s: &str) {
+        self.out.push('@');
+        if is_bare_id(s) {
+            self.out.push_str(s);
+        } else {
+            write_escaped(&mut self.out, s.as_bytes());
+        }
+    }
+
+    fn dense_lit(&mut self, l: &DenseLit) {
+        match l {
+            DenseLit::Scalar(s) => self.out.push_str(s),
+            DenseLit::Str(b) => write_escaped(&mut self.out, b),
+            DenseLit::Complex(a, b) => {
+                self.out.push('(');
+                self.dense_lit(a);
+                self.out.push_str(", ");
+                self.dense_lit(b);
+                self.out.push(')');
+            }
+            DenseLit::List(items) => {
+                self.out.push('[');
+                for (i, x) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.dense_lit(x);
+                }
+                self.out.push(']');
+            }
+        }
+    }
+
+    fn dims_syms(&mut self, nd: u32, ns: u32) {
+        self.out.push('(');
+        for i in 0..nd {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            let _ = write!(self.out, "d{i}");
+        }
+        self.out.push(')');
+        if ns > 0 {
+            self.out.push('[');
+            for i in 0..ns {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                let _ = write!(self.out, "s{i}");
+            }
+            self.out.push(']');
+        }
+    }
+
+    fn affine_map(&mut self, m: &AffineMap) {
+        self.dims_syms(m.num_dims, m.num_syms);
+        self.out.push_str(" -> (");
+        for (i, e) in m.results.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.affine_expr(e, 0);
+        }
+        self.out.push(')');
+    }
+
+    fn integer_set(&mut self, s: &IntegerSet) {
+        self.dims_syms(s.num_dims, s.num_syms);
+        self.out.push_str(" : (");
+        for (i, (l, c, r)) in s.constraints.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.affine_expr(l, 0);
+            let _ = write!(self.out, " {} ", c.spelling());
+            self.affine_expr(r, 0);
+        }
+        self.out.push(')');
+    }
+
+    /// Prints with the minimal parentheses that keep the tree shape: a child binds at least as
+    /// tightly as `min_prec`; right operands of equal precedence are parenthesized.
+    fn affine_expr(&mut self, e: &AffineExpr, min_prec: u8) {
+        match e {
+            AffineExpr::Dim(i) => {
+                let _ = write!(self.out, "d{i}");
+            }
+            AffineExpr::Sym(i) => {
+                let _ = write!(self.out, "s{i}");
+            }
+            AffineExpr::Const(c) => {
+                let _ = write!(self.out, "{c}");
+            }
+            AffineExpr::Neg(x) => {
+                self.out.push('-');
+                self.affine_expr(x, 3);
+            }
+            AffineExpr::Bin(op, l, r) => {
+                let p = op.precedence();
+                let paren = p < min_prec;
+                if paren {
+                    self.out.push('(');
+                }
+                self.affine_expr(l, p);
+                let _ = write!(self.out, " {} ", op.spelling());
+                self.affine_expr(r, p + 1);
+                if paren {
+                    self.out.push(')');
+                }
+            }
+        }
+    }
+
+    // ----- locations --------------------------------------------------------------------------
+
+    /// Prints `loc(...)` for an op or argument location: an alias `loc(#locN)` unless
+    /// `--print-local-scope`, as MLIR prints locations.
+    pub fn print_loc_use(&mut self, l: Attr) {
+        if self.opts.local_scope {
+            self.out.push_str("loc(");
+            self.loc_body(l);
+            self.out.push(')');
+            return;
+        }
+        let n = match self.loc_ids.get(&l) {
+            Some(n) => *n,
+            None => {
+                let mut p = Printer::new(
+                    self.ctx,
+                    PrintOptions {
+                        local_scope: true,
+                        ..self.opts
+                    },
+                );
+                p.out.push_str("loc(");
+                p.loc_body(l);
+                p.out.push(')');
+                self.locs.push((l, p.out));
+                self.loc_ids.insert(l, self.locs.len() - 1);
+                self.locs.len() - 1
+            }
+        };
+        let _ = write!(self.out, "loc(#loc{n})");
+    }
+
+    fn print_loc_aliases(&mut self) {
+        for (i, (_, text)) in self.locs.iter().enumerate() {
+            let _ = writeln!(self.out, "#loc{i} = {text}");
+        }
+    }
+
+    fn print_resources(&mut self) {
+        if self.ctx.resources.is_empty() && self.ctx.external_resources.is_none() {
+            return;
+        }
+        self.out.push_str("{-#\n");
+        let mut sections = Vec::new();
+        if !self.ctx.resources.is_empty() {
+            let mut s = String::from("  dialect_resources: {\n");
+            let n = self.ctx.resources.len();
+            for (i, (d, entries)) in self.ctx.resources.iter().enumerate() {
+                let _ = writeln!(s, "    {d}: {{");
+                let m = entries.len();
+                for (j, (k, v)) in entries.iter().enumerate() {
+                    let _ = writeln!(s, "      {k}: {v}{}", if j + 1 < m { "," } else { "" });
+                }
+                let _ = writeln!(s, "    }}{}", if i + 1 < n { "," } else { "" });
+            }
+            s.push_str("  }");
+            sections.push(s);
+        }
+        if let Some(e) = &self.ctx.external_resources {
+            sections.push(format!("  external_resources: {e}"));
+        }
+        self.out.push_str(&sections.join(",\n"));
+        self.out.push_str("\n#-}\n");
+    }
+
+    fn loc_body(&mut self, l: Attr) {
+        let ctx = self.ctx;
+        let AttrKind::Loc(loc) = ctx.attr_kind(l) else {
+            self.print_attr(l);
+            return;
+        };
+        match loc {
+            Location::Unknown => self.out.push_str("unknown"),
+            Location::File {
+                file,
+                line,
+                col,
+                end,
+            } => {
+                write_escaped(&mut self.out, file.as_bytes());
+                let _ = write!(self.out, ":{line}:{col}");
+                match end {
+                    Some((Some(el), ec)) if *el != *line => {
+                        let _ = write!(self.out, " to {el}:{ec}");
+                    }
+                    Some((_, ec)) => {
+                        let _ = write!(self.out, " to :{ec}");
+                    }
+                    None => {}
+                }
+            }
+            Location::Name { name, child } => {
+                write_escaped(&mut self.out, name.as_bytes());
+                if let Some(c) = child {
+                    if !matches!(ctx.attr_kind(*c), AttrKind::Loc(Location::Unknown)) {
+                        self.out.push('(');
+                        self.loc_body(*c);
+                        self.out.push(')');
+                    }
+                }
+            }
+            Location::CallSite { callee, caller } => {
+                self.out.push_str("callsite(");
+                self.loc_body(*callee);
+                self.out.push_str(" at ");
+                self.loc_body(*caller);
+                self.out.push(')');
+            }
+            Location::Fused { metadata, locs } => {
+                self.out.push_str("fused");
+                if let Some(m) = metadata {
+                    self.out.push('<');
+                    self.print_attr(*m);
+                    self.out.push('>');
+                }
+                self.out.push('[');
+                for (i, &x) in locs.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.loc_body(x);
+                }
+                self.out.push(']');
+            }
+        }
+    }
+}
+
+fn is_identity(m: &AffineMap) -> bool {
+    m.num_syms == 0
+        && m.results.len() == m.num_dims as usize
+        && m.results
+            .iter()
+            .enumerate()
+            .all(|(i, e)| *e == AffineExpr::Dim(i as u32))
+}
+
+/// Whether a value is a block argument (for printers that treat them specially).
+pub fn is_block_arg(ctx: &Context, v: Value) -> bool {
+    matches!(ctx.value_def(v), ValueDef::BlockArg(..))
+}
+
+/// A short description of an op for messages: its quoted name.
+pub fn print_op_line(ctx: &Context, op: OpId) -> String {
+    format!("'{}'", ctx.op_name_str(op))
+}

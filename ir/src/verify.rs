@@ -1,0 +1,609 @@
+//! The verifier: structural rules every op obeys, the rules each op's declaration implies, and
+//! each op's own verifier.
+//!
+//! Structural rules: registered dialects (unless `allow_unregistered`), terminators, SSA
+//! dominance in SSACFG regions (within a block, across blocks by the dominator tree, and into
+//! nested regions), `IsolatedFromAbove`, successors staying in their region, symbol-table
+//! uniqueness. Declaration rules: operand/result/region/successor counts, type and attribute
+//! constraints, and the traits. All violations are collected, not just the first.
+
+use crate::attrs::AttrKind;
+use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
+use crate::diag::{DiagLoc, Diagnostic};
+use crate::format::segment_sizes;
+use crate::opdef::{Arity, OpDef, Trait};
+use crate::syntax::printer::type_to_string;
+use std::collections::{HashMap, HashSet};
+
+/// Verifies `op` and everything nested in it; returns every problem found.
+pub fn verify(ctx: &Context, op: OpId) -> Vec<Diagnostic> {
+    let mut v = Verifier {
+        ctx,
+        diags: Vec::new(),
+        order: HashMap::new(),
+        doms: HashMap::new(),
+    };
+    v.op(op);
+    v.diags
+}
+
+struct Verifier<'a> {
+    ctx: &'a Context,
+    diags: Vec<Diagnostic>,
+    order: HashMap<BlockId, HashMap<OpId, usize>>,
+    doms: HashMap<RegionId, Dominators>,
+}
+
+/// Immediate-dominator sets for one region, by block index.
+struct Dominators {
+    index: HashMap<BlockId, usize>,
+    /// dom[b] = set of blocks dominating b (including itself); None if unreachable.
+    dom: Vec<Option<HashSet<usize>>>,
+}
+
+fn op_prefix(ctx: &Context, op: OpId) -> String {
+    format!("'{}' op ", ctx.op_name_str(op))
+}
+
+impl<'a> Verifier<'a> {
+    fn err(&mut self, op: OpId, msg: String) {
+        let m = format!("{}{}", op_prefix(self.ctx, op), msg);
+        self.diags.push(Diagnostic::op(op, m));
+    }
+
+    fn op(&mut self, op: OpId) {
+        let ctx = self.ctx;
+        let def = ctx.op_def(op);
+        match def {
+            None => {
+                let name = ctx.op_name_str(op);
+                let dialect = name.split_once('.').map(|(d, _)| d).unwrap_or("");
+                if ctx.is_dialect_registered(dialect) {
+                    self.err(op, format!("is not a registered operation: dialect '{dialect}' has no op named '{name}'"));
+                    self.diags.last_mut().unwrap().message = format!(
+                        "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
+                    );
+                } else if !ctx.allow_unregistered {
+                    let d = Diagnostic::op(
+                        op,
+                        format!("{}created with unregistered dialect. If this is intended, please use --allow-unregistered-dialect", op_prefix(ctx, op)),
+                    )
+                    .with_help("pass --allow-unregistered-dialect to accept ops of dialects tilus does not know");
+                    self.diags.push(d);
+                }
+            }
+            Some(def) => {
+                let before = self.diags.len();
+                self.declared(op, def);
+                if self.diags.len() == before {
+                    if let Some(f) = def.verify {
+                        if let Err(d) = f(ctx, op) {
+                            self.diags.push(d);
+                        }
+                    }
+                }
+            }
+        }
+        // Regions.
+        let graph = def.is_none()
+            || def.is_some_and(|d| d.has(Trait::NoTerminator) || d.name == "builtin.module");
+        for &r in ctx.regions(op) {
+            self.region(op, r, def, graph);
+        }
+    }
+
+    fn region(&mut self, parent: OpId, r: RegionId, def: Option<&'static OpDef>, graph: bool) {
+        let ctx = self.ctx;
+        let blocks = ctx.region_blocks(r);
+        if let Some(&entry) = blocks.first() {
+            if !ctx.block_preds(entry).is_empty() {
+                let p = ctx.block_preds(entry)[0];
+                self.err(p, "entry block of region may not have predecessors".into());
+            }
+        }
+        let needs_terminator = def.is_some() && !def.unwrap().has(Trait::NoTerminator);
+        for &b in blocks {
+            if needs_terminator {
+                match ctx.block_last(b) {
+                    None => {
+                        // MLIR allows an empty block only for ops without a terminator.
+                        let m = format!(
+                            "{}region #{} block with no terminator, has 0 operations",
+                            op_prefix(ctx, parent),
+                            ctx.regions(parent)
+                                .iter()
+                                .position(|x| *x == r)
+                                .unwrap_or(0)
+                        );
+                        self.diags.push(Diagnostic::op(parent, m));
+                    }
+                    Some(last) => {
+                        let term = match ctx.op_def(last) {
+                            Some(d) => d.has(Trait::Terminator),
+                            None => true,
+                        };
+                        if !term {
+                            let m = format!(
+                                "block with no terminator, has {}",
+                                crate::syntax::printer::print_op_line(ctx, last)
+                            );
+                            self.diags.push(
+                                Diagnostic::op(last, m)
+                                    .with_note(DiagLoc::Op(parent), "in this region"),
+                            );
+                        }
+                    }
+                }
+            }
+            for o in ctx.block_ops(b) {
+                // Terminators must come last.
+                if let Some(d) = ctx.op_def(o) {
+                    if d.has(Trait::Terminator) && Some(o) != ctx.block_last(b) {
+                        self.err(o, "must be the last operation in the parent block".into());
+                    }
+                }
+                for &s in ctx.successors(o) {
+                    if ctx.block_parent(s) != Some(r) {
+                        self.err(o, "reference to block defined in another region".into());
+                    }
+                }
+                if !graph {
+                    self.dominance(o);
+                }
+                self.isolation(o);
+                self.op(o);
+            }
+        }
+        if def.is_some_and(|d| d.has(Trait::SymbolTable)) {
+            self.symbols(r);
+        }
+    }
+
+    fn symbols(&mut self, r: RegionId) {
+        let ctx = self.ctx;
+        let mut seen: HashMap<String, OpId> = HashMap::new();
+        for &b in ctx.region_blocks(r) {
+            for o in ctx.block_ops(b) {
+                if let Some(a) = ctx.get_inherent_or_attr(o, "sym_name") {
+                    if let AttrKind::String { value, .. } = ctx.attr_kind(a) {
+                        let name = String::from_utf8_lossy(value).into_owned();
+                        if let Some(prev) = seen.get(&name) {
+                            let d =
+                                Diagnostic::op(o, format!("redefinition of symbol named '{name}'"))
+                                    .with_note(
+                                        DiagLoc::Op(*prev),
+                                        "see existing symbol definition here",
+                                    );
+                            self.diags.push(d);
+                        } else {
+                            seen.insert(name, o);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Uses inside an isolated op's regions must be defined inside them.
+    fn isolation(&mut self, _o: OpId) {}
+
+    fn ancestor_in_block(&self, mut op: OpId, b: BlockId) -> Option<OpId> {
+        loop {
+            let pb = self.ctx.op_parent_block(op)?;
+            if pb == b {
+                return Some(op);
+            }
+            op = self.ctx.parent_op(op)?;
+        }
+    }
+
+    fn block_order(&mut self, b: BlockId) -> &HashMap<OpId, usize> {
+        let ctx = self.ctx;
+        self.order
+            .entry(b)
+            .or_insert_with(|| ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect())
+    }
+
+    fn dominators(&mut self, r: RegionId) -> &Dominators {
+        let ctx = self.ctx;
+        self.doms.entry(r).or_insert_with(|| {
+            let blocks = ctx.region_blocks(r);
+            let index: HashMap<BlockId, usize> =
+                blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+            let n = blocks.len();
+            let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+            let mut reach = vec![false; n];
+            for (i, &b) in blocks.iter().enumerate() {
+                if let Some(t) = ctx.block_last(b) {
+                    for s in ctx.successors(t) {
+                        if let Some(&j) = index.get(s) {
+                            preds[j].push(i);
+                        }
+                    }
+                }
+            }
+            // Reachability from the entry.
+            if n > 0 {
+                let mut stack = vec![0];
+                reach[0] = true;
+                while let Some(i) = stack.pop() {
+                    if let Some(t) = ctx.block_last(blocks[i]) {
+                        for s in ctx.successors(t) {
+                            if let Some(&j) = index.get(s) {
+                                if !reach[j] {
+                                    reach[j] = true;
+                                    stack.push(j);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let all: HashSet<usize> = (0..n).filter(|i| reach[*i]).collect();
+            let mut dom: Vec<Option<HashSet<usize>>> = (0..n)
+                .map(|i| if reach[i] { Some(all.clone()) } else { None })
+                .collect();
+            if n > 0 {
+                dom[0] = Some([0].into_iter().collect());
+            }
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 1..n {
+                    if !reach[i] {
+                        continue;
+                    }
+                    let mut new: Option<HashSet<usize>> = None;
+                    for &p in &preds[i] {
+                        if let Some(d) = &dom[p] {
+                            new = Some(match new {
+                                None => d.clone(),
+                                Some(acc) => acc.intersection(d).copied().collect(),
+                            });
+                        }
+                    }
+                    let mut new = new.unwrap_or_default();
+                    new.insert(i);
+                    if dom[i].as_ref() != Some(&new) {
+                        dom[i] = Some(new);
+                        changed = true;
+                    }
+                }
+            }
+            Dominators { index, dom }
+        })
+    }
+
+    fn dominates(&mut self, v: Value, user: OpId) -> bool {
+        let ctx = self.ctx;
+        let def_block = match ctx.value_block(v) {
+            Some(b) => b,
+            None => return false,
+        };
+        // Find the user's ancestor in the def block's region.
+        let Some(def_region) = ctx.block_parent(def_block) else {
+            return false;
+        };
+        let mut u = user;
+        let user_block = loop {
+            let Some(ub) = ctx.op_parent_block(u) else {
+                return false;
+            };
+            if ctx.block_parent(ub) == Some(def_region) {
+                break ub;
+            }
+            match ctx.parent_op(u) {
+                Some(p) => u = p,
+                None => return false,
+            }
+        };
+        if user_block == def_block {
+            return match ctx.value_def(v) {
+                ValueDef::BlockArg(..) => true,
+                ValueDef::Result(d, _) => {
+                    let ord = self.block_order(def_block);
+                    match (ord.get(&d), ord.get(&u)) {
+                        (Some(a), Some(b)) => a < b || (d == u && u != user),
+                        _ => false,
+                    }
+                }
+            };
+        }
+        // Regions of unregistered ops and the module are graph regions: anything goes there.
+        let parent = ctx.region_parent(def_region);
+        if parent.is_none_or(|p| {
+            ctx.op_def(p).is_none() || ctx.op_def(p).is_some_and(|d| d.name == "builtin.module")
+        }) {
+            return true;
+        }
+        let doms = self.dominators(def_region);
+        let (Some(&di), Some(&ui)) = (doms.index.get(&def_block), doms.index.get(&user_block))
+        else {
+            return false;
+        };
+        match &doms.dom[ui] {
+            None => true, // unreachable blocks may use anything
+            Some(set) => set.contains(&di),
+        }
+    }
+
+    fn dominance(&mut self, o: OpId) {
+        let ctx = self.ctx;
+        for (i, &v) in ctx.operands(o).iter().enumerate() {
+            if !self.dominates(v, o) {
+                let mut d = Diagnostic::op(o, format!("operand #{i} does not dominate this use"));
+                if let ValueDef::Result(def, _) = ctx.value_def(v) {
+                    d = d.with_note(DiagLoc::Op(def), "operand defined here");
+                }
+                self.diags.push(d);
+            }
+        }
+        // Uses nested in regions of `o` of values defined outside an isolated op.
+        if ctx.op_def(o).is_some_and(|d| d.is_isolated()) {
+            let mut inside = HashSet::new();
+            ctx.walk(o, &mut |x| {
+                inside.insert(x);
+            });
+            let mut bad = Vec::new();
+            ctx.walk(o, &mut |x| {
+                if x == o {
+                    return;
+                }
+                for &v in ctx.operands(x) {
+                    let def_op = match ctx.value_def(v) {
+                        ValueDef::Result(d, _) => Some(d),
+                        ValueDef::BlockArg(b, _) => {
+                            ctx.block_parent(b).and_then(|r| ctx.region_parent(r))
+                        }
+                    };
+                    if let Some(d) = def_op {
+                        let defined_inside = inside.contains(&d)
+                            && !(d == o && matches!(ctx.value_def(v), ValueDef::Result(..)));
+                        if !defined_inside {
+                            bad.push(x);
+                        }
+                    }
+                }
+            });
+            for x in bad {
+                let d = Diagnostic::op(
+                    x,
+                    format!(
+                        "{}using value defined outside the region",
+                        op_prefix(ctx, x)
+                    ),
+                )
+                .with_note(DiagLoc::Op(o), "required by region isolation constraints");
+                self.diags.push(d);
+            }
+        }
+    }
+
+    fn declared(&mut self, op: OpId, def: &'static OpDef) {
+        let ctx = self.ctx;
+        // Operands.
+        let operands = ctx.operands(op);
+        let singles = def
+            .operands
+            .iter()
+            .filter(|o| o.arity == Arity::Single)
+            .count();
+        let variadic = def.operands.iter().any(|o| o.arity != Arity::Single);
+        let segmented = def.has(Trait::AttrSizedOperandSegments);
+        if segmented {
+            let ok = ctx.get_prop(op, "operandSegmentSizes").is_some_and(|a| {
+                matches!(ctx.attr_kind(a), AttrKind::DenseArray { values, .. } if values.len() == def.operands.len()
+                    && values.iter().map(|v| v.parse::<usize>().unwrap_or(usize::MAX)).sum::<usize>() == operands.len())
+            });
+            if !ok {
+                self.err(op, format!("requires property 'operandSegmentSizes' with {} entries summing to the operand count ({})", def.operands.len(), operands.len()));
+                return;
+            }
+        } else if (!variadic && operands.len() != singles) || (variadic && operands.len() < singles)
+        {
+            let expected = if variadic {
+                format!("at least {singles}")
+            } else {
+                singles.to_string()
+            };
+            self.err(
+                op,
+                format!(
+                    "requires {expected} operand{}, but found {}",
+                    if singles == 1 { "" } else { "s" },
+                    operands.len()
+                ),
+            );
+            return;
+        }
+        let sizes = segment_sizes(ctx, def, op, operands.len());
+        let mut idx = 0;
+        for (slot, n) in def.operands.iter().zip(sizes.iter()) {
+            if slot.arity == Arity::Optional && *n > 1 {
+                self.err(
+                    op,
+                    format!(
+                        "operand group '{}' is optional but has {n} values",
+                        slot.name
+                    ),
+                );
+            }
+            for k in 0..*n {
+                let v = operands[idx + k];
+                let t = ctx.value_type(v);
+                if !(slot.ty.check)(ctx, t) {
+                    self.err(
+                        op,
+                        format!(
+                            "operand #{} must be {}, but got '{}'",
+                            idx + k,
+                            slot.ty.desc,
+                            type_to_string(ctx, t)
+                        ),
+                    );
+                }
+            }
+            idx += n;
+        }
+        // Results.
+        let results = ctx.results(op);
+        let rsingles = def
+            .results
+            .iter()
+            .filter(|r| r.arity == Arity::Single)
+            .count();
+        let rvariadic = def.results.iter().any(|r| r.arity != Arity::Single);
+        if (!rvariadic && results.len() != rsingles) || (rvariadic && results.len() < rsingles) {
+            let expected = if rvariadic {
+                format!("at least {rsingles}")
+            } else {
+                rsingles.to_string()
+            };
+            self.err(
+                op,
+                format!(
+                    "requires {expected} result{}, but found {}",
+                    if rsingles == 1 { "" } else { "s" },
+                    results.len()
+                ),
+            );
+            return;
+        }
+        let extra = results.len() - rsingles;
+        let mut ri = 0;
+        for slot in def.results {
+            let n = if slot.arity == Arity::Single {
+                1
+            } else {
+                extra
+            };
+            for k in 0..n {
+                let t = ctx.value_type(results[ri + k]);
+                if !(slot.ty.check)(ctx, t) {
+                    self.err(
+                        op,
+                        format!(
+                            "result #{} must be {}, but got '{}'",
+                            ri + k,
+                            slot.ty.desc,
+                            type_to_string(ctx, t)
+                        ),
+                    );
+                }
+            }
+            ri += n;
+        }
+        // Attributes.
+        for a in def.attributes {
+            match ctx.get_inherent_or_attr(op, a.name) {
+                None if !a.optional => self.err(op, format!("requires attribute '{}'", a.name)),
+                None => {}
+                Some(v) => {
+                    if !(a.constraint.check)(ctx, v) {
+                        let m = format!(
+                            "{}attribute '{}' failed to satisfy constraint: {}, but found {}",
+                            op_prefix(ctx, op),
+                            a.name,
+                            a.constraint.desc,
+                            crate::syntax::printer::attr_to_string(ctx, v)
+                        );
+                        self.diags.push(
+                            Diagnostic::op(op, m).with_label(format!("'{}' is here", a.name)),
+                        );
+                        if let Some(d) = self.diags.last_mut() {
+                            d.loc = DiagLoc::Op(op);
+                        }
+                    }
+                }
+            }
+        }
+        // Regions and successors.
+        if ctx.regions(op).len() != def.regions.len() {
+            self.err(
+                op,
+                format!(
+                    "requires {} region{}, but found {}",
+                    def.regions.len(),
+                    if def.regions.len() == 1 { "" } else { "s" },
+                    ctx.regions(op).len()
+                ),
+            );
+            return;
+        }
+        for (i, (r, rd)) in ctx.regions(op).iter().zip(def.regions).enumerate() {
+            let nb = ctx.region_blocks(*r).len();
+            if (rd.single_block || def.has(Trait::SingleBlock) || def.has(Trait::NoTerminator))
+                && nb > 1
+            {
+                self.err(
+                    op,
+                    format!(
+                        "region #{i} ('{}') must have at most 1 block, but has {nb}",
+                        rd.name
+                    ),
+                );
+            }
+        }
+        if !def.successors.is_empty() || !ctx.successors(op).is_empty() {
+            if ctx.successors(op).len() != def.successors.len() {
+                self.err(
+                    op,
+                    format!(
+                        "requires {} successors, but found {}",
+                        def.successors.len(),
+                        ctx.successors(op).len()
+                    ),
+                );
+            }
+        }
+        // Traits.
+        for t in def.traits {
+            match t {
+                Trait::SameOperandsAndResultType => {
+                    let mut ts = operands
+                        .iter()
+                        .chain(results.iter())
+                        .map(|v| ctx.value_type(*v));
+                    if let Some(first) = ts.next() {
+                        if let Some(bad) = ts.find(|t| *t != first) {
+                            self.err(op, format!("requires the same type for all operands and results, but found '{}' and '{}'", type_to_string(ctx, first), type_to_string(ctx, bad)));
+                        }
+                    }
+                }
+                Trait::SameTypeOperands => {
+                    let mut ts = operands.iter().map(|v| ctx.value_type(*v));
+                    if let Some(first) = ts.next() {
+                        if let Some(bad) = ts.find(|t| *t != first) {
+                            self.err(op, format!("requires all operands to have the same type, but found '{}' and '{}'", type_to_string(ctx, first), type_to_string(ctx, bad)));
+                        }
+                    }
+                }
+                Trait::HasParent(parents) => {
+                    let p = ctx.parent_op(op).map(|p| ctx.op_name_str(p).to_string());
+                    if !p.as_deref().is_some_and(|p| parents.contains(&p)) {
+                        let list = parents
+                            .iter()
+                            .map(|p| format!("'{p}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        let s = if parents.len() == 1 {
+                            format!("expects parent op {list}")
+                        } else {
+                            format!("expects parent op to be one of {list}")
+                        };
+                        self.err(op, s);
+                    }
+                }
+                Trait::Symbol => {
+                    let ok = ctx
+                        .get_inherent_or_attr(op, "sym_name")
+                        .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::String { .. }));
+                    if !ok {
+                        self.err(op, "requires string attribute 'sym_name'".into());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
