@@ -42,7 +42,9 @@ pub enum AttrKind {
     SymbolRef { root: String, nested: Vec<String> },
     /// `dense<...> : tensor<...>`.
     DenseElements { data: DenseData, ty: Type },
-    /// `dense_resource<handle> : tensor<...>`.
+    /// `sparse<indices, values> : tensor<...>`.
+    Sparse { indices: Option<DenseLit>, values: Option<DenseLit>, ty: Type },
+    /// `dense_resource<handle> : tensor<...>`; a quoted handle keeps its quotes.
     DenseResource { handle: String, ty: Type },
     /// `array<i64: 1, 2>`: element literals as written.
     DenseArray { elem: Type, values: Vec<String> },

@@ -629,6 +629,10 @@ impl Context {
     pub fn set_value_type(&mut self, v: Value, t: Type) {
         self.values[v.index()].ty = t;
     }
+    /// Sets a block argument's location.
+    pub fn set_value_loc(&mut self, v: Value, loc: Option<Attr>) {
+        self.values[v.index()].loc = loc;
+    }
     /// Where a value is defined.
     pub fn value_def(&self, v: Value) -> ValueDef {
         self.values[v.index()].def

@@ -526,7 +526,7 @@ pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
 pub fn typed_attr_type(c: &Context, a: Attr) -> Option<Type> {
     match c.attr_kind(a) {
         AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
-        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } => Some(*ty),
+        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } | AttrKind::Sparse { ty, .. } => Some(*ty),
         AttrKind::String { ty: Some(t), .. } => Some(*t),
         _ => None,
     }

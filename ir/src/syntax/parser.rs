@@ -99,6 +99,8 @@ pub struct Parser<'c, 's> {
     /// Whether op locations come from the source position (MLIR's behaviour) when not explicit.
     pub file_locations: bool,
     pending_attr_spans: Vec<(String, Span)>,
+    /// Location aliases used before their definition (MLIR allows this for `loc(#name)`).
+    fwd_locs: Vec<(String, Attr, Span)>,
 }
 
 fn rule_desc(r: &Rule) -> &'static str {
@@ -146,6 +148,7 @@ impl<'c, 's> Parser<'c, 's> {
             source_map: SourceMap::default(),
             file_locations: true,
             pending_attr_spans: Vec::new(),
+            fwd_locs: Vec::new(),
         }
     }
 
@@ -383,6 +386,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         self.pop_scope();
         self.block_scopes.pop();
+        self.resolve_forward_locs(region);
         if !self.diags.is_empty() {
             return Err((self.diags, self.source_map));
         }
@@ -416,6 +420,44 @@ impl<'c, 's> Parser<'c, 's> {
             module,
             source_map: self.source_map,
         })
+    }
+
+    fn resolve_forward_locs(&mut self, region: RegionId) {
+        if self.fwd_locs.is_empty() {
+            return;
+        }
+        let mut map = HashMap::new();
+        for (name, ph, sp) in std::mem::take(&mut self.fwd_locs) {
+            match self.attr_aliases.get(&name) {
+                Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
+                    map.insert(ph, *a);
+                }
+                Some(_) => self.diags.push(Diagnostic::at(sp, format!("expected location, but '#{name}' is not a location"))),
+                None => self.diags.push(Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))),
+            }
+        }
+        let mut ops = Vec::new();
+        for &b in self.ctx.region_blocks(region) {
+            for o in self.ctx.block_ops(b) {
+                self.ctx.walk(o, &mut |x| ops.push(x));
+            }
+        }
+        for o in ops {
+            if let Some(r) = map.get(&self.ctx.op(o).loc) {
+                self.ctx.op_mut(o).loc = *r;
+            }
+            for &r in self.ctx.regions(o).to_vec().iter() {
+                for &b in self.ctx.region_blocks(r).to_vec().iter() {
+                    for &a in self.ctx.block_args(b).to_vec().iter() {
+                        if let Some(l) = self.ctx.value(a).loc {
+                            if let Some(real) = map.get(&l) {
+                                self.ctx.set_value_loc(a, Some(*real));
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn recover_top_level(&mut self) {
@@ -781,7 +823,8 @@ impl<'c, 's> Parser<'c, 's> {
             }
         }
         self.skip_ws();
-        let loc_default = self.loc_of(start);
+        // MLIR locates an op at its name token, not at its result list.
+        let loc_default = self.loc_of(self.pos);
         let op = if self.src[self.pos..].starts_with('"') {
             self.parse_generic_op(start, &results, loc_default)?
         } else {
@@ -1501,7 +1544,11 @@ impl<'c, 's> Parser<'c, 's> {
         };
         let kind = match p.as_rule() {
             Rule::unit_attr => AttrKind::Unit,
-            Rule::bool_attr => AttrKind::Bool(p.as_str() == "true"),
+            // As in MLIR, `true`/`false` are `i1` integer attributes.
+            Rule::bool_attr => {
+                let i1 = self.ctx.int_type(1);
+                AttrKind::Integer { value: BigInt::from((p.as_str() == "true") as u8), ty: i1 }
+            }
             Rule::number_attr => {
                 let mut it = p.into_inner();
                 let num = it.next().unwrap();
@@ -1613,19 +1660,29 @@ impl<'c, 's> Parser<'c, 's> {
                 }
                 AttrKind::DenseElements { data, ty }
             }
+            Rule::sparse_attr => {
+                let mut parts = Vec::new();
+                let mut ty = None;
+                for q in p.into_inner() {
+                    match q.as_rule() {
+                        Rule::dense_lit => parts.push(dense_lit(q)),
+                        _ => ty = Some(self.type_(q)?),
+                    }
+                }
+                AttrKind::Sparse { indices: parts.first().cloned(), values: parts.get(1).cloned(), ty: ty.unwrap() }
+            }
             Rule::dense_resource_attr => {
                 let mut it = p.into_inner();
-                let handle = it.next().unwrap().as_str().to_string();
+                let h = it.next().unwrap();
+                let handle = h.as_str().to_string();
                 let ty = self.type_(it.next().unwrap())?;
                 AttrKind::DenseResource { handle, ty }
             }
             Rule::dense_array_attr => {
                 let mut it = p.into_inner();
                 let elem = self.type_(it.next().unwrap())?;
-                match self.ctx.type_kind(elem) {
-                    TypeKind::Integer { width: 1 | 8 | 16 | 32 | 64, signedness: Signedness::Signless }
-                    | TypeKind::Float(FloatKind::F32 | FloatKind::F64) => {}
-                    _ => return Err(Diagnostic::at(sp, "expected i1, i8, i16, i32, i64, f32 or f64 as the element type of array<...>")),
+                if !matches!(self.ctx.type_kind(elem), TypeKind::Integer { .. } | TypeKind::Float(_)) {
+                    return Err(Diagnostic::at(sp, "expected an integer or float element type in array<...>"));
                 }
                 AttrKind::DenseArray {
                     elem,
@@ -1881,9 +1938,12 @@ impl<'c, 's> Parser<'c, 's> {
             }
             Rule::attr_alias_ref => {
                 let name = &p.as_str()[1..];
-                let a = self.attr_aliases.get(name).copied().ok_or_else(|| {
-                    Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))
-                })?;
+                let Some(a) = self.attr_aliases.get(name).copied() else {
+                    // Possibly defined later in the file: use a placeholder resolved at the end.
+                    let ph = self.ctx.attr(AttrKind::Loc(Location::Name { name: format!("\0fwd#{name}"), child: None }));
+                    self.fwd_locs.push((name.to_string(), ph, sp));
+                    return Ok(ph);
+                };
                 if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
                     return Err(Diagnostic::at(
                         sp,

@@ -380,7 +380,8 @@ impl<'a> Printer<'a> {
         let blocks = ctx.region_blocks(r);
         for (bi, &b) in blocks.iter().enumerate() {
             let args = ctx.block_args(b);
-            let show_label = bi > 0 || (print_entry_args && !args.is_empty());
+            let empty = ctx.block_first(b).is_none();
+            let show_label = bi > 0 || (print_entry_args && (!args.is_empty() || empty));
             if show_label {
                 self.newline();
                 self.print_block_name(b);
@@ -616,15 +617,16 @@ impl<'a> Printer<'a> {
 
     /// Prints an attribute with its type where MLIR prints it.
     pub fn print_attr(&mut self, a: Attr) {
-        self.print_attr_impl(a, true);
+        self.print_attr_impl(a, true, false);
     }
 
     /// Prints an attribute without its `: type` suffix (formats whose attribute type is implied).
     pub fn print_attr_without_type(&mut self, a: Attr) {
-        self.print_attr_impl(a, false);
+        self.print_attr_impl(a, false, false);
     }
 
-    fn print_attr_impl(&mut self, a: Attr, with_type: bool) {
+    /// `in_array`: MLIR drops the default types (`i64`, `f64`) of array elements only.
+    fn print_attr_impl(&mut self, a: Attr, with_type: bool, in_array: bool) {
         let ctx = self.ctx;
         match ctx.attr_kind(a) {
             AttrKind::Unit => self.out.push_str("unit"),
@@ -658,7 +660,7 @@ impl<'a> Printer<'a> {
                 };
                 self.out.push_str(&format_float(*k, *bits));
                 let is_f64 = matches!(k, crate::types::FloatKind::F64);
-                if with_type && !is_f64 {
+                if with_type && !(in_array && is_f64) {
                     self.out.push_str(" : ");
                     self.print_type(*ty);
                 }
@@ -676,7 +678,7 @@ impl<'a> Printer<'a> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.print_attr(x);
+                    self.print_attr_impl(x, true, true);
                 }
                 self.out.push(']');
             }
@@ -704,6 +706,19 @@ impl<'a> Printer<'a> {
                         self.out.push('"');
                     }
                     DenseData::Literal(l) => self.dense_lit(l),
+                }
+                self.out.push('>');
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
+            AttrKind::Sparse { indices, values, ty } => {
+                self.out.push_str("sparse<");
+                if let (Some(i), Some(v)) = (indices, values) {
+                    self.dense_lit(i);
+                    self.out.push_str(", ");
+                    self.dense_lit(v);
                 }
                 self.out.push('>');
                 if with_type {
