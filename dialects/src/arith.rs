@@ -10,7 +10,7 @@ use tilus_ir::opdef::{
     TypeConstraint, BOOL_LIKE, FLOAT_LIKE, I1, SCALAR, SIGNLESS_INT_LIKE, TYPED_ATTR,
 };
 use tilus_ir::syntax::printer::type_to_string;
-use tilus_ir::{Context, Diagnostic, OpId};
+use tilus_ir::{Context, Diagnostic, OpId, TypeKind};
 
 const INT_FORMAT: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
 const INT_OVF_FORMAT: &str =
@@ -24,6 +24,7 @@ const OVERFLOW_FLAGS: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::Dialect { dialect, name, .. } if dialect == "arith" && name == "overflow"),
     value_type: None,
     keywords: &[],
+    short_form: Some(("arith", "overflow")),
 };
 /// `#arith.fastmath<...>`.
 const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
@@ -31,6 +32,7 @@ const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::Dialect { dialect, name, .. } if dialect == "arith" && name == "fastmath"),
     value_type: None,
     keywords: &[],
+    short_form: Some(("arith", "fastmath")),
 };
 
 macro_rules! binary {
@@ -302,9 +304,27 @@ pub const CONSTANT: OpDef = OpDef {
     traits: &[Trait::Pure, Trait::ConstantLike],
     verify: Some(verify_constant),
     format: Format::Declarative("attr-dict $value"),
+    result_name: Some(constant_name),
     ..OpDef::DEFAULT
 };
 const _: () = CONSTANT.check();
+
+/// MLIR's names for constants: `%c42_i32`, `%c4` (index), `%true`/`%false`, else `%cst`.
+fn constant_name(ctx: &Context, op: OpId) -> Option<String> {
+    let v = ctx.get_prop(op, "value")?;
+    match ctx.attr_kind(v) {
+        AttrKind::Integer { value, ty } => match ctx.type_kind(*ty) {
+            TypeKind::Index => Some(format!("c{value}")),
+            TypeKind::Integer { width: 1, .. } => Some(if value.bits() == 0 {
+                "false".into()
+            } else {
+                "true".into()
+            }),
+            _ => Some(format!("c{value}_{}", type_to_string(ctx, *ty))),
+        },
+        _ => Some("cst".into()),
+    }
+}
 
 fn verify_constant(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let v = ctx.get_prop(op, "value").unwrap();
@@ -373,13 +393,19 @@ pub const CMPF: OpDef = OpDef {
 };
 const _: () = CMPF.check();
 
+/// `i1` (or a shaped `i1`); a format without its type means `i1`.
+const CONDITION: TypeConstraint = TypeConstraint {
+    build: Some(|c| c.int_type(1)),
+    ..BOOL_LIKE
+};
+
 /// `arith.select`.
 pub const SELECT: OpDef = OpDef {
     name: "arith.select",
     summary: "choose between two values",
     description: "Yields `true_value` where `condition` is true, else `false_value`.",
     operands: &[
-        one("condition", BOOL_LIKE),
+        one("condition", CONDITION),
         one("true_value", tilus_ir::opdef::ANY_TYPE),
         one("false_value", tilus_ir::opdef::ANY_TYPE),
     ],

@@ -43,7 +43,11 @@ pub enum AttrKind {
     /// `dense<...> : tensor<...>`.
     DenseElements { data: DenseData, ty: Type },
     /// `sparse<indices, values> : tensor<...>`.
-    Sparse { indices: Option<DenseLit>, values: Option<DenseLit>, ty: Type },
+    Sparse {
+        indices: Option<DenseLit>,
+        values: Option<DenseLit>,
+        ty: Type,
+    },
     /// `dense_resource<handle> : tensor<...>`; a quoted handle keeps its quotes.
     DenseResource { handle: String, ty: Type },
     /// `array<i64: 1, 2>`: element literals as written.

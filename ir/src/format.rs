@@ -560,6 +560,15 @@ fn parse_elems_rt(
                     p.skip_ws();
                     let start = p.pos();
                     let a = match ad.constraint.value_type {
+                        _ if ad.constraint.short_form.is_some() => {
+                            let (d, n) = ad.constraint.short_form.unwrap();
+                            let body = p.parse_pretty_body()?;
+                            p.ctx.attr(AttrKind::Dialect {
+                                dialect: d.into(),
+                                name: n.into(),
+                                body: Some(body),
+                            })
+                        }
                         _ if !ad.constraint.keywords.is_empty() => {
                             let (kw, sp) = p.parse_keyword_any()?;
                             let Some(i) = ad.constraint.keywords.iter().position(|k| *k == kw)
@@ -1163,7 +1172,15 @@ fn print_elems(
                             }
                             _ => None,
                         };
-                        if let Some(kw) = kw {
+                        let short = match (ad.constraint.short_form, ctx.attr_kind(a)) {
+                            (Some(_), AttrKind::Dialect { body: Some(b), .. }) => Some(b.clone()),
+                            _ => None,
+                        };
+                        if let Some(b) = short {
+                            pr.out.push('<');
+                            pr.out.push_str(&b);
+                            pr.out.push('>');
+                        } else if let Some(kw) = kw {
                             pr.out.push_str(kw);
                         } else if ad.constraint.value_type.is_some() {
                             pr.print_attr_without_type(a);

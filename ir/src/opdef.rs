@@ -58,6 +58,9 @@ pub struct AttrConstraint {
     /// For enum attributes stored as integers (e.g. `arith.cmpi` predicates): the keyword of each
     /// value, so custom forms read and write `slt` while the generic form keeps `2 : i64`.
     pub keywords: &'static [&'static str],
+    /// For dialect attributes printed by formats without their `#dialect.name` prefix (MLIR's
+    /// enum attributes: `overflow<nsw>` stands for `#arith.overflow<nsw>`): the dialect and name.
+    pub short_form: Option<(&'static str, &'static str)>,
 }
 
 /// An attribute slot.
@@ -150,6 +153,9 @@ pub struct OpDef {
     pub format: Format,
     /// Dialect whose ops may be written without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
+    /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
+    /// `OpAsmOpInterface` does; clashes get `_N` suffixes.
+    pub result_name: Option<fn(&Context, OpId) -> Option<String>>,
 }
 
 impl OpDef {
@@ -167,6 +173,7 @@ impl OpDef {
         verify: None,
         format: Format::Generic,
         default_dialect: None,
+        result_name: None,
     };
 
     /// Whether the op has a trait.
@@ -443,6 +450,7 @@ pub const ANY_ATTR: AttrConstraint = AttrConstraint {
     check: |_, _| true,
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// A string.
 pub const STR_ATTR: AttrConstraint = AttrConstraint {
@@ -450,6 +458,7 @@ pub const STR_ATTR: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::String { ty: None, .. }),
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// A unit attribute.
 pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
@@ -457,6 +466,7 @@ pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::Unit),
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// A flat symbol reference (`@name`).
 pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
@@ -464,6 +474,7 @@ pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::SymbolRef { nested, .. } if nested.is_empty()),
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// A function type as a type attribute.
 pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
@@ -471,6 +482,7 @@ pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
     check: |c, a| matches!(c.attr_kind(a), AttrKind::Type(t) if matches!(c.type_kind(*t), TypeKind::Function { .. })),
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// Any typed attribute (integer, float, dense, ...): what constants hold.
 pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
@@ -478,6 +490,7 @@ pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
     check: |c, a| typed_attr_type(c, a).is_some(),
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// A 64-bit signless integer.
 pub const I64_ATTR: AttrConstraint = AttrConstraint {
@@ -488,6 +501,7 @@ pub const I64_ATTR: AttrConstraint = AttrConstraint {
     },
     value_type: Some(|c| c.int_type(64)),
     keywords: &[],
+    short_form: None,
 };
 /// A 32-bit signless integer.
 pub const I32_ATTR: AttrConstraint = AttrConstraint {
@@ -498,6 +512,7 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
     },
     value_type: Some(|c| c.int_type(32)),
     keywords: &[],
+    short_form: None,
 };
 /// An array of dictionaries (argument / result attributes).
 pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -510,6 +525,7 @@ pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     },
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 /// `array<i32: ...>`.
 pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
@@ -520,13 +536,16 @@ pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
     },
     value_type: None,
     keywords: &[],
+    short_form: None,
 };
 
 /// The type an attribute carries (`1 : i32` → `i32`), for constants.
 pub fn typed_attr_type(c: &Context, a: Attr) -> Option<Type> {
     match c.attr_kind(a) {
         AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => Some(*ty),
-        AttrKind::DenseElements { ty, .. } | AttrKind::DenseResource { ty, .. } | AttrKind::Sparse { ty, .. } => Some(*ty),
+        AttrKind::DenseElements { ty, .. }
+        | AttrKind::DenseResource { ty, .. }
+        | AttrKind::Sparse { ty, .. } => Some(*ty),
         AttrKind::String { ty: Some(t), .. } => Some(*t),
         _ => None,
     }
@@ -542,5 +561,6 @@ pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) ->
         },
         value_type: Some(|c| c.int_type(64)),
         keywords,
+        short_form: None,
     }
 }

@@ -170,6 +170,13 @@ impl<'c, 's> Parser<'c, 's> {
         Ok((p.as_str().to_string(), self.off(&p)))
     }
 
+    /// Parses `<...>` (balanced) and returns the text inside the brackets.
+    pub fn parse_pretty_body(&mut self) -> PResult<String> {
+        let p = self.rule(Rule::pretty_body)?;
+        let s = p.as_str();
+        Ok(s[1..s.len() - 1].to_string())
+    }
+
     /// Builds a number attribute of a given type from literal text.
     pub fn number_attr_typed(&mut self, text: &str, ty: Type, sp: Span) -> PResult<Attr> {
         self.number_attr(text, Some(ty), sp)
@@ -432,8 +439,14 @@ impl<'c, 's> Parser<'c, 's> {
                 Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
                     map.insert(ph, *a);
                 }
-                Some(_) => self.diags.push(Diagnostic::at(sp, format!("expected location, but '#{name}' is not a location"))),
-                None => self.diags.push(Diagnostic::at(sp, format!("undefined symbol alias id '{name}'"))),
+                Some(_) => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("expected location, but '#{name}' is not a location"),
+                )),
+                None => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("undefined symbol alias id '{name}'"),
+                )),
             }
         }
         let mut ops = Vec::new();
@@ -1547,7 +1560,10 @@ impl<'c, 's> Parser<'c, 's> {
             // As in MLIR, `true`/`false` are `i1` integer attributes.
             Rule::bool_attr => {
                 let i1 = self.ctx.int_type(1);
-                AttrKind::Integer { value: BigInt::from((p.as_str() == "true") as u8), ty: i1 }
+                AttrKind::Integer {
+                    value: BigInt::from((p.as_str() == "true") as u8),
+                    ty: i1,
+                }
             }
             Rule::number_attr => {
                 let mut it = p.into_inner();
@@ -1669,7 +1685,11 @@ impl<'c, 's> Parser<'c, 's> {
                         _ => ty = Some(self.type_(q)?),
                     }
                 }
-                AttrKind::Sparse { indices: parts.first().cloned(), values: parts.get(1).cloned(), ty: ty.unwrap() }
+                AttrKind::Sparse {
+                    indices: parts.first().cloned(),
+                    values: parts.get(1).cloned(),
+                    ty: ty.unwrap(),
+                }
             }
             Rule::dense_resource_attr => {
                 let mut it = p.into_inner();
@@ -1681,8 +1701,14 @@ impl<'c, 's> Parser<'c, 's> {
             Rule::dense_array_attr => {
                 let mut it = p.into_inner();
                 let elem = self.type_(it.next().unwrap())?;
-                if !matches!(self.ctx.type_kind(elem), TypeKind::Integer { .. } | TypeKind::Float(_)) {
-                    return Err(Diagnostic::at(sp, "expected an integer or float element type in array<...>"));
+                if !matches!(
+                    self.ctx.type_kind(elem),
+                    TypeKind::Integer { .. } | TypeKind::Float(_)
+                ) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "expected an integer or float element type in array<...>",
+                    ));
                 }
                 AttrKind::DenseArray {
                     elem,
@@ -1940,7 +1966,10 @@ impl<'c, 's> Parser<'c, 's> {
                 let name = &p.as_str()[1..];
                 let Some(a) = self.attr_aliases.get(name).copied() else {
                     // Possibly defined later in the file: use a placeholder resolved at the end.
-                    let ph = self.ctx.attr(AttrKind::Loc(Location::Name { name: format!("\0fwd#{name}"), child: None }));
+                    let ph = self.ctx.attr(AttrKind::Loc(Location::Name {
+                        name: format!("\0fwd#{name}"),
+                        child: None,
+                    }));
                     self.fwd_locs.push((name.to_string(), ph, sp));
                     return Ok(ph);
                 };

@@ -29,8 +29,14 @@ pub struct PrintOptions {
 #[derive(Clone, Copy, Debug)]
 enum VName {
     None,
-    Res { id: u32, idx: u32, multi: bool },
+    Res {
+        id: u32,
+        idx: u32,
+        multi: bool,
+    },
     Arg(u32),
+    /// A suggested name (custom form), index into `Printer::custom_names`.
+    Named(u32),
 }
 
 /// Prints IR to a string.
@@ -45,6 +51,7 @@ pub struct Printer<'a> {
     locs: Vec<(Attr, String)>,
     loc_ids: HashMap<Attr, usize>,
     default_dialects: Vec<Option<&'static str>>,
+    custom_names: Vec<String>,
 }
 
 /// Prints a type on its own (diagnostics, tests).
@@ -120,6 +127,7 @@ impl<'a> Printer<'a> {
             locs: Vec::new(),
             loc_ids: HashMap::new(),
             default_dialects: Vec::new(),
+            custom_names: Vec::new(),
         }
     }
 
@@ -148,11 +156,23 @@ impl<'a> Printer<'a> {
                 s.1 = 1;
             }
         }
+        // Suggested names are unique along the chain of enclosing regions; clashes take a global
+        // `_N` counter, as MLIR does.
+        let mut scopes: Vec<(Option<usize>, std::collections::HashSet<String>)> =
+            vec![(None, Default::default())];
+        let mut region_scope: HashMap<RegionId, usize> = HashMap::new();
+        for &r in self.ctx.regions(op) {
+            region_scope.insert(r, 0);
+        }
+        let mut next_conflict = 0u32;
         while let Some((r, v0, a0)) = stack.pop() {
             if !self.opts.generic {
                 next_val = v0;
                 next_arg = a0;
             }
+            let parent_scope = region_scope.get(&r).copied().unwrap_or(0);
+            let scope = scopes.len();
+            scopes.push((Some(parent_scope), Default::default()));
             for (bi, &b) in self.ctx.region_blocks(r).iter().enumerate() {
                 self.blocks.insert(b, bi as u32);
                 for &a in self.ctx.block_args(b) {
@@ -161,6 +181,39 @@ impl<'a> Printer<'a> {
                 }
                 for o in self.ctx.block_ops(b) {
                     let res = self.ctx.results(o);
+                    if !self.opts.generic && res.len() == 1 {
+                        let suggested = self
+                            .ctx
+                            .op_def(o)
+                            .and_then(|d| d.result_name)
+                            .and_then(|f| f(self.ctx, o));
+                        if let Some(base) = suggested {
+                            let used = |scopes: &Vec<(
+                                Option<usize>,
+                                std::collections::HashSet<String>,
+                            )>,
+                                        n: &str| {
+                                let mut cur = Some(scope);
+                                while let Some(i) = cur {
+                                    if scopes[i].1.contains(n) {
+                                        return true;
+                                    }
+                                    cur = scopes[i].0;
+                                }
+                                false
+                            };
+                            let mut name = base.clone();
+                            while used(&scopes, &name) {
+                                name = format!("{base}_{next_conflict}");
+                                next_conflict += 1;
+                            }
+                            scopes[scope].1.insert(name.clone());
+                            self.custom_names.push(name);
+                            self.names[res[0].index()] =
+                                VName::Named(self.custom_names.len() as u32 - 1);
+                            continue;
+                        }
+                    }
                     if !res.is_empty() {
                         let multi = res.len() > 1;
                         for (i, &v) in res.iter().enumerate() {
@@ -177,6 +230,7 @@ impl<'a> Printer<'a> {
             for &b in self.ctx.region_blocks(r) {
                 for o in self.ctx.block_ops(b) {
                     for &nr in self.ctx.regions(o) {
+                        region_scope.insert(nr, scope);
                         stack.push((nr, next_val, next_arg));
                     }
                 }
@@ -196,6 +250,10 @@ impl<'a> Printer<'a> {
             VName::Arg(n) => {
                 let _ = write!(self.out, "%arg{n}");
             }
+            VName::Named(i) => {
+                self.out.push('%');
+                self.out.push_str(&self.custom_names[i as usize]);
+            }
             VName::None => self.out.push_str("<<UNKNOWN SSA VALUE>>"),
         }
     }
@@ -205,12 +263,19 @@ impl<'a> Printer<'a> {
         if res.is_empty() {
             return;
         }
-        if let VName::Res { id, .. } = self.names[res[0].index()] {
-            let _ = write!(self.out, "%{id}");
-            if res.len() > 1 {
-                let _ = write!(self.out, ":{}", res.len());
+        match self.names[res[0].index()] {
+            VName::Res { id, .. } => {
+                let _ = write!(self.out, "%{id}");
+                if res.len() > 1 {
+                    let _ = write!(self.out, ":{}", res.len());
+                }
+                self.out.push_str(" = ");
             }
-            self.out.push_str(" = ");
+            VName::Named(_) => {
+                self.print_value(res[0]);
+                self.out.push_str(" = ");
+            }
+            _ => {}
         }
     }
 
@@ -649,7 +714,7 @@ impl<'a> Printer<'a> {
                         signedness: Signedness::Signless
                     }
                 );
-                if with_type && !is_i64 {
+                if with_type && !(in_array && is_i64) {
                     self.out.push_str(" : ");
                     self.print_type(*ty);
                 }
@@ -713,7 +778,11 @@ impl<'a> Printer<'a> {
                     self.print_type(*ty);
                 }
             }
-            AttrKind::Sparse { indices, values, ty } => {
+            AttrKind::Sparse {
+                indices,
+                values,
+                ty,
+            } => {
                 self.out.push_str("sparse<");
                 if let (Some(i), Some(v)) = (indices, values) {
                     self.dense_lit(i);
