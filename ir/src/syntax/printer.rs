@@ -52,6 +52,9 @@ pub struct Printer<'a> {
     loc_ids: HashMap<Attr, usize>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
+    /// Generated `#map`/`#set` aliases, in order of first use.
+    map_aliases: Vec<(Attr, String)>,
+    map_alias_ids: HashMap<Attr, String>,
 }
 
 /// Prints a type on its own (diagnostics, tests).
@@ -78,8 +81,30 @@ pub fn attr_to_string(ctx: &Context, a: Attr) -> String {
 pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     let mut p = Printer::new(ctx, opts);
     p.number_op(op);
+    if opts.debuginfo && !opts.local_scope {
+        p.number_locations(op);
+    }
     p.print_operation(op);
     p.out.push('\n');
+    if !p.map_aliases.is_empty() {
+        // Alias definitions go before the op, as MLIR prints them.
+        let mut head = String::new();
+        let mut defs = std::mem::take(&mut p.map_aliases);
+        // Grouped by prefix (`#map` before `#set`), each in order of first use.
+        defs.sort_by_key(|(_, n)| n.starts_with("#set"));
+        for (a, name) in defs {
+            let mut q = Printer::new(
+                ctx,
+                PrintOptions {
+                    local_scope: true,
+                    ..opts
+                },
+            );
+            q.print_attr(a);
+            head.push_str(&format!("{name} = {}\n", q.out));
+        }
+        p.out.insert_str(0, &head);
+    }
     p.print_loc_aliases();
     if !opts.local_scope {
         // mlir-opt ends its output with an empty line (after aliases, before resources).
@@ -128,6 +153,8 @@ impl<'a> Printer<'a> {
             loc_ids: HashMap::new(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
+            map_aliases: Vec::new(),
+            map_alias_ids: HashMap::new(),
         }
     }
 
@@ -811,6 +838,35 @@ impl<'a> Printer<'a> {
                 }
                 self.out.push('>');
             }
+            AttrKind::AffineMap(_) | AttrKind::IntegerSet(_) if !self.opts.local_scope => {
+                let name = match self.map_alias_ids.get(&a) {
+                    Some(n) => n.clone(),
+                    None => {
+                        let prefix = if matches!(ctx.attr_kind(a), AttrKind::AffineMap(_)) {
+                            "map"
+                        } else {
+                            "set"
+                        };
+                        let n = self
+                            .map_aliases
+                            .iter()
+                            .filter(|(x, _)| {
+                                matches!(ctx.attr_kind(*x), AttrKind::AffineMap(_))
+                                    == (prefix == "map")
+                            })
+                            .count();
+                        let name = if n == 0 {
+                            format!("#{prefix}")
+                        } else {
+                            format!("#{prefix}{n}")
+                        };
+                        self.map_aliases.push((a, name.clone()));
+                        self.map_alias_ids.insert(a, name.clone());
+                        name
+                    }
+                };
+                self.out.push_str(&name);
+            }
             AttrKind::AffineMap(m) => {
                 self.out.push_str("affine_map<");
                 self.affine_map(m);
@@ -1027,12 +1083,46 @@ impl<'a> Printer<'a> {
                 self.locs.len() - 1
             }
         };
-        let _ = write!(self.out, "loc(#loc{n})");
+        let _ = write!(self.out, "loc({})", Self::loc_alias_name(n));
+    }
+
+    /// Numbers op and block-argument locations in MLIR's order: a pre-order walk, each op's
+    /// location before those inside its regions.
+    fn number_locations(&mut self, op: OpId) {
+        let ctx = self.ctx;
+        let mut order = Vec::new();
+        ctx.walk(op, &mut |o| {
+            order.push(ctx.op(o).loc);
+        });
+        for l in order {
+            if !self.loc_ids.contains_key(&l) {
+                let mut p = Printer::new(
+                    self.ctx,
+                    PrintOptions {
+                        local_scope: true,
+                        ..self.opts
+                    },
+                );
+                p.out.push_str("loc(");
+                p.loc_body(l);
+                p.out.push(')');
+                self.locs.push((l, p.out));
+                self.loc_ids.insert(l, self.locs.len() - 1);
+            }
+        }
+    }
+
+    fn loc_alias_name(i: usize) -> String {
+        if i == 0 {
+            "#loc".to_string()
+        } else {
+            format!("#loc{i}")
+        }
     }
 
     fn print_loc_aliases(&mut self) {
         for (i, (_, text)) in self.locs.iter().enumerate() {
-            let _ = writeln!(self.out, "#loc{i} = {text}");
+            let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
         }
     }
 
