@@ -4,6 +4,7 @@
 
 pub mod arith;
 pub mod builtin;
+pub mod cf;
 pub mod func;
 
 use tilus_ir::Context;
@@ -13,4 +14,5 @@ pub fn register_all(ctx: &mut Context) {
     ctx.register_dialect("builtin", builtin::OPS);
     ctx.register_dialect("func", func::OPS);
     ctx.register_dialect("arith", arith::OPS);
+    ctx.register_dialect("cf", cf::OPS);
 }

@@ -108,7 +108,7 @@ const fn name_kind(def: &OpDef, n: &[u8]) -> u8 {
     }
     i = 0;
     while i < def.successors.len() {
-        if bytes_eq(def.successors[i].as_bytes(), n) {
+        if bytes_eq(def.successors[i].name.as_bytes(), n) {
             return 5;
         }
         i += 1;
@@ -212,7 +212,7 @@ pub const fn check_format_const(def: &OpDef, f: &[u8]) {
     let all_succ = has_word(f, b"successors");
     k = 0;
     while k < def.successors.len() {
-        if !all_succ && !mentions(f, def.successors[k].as_bytes()) {
+        if !all_succ && !mentions(f, def.successors[k].name.as_bytes()) {
             panic!("assembly format leaves a successor out");
         }
         k += 1;
@@ -939,7 +939,7 @@ fn finish(
     let mut successors: Vec<BlockId> = def
         .successors
         .iter()
-        .filter_map(|s| st.successors.get(s).copied())
+        .filter_map(|s| st.successors.get(s.name).copied())
         .collect();
     successors.extend(st.all_successors);
     let name = p.ctx.op_name(def.name);
@@ -1197,7 +1197,7 @@ fn print_elems(
                     }
                 }
                 5 => {
-                    let i = def.successors.iter().position(|s| s == name).unwrap();
+                    let i = def.successors.iter().position(|s| s.name == *name).unwrap();
                     if let Some(&b) = ctx.successors(op).get(i) {
                         space_before(pr, space);
                         pr.print_block_name(b);

@@ -80,6 +80,19 @@ pub struct RegionDef {
     pub single_block: bool,
 }
 
+/// A successor slot and the operand group it forwards to the target block's arguments.
+#[derive(Clone, Copy)]
+pub struct SuccessorDef {
+    pub name: &'static str,
+    /// Name of the operand group passed to the successor (`""` when none).
+    pub operands: &'static str,
+}
+
+/// A successor forwarding the operand group `operands` (`""` for none).
+pub const fn succ(name: &'static str, operands: &'static str) -> SuccessorDef {
+    SuccessorDef { name, operands }
+}
+
 /// Structural properties the generic verifier and passes rely on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Trait {
@@ -147,7 +160,7 @@ pub struct OpDef {
     pub attributes: &'static [AttrDef],
     pub regions: &'static [RegionDef],
     /// Successor names (each exactly one block).
-    pub successors: &'static [&'static str],
+    pub successors: &'static [SuccessorDef],
     pub traits: &'static [Trait],
     pub verify: Option<VerifyFn>,
     pub format: Format,

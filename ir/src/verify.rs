@@ -544,16 +544,50 @@ impl<'a> Verifier<'a> {
                 );
             }
         }
-        if !def.successors.is_empty() || !ctx.successors(op).is_empty() {
-            if ctx.successors(op).len() != def.successors.len() {
+        if ctx.successors(op).len() != def.successors.len() {
+            self.err(
+                op,
+                format!(
+                    "requires {} successor{}, but found {}",
+                    def.successors.len(),
+                    if def.successors.len() == 1 { "" } else { "s" },
+                    ctx.successors(op).len()
+                ),
+            );
+            return;
+        }
+        // Forwarded operands must match the target block's arguments.
+        for (i, (sd, &b)) in def.successors.iter().zip(ctx.successors(op)).enumerate() {
+            let vals = if sd.operands.is_empty() {
+                Vec::new()
+            } else {
+                crate::format::operand_group(ctx, def, op, sd.operands)
+            };
+            let args = ctx.block_args(b);
+            if vals.len() != args.len() {
                 self.err(
                     op,
                     format!(
-                        "requires {} successors, but found {}",
-                        def.successors.len(),
-                        ctx.successors(op).len()
+                        "branch has {} operand{} for successor #{i}, but target block has {}",
+                        vals.len(),
+                        if vals.len() == 1 { "" } else { "s" },
+                        args.len()
                     ),
                 );
+                continue;
+            }
+            for (k, (v, a)) in vals.iter().zip(args).enumerate() {
+                let (vt, at) = (ctx.value_type(*v), ctx.value_type(*a));
+                if vt != at {
+                    self.err(
+                        op,
+                        format!(
+                            "type mismatch for bb argument #{k} of successor #{i}: expected '{}' (the block argument's type), but the operand is '{}'",
+                            type_to_string(ctx, at),
+                            type_to_string(ctx, vt)
+                        ),
+                    );
+                }
             }
         }
         // Traits.

@@ -202,9 +202,20 @@ impl<'a> Printer<'a> {
             scopes.push((Some(parent_scope), Default::default()));
             for (bi, &b) in self.ctx.region_blocks(r).iter().enumerate() {
                 self.blocks.insert(b, bi as u32);
+                // Entry-block arguments are `%argN`; other blocks' arguments are numbered like
+                // op results, as MLIR does.
                 for &a in self.ctx.block_args(b) {
-                    self.names[a.index()] = VName::Arg(next_arg);
-                    next_arg += 1;
+                    if bi == 0 {
+                        self.names[a.index()] = VName::Arg(next_arg);
+                        next_arg += 1;
+                    } else {
+                        self.names[a.index()] = VName::Res {
+                            id: next_val,
+                            idx: 0,
+                            multi: false,
+                        };
+                        next_val += 1;
+                    }
                 }
                 for o in self.ctx.block_ops(b) {
                     let res = self.ctx.results(o);
