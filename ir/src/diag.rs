@@ -56,6 +56,8 @@ pub enum DiagLoc {
     Span(Span),
     /// An op; resolved through the parse's source map or the op's location attribute.
     Op(OpId),
+    /// One attribute of an op (its span when the parser recorded it, else the op's).
+    OpAttr(OpId, &'static str),
     /// Nowhere in particular (e.g. a command-line problem).
     Unknown,
 }

@@ -168,7 +168,7 @@ pub fn from_f64(k: FloatKind, v: f64) -> u128 {
             } else {
                 ((exp - 1023 + 16383) as u128, man << 60)
             };
-            (sign << 127) | ((e as u128) << 112) | m
+            (sign << 127) | (e << 112) | m
         }
         FloatKind::F80 => {
             let b = v.to_bits();

@@ -1038,10 +1038,7 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
     match e {
         Elem::Var { name, .. } => match var_kind(def, name) {
             1 => !operand_group(ctx, def, op, name).is_empty(),
-            3 => match ctx.get_prop(op, name) {
-                Some(a) => !matches!(ctx.attr_kind(a), AttrKind::Unit) || true,
-                None => false,
-            },
+            3 => ctx.get_prop(op, name).is_some(),
             4 => {
                 let i = def.regions.iter().position(|r| r.name == *name).unwrap();
                 ctx.regions(op)

@@ -8,6 +8,10 @@
 //! - [`verify()`] checks structure and declared constraints;
 //! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
 
+// Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
+// their size is not worth a box at every `Err`.
+#![allow(clippy::result_large_err)]
+
 pub mod attrs;
 pub mod context;
 pub mod diag;

@@ -40,6 +40,12 @@ pub fn resolve_span(
     match loc {
         DiagLoc::Span(s) => Some(s),
         DiagLoc::Unknown => None,
+        DiagLoc::OpAttr(op, name) => {
+            if let Some(s) = map.and_then(|m| m.op_attrs.get(&(op, name.to_string()))) {
+                return Some(*s);
+            }
+            resolve_span(ctx, map, file, DiagLoc::Op(op))
+        }
         DiagLoc::Op(op) => {
             if let Some(s) = map.and_then(|m| m.op_name.get(&op)) {
                 return Some(*s);
@@ -165,7 +171,7 @@ fn build(
 ) -> Report {
     let span = resolve_span(ctx, map, file, d.loc);
     let mut labels = Vec::new();
-    let mut message = d.message.clone();
+    let message;
     if let Some(s) = span {
         let (line, col) = file.lines.line_col(s.start);
         message = format!("{} ({}:{line}:{col})", d.message, file.name);

@@ -185,15 +185,46 @@ impl<'a> Verifier<'a> {
     }
 
     /// Uses inside an isolated op's regions must be defined inside them.
-    fn isolation(&mut self, _o: OpId) {}
-
-    fn ancestor_in_block(&self, mut op: OpId, b: BlockId) -> Option<OpId> {
-        loop {
-            let pb = self.ctx.op_parent_block(op)?;
-            if pb == b {
-                return Some(op);
+    fn isolation(&mut self, o: OpId) {
+        let ctx = self.ctx;
+        // Uses nested in regions of `o` of values defined outside an isolated op.
+        if ctx.op_def(o).is_some_and(|d| d.is_isolated()) {
+            let mut inside = HashSet::new();
+            ctx.walk(o, &mut |x| {
+                inside.insert(x);
+            });
+            let mut bad = Vec::new();
+            ctx.walk(o, &mut |x| {
+                if x == o {
+                    return;
+                }
+                for &v in ctx.operands(x) {
+                    let def_op = match ctx.value_def(v) {
+                        ValueDef::Result(d, _) => Some(d),
+                        ValueDef::BlockArg(b, _) => {
+                            ctx.block_parent(b).and_then(|r| ctx.region_parent(r))
+                        }
+                    };
+                    if let Some(d) = def_op {
+                        let defined_inside = inside.contains(&d)
+                            && !(d == o && matches!(ctx.value_def(v), ValueDef::Result(..)));
+                        if !defined_inside {
+                            bad.push(x);
+                        }
+                    }
+                }
+            });
+            for x in bad {
+                let d = Diagnostic::op(
+                    x,
+                    format!(
+                        "{}using value defined outside the region",
+                        op_prefix(ctx, x)
+                    ),
+                )
+                .with_note(DiagLoc::Op(o), "required by region isolation constraints");
+                self.diags.push(d);
             }
-            op = self.ctx.parent_op(op)?;
         }
     }
 
@@ -338,45 +369,6 @@ impl<'a> Verifier<'a> {
                 self.diags.push(d);
             }
         }
-        // Uses nested in regions of `o` of values defined outside an isolated op.
-        if ctx.op_def(o).is_some_and(|d| d.is_isolated()) {
-            let mut inside = HashSet::new();
-            ctx.walk(o, &mut |x| {
-                inside.insert(x);
-            });
-            let mut bad = Vec::new();
-            ctx.walk(o, &mut |x| {
-                if x == o {
-                    return;
-                }
-                for &v in ctx.operands(x) {
-                    let def_op = match ctx.value_def(v) {
-                        ValueDef::Result(d, _) => Some(d),
-                        ValueDef::BlockArg(b, _) => {
-                            ctx.block_parent(b).and_then(|r| ctx.region_parent(r))
-                        }
-                    };
-                    if let Some(d) = def_op {
-                        let defined_inside = inside.contains(&d)
-                            && !(d == o && matches!(ctx.value_def(v), ValueDef::Result(..)));
-                        if !defined_inside {
-                            bad.push(x);
-                        }
-                    }
-                }
-            });
-            for x in bad {
-                let d = Diagnostic::op(
-                    x,
-                    format!(
-                        "{}using value defined outside the region",
-                        op_prefix(ctx, x)
-                    ),
-                )
-                .with_note(DiagLoc::Op(o), "required by region isolation constraints");
-                self.diags.push(d);
-            }
-        }
     }
 
     fn declared(&mut self, op: OpId, def: &'static OpDef) {
@@ -498,23 +490,19 @@ impl<'a> Verifier<'a> {
             match ctx.get_inherent_or_attr(op, a.name) {
                 None if !a.optional => self.err(op, format!("requires attribute '{}'", a.name)),
                 None => {}
-                Some(v) => {
-                    if !(a.constraint.check)(ctx, v) {
-                        let m = format!(
-                            "{}attribute '{}' failed to satisfy constraint: {}, but found {}",
-                            op_prefix(ctx, op),
-                            a.name,
-                            a.constraint.desc,
-                            crate::syntax::printer::attr_to_string(ctx, v)
-                        );
-                        self.diags.push(
-                            Diagnostic::op(op, m).with_label(format!("'{}' is here", a.name)),
-                        );
-                        if let Some(d) = self.diags.last_mut() {
-                            d.loc = DiagLoc::Op(op);
-                        }
-                    }
+                Some(v) if !(a.constraint.check)(ctx, v) => {
+                    let m = format!(
+                        "{}attribute '{}' failed to satisfy constraint: {}, but found {}",
+                        op_prefix(ctx, op),
+                        a.name,
+                        a.constraint.desc,
+                        crate::syntax::printer::attr_to_string(ctx, v)
+                    );
+                    let d = Diagnostic::error(DiagLoc::OpAttr(op, a.name), m)
+                        .with_label(format!("'{}' is here", a.name));
+                    self.diags.push(d);
                 }
+                Some(_) => {}
             }
         }
         // Regions and successors.

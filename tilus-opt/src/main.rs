@@ -3,6 +3,10 @@
 //! Exit codes: 0 success, 1 invalid input (syntax, verifier, unmatched expected diagnostics,
 //! unreadable file), 2 bad usage (unknown flag, bad flag value).
 
+// Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
+// their size is not worth a box at every `Err`.
+#![allow(clippy::result_large_err)]
+
 mod verify_diags;
 
 use clap::Parser as ClapParser;
@@ -112,9 +116,8 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk> {
     }
     let mut chunks = Vec::new();
     let mut cur = String::new();
-    let mut line_no = 0usize;
     let mut start_line = 0usize;
-    for line in text.split_inclusive('\n') {
+    for (line_no, line) in text.split_inclusive('\n').enumerate() {
         if line.trim_end() == "// -----" {
             chunks.push(Chunk {
                 text: "\n".repeat(start_line) + &cur,
@@ -124,7 +127,6 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk> {
         } else {
             cur.push_str(line);
         }
-        line_no += 1;
     }
     chunks.push(Chunk {
         text: "\n".repeat(start_line) + &cur,

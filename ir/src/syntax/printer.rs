@@ -353,7 +353,7 @@ impl<'a> Printer<'a> {
     pub fn print_operation(&mut self, op: OpId) {
         self.print_result_names(op);
         let def = self.ctx.op_def(op);
-        let custom = !self.opts.generic && def.is_some_and(|d| crate::format::has_custom_form(d));
+        let custom = !self.opts.generic && def.is_some_and(crate::format::has_custom_form);
         self.default_dialects
             .push(def.and_then(|d| d.default_dialect));
         if custom {
