@@ -80,6 +80,8 @@ pub enum DenseData {
     Literal(DenseLit),
     /// `dense<"0x...">`: the raw little-endian bytes in hex.
     Hex(String),
+    /// `dense<>`: no elements written (shapes with a zero dimension).
+    Empty,
 }
 
 /// One node of a dense literal.

@@ -1645,7 +1645,7 @@ impl<'c, 's> Parser<'c, 's> {
             }
             Rule::type_ | Rule::function_type => AttrKind::Type(self.type_(p)?),
             Rule::dense_attr => {
-                let mut data = DenseData::Literal(DenseLit::List(vec![]));
+                let mut data = DenseData::Empty;
                 let mut ty = None;
                 for q in p.into_inner() {
                     match q.as_rule() {

@@ -809,6 +809,7 @@ impl<'a> Printer<'a> {
                         self.out.push('"');
                     }
                     DenseData::Literal(l) => self.dense_lit(l),
+                    DenseData::Empty => {}
                 }
                 self.out.push('>');
                 if with_type {
