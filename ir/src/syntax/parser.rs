@@ -233,7 +233,10 @@ impl<'c, 's> Parser<'c, 's> {
         if self.eat(s) {
             Ok(Span::new(start, self.pos))
         } else {
-            Err(self.err_here(format!("expected '{s}'")))
+            let found = self.found_here();
+            Err(self
+                .err_here(format!("expected '{s}', found {found}"))
+                .with_label(format!("expected '{s}'")))
         }
     }
 
@@ -257,8 +260,19 @@ impl<'c, 's> Parser<'c, 's> {
         if self.eat_keyword(kw) {
             Ok(())
         } else {
-            Err(self.err_here(format!("expected '{kw}'")))
+            let found = self.found_here();
+            Err(self.err_here(format!("expected '{kw}', found {found}")))
         }
+    }
+
+    /// What is at the cursor, quoted, for "expected X, found Y" messages.
+    pub fn found_here(&mut self) -> String {
+        self.skip_ws();
+        if self.pos >= self.src.len() {
+            return "end of input".into();
+        }
+        let end = self.token_end(self.pos);
+        format!("'{}'", &self.src[self.pos..end])
     }
 
     /// An error at the cursor, describing what is there.
@@ -274,6 +288,9 @@ impl<'c, 's> Parser<'c, 's> {
             return pos;
         }
         let mut e = pos;
+        if matches!(b[e], b'%' | b'^' | b'@' | b'#' | b'!') {
+            e += 1;
+        }
         while e < b.len() && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'.' | b'$')) {
             e += 1;
         }
@@ -727,7 +744,8 @@ impl<'c, 's> Parser<'c, 's> {
     /// value is defined later).
     pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
         for scope in self.scopes.iter().rev() {
-            if let Some((vals, _)) = scope.values.get(&u.name) {
+            if let Some((vals, def_span)) = scope.values.get(&u.name) {
+                let def_span = *def_span;
                 let Some(&v) = vals.get(u.number as usize) else {
                     return Err(Diagnostic::at(
                         u.span,
@@ -750,7 +768,8 @@ impl<'c, 's> Parser<'c, 's> {
                             crate::syntax::printer::type_to_string(self.ctx, vt)
                         ),
                     )
-                    .with_label(format!("used here as '{}'", crate::syntax::printer::type_to_string(self.ctx, ty))));
+                    .with_label(format!("used here as '{}'", crate::syntax::printer::type_to_string(self.ctx, ty)))
+                    .with_note(DiagLoc::Span(def_span), format!("'{}' is defined here with type '{}'", u.name, crate::syntax::printer::type_to_string(self.ctx, vt))));
                 }
                 return Ok(v);
             }

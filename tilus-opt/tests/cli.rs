@@ -1,0 +1,218 @@
+//! `tilus-opt` as a user runs it: exit codes, output files, standard input, and snapshots of
+//! printed IR and rendered diagnostics.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn tilus_opt() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tilus-opt"))
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = tilus_opt()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilus-opt-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const GOOD: &str = "func.func @add(%a: i32, %b: i32) -> i32 {\n  %0 = arith.addi %a, %b : i32\n  return %0 : i32\n}\n";
+const BAD: &str = "func.func @add(%a: i32, %b: i64) -> i32 {\n  %0 = arith.addi %a, %b : i32\n  return %0 : i32\n}\n";
+
+#[test]
+fn prints_custom_and_generic_forms() {
+    let o = run_stdin(&[], GOOD);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!("custom_form", stdout(&o));
+    let o = run_stdin(&["--print-op-generic"], GOOD);
+    assert!(o.status.success());
+    insta::assert_snapshot!("generic_form", stdout(&o));
+}
+
+#[test]
+fn debuginfo_prints_location_aliases() {
+    let o = run_stdin(&["--print-debuginfo"], GOOD);
+    assert!(o.status.success());
+    insta::assert_snapshot!("debuginfo", stdout(&o));
+}
+
+#[test]
+fn type_mismatch_is_a_rendered_diagnostic_with_exit_1() {
+    let o = run_stdin(&[], BAD);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty(), "nothing is printed on failure");
+    insta::assert_snapshot!("type_mismatch", stderr(&o));
+}
+
+#[test]
+fn mlir_style_diagnostics() {
+    let o = run_stdin(&["--diagnostic-format=mlir"], BAD);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2:23: error: use of value '%b' expects different type than prior uses: 'i32' vs 'i64'\n\
+         <stdin>:1:25: note: '%b' is defined here with type 'i64'\n"
+    );
+}
+
+#[test]
+fn several_syntax_errors_in_one_run() {
+    // The parser recovers at the next top-level op, so each broken function is reported.
+    let src = "func.func @f() {\n  %0 = arith.constant : i32\n  return\n}\nfunc.func @g() -> i32 {\n  return %nope : i32\n}\nfunc.func @h( {\n}\n";
+    let o = run_stdin(&["--diagnostic-format=mlir"], src);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("several_syntax_errors", stderr(&o));
+}
+
+#[test]
+fn several_verifier_errors_in_one_run() {
+    let src = "\"foo.a\"() : () -> ()\nfunc.func @f() {\n  return\n}\nfunc.func @f() -> i32 {\n  %c = arith.constant 1 : i64\n  return %c : i64\n}\n";
+    let o = run_stdin(&["--diagnostic-format=mlir"], src);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("several_verifier_errors", stderr(&o));
+}
+
+#[test]
+fn syntax_error_points_at_the_token() {
+    let o = run_stdin(&[], "func.func @f() {\n  %0 = arith.constant 1 : i32\n  %1 = arith.addi %0 %0 : i32\n  return\n}\n");
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!("syntax_error", stderr(&o));
+}
+
+#[test]
+fn unknown_flag_is_usage_error_2() {
+    let o = tilus_opt().arg("--no-such-flag").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--no-such-flag"));
+}
+
+#[test]
+fn missing_input_file_is_error_1() {
+    let o = tilus_opt().arg("/nonexistent/dir/x.mlir").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot open input file '/nonexistent/dir/x.mlir'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn non_utf8_input_is_error_1() {
+    let d = tmpdir("utf8");
+    let f = d.join("bin.mlir");
+    std::fs::write(&f, b"\"foo.a\"() : () -> ()\n\xff\xfe").unwrap();
+    let o = tilus_opt().arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not valid UTF-8"), "{}", stderr(&o));
+}
+
+#[test]
+fn output_file_is_written_on_success_only() {
+    let d = tmpdir("out");
+    let input = d.join("in.mlir");
+    let out = d.join("out.mlir");
+    std::fs::write(&input, GOOD).unwrap();
+    let o = tilus_opt()
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let printed = std::fs::read_to_string(&out).unwrap();
+    assert!(printed.contains("arith.addi %arg0, %arg1 : i32"));
+
+    // A failing run leaves the previous output untouched and no temporary files behind.
+    std::fs::write(&input, BAD).unwrap();
+    let o = tilus_opt()
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), printed);
+    let names: Vec<_> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "only in.mlir and out.mlir: {names:?}");
+}
+
+#[test]
+fn output_over_input_never_truncates_it_on_failure() {
+    let d = tmpdir("inplace");
+    let f = d.join("x.mlir");
+    std::fs::write(&f, BAD).unwrap();
+    let o = tilus_opt().arg(&f).arg("-o").arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), BAD);
+    std::fs::write(&f, GOOD).unwrap();
+    let o = tilus_opt().arg(&f).arg("-o").arg(&f).output().unwrap();
+    assert!(o.status.success());
+    assert!(std::fs::read_to_string(&f).unwrap().starts_with("module {"));
+}
+
+#[test]
+fn unwritable_output_is_error_1() {
+    let o = run_stdin(&["-o", "/nonexistent/dir/out.mlir"], GOOD);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write output file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn unregistered_ops_need_the_flag() {
+    let src = "\"foo.bar\"() : () -> ()\n";
+    let o = run_stdin(&["--diagnostic-format=mlir"], src);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("'foo.bar' op created with unregistered dialect"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_stdin(&["--allow-unregistered-dialect"], src);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "module {\n  \"foo.bar\"() : () -> ()\n}\n\n");
+}
+
+#[test]
+fn split_input_file_keeps_line_numbers() {
+    let src = "func.func @a() {\n  return\n}\n// -----\nfunc.func @b() -> i32 {\n  return\n}\n";
+    let o = run_stdin(&["--split-input-file", "--diagnostic-format=mlir"], src);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("<stdin>:6:3: error: 'func.return' op has 0 operands"),
+        "{}",
+        stderr(&o)
+    );
+}
