@@ -127,10 +127,7 @@ impl<'a> Verifier<'a> {
                                 "block with no terminator, has {}",
                                 crate::syntax::printer::print_op_line(ctx, last)
                             );
-                            self.diags.push(
-                                Diagnostic::op(last, m)
-                                    .with_note(DiagLoc::Op(parent), "in this region"),
-                            );
+                            self.diags.push(Diagnostic::op(last, m));
                         }
                     }
                 }
@@ -360,6 +357,7 @@ impl<'a> Verifier<'a> {
 
     fn dominance(&mut self, o: OpId) {
         let ctx = self.ctx;
+        // Like MLIR, report the first operand that is not dominated.
         for (i, &v) in ctx.operands(o).iter().enumerate() {
             if !self.dominates(v, o) {
                 let mut d = Diagnostic::op(o, format!("operand #{i} does not dominate this use"));
@@ -367,6 +365,7 @@ impl<'a> Verifier<'a> {
                     d = d.with_note(DiagLoc::Op(def), "operand defined here");
                 }
                 self.diags.push(d);
+                break;
             }
         }
     }
@@ -433,6 +432,8 @@ impl<'a> Verifier<'a> {
                             type_to_string(ctx, t)
                         ),
                     );
+                    // MLIR stops at the first constraint an op breaks.
+                    return;
                 }
             }
             idx += n;
@@ -481,6 +482,7 @@ impl<'a> Verifier<'a> {
                             type_to_string(ctx, t)
                         ),
                     );
+                    return;
                 }
             }
             ri += n;

@@ -1,0 +1,1371 @@
+//! Check patterns: parsing of one directive's text into a fixed string or a regex with variable
+//! definitions and substitutions, and matching it against a slice of the input.
+//!
+//! The regex text is assembled exactly the way LLVM FileCheck assembles its `RegExStr` (escaped
+//! literal runs, `{{...}}` pieces, `(...)` around definitions, `\N` back-references for
+//! same-line uses, substitution values spliced in at match time), so that both the match results
+//! and the "possible intended match" heuristic, which compares against that text, agree.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+use crate::posix_regex::{self, Regex};
+use crate::source::{Kind as DiagKind, Loc, SourceMgr};
+
+/// Directive kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Plain,
+    Next,
+    Same,
+    Not,
+    Dag,
+    Label,
+    Empty,
+    /// Implicit end-of-input pattern that carries trailing CHECK-NOT/CHECK-DAG directives.
+    Eof,
+}
+
+/// A directive kind with its modifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckType {
+    pub kind: Kind,
+    pub count: usize,
+    pub literal: bool,
+}
+
+impl CheckType {
+    pub fn new(kind: Kind) -> Self {
+        CheckType {
+            kind,
+            count: 1,
+            literal: false,
+        }
+    }
+
+    /// The directive name used in messages (`CHECK-NEXT`, `CHECK-COUNT`, `implicit EOF`, ...).
+    pub fn description(&self, prefix: &str) -> String {
+        let suffix = match self.kind {
+            Kind::Plain if self.count > 1 => "-COUNT",
+            Kind::Plain => "",
+            Kind::Next => "-NEXT",
+            Kind::Same => "-SAME",
+            Kind::Not => "-NOT",
+            Kind::Dag => "-DAG",
+            Kind::Label => "-LABEL",
+            Kind::Empty => "-EMPTY",
+            Kind::Eof => return "implicit EOF".to_string(),
+        };
+        let modifiers = if self.literal { "{LITERAL}" } else { "" };
+        format!("{prefix}{suffix}{modifiers}")
+    }
+}
+
+/// Numeric value kinds of `[[#%u,...]]`-style format specifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FmtKind {
+    Unsigned,
+    Signed,
+    HexLower,
+    HexUpper,
+}
+
+/// Matching format of a numeric expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    pub kind: FmtKind,
+    pub precision: usize,
+    pub alt: bool,
+}
+
+impl Format {
+    const UNSIGNED: Format = Format {
+        kind: FmtKind::Unsigned,
+        precision: 0,
+        alt: false,
+    };
+
+    fn spec(&self) -> &'static str {
+        match self.kind {
+            FmtKind::Unsigned => "%u",
+            FmtKind::Signed => "%d",
+            FmtKind::HexLower => "%x",
+            FmtKind::HexUpper => "%X",
+        }
+    }
+
+    fn wildcard(&self) -> String {
+        let prefix = if self.alt { "0x" } else { "" };
+        let (body, plain) = match self.kind {
+            FmtKind::Unsigned => ("([1-9][0-9]*)?[0-9]", "[0-9]+"),
+            FmtKind::Signed => ("-?([1-9][0-9]*)?[0-9]", "-?[0-9]+"),
+            FmtKind::HexLower => ("([1-9a-f][0-9a-f]*)?[0-9a-f]", "[0-9a-f]+"),
+            FmtKind::HexUpper => ("([1-9A-F][0-9A-F]*)?[0-9A-F]", "[0-9A-F]+"),
+        };
+        if self.precision > 0 {
+            format!("{prefix}{body}{{{}}}", self.precision)
+        } else {
+            format!("{prefix}{plain}")
+        }
+    }
+
+    fn render(&self, v: i128) -> Option<String> {
+        let (neg, abs) = (v < 0, v.unsigned_abs());
+        let digits = match self.kind {
+            FmtKind::Unsigned if neg => return None,
+            FmtKind::Unsigned | FmtKind::Signed => abs.to_string(),
+            FmtKind::HexLower if !neg => format!("{abs:x}"),
+            FmtKind::HexUpper if !neg => format!("{abs:X}"),
+            _ => return None,
+        };
+        let pad = "0".repeat(self.precision.saturating_sub(digits.len()));
+        let prefix = if self.alt { "0x" } else { "" };
+        Some(format!(
+            "{}{prefix}{pad}{digits}",
+            if neg { "-" } else { "" }
+        ))
+    }
+
+    fn parse_value(&self, s: &str) -> Option<i128> {
+        let (neg, s) = match s.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, s),
+        };
+        let s = if self.alt {
+            s.strip_prefix("0x").unwrap_or(s)
+        } else {
+            s
+        };
+        let radix = if matches!(self.kind, FmtKind::HexLower | FmtKind::HexUpper) {
+            16
+        } else {
+            10
+        };
+        let v = i128::from_str_radix(s, radix).ok()?;
+        Some(if neg { -v } else { v })
+    }
+}
+
+/// Numeric expression tree.
+#[derive(Debug, Clone)]
+pub enum Ast {
+    Lit(i128),
+    Line,
+    Var(String, Loc),
+    Bin(u8, Box<Ast>, Box<Ast>),
+    Call(String, Vec<Ast>),
+}
+
+/// Why evaluating an expression failed.
+pub enum EvalError {
+    Undefined(Vec<(String, Loc)>),
+    Overflow,
+}
+
+/// Variable state shared by all patterns (LLVM's `FileCheckPatternContext`).
+#[derive(Default)]
+pub struct Context {
+    pub strings: HashMap<String, Vec<u8>>,
+    /// Numeric variables: current value (None until matched) and format.
+    pub numerics: HashMap<String, (Option<i128>, Format)>,
+}
+
+impl Context {
+    /// Forgets variables whose names do not start with `$` (`--enable-var-scope`).
+    pub fn clear_local(&mut self) {
+        self.strings.retain(|k, _| k.starts_with('$'));
+        for (k, v) in self.numerics.iter_mut() {
+            if !k.starts_with('$') {
+                v.0 = None;
+            }
+        }
+    }
+
+    fn eval(&self, ast: &Ast, line: Option<usize>) -> Result<i128, EvalError> {
+        match ast {
+            Ast::Lit(v) => Ok(*v),
+            Ast::Line => Ok(line.unwrap_or(0) as i128),
+            Ast::Var(n, loc) => match self.numerics.get(n).and_then(|v| v.0) {
+                Some(v) => Ok(v),
+                None => Err(EvalError::Undefined(vec![(n.clone(), *loc)])),
+            },
+            Ast::Bin(op, a, b) => {
+                let (a, b) = join(self.eval(a, line), self.eval(b, line))?;
+                if *op == b'+' {
+                    a.checked_add(b).ok_or(EvalError::Overflow)
+                } else {
+                    a.checked_sub(b).ok_or(EvalError::Overflow)
+                }
+            }
+            Ast::Call(f, args) => {
+                let (a, b) = join(self.eval(&args[0], line), self.eval(&args[1], line))?;
+                match f.as_str() {
+                    "add" => a.checked_add(b),
+                    "sub" => a.checked_sub(b),
+                    "mul" => a.checked_mul(b),
+                    "div" => a.checked_div(b),
+                    "max" => Some(a.max(b)),
+                    _ => Some(a.min(b)),
+                }
+                .ok_or(EvalError::Overflow)
+            }
+        }
+    }
+}
+
+fn join(a: Result<i128, EvalError>, b: Result<i128, EvalError>) -> Result<(i128, i128), EvalError> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(EvalError::Undefined(mut x)), Err(EvalError::Undefined(y))) => {
+            x.extend(y);
+            Err(EvalError::Undefined(x))
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    }
+}
+
+/// Where a substitution's value comes from.
+#[derive(Debug, Clone)]
+pub enum SubstKind {
+    Str(String),
+    Num(Ast, Format),
+}
+
+/// A `[[VAR]]` or `[[#expr]]` use whose value is spliced into the regex at match time.
+#[derive(Debug, Clone)]
+pub struct Subst {
+    /// Text shown in `with "..." equal to ...` notes.
+    pub from: String,
+    /// Location of the variable name (for "undefined variable" errors).
+    pub loc: Loc,
+    /// Byte index in the regex text where the value goes.
+    pub index: usize,
+    pub kind: SubstKind,
+}
+
+/// One parsed directive pattern.
+pub struct Pattern {
+    pub ty: CheckType,
+    /// Location of the pattern text (where error carets point).
+    pub loc: Loc,
+    /// Check-file line of the directive (`@LINE`); None for implicit patterns.
+    pub line: Option<usize>,
+    pub fixed: Vec<u8>,
+    pub regex_str: Vec<u8>,
+    pub substs: Vec<Subst>,
+    /// String variable definitions: name -> capture group (sorted by name, as LLVM's std::map).
+    pub var_defs: BTreeMap<String, usize>,
+    /// Numeric variable definitions: name -> (capture group, format).
+    pub num_defs: BTreeMap<String, (usize, Format)>,
+    pub ignore_case: bool,
+    /// Never matches (see [`Pattern::never`]).
+    never: bool,
+    /// The pattern text as written (trailing blanks trimmed).
+    text: Vec<u8>,
+    compiled: RefCell<Option<Regex>>,
+}
+
+/// Pattern-parsing settings taken from the command line.
+pub struct ParseOptions {
+    pub match_full_lines: bool,
+    pub strict_whitespace: bool,
+    pub ignore_case: bool,
+}
+
+/// A successful match: offset and length within the searched buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct Match {
+    pub pos: usize,
+    pub len: usize,
+}
+
+/// Variables captured by a match: name and byte range.
+pub type Captures = Vec<(String, usize, usize)>;
+
+/// Why a match attempt failed.
+pub enum MatchError {
+    NotFound,
+    /// Errors tied to the pattern (undefined variables, overflow): location and message.
+    Diags(Vec<(Loc, String)>),
+}
+
+fn is_alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    posix_regex::find_bytes(hay, needle, from)
+}
+
+fn find_icase(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+fn trim_space(s: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let mut s0 = start;
+    let mut e0 = end;
+    while s0 < e0 && matches!(s[s0], b' ' | b'\t') {
+        s0 += 1;
+    }
+    while e0 > s0 && matches!(s[e0 - 1], b' ' | b'\t') {
+        e0 -= 1;
+    }
+    (s0, e0)
+}
+
+/// Parser state for one pattern: the buffer it lives in and the context tables it consults.
+struct PatternParser<'a> {
+    sm: &'a mut SourceMgr,
+    buf: usize,
+    ctx: &'a mut ParseContext,
+    line: Option<usize>,
+    /// Errors are being reported the `logAllUnhandledErrors` way (numeric blocks).
+    logged: bool,
+}
+
+/// Parse-time knowledge about variables (LLVM checks collisions while parsing).
+#[derive(Default)]
+pub struct ParseContext {
+    pub string_vars: std::collections::HashSet<String>,
+    /// Numeric variables: format and the check line that defined them.
+    pub numeric_vars: HashMap<String, (Format, Option<usize>)>,
+}
+
+type PResult<T> = Result<T, ()>;
+
+impl PatternParser<'_> {
+    fn err(&mut self, off: usize, msg: &str) {
+        self.sm
+            .print(Loc { buf: self.buf, off }, DiagKind::Error, msg, &[]);
+        if self.logged {
+            // LLVM reports these through `logAllUnhandledErrors`, which adds a blank line.
+            self.sm.out.push('\n');
+        }
+    }
+
+    /// Like [`Self::err`] for errors LLVM propagates as `Expected` values.
+    fn err_logged(&mut self, off: usize, msg: &str) {
+        let saved = std::mem::replace(&mut self.logged, true);
+        self.err(off, msg);
+        self.logged = saved;
+    }
+
+    fn text(&self) -> &[u8] {
+        self.sm.text(self.buf)
+    }
+
+    /// Parses a variable name at `i` (LLVM `parseVariable`): returns (name end, is pseudo).
+    fn parse_variable(&mut self, i: usize, end: usize) -> PResult<(usize, bool)> {
+        let t = self.text();
+        if i >= end {
+            self.err_logged(i, "empty variable name");
+            return Err(());
+        }
+        let pseudo = t[i] == b'@';
+        let mut j = i;
+        if t[i] == b'$' || pseudo {
+            j += 1;
+        }
+        if j == end {
+            let msg = if pseudo {
+                "empty pseudo variable name"
+            } else {
+                "empty global variable name"
+            };
+            self.err_logged(j, msg);
+            return Err(());
+        }
+        if !(t[j].is_ascii_alphabetic() || t[j] == b'_') {
+            self.err_logged(i, "invalid variable name");
+            return Err(());
+        }
+        j += 1;
+        while j < end && (t[j] == b'_' || is_alnum(t[j])) {
+            j += 1;
+        }
+        Ok((j, pseudo))
+    }
+
+    fn skip_space(&self, mut i: usize, end: usize) -> usize {
+        let t = self.text();
+        while i < end && matches!(t[i], b' ' | b'\t') {
+            i += 1;
+        }
+        i
+    }
+
+    fn str_at(&self, s: usize, e: usize) -> String {
+        String::from_utf8_lossy(&self.text()[s..e]).into_owned()
+    }
+
+    /// Parses one operand of a numeric expression starting at `*i`.
+    fn parse_operand(&mut self, i: &mut usize, end: usize, legacy: bool) -> PResult<Ast> {
+        *i = self.skip_space(*i, end);
+        let t = self.sm.shared(self.buf);
+        if *i < end && t[*i] == b'(' && !legacy {
+            *i += 1;
+            let e = self.parse_expr(i, end, false, Some(b')'))?;
+            *i = self.skip_space(*i, end);
+            if *i >= end || t[*i] != b')' {
+                self.err(*i, "missing ')' at end of nested expression");
+                return Err(());
+            }
+            *i += 1;
+            return Ok(e);
+        }
+        if *i < end
+            && (t[*i].is_ascii_alphabetic() || t[*i] == b'_' || t[*i] == b'@' || t[*i] == b'$')
+        {
+            let start = *i;
+            let (ne, pseudo) = self.parse_variable(start, end)?;
+            let name = self.str_at(start, ne);
+            if pseudo {
+                if name != "@LINE" {
+                    self.err(start, &format!("invalid pseudo numeric variable '{name}'"));
+                    return Err(());
+                }
+                *i = ne;
+                return Ok(Ast::Line);
+            }
+            let after = self.skip_space(ne, end);
+            if after < end && t[after] == b'(' && !legacy {
+                if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
+                    self.err(start, &format!("call to undefined function '{name}'"));
+                    return Err(());
+                }
+                *i = after + 1;
+                let mut args = Vec::new();
+                loop {
+                    args.push(self.parse_expr(i, end, false, Some(b','))?);
+                    *i = self.skip_space(*i, end);
+                    if *i < end && t[*i] == b',' {
+                        *i += 1;
+                        continue;
+                    }
+                    break;
+                }
+                if *i >= end || t[*i] != b')' {
+                    self.err(*i, "missing ')' at end of call expression");
+                    return Err(());
+                }
+                *i += 1;
+                if args.len() != 2 {
+                    self.err(
+                        start,
+                        &format!(
+                            "function '{name}' takes 2 arguments but {} given",
+                            args.len()
+                        ),
+                    );
+                    return Err(());
+                }
+                return Ok(Ast::Call(name, args));
+            }
+            if let Some((_, Some(def_line))) = self.ctx.numeric_vars.get(&name) {
+                if self.line == Some(*def_line) && self.line.is_some() {
+                    self.err(
+                        start,
+                        &format!(
+                            "numeric variable '{name}' defined earlier in the same CHECK directive"
+                        ),
+                    );
+                    return Err(());
+                }
+            }
+            self.ctx
+                .numeric_vars
+                .entry(name.clone())
+                .or_insert((Format::UNSIGNED, None));
+            *i = ne;
+            return Ok(Ast::Var(
+                name,
+                Loc {
+                    buf: self.buf,
+                    off: start,
+                },
+            ));
+        }
+        // Literal.
+        let start = *i;
+        let mut j = *i;
+        let neg = j < end && t[j] == b'-';
+        if neg {
+            j += 1;
+        }
+        let (radix, ds) = if !legacy && t[j..end].starts_with(b"0x") {
+            (16, j + 2)
+        } else {
+            (10, j)
+        };
+        let mut k = ds;
+        while k < end && (t[k] as char).is_digit(radix) {
+            k += 1;
+        }
+        if k == ds {
+            self.err(start, "invalid operand format");
+            return Err(());
+        }
+        let v = match i128::from_str_radix(&self.str_at(ds, k), radix) {
+            Ok(v) => v,
+            Err(_) => {
+                self.err(start, "unable to represent numeric value");
+                return Err(());
+            }
+        };
+        *i = k;
+        Ok(Ast::Lit(if neg { -v } else { v }))
+    }
+
+    fn parse_expr(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        legacy: bool,
+        stop: Option<u8>,
+    ) -> PResult<Ast> {
+        let mut lhs = self.parse_operand(i, end, legacy)?;
+        loop {
+            *i = self.skip_space(*i, end);
+            if *i >= end {
+                return Ok(lhs);
+            }
+            let c = self.text()[*i];
+            if Some(c) == stop || (stop.is_some() && (c == b')' || c == b',')) {
+                return Ok(lhs);
+            }
+            if c != b'+' && c != b'-' {
+                let rest = self.str_at(*i, end);
+                self.err(
+                    *i,
+                    &format!(
+                        "unsupported operation '{}'",
+                        rest.chars().next().unwrap_or(' ')
+                    ),
+                );
+                return Err(());
+            }
+            *i += 1;
+            *i = self.skip_space(*i, end);
+            if *i >= end {
+                self.err(*i, "missing operand in expression");
+                return Err(());
+            }
+            let rhs = self.parse_operand(i, end, legacy)?;
+            lhs = Ast::Bin(c, Box::new(lhs), Box::new(rhs));
+            if legacy {
+                *i = self.skip_space(*i, end);
+                if *i < end {
+                    let rest = self.str_at(*i, end);
+                    self.err(
+                        *i,
+                        &format!("unexpected characters at end of expression '{rest}'"),
+                    );
+                    return Err(());
+                }
+            }
+        }
+    }
+
+    fn implicit_format(&mut self, ast: &Ast) -> PResult<Option<Format>> {
+        Ok(match ast {
+            Ast::Lit(_) => None,
+            Ast::Line => Some(Format::UNSIGNED),
+            Ast::Var(n, _) => self.ctx.numeric_vars.get(n).map(|v| v.0),
+            Ast::Bin(_, a, b) => self.merge_formats(a, b)?,
+            Ast::Call(_, args) => self.merge_formats(&args[0], &args[1])?,
+        })
+    }
+
+    fn merge_formats(&mut self, a: &Ast, b: &Ast) -> PResult<Option<Format>> {
+        let fa = self.implicit_format(a)?;
+        let fb = self.implicit_format(b)?;
+        match (fa, fb) {
+            (Some(x), Some(y)) if x != y => {
+                let loc = match a {
+                    Ast::Var(_, l) => l.off,
+                    _ => 0,
+                };
+                self.err(
+                    loc,
+                    &format!(
+                        "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
+                        ast_text(a),
+                        x.spec(),
+                        ast_text(b),
+                        y.spec()
+                    ),
+                );
+                Err(())
+            }
+            (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
+            _ => Ok(None),
+        }
+    }
+
+    /// Parses the body of `[[#...]]` (between `#` and `]]`): returns the expression (if any),
+    /// its format, and the defined variable name with its location (if any).
+    #[allow(clippy::type_complexity)]
+    fn parse_numeric_block(
+        &mut self,
+        start: usize,
+        end: usize,
+        legacy: bool,
+    ) -> PResult<(Option<Ast>, Format, Option<(String, usize)>)> {
+        let t = self.sm.shared(self.buf);
+        let mut i = start;
+        let mut explicit: Option<Format> = None;
+        let comma = t[start..end]
+            .iter()
+            .position(|&b| b == b',')
+            .map(|p| p + start);
+        let paren = t[start..end]
+            .iter()
+            .position(|&b| b == b'(')
+            .map(|p| p + start);
+        if let Some(c) = comma {
+            if paren.is_none_or(|p| c < p) {
+                let (fs, fe) = trim_space(&t, start, c);
+                i = c + 1;
+                let mut k = fs;
+                if k >= fe || t[k] != b'%' {
+                    self.err(fs, "invalid matching format specification in expression");
+                    return Err(());
+                }
+                k += 1;
+                let alt_loc = k;
+                let alt = k < fe && t[k] == b'#';
+                if alt {
+                    k += 1;
+                }
+                let mut precision = 0usize;
+                if k < fe && t[k] == b'.' {
+                    k += 1;
+                    let ds = k;
+                    while k < fe && t[k].is_ascii_digit() {
+                        k += 1;
+                    }
+                    if ds == k {
+                        self.err(ds, "invalid precision in format specifier");
+                        return Err(());
+                    }
+                    precision = self.str_at(ds, k).parse().unwrap_or(0);
+                }
+                if k < fe {
+                    let kind = match t[k] {
+                        b'u' => FmtKind::Unsigned,
+                        b'd' => FmtKind::Signed,
+                        b'x' => FmtKind::HexLower,
+                        b'X' => FmtKind::HexUpper,
+                        _ => {
+                            self.err(k, "invalid format specifier in expression");
+                            return Err(());
+                        }
+                    };
+                    k += 1;
+                    explicit = Some(Format {
+                        kind,
+                        precision,
+                        alt,
+                    });
+                }
+                if alt
+                    && !matches!(
+                        explicit.map(|f| f.kind),
+                        Some(FmtKind::HexLower | FmtKind::HexUpper)
+                    )
+                {
+                    self.err(alt_loc, "alternate form only supported for hex values");
+                    return Err(());
+                }
+                let k2 = self.skip_space(k, fe);
+                if k2 < fe {
+                    self.err(k2, "invalid matching format specification in expression");
+                    return Err(());
+                }
+                if explicit.is_none() && precision > 0 {
+                    explicit = Some(Format {
+                        kind: FmtKind::Unsigned,
+                        precision,
+                        alt: false,
+                    });
+                }
+            }
+        }
+        let mut def: Option<(usize, usize)> = None;
+        if let Some(colon) = t[i..end].iter().position(|&b| b == b':').map(|p| p + i) {
+            def = Some((i, colon));
+            i = colon + 1;
+        }
+        i = self.skip_space(i, end);
+        let constraint = t[i..end].starts_with(b"==");
+        if constraint {
+            i += 2;
+        }
+        i = self.skip_space(i, end);
+        let ast = if i >= end {
+            if constraint {
+                self.err(i, "empty numeric expression should not have a constraint");
+                return Err(());
+            }
+            None
+        } else {
+            let (_, e) = trim_space(&t, i, end);
+            let mut j = i;
+            let ast = self.parse_expr(&mut j, e, legacy, None)?;
+            if j < e {
+                let rest = self.str_at(j, e);
+                self.err(
+                    j,
+                    &format!("unexpected characters at end of expression '{rest}'"),
+                );
+                return Err(());
+            }
+            Some(ast)
+        };
+        let format = match explicit {
+            Some(f) => f,
+            None => match &ast {
+                Some(a) => self.implicit_format(a)?.unwrap_or(Format::UNSIGNED),
+                None => Format::UNSIGNED,
+            },
+        };
+        let mut defined = None;
+        if let Some((ds, de)) = def {
+            let ds = self.skip_space(ds, de);
+            let (ne, pseudo) = self.parse_variable(ds, de)?;
+            let name = self.str_at(ds, ne);
+            if pseudo {
+                self.err(ds, "definition of pseudo numeric variable unsupported");
+                return Err(());
+            }
+            if self.ctx.string_vars.contains(&name) {
+                self.err(
+                    ds,
+                    &format!("string variable with name '{name}' already exists"),
+                );
+                return Err(());
+            }
+            let rest = self.skip_space(ne, de);
+            if rest < de {
+                self.err(rest, "unexpected characters after numeric variable name");
+                return Err(());
+            }
+            // A redefinition reuses the variable (keeping its first definition line), which
+            // must keep its format.
+            if let Some((existing, _)) = self.ctx.numeric_vars.get(&name) {
+                if *existing != format {
+                    self.err(rest, "format different from previous variable definition");
+                    return Err(());
+                }
+            }
+            defined = Some((name, ds));
+        }
+        Ok((ast, format, defined))
+    }
+}
+
+fn ast_text(a: &Ast) -> String {
+    match a {
+        Ast::Lit(v) => v.to_string(),
+        Ast::Line => "@LINE".into(),
+        Ast::Var(n, _) => n.clone(),
+        Ast::Bin(op, a, b) => format!("{}{}{}", ast_text(a), *op as char, ast_text(b)),
+        Ast::Call(f, args) => format!("{f}({},{})", ast_text(&args[0]), ast_text(&args[1])),
+    }
+}
+
+/// Finds the `]]` closing a substitution block body starting at `i` (LLVM `FindRegexVarEnd`).
+/// `Err(off)` reports an unbalanced `]` at `off`; `Ok(None)` means no `]]` at all.
+fn find_var_end(t: &[u8], mut i: usize, end: usize) -> Result<Option<usize>, usize> {
+    let mut depth = 0usize;
+    while i < end {
+        if t[i..end].starts_with(b"]]") && depth == 0 {
+            return Ok(Some(i));
+        }
+        if t[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        match t[i] {
+            b'[' => depth += 1,
+            b']' => {
+                if depth == 0 {
+                    return Err(i);
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(None)
+}
+
+/// Outcome of parsing when FileCheck would exit immediately (LLVM calls `exit(1)` for an
+/// unbalanced `]` inside a substitution block).
+pub enum ParseFailure {
+    /// Diagnostics were printed; the check file is invalid (exit status 2).
+    Invalid,
+    /// Diagnostics were printed; exit with this status right away.
+    Exit(i32),
+}
+
+impl Pattern {
+    /// Parses the pattern text at `[start, end)` of buffer `buf` (LLVM `Pattern::parsePattern`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn parse(
+        sm: &mut SourceMgr,
+        buf: usize,
+        start: usize,
+        end: usize,
+        ty: CheckType,
+        prefix: &str,
+        line: Option<usize>,
+        opts: &ParseOptions,
+        ctx: &mut ParseContext,
+    ) -> Result<Pattern, ParseFailure> {
+        let full_lines_here = opts.match_full_lines && ty.kind != Kind::Not;
+        let mut pat = Pattern {
+            ty,
+            loc: Loc { buf, off: start },
+            line,
+            fixed: Vec::new(),
+            regex_str: Vec::new(),
+            substs: Vec::new(),
+            var_defs: BTreeMap::new(),
+            num_defs: BTreeMap::new(),
+            ignore_case: opts.ignore_case,
+            never: false,
+            text: Vec::new(),
+            compiled: RefCell::new(None),
+        };
+        let t = sm.shared(buf);
+        let mut end = end;
+        if !(opts.strict_whitespace && opts.match_full_lines) {
+            while end > start && matches!(t[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+        }
+        let mut p = PatternParser {
+            sm,
+            buf,
+            ctx,
+            line,
+            logged: false,
+        };
+        if start == end && ty.kind != Kind::Empty {
+            p.err(
+                start,
+                &format!("found empty check string with prefix '{prefix}:'"),
+            );
+            return Err(ParseFailure::Invalid);
+        }
+        if start != end && ty.kind == Kind::Empty {
+            p.err(
+                start,
+                &format!("found non-empty check string for empty check with prefix '{prefix}:'"),
+            );
+            return Err(ParseFailure::Invalid);
+        }
+        if ty.kind == Kind::Empty {
+            pat.regex_str = b"(\n$)".to_vec();
+            return Ok(pat);
+        }
+        let s = &t[start..end];
+        pat.text = s.to_vec();
+        if ty.literal {
+            pat.fixed = s.to_vec();
+            return Ok(pat);
+        }
+        let contains = |n: &[u8]| s.windows(2).any(|w| w == n);
+        if !full_lines_here && (s.len() < 2 || (!contains(b"{{") && !contains(b"[["))) {
+            pat.fixed = s.to_vec();
+            return Ok(pat);
+        }
+        let mut re: Vec<u8> = Vec::new();
+        if full_lines_here {
+            re.push(b'^');
+            if !opts.strict_whitespace {
+                re.extend_from_slice(b" *");
+            }
+        }
+        let mut cur_paren = 1usize;
+        let mut i = start;
+        // Same-line definitions usable as back-references.
+        let mut local_defs: HashMap<String, usize> = HashMap::new();
+        let add_regex = |p: &mut PatternParser,
+                         re: &mut Vec<u8>,
+                         cur: &mut usize,
+                         rs: usize,
+                         reend: usize|
+         -> bool {
+            let piece = &t[rs..reend];
+            match Regex::new(piece, false) {
+                Ok(r) => {
+                    re.extend_from_slice(piece);
+                    *cur += r.groups();
+                    true
+                }
+                Err(e) => {
+                    p.err(rs, &format!("invalid regex: {}", e.0));
+                    false
+                }
+            }
+        };
+        while i < end {
+            let rest = &t[i..end];
+            if rest.starts_with(b"{{") {
+                let Some(close) = find(&t[..end], b"}}", i + 2) else {
+                    p.err(i, "found start of regex string with no end '}}'");
+                    return Err(ParseFailure::Invalid);
+                };
+                let alternation = t[i + 2..close].contains(&b'|');
+                if alternation {
+                    re.push(b'(');
+                    cur_paren += 1;
+                }
+                if !add_regex(&mut p, &mut re, &mut cur_paren, i + 2, close) {
+                    return Err(ParseFailure::Invalid);
+                }
+                if alternation {
+                    re.push(b')');
+                }
+                i = close + 2;
+                continue;
+            }
+            if rest.starts_with(b"[[") && !rest.starts_with(b"[[[") {
+                let body = i + 2;
+                let close = match find_var_end(&t, body, end) {
+                    Ok(c) => c,
+                    Err(off) => {
+                        p.err(off, "missing closing \"]\" for regex variable");
+                        return Err(ParseFailure::Exit(1));
+                    }
+                };
+                let Some(close) = close else {
+                    p.err(i, "Invalid substitution block, no ]] found");
+                    return Err(ParseFailure::Invalid);
+                };
+                i = close + 2;
+                let mut ms = body;
+                let is_num = t[ms] == b'#' && ms < close;
+                if is_num {
+                    ms += 1;
+                }
+                let mut is_def = false;
+                let mut subst_needed = false;
+                let mut legacy_line = false;
+                let mut def_name = String::new();
+                let mut subst_name = String::new();
+                let mut match_re: Option<(usize, usize)> = None;
+                let mut wildcard: Option<String> = None;
+                let subst_insert = re.len();
+                if !is_num {
+                    let colon = t[ms..close].iter().position(|&b| b == b':').map(|x| x + ms);
+                    let name_end = colon.unwrap_or(close);
+                    if let Some(sp) = t[ms..name_end]
+                        .iter()
+                        .position(|&b| b == b' ' || b == b'\t')
+                    {
+                        p.err(ms + sp, "unexpected whitespace");
+                        return Err(ParseFailure::Invalid);
+                    }
+                    let (ne, pseudo) = p
+                        .parse_variable(ms, close)
+                        .map_err(|_| ParseFailure::Invalid)?;
+                    let name = p.str_at(ms, ne);
+                    is_def = colon.is_some();
+                    subst_needed = !is_def;
+                    if is_def {
+                        if pseudo || ne >= close || t[ne] != b':' {
+                            p.err(ms, "invalid name in string variable definition");
+                            return Err(ParseFailure::Invalid);
+                        }
+                        if p.ctx.numeric_vars.contains_key(&name) {
+                            p.err(
+                                ms,
+                                &format!("numeric variable with name '{name}' already exists"),
+                            );
+                            return Err(ParseFailure::Invalid);
+                        }
+                        def_name = name;
+                        match_re = Some((ne + 1, close));
+                    } else if pseudo {
+                        legacy_line = true;
+                    } else {
+                        if ne != close {
+                            p.err(ms, "invalid name in string variable use");
+                            return Err(ParseFailure::Invalid);
+                        }
+                        subst_name = name;
+                    }
+                }
+                let mut num: Option<(Option<Ast>, Format)> = None;
+                if is_num || legacy_line {
+                    p.logged = true;
+                    let parsed = p.parse_numeric_block(ms, close, legacy_line);
+                    p.logged = false;
+                    let (ast, format, defined) = parsed.map_err(|_| ParseFailure::Invalid)?;
+                    subst_needed = ast.is_some();
+                    if let Some((name, _)) = defined {
+                        is_def = true;
+                        def_name = name;
+                    }
+                    if !subst_needed {
+                        wildcard = Some(format.wildcard());
+                    }
+                    num = Some((ast, format));
+                }
+                if is_def {
+                    re.push(b'(');
+                    if let Some((_, format)) = &num {
+                        pat.num_defs.insert(def_name.clone(), (cur_paren, *format));
+                        p.ctx
+                            .numeric_vars
+                            .entry(def_name.clone())
+                            .or_insert((*format, line));
+                    } else {
+                        pat.var_defs.insert(def_name.clone(), cur_paren);
+                        local_defs.insert(def_name.clone(), cur_paren);
+                        p.ctx.string_vars.insert(def_name.clone());
+                    }
+                    cur_paren += 1;
+                }
+                if let Some(w) = &wildcard {
+                    let r = Regex::new(w.as_bytes(), false).expect("wildcard regex");
+                    re.extend_from_slice(w.as_bytes());
+                    cur_paren += r.groups();
+                } else if let Some((rs, reend)) = match_re {
+                    if !add_regex(&mut p, &mut re, &mut cur_paren, rs, reend) {
+                        return Err(ParseFailure::Invalid);
+                    }
+                }
+                if is_def {
+                    re.push(b')');
+                }
+                if subst_needed {
+                    let insert = if is_def {
+                        subst_insert + 1
+                    } else {
+                        subst_insert
+                    };
+                    if num.is_none() {
+                        if let Some(&group) = local_defs.get(&subst_name) {
+                            if !(1..=9).contains(&group) {
+                                p.err(ms, "Can't back-reference more than 9 variables");
+                                return Err(ParseFailure::Invalid);
+                            }
+                            re.push(b'\\');
+                            re.push(b'0' + group as u8);
+                            continue;
+                        }
+                        pat.substs.push(Subst {
+                            from: subst_name.clone(),
+                            loc: Loc { buf, off: ms },
+                            index: insert,
+                            kind: SubstKind::Str(subst_name),
+                        });
+                    } else if let Some((Some(ast), format)) = num {
+                        pat.substs.push(Subst {
+                            from: p.str_at(ms, close),
+                            loc: Loc { buf, off: ms },
+                            index: insert,
+                            kind: SubstKind::Num(ast, format),
+                        });
+                    }
+                }
+                continue;
+            }
+            // Literal run up to the next `{{` or `[[` (searching from the second character).
+            let next = [find(&t[..end], b"{{", i + 1), find(&t[..end], b"[[", i + 1)]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(end);
+            re.extend_from_slice(&posix_regex::escape(&t[i..next]));
+            i = next;
+        }
+        if full_lines_here {
+            if !opts.strict_whitespace {
+                re.extend_from_slice(b" *");
+            }
+            re.push(b'$');
+        }
+        pat.regex_str = re;
+        Ok(pat)
+    }
+
+    /// An implicit end-of-input pattern (matches at the end of the searched region).
+    pub fn eof(loc: Loc) -> Pattern {
+        Pattern {
+            ty: CheckType::new(Kind::Eof),
+            loc,
+            line: None,
+            fixed: Vec::new(),
+            regex_str: Vec::new(),
+            substs: Vec::new(),
+            var_defs: BTreeMap::new(),
+            num_defs: BTreeMap::new(),
+            ignore_case: false,
+            never: false,
+            text: Vec::new(),
+            compiled: RefCell::new(None),
+        }
+    }
+
+    /// A pattern that never matches (an implicit check whose text was invalid; LLVM keeps it).
+    pub fn never(loc: Loc, ty: CheckType) -> Pattern {
+        let mut p = Pattern::eof(loc);
+        p.ty = ty;
+        p.never = true;
+        p
+    }
+
+    /// Whether this is a [`Pattern::never`] pattern.
+    pub fn is_never(&self) -> bool {
+        self.never
+    }
+
+    /// Whether the pattern defines or uses a variable (CHECK-LABEL may not).
+    pub fn has_variable(&self) -> bool {
+        !(self.substs.is_empty() && self.var_defs.is_empty())
+    }
+
+    /// The substituted value of each substitution, for `with "X" equal to "..."` notes.
+    pub fn subst_notes(&self, ctx: &Context) -> Vec<String> {
+        let mut notes = Vec::new();
+        for s in &self.substs {
+            let value = match &s.kind {
+                SubstKind::Str(n) => match ctx.strings.get(n) {
+                    Some(v) => format!("\"{}\"", write_escaped(v)),
+                    None => continue,
+                },
+                SubstKind::Num(ast, format) => match ctx.eval(ast, self.line) {
+                    Ok(v) => match format.render(v) {
+                        Some(s) => format!("\"{s}\""),
+                        None => continue,
+                    },
+                    Err(_) => continue,
+                },
+            };
+            notes.push(format!(
+                "with \"{}\" equal to {}",
+                write_escaped(s.from.as_bytes()),
+                value
+            ));
+        }
+        notes
+    }
+
+    /// Matches the pattern in `buf` (LLVM `Pattern::match`), updating variables on success.
+    /// Captured variable ranges (name, start, end) relative to `buf` come with the match.
+    pub fn find_in(&self, buf: &[u8], ctx: &mut Context) -> Result<(Match, Captures), MatchError> {
+        if self.ty.kind == Kind::Eof {
+            return Ok((
+                Match {
+                    pos: buf.len(),
+                    len: 0,
+                },
+                Vec::new(),
+            ));
+        }
+        if self.is_never() {
+            return Err(MatchError::NotFound);
+        }
+        if !self.fixed.is_empty() {
+            let pos = if self.ignore_case {
+                find_icase(buf, &self.fixed)
+            } else {
+                find(buf, &self.fixed, 0)
+            };
+            return match pos {
+                Some(pos) => Ok((
+                    Match {
+                        pos,
+                        len: self.fixed.len(),
+                    },
+                    Vec::new(),
+                )),
+                None => Err(MatchError::NotFound),
+            };
+        }
+        let fresh;
+        let cached;
+        let re: &Regex = if self.substs.is_empty() {
+            if self.compiled.borrow().is_none() {
+                let r = Regex::new(&self.regex_str, self.ignore_case)
+                    .map_err(|_| MatchError::NotFound)?;
+                *self.compiled.borrow_mut() = Some(r);
+            }
+            cached = self.compiled.borrow();
+            cached.as_ref().unwrap()
+        } else {
+            let mut text = self.regex_str.clone();
+            let mut offset = 0;
+            let mut errs = Vec::new();
+            for s in &self.substs {
+                let value = match &s.kind {
+                    SubstKind::Str(n) => match ctx.strings.get(n) {
+                        Some(v) => posix_regex::escape(v),
+                        None => {
+                            errs.push((s.loc, format!("undefined variable: {n}")));
+                            continue;
+                        }
+                    },
+                    SubstKind::Num(ast, format) => match ctx.eval(ast, self.line) {
+                        Ok(v) => match format.render(v) {
+                            Some(r) => posix_regex::escape(r.as_bytes()),
+                            None => {
+                                errs.push((s.loc, overflow_msg()));
+                                continue;
+                            }
+                        },
+                        Err(EvalError::Undefined(names)) => {
+                            for (n, l) in names {
+                                errs.push((l, format!("undefined variable: {n}")));
+                            }
+                            continue;
+                        }
+                        Err(EvalError::Overflow) => {
+                            errs.push((s.loc, overflow_msg()));
+                            continue;
+                        }
+                    },
+                };
+                let at = s.index + offset;
+                text.splice(at..at, value.iter().copied());
+                offset += value.len();
+            }
+            if !errs.is_empty() {
+                return Err(MatchError::Diags(errs));
+            }
+            // LLVM's `Regex::match` quietly fails on a regex that does not compile (for example
+            // one that became empty after substituting an empty variable).
+            fresh = Regex::new(&text, self.ignore_case).map_err(|_| MatchError::NotFound)?;
+            &fresh
+        };
+        let groups = re.find(buf).ok_or(MatchError::NotFound)?;
+        let (ms, me) = groups[0].expect("whole match");
+        let mut caps = Vec::new();
+        for (name, g) in &self.var_defs {
+            let (s, e) = groups.get(*g).copied().flatten().unwrap_or((ms, ms));
+            ctx.strings.insert(name.clone(), buf[s..e].to_vec());
+            caps.push((name.clone(), s, e));
+        }
+        for (name, (g, format)) in &self.num_defs {
+            let (s, e) = groups.get(*g).copied().flatten().unwrap_or((ms, ms));
+            let text = String::from_utf8_lossy(&buf[s..e]).into_owned();
+            let v = format.parse_value(&text);
+            ctx.numerics.insert(name.clone(), (v, *format));
+            caps.push((name.clone(), s, e));
+        }
+        let skip = usize::from(self.ty.kind == Kind::Empty);
+        Ok((
+            Match {
+                pos: ms + skip,
+                len: me - ms - skip,
+            },
+            caps,
+        ))
+    }
+
+    /// The text the fuzzy-match heuristic compares input against: the pattern as written
+    /// (LLVM 22 compares against the directive's text, `{{...}}` and `[[...]]` included).
+    pub fn example(&self) -> &[u8] {
+        &self.text
+    }
+}
+
+fn overflow_msg() -> String {
+    "unable to substitute variable or numeric expression: overflow error".to_string()
+}
+
+/// Escapes like LLVM's `raw_ostream::write_escaped` (backslash, tab, newline, quote,
+/// non-printable bytes as octal).
+pub fn write_escaped(s: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in s {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'"' => out.push_str("\\\""),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{:03o}", b)),
+        }
+    }
+    out
+}
+
+/// Defines `-D NAME=VALUE` / `-D#[FMT,]NAME=EXPR` command-line variables. Returns an error
+/// message on malformed definitions.
+pub fn define_cmdline(def: &str, ctx: &mut Context, pctx: &mut ParseContext) -> Result<(), String> {
+    let Some(eq) = def.find('=') else {
+        return Err(format!(
+            "Missing equal sign in command-line definition '-D{def}'"
+        ));
+    };
+    if let Some(num) = def.strip_prefix('#') {
+        let eq = eq - 1;
+        let (lhs, rhs) = (&num[..eq], &num[eq + 1..]);
+        let (format, name) = match lhs.split_once(',') {
+            Some((f, n)) => {
+                let kind = match f.trim() {
+                    "%u" => FmtKind::Unsigned,
+                    "%d" => FmtKind::Signed,
+                    "%x" => FmtKind::HexLower,
+                    "%X" => FmtKind::HexUpper,
+                    _ => return Err(format!("invalid format specifier in expression '{f}'")),
+                };
+                (
+                    Format {
+                        kind,
+                        precision: 0,
+                        alt: false,
+                    },
+                    n.trim(),
+                )
+            }
+            None => (Format::UNSIGNED, lhs.trim()),
+        };
+        if name.is_empty()
+            || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        {
+            return Err(format!("invalid variable name in '-D#{num}'"));
+        }
+        let rhs = rhs.trim();
+        // The value is an expression literal: decimal, or hex with a `0x` prefix.
+        let v = if let Some(h) = rhs.strip_prefix("0x") {
+            i128::from_str_radix(h, 16)
+        } else {
+            rhs.parse::<i128>()
+        }
+        .map_err(|_| format!("invalid numeric value in '-D#{num}'"))?;
+        ctx.numerics.insert(name.to_string(), (Some(v), format));
+        pctx.numeric_vars.insert(name.to_string(), (format, None));
+        return Ok(());
+    }
+    let (name, value) = (&def[..eq], &def[eq + 1..]);
+    if name.is_empty() {
+        return Err(format!(
+            "Missing variable name in command-line definition '-D{def}'"
+        ));
+    }
+    let body = name.strip_prefix('$').unwrap_or(name);
+    if body.is_empty()
+        || !body.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        || !body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return Err(format!(
+            "invalid name in string variable definition '-D{def}'"
+        ));
+    }
+    ctx.strings
+        .insert(name.to_string(), value.as_bytes().to_vec());
+    pctx.string_vars.insert(name.to_string());
+    Ok(())
+}
