@@ -577,3 +577,91 @@ pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) ->
         short_form: None,
     }
 }
+
+/// Renders a dialect's reference page (Markdown) from its op declarations, so the docs cannot
+/// drift from what the parser, printer and verifier do.
+pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "# `{namespace}` dialect\n");
+    let _ = writeln!(s, "<!-- Generated from the op declarations by `tilus-opt --dump-op-docs`; do not edit. -->\n");
+    for op in ops {
+        let _ = writeln!(s, "## `{}`\n", op.name);
+        let _ = writeln!(s, "{}\n", op.summary);
+        if op.description != op.summary {
+            let _ = writeln!(s, "{}\n", op.description);
+        }
+        match op.format {
+            Format::Declarative(f) => {
+                let _ = writeln!(s, "Assembly format:\n\n```text\n{f}\n```\n");
+            }
+            Format::Custom { .. } => {
+                let _ = writeln!(s, "Assembly format: hand-written (see the examples in the description).\n");
+            }
+            Format::Generic => {
+                let _ = writeln!(s, "Assembly format: generic form only.\n");
+            }
+        }
+        let arity = |a: Arity| match a {
+            Arity::Single => "",
+            Arity::Optional => " (optional)",
+            Arity::Variadic => " (variadic)",
+        };
+        if !op.operands.is_empty() {
+            let _ = writeln!(s, "| operand | type |\n|---|---|");
+            for o in op.operands {
+                let _ = writeln!(s, "| `{}` | {}{} |", o.name, o.ty.desc, arity(o.arity));
+            }
+            s.push('\n');
+        }
+        if !op.results.is_empty() {
+            let _ = writeln!(s, "| result | type |\n|---|---|");
+            for o in op.results {
+                let _ = writeln!(s, "| `{}` | {}{} |", o.name, o.ty.desc, arity(o.arity));
+            }
+            s.push('\n');
+        }
+        if !op.attributes.is_empty() {
+            let _ = writeln!(s, "| attribute (property) | constraint |\n|---|---|");
+            for a in op.attributes {
+                let opt = if a.optional { " (optional)" } else { "" };
+                let kws = if a.constraint.keywords.is_empty() {
+                    String::new()
+                } else {
+                    format!(": `{}`", a.constraint.keywords.join("`, `"))
+                };
+                let _ = writeln!(s, "| `{}` | {}{}{} |", a.name, a.constraint.desc, kws, opt);
+            }
+            s.push('\n');
+        }
+        if !op.regions.is_empty() {
+            let names: Vec<String> = op
+                .regions
+                .iter()
+                .map(|r| format!("`{}`{}", r.name, if r.single_block { " (single block)" } else { "" }))
+                .collect();
+            let _ = writeln!(s, "Regions: {}\n", names.join(", "));
+        }
+        if !op.successors.is_empty() {
+            let names: Vec<String> = op
+                .successors
+                .iter()
+                .map(|d| if d.operands.is_empty() { format!("`{}`", d.name) } else { format!("`{}` (with `{}`)", d.name, d.operands) })
+                .collect();
+            let _ = writeln!(s, "Successors: {}\n", names.join(", "));
+        }
+        if !op.traits.is_empty() {
+            let names: Vec<String> = op
+                .traits
+                .iter()
+                .map(|t| match t {
+                    Trait::HasParent(p) => format!("HasParent({})", p.join(", ")),
+                    Trait::AllTypesMatch(p) => format!("AllTypesMatch({})", p.join(", ")),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            let _ = writeln!(s, "Traits: {}\n", names.join(", "));
+        }
+    }
+    s
+}

@@ -56,6 +56,12 @@ struct Cli {
     /// Skip the verifier (debugging malformed IR).
     #[arg(long)]
     no_verify: bool,
+    /// List the registered dialects and their ops, then exit.
+    #[arg(long)]
+    list_dialects: bool,
+    /// Write one Markdown reference page per dialect (generated from the op declarations) into DIR.
+    #[arg(long, value_name = "DIR")]
+    dump_op_docs: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
@@ -135,6 +141,28 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk> {
 }
 
 fn run(cli: &Cli) -> Result<ExitCode, String> {
+    if cli.list_dialects || cli.dump_op_docs.is_some() {
+        let mut ctx = Context::new();
+        tilus_dialects::register_all(&mut ctx);
+        if cli.list_dialects {
+            let mut out = String::new();
+            for (ns, ops) in ctx.dialects() {
+                out.push_str(&format!("{ns}\n"));
+                for op in ops {
+                    out.push_str(&format!("  {:<24} {}\n", op.name, op.summary));
+                }
+            }
+            write_output(cli.output.as_deref(), &out)?;
+        }
+        if let Some(dir) = &cli.dump_op_docs {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+            for (ns, ops) in ctx.dialects() {
+                let text = tilus_ir::opdef::dialect_markdown(ns, ops);
+                write_output(Some(&dir.join(format!("{ns}.md"))), &text)?;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let (name, text) = read_input(cli)?;
     let opts = PrintOptions {
         generic: cli.print_op_generic,
