@@ -584,7 +584,10 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(s, "# `{namespace}` dialect\n");
-    let _ = writeln!(s, "<!-- Generated from the op declarations by `tilus-opt --dump-op-docs`; do not edit. -->\n");
+    let _ = writeln!(
+        s,
+        "<!-- Generated from the op declarations by `tilus-opt --dump-op-docs`; do not edit. -->\n"
+    );
     for op in ops {
         let _ = writeln!(s, "## `{}`\n", op.name);
         let _ = writeln!(s, "{}\n", op.summary);
@@ -596,7 +599,10 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
                 let _ = writeln!(s, "Assembly format:\n\n```text\n{f}\n```\n");
             }
             Format::Custom { .. } => {
-                let _ = writeln!(s, "Assembly format: hand-written (see the examples in the description).\n");
+                let _ = writeln!(
+                    s,
+                    "Assembly format: hand-written (see the examples in the description).\n"
+                );
             }
             Format::Generic => {
                 let _ = writeln!(s, "Assembly format: generic form only.\n");
@@ -638,7 +644,17 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
             let names: Vec<String> = op
                 .regions
                 .iter()
-                .map(|r| format!("`{}`{}", r.name, if r.single_block { " (single block)" } else { "" }))
+                .map(|r| {
+                    format!(
+                        "`{}`{}",
+                        r.name,
+                        if r.single_block {
+                            " (single block)"
+                        } else {
+                            ""
+                        }
+                    )
+                })
                 .collect();
             let _ = writeln!(s, "Regions: {}\n", names.join(", "));
         }
@@ -646,7 +662,13 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
             let names: Vec<String> = op
                 .successors
                 .iter()
-                .map(|d| if d.operands.is_empty() { format!("`{}`", d.name) } else { format!("`{}` (with `{}`)", d.name, d.operands) })
+                .map(|d| {
+                    if d.operands.is_empty() {
+                        format!("`{}`", d.name)
+                    } else {
+                        format!("`{}` (with `{}`)", d.name, d.operands)
+                    }
+                })
                 .collect();
             let _ = writeln!(s, "Successors: {}\n", names.join(", "));
         }

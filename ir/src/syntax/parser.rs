@@ -1587,11 +1587,12 @@ impl<'c, 's> Parser<'c, 's> {
             Rule::number_attr => {
                 let mut it = p.into_inner();
                 let num = it.next().unwrap();
+                let num_span = self.off(&num);
                 let ty = match it.next() {
                     Some(t) => Some(self.type_(t)?),
                     None => None,
                 };
-                return self.number_attr(num.as_str(), ty, sp);
+                return self.number_attr(num.as_str(), ty, num_span);
             }
             Rule::string_attr => {
                 let mut it = p.into_inner();
