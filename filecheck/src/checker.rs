@@ -305,7 +305,7 @@ pub fn read_check_file(
     let mut all: Vec<(&str, bool)> = prefixes.iter().map(|p| (p.as_str(), false)).collect();
     all.extend(comment_prefixes.iter().map(|p| (p.as_str(), true)));
     // Longest first so that at equal positions the longest prefix wins.
-    all.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    all.sort_by_key(|a| std::cmp::Reverse(a.0.len()));
     let mut next_pos: Vec<Option<usize>> = all
         .iter()
         .map(|(p, _)| find_bytes(&t, p.as_bytes(), 0))

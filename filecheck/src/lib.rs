@@ -16,6 +16,8 @@
 //! caller also wants the exit status and diagnostics of a failure, and [`main_with_args`] for a
 //! full command-line invocation (used by the `tilus-filecheck` binary).
 
+#![warn(missing_docs)]
+
 mod checker;
 mod dump;
 mod pattern;

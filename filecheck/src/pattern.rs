@@ -260,8 +260,6 @@ pub struct Pattern {
     pub ignore_case: bool,
     /// Never matches (see [`Pattern::never`]).
     never: bool,
-    /// The pattern text as written (trailing blanks trimmed).
-    text: Vec<u8>,
     compiled: RefCell<Option<Regex>>,
 }
 
@@ -840,7 +838,6 @@ impl Pattern {
             num_defs: BTreeMap::new(),
             ignore_case: opts.ignore_case,
             never: false,
-            text: Vec::new(),
             compiled: RefCell::new(None),
         };
         let t = sm.shared(buf);
@@ -876,7 +873,6 @@ impl Pattern {
             return Ok(pat);
         }
         let s = &t[start..end];
-        pat.text = s.to_vec();
         if ty.literal {
             pat.fixed = s.to_vec();
             return Ok(pat);
@@ -923,7 +919,9 @@ impl Pattern {
                     p.err(i, "found start of regex string with no end '}}'");
                     return Err(ParseFailure::Invalid);
                 };
-                let alternation = t[i + 2..close].contains(&b'|');
+                // LLVM parenthesises the piece when the rest of the pattern (not only this piece)
+                // contains `|`; this shows in group numbering and in the fuzzy-match text.
+                let alternation = t[i..end].contains(&b'|');
                 if alternation {
                     re.push(b'(');
                     cur_paren += 1;
@@ -1112,7 +1110,6 @@ impl Pattern {
             num_defs: BTreeMap::new(),
             ignore_case: false,
             never: false,
-            text: Vec::new(),
             compiled: RefCell::new(None),
         }
     }
@@ -1273,10 +1270,14 @@ impl Pattern {
         ))
     }
 
-    /// The text the fuzzy-match heuristic compares input against: the pattern as written
-    /// (LLVM 22 compares against the directive's text, `{{...}}` and `[[...]]` included).
+    /// The text the fuzzy-match heuristic compares input against (LLVM: the fixed string, or
+    /// else the regex text before substitution).
     pub fn example(&self) -> &[u8] {
-        &self.text
+        if self.fixed.is_empty() {
+            &self.regex_str
+        } else {
+            &self.fixed
+        }
     }
 }
 

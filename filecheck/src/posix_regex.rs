@@ -1013,7 +1013,7 @@ pub fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     while i + n <= hay.len() {
         let b = hay[i + n - 1];
-        if b == last && &hay[i..i + n - 1] == &needle[..n - 1] {
+        if b == last && hay[i..i + n - 1] == needle[..n - 1] {
             return Some(i);
         }
         i += skip[b as usize];

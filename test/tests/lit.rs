@@ -413,6 +413,17 @@ fn run_test(env: &Env, name: &str, file: &Path, script: &Script) -> Result<(), F
     };
     let dir = file.parent().unwrap_or(Path::new("."));
     for run in &script.runs {
+        for tool in ["tilus-opt", "tilus-run"] {
+            if mentions(&run.text, tool) && !env.features.contains(tool) {
+                return Err(format!(
+                    "{name}:{}: the RUN line uses {tool}, which is not built in {}; run \
+                     `cargo build --workspace --bins` with the same profile as the tests first",
+                    run.line,
+                    profile_dir().display()
+                )
+                .into());
+            }
+        }
         let cmd = substitute(&run.text, file, &tmp_dir);
         let result = run_command(&cmd, dir, &path_var)?;
         if !result.status_ok {
@@ -430,6 +441,16 @@ fn run_test(env: &Env, name: &str, file: &Path, script: &Script) -> Result<(), F
         .into());
     }
     Ok(())
+}
+
+/// Whether `cmd` uses `word` as a command-like word (not as part of a longer name).
+fn mentions(cmd: &str, word: &str) -> bool {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    cmd.match_indices(word).any(|(i, _)| {
+        let before = cmd[..i].chars().next_back();
+        let after = cmd[i + word.len()..].chars().next();
+        !before.is_some_and(|c| is_name(c) || c == '/') && !after.is_some_and(is_name)
+    })
 }
 
 /// What a finished command produced.
@@ -589,6 +610,21 @@ fn self_checks() -> Vec<Trial> {
             if s.requires != ["mlir-opt", "tilus-opt"] || s.xfail != ["*"] || s.unsupported != ["x"]
             {
                 return Err(format!("unexpected directives: {s:?}").into());
+            }
+            Ok(())
+        }),
+        Trial::test("harness::tool_mentions", || {
+            let cases = [
+                ("tilus-opt %s | FileCheck %s", true),
+                ("not tilus-opt x", true),
+                ("echo tilus-optimizer", false),
+                ("/bin/tilus-opt", false),
+                ("FileCheck %s --check-prefix=tilus-opt-x", false),
+            ];
+            for (cmd, want) in cases {
+                if mentions(cmd, "tilus-opt") != want {
+                    return Err(format!("mentions({cmd:?}) should be {want}").into());
+                }
             }
             Ok(())
         }),
