@@ -155,7 +155,8 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
             write_output(cli.output.as_deref(), &out)?;
         }
         if let Some(dir) = &cli.dump_op_docs {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
             for (ns, ops) in ctx.dialects() {
                 let text = tilus_ir::opdef::dialect_markdown(ns, ops);
                 write_output(Some(&dir.join(format!("{ns}.md"))), &text)?;
