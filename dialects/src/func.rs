@@ -422,7 +422,7 @@ fn print_func(pr: &mut Printer, op: OpId) {
         if let (Some(b), true) = (entry, pr.opts.debuginfo) {
             if let Some(l) = ctx.value(ctx.block_args(b)[i]).loc {
                 pr.out.push(' ');
-                pr.print_loc_use(l);
+                pr.print_loc_inline(l);
             }
         }
     }

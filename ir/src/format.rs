@@ -147,7 +147,156 @@ const fn has_word(f: &[u8], w: &[u8]) -> bool {
     false
 }
 
+const fn count_name(def: &OpDef, n: &[u8]) -> usize {
+    let mut c = 0;
+    let mut i = 0;
+    while i < def.operands.len() {
+        c += bytes_eq(def.operands[i].name.as_bytes(), n) as usize;
+        i += 1;
+    }
+    i = 0;
+    while i < def.results.len() {
+        c += bytes_eq(def.results[i].name.as_bytes(), n) as usize;
+        i += 1;
+    }
+    i = 0;
+    while i < def.attributes.len() {
+        c += bytes_eq(def.attributes[i].name.as_bytes(), n) as usize;
+        i += 1;
+    }
+    i = 0;
+    while i < def.regions.len() {
+        c += bytes_eq(def.regions[i].name.as_bytes(), n) as usize;
+        i += 1;
+    }
+    i = 0;
+    while i < def.successors.len() {
+        c += bytes_eq(def.successors[i].name.as_bytes(), n) as usize;
+        i += 1;
+    }
+    c
+}
+
+/// Every operand, result, attribute, region and successor name must be unique within an op, since
+/// formats, verifier messages and accessors refer to them by name (called from [`OpDef::check`]).
+pub const fn check_unique_names_const(def: &OpDef) {
+    let mut i = 0;
+    while i < def.operands.len() {
+        if count_name(def, def.operands[i].name.as_bytes()) != 1 {
+            panic!("op declaration: two slots share an operand's name");
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < def.results.len() {
+        if count_name(def, def.results[i].name.as_bytes()) != 1 {
+            panic!("op declaration: two slots share a result's name");
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < def.attributes.len() {
+        if count_name(def, def.attributes[i].name.as_bytes()) != 1 {
+            panic!("op declaration: two slots share an attribute's name");
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < def.regions.len() {
+        if count_name(def, def.regions[i].name.as_bytes()) != 1 {
+            panic!("op declaration: two slots share a region's name");
+        }
+        i += 1;
+    }
+    i = 0;
+    while i < def.successors.len() {
+        if count_name(def, def.successors[i].name.as_bytes()) != 1 {
+            panic!("op declaration: two slots share a successor's name");
+        }
+        i += 1;
+    }
+}
+
+const fn is_directive(w: &[u8]) -> bool {
+    bytes_eq(w, b"attr-dict")
+        || bytes_eq(w, b"attr-dict-with-keyword")
+        || bytes_eq(w, b"type")
+        || bytes_eq(w, b"functional-type")
+        || bytes_eq(w, b"qualified")
+        || bytes_eq(w, b"operands")
+        || bytes_eq(w, b"results")
+        || bytes_eq(w, b"regions")
+        || bytes_eq(w, b"successors")
+}
+
 /// Validates a declarative format against its op at compile time (called from [`OpDef::check`]).
+///
+/// A well-formed declaration compiles:
+///
+/// ```
+/// use tilus_ir::opdef::{one, Format, OpDef, Trait, SIGNLESS_INT_LIKE};
+/// const ADD: OpDef = OpDef {
+///     name: "demo.add",
+///     operands: &[one("lhs", SIGNLESS_INT_LIKE), one("rhs", SIGNLESS_INT_LIKE)],
+///     results: &[one("result", SIGNLESS_INT_LIKE)],
+///     traits: &[Trait::SameOperandsAndResultType],
+///     format: Format::Declarative("$lhs `,` $rhs attr-dict `:` type($result)"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = ADD.check();
+/// ```
+///
+/// A format naming an undeclared variable is a build error:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, SIGNLESS_INT_LIKE};
+/// const ADD: OpDef = OpDef {
+///     name: "demo.add",
+///     operands: &[one("lhs", SIGNLESS_INT_LIKE)],
+///     results: &[one("result", SIGNLESS_INT_LIKE)],
+///     format: Format::Declarative("$lsh attr-dict `:` type($result)"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = ADD.check();
+/// ```
+///
+/// So is a misspelled directive:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, SIGNLESS_INT_LIKE};
+/// const ADD: OpDef = OpDef {
+///     name: "demo.add",
+///     operands: &[one("lhs", SIGNLESS_INT_LIKE)],
+///     results: &[one("result", SIGNLESS_INT_LIKE)],
+///     format: Format::Declarative("$lhs attr-dict `:` typ($result)"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = ADD.check();
+/// ```
+///
+/// And two slots with one name, or an operand the format leaves out:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, SIGNLESS_INT_LIKE};
+/// const ADD: OpDef = OpDef {
+///     name: "demo.add",
+///     operands: &[one("x", SIGNLESS_INT_LIKE), one("x", SIGNLESS_INT_LIKE)],
+///     format: Format::Declarative("$x attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = ADD.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, SIGNLESS_INT_LIKE};
+/// const ADD: OpDef = OpDef {
+///     name: "demo.add",
+///     operands: &[one("lhs", SIGNLESS_INT_LIKE), one("rhs", SIGNLESS_INT_LIKE)],
+///     format: Format::Declarative("$lhs attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = ADD.check();
+/// ```
 pub const fn check_format_const(def: &OpDef, f: &[u8]) {
     let mut i = 0;
     let mut depth: i32 = 0;
@@ -171,6 +320,17 @@ pub const fn check_format_const(def: &OpDef, f: &[u8]) {
             }
             if name_kind(def, sub(f, i + 1, j)) == 0 {
                 panic!("assembly format names a `$variable` that is not an operand, result, attribute, region or successor of the op");
+            }
+            i = j;
+            continue;
+        }
+        if c.is_ascii_alphabetic() {
+            let mut j = i;
+            while j < f.len() && (is_ident(f[j]) || f[j] == b'-') {
+                j += 1;
+            }
+            if !is_directive(sub(f, i, j)) {
+                panic!("assembly format: unknown directive (expected attr-dict, attr-dict-with-keyword, type, functional-type, qualified, operands, results, regions or successors)");
             }
             i = j;
             continue;

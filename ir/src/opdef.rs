@@ -228,6 +228,7 @@ impl OpDef {
         if !contains_byte(self.name.as_bytes(), b'.') {
             panic!("op name must be `dialect.op`");
         }
+        crate::format::check_unique_names_const(self);
         if let Format::Declarative(f) = self.format {
             crate::format::check_format_const(self, f.as_bytes());
         }

@@ -139,13 +139,23 @@ fn widen(file: &SourceFile, s: Span) -> (usize, usize) {
     (s.start.min(file.text.len()), len)
 }
 
+/// The text under the span when none was given: the message when short, else its first clause
+/// (up to a `: ` outside quotes), else "here".
 fn short_label(msg: &str) -> String {
-    let m = msg.split(':').next().unwrap_or(msg);
-    if m.len() > 60 {
-        "here".into()
-    } else {
-        m.to_string()
+    if msg.len() <= 70 {
+        return msg.to_string();
     }
+    let mut in_quote = None;
+    let b = msg.as_bytes();
+    for i in 0..b.len() {
+        match (in_quote, b[i]) {
+            (None, q @ (b'\'' | b'"')) => in_quote = Some(q),
+            (Some(q), c) if c == q => in_quote = None,
+            (None, b':') if b.get(i + 1) == Some(&b' ') && i <= 70 => return msg[..i].to_string(),
+            _ => {}
+        }
+    }
+    "here".into()
 }
 
 /// Renders one diagnostic (with its notes) as a miette report, without colour.

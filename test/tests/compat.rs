@@ -9,7 +9,7 @@
 //!   what `tilus-opt` prints from it must again give exactly `expected`.
 //! * `compat/<file>::stable`: `tilus-opt` on its own output prints the same text again.
 //!
-//! Files whose name contains `loc` get the same three cases once more with debug info printed
+//! Every file gets the same three cases once more with debug info printed
 //! (`--mlir-print-debuginfo` for `mlir-opt`, `--print-debuginfo` for `tilus-opt`), suffixed
 //! `_debuginfo`.
 //!
@@ -115,10 +115,8 @@ fn main() {
 
     let mut trials = Vec::new();
     for file in files {
-        let mut modes = vec![Mode::Plain];
-        if file.contains("loc") {
-            modes.push(Mode::DebugInfo);
-        }
+        // Every file also runs with locations printed: each op's location must survive too.
+        let modes = vec![Mode::Plain, Mode::DebugInfo];
         for mode in modes {
             let rel = format!("{CORPUS_DIR}/{file}");
             let no_mlir_opt = env.mlir_opt.is_err();

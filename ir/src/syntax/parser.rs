@@ -1057,7 +1057,8 @@ impl<'c, 's> Parser<'c, 's> {
         if written.contains('.') {
             candidates.push(written.to_string());
         }
-        if let Some(Some(d)) = self.default_dialects.last() {
+        // The enclosing op's default dialect only applies to names without a dialect prefix.
+        if let (Some(Some(d)), false) = (self.default_dialects.last(), written.contains('.')) {
             candidates.push(format!("{d}.{written}"));
         }
         if !written.contains('.') {

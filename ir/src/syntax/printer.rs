@@ -500,7 +500,7 @@ impl<'a> Printer<'a> {
                         if self.opts.debuginfo {
                             if let Some(l) = ctx.value(a).loc {
                                 self.out.push(' ');
-                                self.print_loc_use(l);
+                                self.print_loc_inline(l);
                             }
                         }
                     }
@@ -1132,6 +1132,13 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Prints `loc(...)` in full: MLIR writes block-argument locations inline, never as aliases.
+    pub fn print_loc_inline(&mut self, l: Attr) {
+        self.out.push_str("loc(");
+        self.loc_body(l);
+        self.out.push(')');
+    }
+
     fn print_loc_aliases(&mut self) {
         for (i, (_, text)) in self.locs.iter().enumerate() {
             let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
@@ -1162,7 +1169,7 @@ impl<'a> Printer<'a> {
             sections.push(format!("  external_resources: {e}"));
         }
         self.out.push_str(&sections.join(",\n"));
-        self.out.push_str("\n#-}\n");
+        self.out.push_str("\n#-}\n\n");
     }
 
     fn loc_body(&mut self, l: Attr) {
