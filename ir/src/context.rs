@@ -8,7 +8,11 @@
 use crate::attrs::{Attr, AttrKind, Location};
 use crate::opdef::OpDef;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
-use indexmap::{IndexMap, IndexSet};
+use indexmap::IndexMap;
+
+/// Interning tables hash with FxHash: keys are small and trusted, and SipHash's cost showed up
+/// as the top item when parsing large files.
+type IndexSet<T> = indexmap::IndexSet<T, rustc_hash::FxBuildHasher>;
 
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {
@@ -155,9 +159,9 @@ impl Context {
     /// An empty context with no dialects registered.
     pub fn new() -> Context {
         let mut c = Context {
-            types: IndexSet::new(),
-            attrs: IndexSet::new(),
-            names: IndexSet::new(),
+            types: IndexSet::default(),
+            attrs: IndexSet::default(),
+            names: IndexSet::default(),
             defs: Vec::new(),
             ops: Vec::new(),
             blocks: Vec::new(),

@@ -41,14 +41,14 @@ pub fn resolve_span(
         DiagLoc::Span(s) => Some(s),
         DiagLoc::Unknown => None,
         DiagLoc::OpAttr(op, name) => {
-            if let Some(s) = map.and_then(|m| m.op_attrs.get(&(op, name.to_string()))) {
-                return Some(*s);
+            if let Some(s) = map.and_then(|m| m.op_attr(op, name)) {
+                return Some(s);
             }
             resolve_span(ctx, map, file, DiagLoc::Op(op))
         }
         DiagLoc::Op(op) => {
-            if let Some(s) = map.and_then(|m| m.op_name.get(&op)) {
-                return Some(*s);
+            if let Some(s) = map.and_then(|m| m.op_name(op)) {
+                return Some(s);
             }
             let ctx = ctx?;
             let mut l = ctx.op(op).loc;

@@ -18,7 +18,8 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
 use pest::iterators::Pair;
 use pest::Parser as _;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/mlir.pest"]
@@ -33,14 +34,28 @@ pub type PResult<T> = Result<T, Diagnostic>;
 /// Spans recorded for ops while parsing, so later diagnostics (verifier, passes) point at source.
 #[derive(Default, Clone, Debug)]
 pub struct SourceMap {
-    /// Span of each op's name (what a verifier error underlines).
-    pub op_name: HashMap<OpId, Span>,
-    /// Span of each op's whole text up to its regions.
-    pub op_head: HashMap<OpId, Span>,
+    /// Span of each op's name (what a verifier error underlines), indexed by op; ops made later
+    /// (by passes) have none.
+    op_names: Vec<Option<Span>>,
     /// Span of attributes by (op, name), for errors about one attribute.
-    pub op_attrs: HashMap<(OpId, String), Span>,
-    /// Span of operands by (op, index).
-    pub op_operands: HashMap<(OpId, usize), Span>,
+    op_attrs: FxHashMap<(OpId, String), Span>,
+}
+
+impl SourceMap {
+    /// Where an op's name was written.
+    pub fn op_name(&self, op: OpId) -> Option<Span> {
+        self.op_names.get(op.index()).copied().flatten()
+    }
+    /// Where one of an op's attributes was written.
+    pub fn op_attr(&self, op: OpId, name: &str) -> Option<Span> {
+        self.op_attrs.get(&(op, name.to_string())).copied()
+    }
+    fn set_op_name(&mut self, op: OpId, s: Span) {
+        if self.op_names.len() <= op.index() {
+            self.op_names.resize(op.index() + 1, None);
+        }
+        self.op_names[op.index()] = Some(s);
+    }
 }
 
 /// What a file parses into.
@@ -137,11 +152,11 @@ impl<'c, 's> Parser<'c, 's> {
             filename: filename.to_string(),
             pos: 0,
             lines: LineIndex::new(src),
-            attr_aliases: HashMap::new(),
-            type_aliases: HashMap::new(),
+            attr_aliases: HashMap::default(),
+            type_aliases: HashMap::default(),
             scopes: Vec::new(),
             block_scopes: Vec::new(),
-            distinct: HashMap::new(),
+            distinct: HashMap::default(),
             fwd_block: None,
             default_dialects: Vec::new(),
             diags: Vec::new(),
@@ -382,12 +397,12 @@ impl<'c, 's> Parser<'c, 's> {
         let block = self.ctx.create_block(&[]);
         self.ctx.push_block(region, block);
         self.scopes.push(Scope {
-            values: HashMap::new(),
+            values: HashMap::default(),
             forward: vec![],
             isolated: true,
         });
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
         self.default_dialects.push(None);
         loop {
@@ -450,7 +465,7 @@ impl<'c, 's> Parser<'c, 's> {
         if self.fwd_locs.is_empty() {
             return;
         }
-        let mut map = HashMap::new();
+        let mut map = HashMap::default();
         for (name, ph, sp) in std::mem::take(&mut self.fwd_locs) {
             match self.attr_aliases.get(&name) {
                 Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
@@ -645,12 +660,12 @@ impl<'c, 's> Parser<'c, 's> {
 
     fn push_scope(&mut self, isolated: bool) {
         self.scopes.push(Scope {
-            values: HashMap::new(),
+            values: HashMap::default(),
             forward: vec![],
             isolated,
         });
         self.block_scopes.push(BlockScope {
-            blocks: HashMap::new(),
+            blocks: HashMap::default(),
         });
     }
 
@@ -832,7 +847,9 @@ impl<'c, 's> Parser<'c, 's> {
         self.skip_ws();
         let start = self.pos;
         let mut results: Vec<(String, u32, Span)> = Vec::new();
-        if self.src[self.pos..].starts_with('%') {
+        if self.src[self.pos..].starts_with('%') && !self.fast_op_results(&mut results) {
+            results.clear();
+            self.pos = start;
             let p = self.rule(Rule::op_results)?;
             for r in p.into_inner() {
                 let span = self.off(&r);
@@ -891,14 +908,37 @@ impl<'c, 's> Parser<'c, 's> {
         results: &[(String, u32, Span)],
         loc_default: Attr,
     ) -> PResult<OpId> {
-        let head = self.rule(Rule::generic_head)?;
         let mut name_span = Span::default();
         let mut name = String::new();
         let mut uses: Vec<UnresolvedOperand> = Vec::new();
         let mut succs: Vec<(BlockId, Vec<(UnresolvedOperand, Type)>)> = Vec::new();
         let mut props = None;
         let mut props_span = None;
-        for p in head.into_inner() {
+        let head_start = self.pos;
+        let head = match self.fast_generic_head(&mut name, &mut name_span, &mut uses) {
+            true => {
+                // The rare parts (successors, properties) still go through the grammar.
+                if self.peek() == Some(b'[') {
+                    let p = self.rule(Rule::successors)?;
+                    for s in p.into_inner() {
+                        succs.push(self.successor(s)?);
+                    }
+                }
+                if self.peek() == Some(b'<') {
+                    let p = self.rule(Rule::properties)?;
+                    props_span = Some(self.off(&p));
+                    props = Some(self.attribute(p.into_inner().next().unwrap())?);
+                }
+                None
+            }
+            false => {
+                self.pos = head_start;
+                name.clear();
+                uses.clear();
+                Some(self.rule(Rule::generic_head)?)
+            }
+        };
+        for p in head.into_iter().flat_map(|h| h.into_inner()) {
             match p.as_rule() {
                 Rule::string_lit => {
                     name_span = self.off(&p);
@@ -950,37 +990,45 @@ impl<'c, 's> Parser<'c, 's> {
             self.default_dialects.pop();
             self.expect(")")?;
         }
-        let tail = self.rule(Rule::generic_tail)?;
         let mut attrs = Vec::new();
-        let mut fty = None;
+        let fty;
         let mut loc = loc_default;
         let mut attr_spans = Vec::new();
-        let mut fty_span = Span::default();
-        for p in tail.into_inner() {
-            match p.as_rule() {
-                Rule::dict_attr => {
-                    for e in p.into_inner() {
-                        let sp = self.off(&e);
-                        let (k, v) = self.dict_entry(e)?;
-                        if attrs.iter().any(|(k2, _)| *k2 == k) {
-                            return Err(Diagnostic::at(
-                                sp,
-                                format!(
-                                    "attribute '{k}' occurs more than once in the attribute list"
-                                ),
-                            ));
-                        }
-                        attr_spans.push((k.clone(), sp));
-                        attrs.push((k, v));
-                    }
+        let fty_span;
+        // The tail `{attrs} : (T, ...) -> U loc(...)`, piece by piece so the function type can take
+        // the fast path; each piece is the grammar rule `generic_tail` is made of.
+        if self.peek() == Some(b'{') {
+            let p = self.rule(Rule::dict_attr)?;
+            for e in p.into_inner() {
+                let sp = self.off(&e);
+                let (k, v) = self.dict_entry(e)?;
+                if attrs.iter().any(|(k2, _)| *k2 == k) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("attribute '{k}' occurs more than once in the attribute list"),
+                    ));
                 }
-                Rule::function_type => {
-                    fty_span = self.off(&p);
-                    fty = Some(self.function_type(p)?);
-                }
-                Rule::loc_attr => loc = self.loc_attr(p)?,
-                _ => unreachable!(),
+                attr_spans.push((k.clone(), sp));
+                attrs.push((k, v));
             }
+        }
+        self.expect(":")?;
+        self.skip_ws();
+        let fs = self.pos;
+        match self.fast_function_type() {
+            Some(t) => {
+                fty = Some(t);
+                fty_span = Span::new(fs, self.pos);
+            }
+            None => {
+                let p = self.rule(Rule::function_type)?;
+                fty_span = self.off(&p);
+                fty = Some(self.function_type(p)?);
+            }
+        }
+        if self.peek_str("loc(") {
+            let p = self.rule(Rule::loc_attr)?;
+            loc = self.loc_attr(p)?;
         }
         let fty = fty.unwrap();
         let (inputs, outputs) = match self.ctx.type_kind(fty) {
@@ -1020,13 +1068,8 @@ impl<'c, 's> Parser<'c, 's> {
             successors,
             loc,
         });
-        self.source_map.op_name.insert(op, name_span);
-        self.source_map
-            .op_head
-            .insert(op, Span::new(start, head_end));
-        for (i, u) in uses.iter().enumerate() {
-            self.source_map.op_operands.insert((op, i), u.span);
-        }
+        self.source_map.set_op_name(op, name_span);
+        let _ = (start, head_end);
         for (k, sp) in attr_spans {
             self.source_map.op_attrs.insert((op, k), sp);
         }
@@ -1103,10 +1146,8 @@ impl<'c, 's> Parser<'c, 's> {
         st.name = self.ctx.op_name(def.name);
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
         let op = self.ctx.create_op(st);
-        self.source_map.op_name.insert(op, name_span);
-        self.source_map
-            .op_head
-            .insert(op, Span::new(start, name_span.end));
+        self.source_map.set_op_name(op, name_span);
+        let _ = start;
         for (k, sp) in attr_spans {
             self.source_map.op_attrs.insert((op, k), sp);
         }
@@ -1348,6 +1389,212 @@ impl<'c, 's> Parser<'c, 's> {
     /// Pops what [`Parser::push_default_dialect`] pushed.
     pub fn pop_default_dialect(&mut self) {
         self.default_dialects.pop();
+    }
+
+    // ----- fast paths ---------------------------------------------------------------------------
+    //
+    // The grammar in `mlir.pest` defines the syntax. These hand-written paths recognise only the
+    // commonest simple spellings (SSA names, plain op-name strings, builtin scalar and function
+    // types) and build exactly what the grammar's rules would; on anything else they return
+    // "not handled" with the cursor where it was, and the caller runs the pest rule.
+
+    fn ident_end(&self, mut i: usize) -> usize {
+        let b = self.src.as_bytes();
+        while i < b.len()
+            && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'$' | b'.' | b'-'))
+        {
+            i += 1;
+        }
+        i
+    }
+
+    /// `%a, %b:2 =`.
+    fn fast_op_results(&mut self, out: &mut Vec<(String, u32, Span)>) -> bool {
+        let b = self.src.as_bytes();
+        loop {
+            self.skip_ws();
+            let s = self.pos;
+            if b.get(s) != Some(&b'%') {
+                return false;
+            }
+            let e = self.ident_end(s + 1);
+            if e == s + 1 {
+                return false;
+            }
+            let mut count = 1;
+            let mut end = e;
+            if b.get(e) == Some(&b':') {
+                let mut d = e + 1;
+                while d < b.len() && b[d].is_ascii_digit() {
+                    d += 1;
+                }
+                match self.src[e + 1..d].parse::<u32>() {
+                    Ok(n) if n > 0 => count = n,
+                    _ => return false,
+                }
+                end = d;
+            }
+            out.push((self.src[s..e].to_string(), count, Span::new(s, end)));
+            self.pos = end;
+            self.skip_ws();
+            match b.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(b'=') if b.get(self.pos + 1) != Some(&b'=') => {
+                    self.pos += 1;
+                    return true;
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// `"name"(%a, %b#1)` with a name free of escapes.
+    fn fast_generic_head(
+        &mut self,
+        name: &mut String,
+        name_span: &mut Span,
+        uses: &mut Vec<UnresolvedOperand>,
+    ) -> bool {
+        let b = self.src.as_bytes();
+        let s = self.pos;
+        if b.get(s) != Some(&b'"') {
+            return false;
+        }
+        let mut e = s + 1;
+        while e < b.len() && b[e] != b'"' {
+            if b[e] == b'\\' || b[e] == b'\n' {
+                return false;
+            }
+            e += 1;
+        }
+        if e >= b.len() || e == s + 1 {
+            return false;
+        }
+        name.push_str(&self.src[s + 1..e]);
+        *name_span = Span::new(s, e + 1);
+        self.pos = e + 1;
+        if self.peek() != Some(b'(') {
+            return false;
+        }
+        self.pos += 1;
+        if self.peek() == Some(b')') {
+            self.pos += 1;
+            return true;
+        }
+        loop {
+            self.skip_ws();
+            let us = self.pos;
+            if b.get(us) != Some(&b'%') {
+                return false;
+            }
+            let ue = self.ident_end(us + 1);
+            if ue == us + 1 {
+                return false;
+            }
+            let mut number = 0;
+            let mut end = ue;
+            if b.get(ue) == Some(&b'#') {
+                let mut d = ue + 1;
+                while d < b.len() && b[d].is_ascii_digit() {
+                    d += 1;
+                }
+                match self.src[ue + 1..d].parse::<u32>() {
+                    Ok(n) => number = n,
+                    Err(_) => return false,
+                }
+                end = d;
+            }
+            uses.push(UnresolvedOperand {
+                name: self.src[us..ue].to_string(),
+                number,
+                span: Span::new(us, end),
+            });
+            self.pos = end;
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => {
+                    self.pos += 1;
+                    return true;
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// A builtin scalar type keyword (`i32`, `index`, `f16`, ...) at the cursor.
+    fn fast_scalar_type(&mut self) -> Option<Type> {
+        self.skip_ws();
+        let s = self.pos;
+        let e = self.ident_end(s);
+        let word = &self.src[s..e];
+        if word.is_empty() || word.contains('.') {
+            return None;
+        }
+        let kind = if let Some(d) = word
+            .strip_prefix('i')
+            .filter(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+        {
+            TypeKind::Integer {
+                width: d.parse().ok().filter(|w| *w <= 16_777_215)?,
+                signedness: Signedness::Signless,
+            }
+        } else if word == "index" {
+            TypeKind::Index
+        } else {
+            TypeKind::Float(FloatKind::from_keyword(word)?)
+        };
+        self.pos = e;
+        Some(self.ctx.ty(kind))
+    }
+
+    /// `(T, ...) -> U` or `(T, ...) -> (U, ...)` over scalar types.
+    fn fast_function_type(&mut self) -> Option<Type> {
+        let save = self.pos;
+        let r = (|| {
+            let list = |p: &mut Self| -> Option<Vec<Type>> {
+                let mut v = Vec::new();
+                if p.peek()? != b'(' {
+                    return None;
+                }
+                p.pos += 1;
+                if p.peek()? == b')' {
+                    p.pos += 1;
+                    return Some(v);
+                }
+                loop {
+                    v.push(p.fast_scalar_type()?);
+                    match p.peek()? {
+                        b',' => p.pos += 1,
+                        b')' => {
+                            p.pos += 1;
+                            return Some(v);
+                        }
+                        _ => return None,
+                    }
+                }
+            };
+            let inputs = list(self)?;
+            self.skip_ws();
+            if !self.src[self.pos..].starts_with("->") {
+                return None;
+            }
+            self.pos += 2;
+            let results = if self.peek()? == b'(' {
+                list(self)?
+            } else {
+                vec![self.fast_scalar_type()?]
+            };
+            // The type must end here (not continue as e.g. `i32x4` or a nested function type).
+            let next = self.src.as_bytes().get(self.pos).copied();
+            if matches!(next, Some(c) if c.is_ascii_alphanumeric() || c == b'<' || c == b'-') {
+                return None;
+            }
+            Some(self.ctx.function_type(inputs, results))
+        })();
+        if r.is_none() {
+            self.pos = save;
+        }
+        r
     }
 
     // ----- pairs to IR --------------------------------------------------------------------------

@@ -55,6 +55,8 @@ pub struct Printer<'a> {
     /// Generated `#map`/`#set` aliases, in order of first use.
     map_aliases: Vec<(Attr, String)>,
     map_alias_ids: HashMap<Attr, String>,
+    /// Location aliases that block arguments introduced (printed before the op).
+    arg_locs: Vec<usize>,
 }
 
 /// Prints a type on its own (diagnostics, tests).
@@ -86,9 +88,16 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     }
     p.print_operation(op);
     p.out.push('\n');
+    let mut head = String::new();
+    for &i in &p.arg_locs {
+        head.push_str(&format!(
+            "{} = {}\n",
+            Printer::loc_alias_name(i),
+            p.locs[i].1
+        ));
+    }
     if !p.map_aliases.is_empty() {
         // Alias definitions go before the op, as MLIR prints them.
-        let mut head = String::new();
         let mut defs = std::mem::take(&mut p.map_aliases);
         // Grouped by prefix (`#map` before `#set`), each in order of first use.
         defs.sort_by_key(|(_, n)| n.starts_with("#set"));
@@ -103,8 +112,8 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
             q.print_attr(a);
             head.push_str(&format!("{name} = {}\n", q.out));
         }
-        p.out.insert_str(0, &head);
     }
+    p.out.insert_str(0, &head);
     p.print_loc_aliases();
     if !opts.local_scope {
         // mlir-opt ends its output with an empty line (after aliases, before resources).
@@ -155,6 +164,7 @@ impl<'a> Printer<'a> {
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
             map_alias_ids: HashMap::new(),
+            arg_locs: Vec::new(),
         }
     }
 
@@ -1100,13 +1110,33 @@ impl<'a> Printer<'a> {
 
     /// Numbers op and block-argument locations in MLIR's order: a pre-order walk, each op's
     /// location before those inside its regions.
+    ///
+    /// Block-argument locations take part in the numbering (MLIR visits an op's location, then
+    /// for each of its blocks the argument locations, then the nested ops) and their aliases are
+    /// defined before the module, although arguments print their locations inline.
     fn number_locations(&mut self, op: OpId) {
         let ctx = self.ctx;
         let mut order = Vec::new();
-        ctx.walk(op, &mut |o| {
-            order.push(ctx.op(o).loc);
-        });
-        for l in order {
+        fn visit(ctx: &Context, o: OpId, order: &mut Vec<(Attr, bool)>) {
+            order.push((ctx.op(o).loc, false));
+            for &r in ctx.regions(o) {
+                for &b in ctx.region_blocks(r) {
+                    for &a in ctx.block_args(b) {
+                        if let Some(l) = ctx.value(a).loc {
+                            order.push((l, true));
+                        }
+                    }
+                    for x in ctx.block_ops(b) {
+                        visit(ctx, x, order);
+                    }
+                }
+            }
+        }
+        visit(ctx, op, &mut order);
+        for (l, is_arg) in order {
+            if is_arg && !self.loc_ids.contains_key(&l) {
+                self.arg_locs.push(self.locs.len());
+            }
             if !self.loc_ids.contains_key(&l) {
                 let mut p = Printer::new(
                     self.ctx,
@@ -1139,9 +1169,12 @@ impl<'a> Printer<'a> {
         self.out.push(')');
     }
 
+    /// The deferred location aliases, after the op (those of block arguments went first).
     fn print_loc_aliases(&mut self) {
         for (i, (_, text)) in self.locs.iter().enumerate() {
-            let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
+            if !self.arg_locs.contains(&i) {
+                let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
+            }
         }
     }
 
