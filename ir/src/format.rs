@@ -792,10 +792,20 @@ fn parse_elems_rt(
                             match n {
                                 Some(0) => vec![],
                                 Some(n) => {
-                                    let mut v = vec![p.parse_type()?];
-                                    for _ in 1..n {
-                                        p.expect(",")?;
-                                        v.push(p.parse_type()?);
+                                    // Read the whole list, then compare: a count mismatch is one
+                                    // clear error rather than a confusing one at the next token.
+                                    p.skip_ws();
+                                    let ts_start = p.pos();
+                                    let v = parse_type_list(p)?;
+                                    if v.len() != n {
+                                        return Err(Diagnostic::at(
+                                            Span::new(ts_start, p.pos()),
+                                            format!(
+                                                "custom op '{}' number of operands and types do not match: got {n} operands and {} types",
+                                                def.name,
+                                                v.len()
+                                            ),
+                                        ));
                                     }
                                     v
                                 }

@@ -167,7 +167,7 @@ pub fn render(
 ) -> String {
     let report = build(ctx, map, file, d);
     let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(400);
     let mut out = String::new();
     let _ = handler.render_report(&mut out, &report);
     out

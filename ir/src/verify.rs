@@ -41,6 +41,19 @@ struct Dominators {
     dom: Vec<Option<HashSet<usize>>>,
 }
 
+/// Whether values in region `r` may be used before their definition, as in MLIR's graph regions:
+/// the module's body, regions of ops without terminators, and single-block regions of
+/// unregistered ops (MLIR cannot know their kind and assumes the permissive one only there).
+fn is_graph_region(ctx: &Context, r: RegionId) -> bool {
+    let Some(p) = ctx.region_parent(r) else {
+        return true;
+    };
+    match ctx.op_def(p) {
+        None => ctx.region_blocks(r).len() <= 1,
+        Some(d) => d.has(Trait::NoTerminator) || d.name == "builtin.module",
+    }
+}
+
 fn op_prefix(ctx: &Context, op: OpId) -> String {
     format!("'{}' op ", ctx.op_name_str(op))
 }
@@ -85,9 +98,8 @@ impl<'a> Verifier<'a> {
             }
         }
         // Regions.
-        let graph = def.is_none()
-            || def.is_some_and(|d| d.has(Trait::NoTerminator) || d.name == "builtin.module");
         for &r in ctx.regions(op) {
+            let graph = is_graph_region(ctx, r);
             self.region(op, r, def, graph);
         }
     }
@@ -325,6 +337,9 @@ impl<'a> Verifier<'a> {
                 None => return false,
             }
         };
+        if is_graph_region(ctx, def_region) {
+            return true;
+        }
         if user_block == def_block {
             return match ctx.value_def(v) {
                 ValueDef::BlockArg(..) => true,
@@ -336,13 +351,6 @@ impl<'a> Verifier<'a> {
                     }
                 }
             };
-        }
-        // Regions of unregistered ops and the module are graph regions: anything goes there.
-        let parent = ctx.region_parent(def_region);
-        if parent.is_none_or(|p| {
-            ctx.op_def(p).is_none() || ctx.op_def(p).is_some_and(|d| d.name == "builtin.module")
-        }) {
-            return true;
         }
         let doms = self.dominators(def_region);
         let (Some(&di), Some(&ui)) = (doms.index.get(&def_block), doms.index.get(&user_block))

@@ -352,6 +352,24 @@ impl<'c, 's> Parser<'c, 's> {
                     expected.join(" or ")
                 };
                 let at = base + off;
+                // An unterminated string: say so at the end of the line, as MLIR does.
+                if src.as_bytes().get(at) == Some(&b'"') {
+                    let line_end = src[at..].find('\n').map(|e| at + e).unwrap_or(src.len());
+                    let body = &src.as_bytes()[at + 1..line_end];
+                    let mut esc = false;
+                    let closed = body.iter().any(|&c| {
+                        let hit = !esc && c == b'"';
+                        esc = !esc && c == b'\\';
+                        hit
+                    });
+                    if !closed {
+                        return Err(Diagnostic::at(
+                            Span::new(at, line_end),
+                            "expected '\"' in string literal",
+                        )
+                        .with_label("string starts here and is not closed on this line"));
+                    }
+                }
                 let end = self.token_end(at);
                 let found = if at >= src.len() {
                     "end of input".to_string()
@@ -925,9 +943,27 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                 }
                 if self.peek() == Some(b'<') {
-                    let p = self.rule(Rule::properties)?;
-                    props_span = Some(self.off(&p));
-                    props = Some(self.attribute(p.into_inner().next().unwrap())?);
+                    let ps = self.pos;
+                    self.pos += 1;
+                    let fast = if self.peek() == Some(b'{') {
+                        self.fast_attr_dict()?
+                    } else {
+                        None
+                    };
+                    match fast {
+                        Some(entries) if self.peek() == Some(b'>') => {
+                            self.pos += 1;
+                            props_span = Some(Span::new(ps, self.pos));
+                            let entries = entries.into_iter().map(|(k, v, _)| (k, v)).collect();
+                            props = Some(self.ctx.dict_attr(entries));
+                        }
+                        _ => {
+                            self.pos = ps;
+                            let p = self.rule(Rule::properties)?;
+                            props_span = Some(self.off(&p));
+                            props = Some(self.attribute(p.into_inner().next().unwrap())?);
+                        }
+                    }
                 }
                 None
             }
@@ -998,16 +1034,7 @@ impl<'c, 's> Parser<'c, 's> {
         // The tail `{attrs} : (T, ...) -> U loc(...)`, piece by piece so the function type can take
         // the fast path; each piece is the grammar rule `generic_tail` is made of.
         if self.peek() == Some(b'{') {
-            let p = self.rule(Rule::dict_attr)?;
-            for e in p.into_inner() {
-                let sp = self.off(&e);
-                let (k, v) = self.dict_entry(e)?;
-                if attrs.iter().any(|(k2, _)| *k2 == k) {
-                    return Err(Diagnostic::at(
-                        sp,
-                        format!("attribute '{k}' occurs more than once in the attribute list"),
-                    ));
-                }
+            for (k, v, sp) in self.parse_attr_dict()? {
                 attr_spans.push((k.clone(), sp));
                 attrs.push((k, v));
             }
@@ -1347,6 +1374,12 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// Parses `{k = v, ...}` into entries (with spans).
     pub fn parse_attr_dict(&mut self) -> PResult<Vec<(String, Attr, Span)>> {
+        self.skip_ws();
+        let save = self.pos;
+        if let Some(entries) = self.fast_attr_dict()? {
+            return Ok(entries);
+        }
+        self.pos = save;
         let p = self.rule(Rule::dict_attr)?;
         let mut out = Vec::new();
         for e in p.into_inner() {
@@ -1519,6 +1552,180 @@ impl<'c, 's> Parser<'c, 's> {
                 _ => return false,
             }
         }
+    }
+
+    /// `{k = v, flag, ...}` whose values all take [`Parser::fast_attr_value`]. `Ok(None)` means
+    /// "use the grammar" (cursor unspecified; the caller restores it). Duplicate keys are real
+    /// errors either way.
+    fn fast_attr_dict(&mut self) -> PResult<Option<Vec<(String, Attr, Span)>>> {
+        let b = self.src.as_bytes();
+        if self.peek() != Some(b'{') {
+            return Ok(None);
+        }
+        self.pos += 1;
+        let mut out: Vec<(String, Attr, Span)> = Vec::new();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Some(out));
+        }
+        loop {
+            self.skip_ws();
+            let ks = self.pos;
+            if !b
+                .get(ks)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            {
+                return Ok(None);
+            }
+            let mut ke = ks;
+            while ke < b.len()
+                && (b[ke].is_ascii_alphanumeric() || matches!(b[ke], b'_' | b'$' | b'.'))
+            {
+                ke += 1;
+            }
+            self.pos = ke;
+            let value = if self.peek() == Some(b'=') {
+                self.pos += 1;
+                match self.fast_attr_value() {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            } else {
+                self.ctx.attr(AttrKind::Unit)
+            };
+            let sp = Span::new(ks, self.pos);
+            let key = &self.src[ks..ke];
+            if out.iter().any(|(k2, _, _)| k2 == key) {
+                return Err(Diagnostic::at(
+                    sp,
+                    format!("attribute '{key}' occurs more than once in the attribute list"),
+                ));
+            }
+            out.push((key.to_string(), value, sp));
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Some(out));
+                }
+                _ => return Ok(None),
+            }
+        }
+    }
+
+    /// Integers (optionally `: iN`/`: index`), `true`/`false`/`unit`, plain strings, flat symbol
+    /// references and arrays of those; `None` (cursor unspecified) for anything else.
+    fn fast_attr_value(&mut self) -> Option<Attr> {
+        self.skip_ws();
+        let b = self.src.as_bytes();
+        let s = self.pos;
+        let c = *b.get(s)?;
+        if c == b'-' || c.is_ascii_digit() {
+            let mut e = s + 1;
+            while e < b.len() && b[e].is_ascii_digit() {
+                e += 1;
+            }
+            if e == s + 1 && c == b'-' {
+                return None;
+            }
+            if matches!(b.get(e), Some(b'.' | b'x' | b'e' | b'E'))
+                || b.get(e).is_some_and(|c| c.is_ascii_alphabetic())
+            {
+                return None;
+            }
+            let text = &self.src[s..e];
+            self.pos = e;
+            let save = self.pos;
+            let ty = if self.peek() == Some(b':') {
+                self.pos += 1;
+                let t = self.fast_scalar_type()?;
+                if !matches!(
+                    self.ctx.type_kind(t),
+                    TypeKind::Integer { .. } | TypeKind::Index
+                ) {
+                    return None;
+                }
+                Some(t)
+            } else {
+                self.pos = save;
+                None
+            };
+            // Out-of-range values take the grammar path, which reports them.
+            return self.number_attr(text, ty, Span::new(s, e)).ok();
+        }
+        if c == b'"' {
+            let mut e = s + 1;
+            while e < b.len() && b[e] != b'"' {
+                if b[e] == b'\\' || b[e] == b'\n' {
+                    return None;
+                }
+                e += 1;
+            }
+            if e >= b.len() {
+                return None;
+            }
+            self.pos = e + 1;
+            let save = self.pos;
+            if self.peek() == Some(b':') {
+                return None;
+            }
+            self.pos = save;
+            let value = self.src[s + 1..e].as_bytes().to_vec();
+            return Some(self.ctx.attr(AttrKind::String { value, ty: None }));
+        }
+        if c == b'[' {
+            self.pos += 1;
+            let mut items = Vec::new();
+            if self.peek() == Some(b']') {
+                self.pos += 1;
+            } else {
+                loop {
+                    items.push(self.fast_attr_value()?);
+                    match self.peek()? {
+                        b',' => self.pos += 1,
+                        b']' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            return Some(self.ctx.attr(AttrKind::Array(items)));
+        }
+        if c == b'@' {
+            let e = self.ident_end(s + 1);
+            let name = &self.src[s + 1..e];
+            if name.is_empty()
+                || name.contains('-')
+                || !name.as_bytes()[0].is_ascii_alphabetic() && name.as_bytes()[0] != b'_'
+            {
+                return None;
+            }
+            if self.src[e..].starts_with("::") {
+                return None;
+            }
+            self.pos = e;
+            return Some(self.ctx.attr(AttrKind::SymbolRef {
+                root: name.to_string(),
+                nested: vec![],
+            }));
+        }
+        let e = self.ident_end(s);
+        let word = &self.src[s..e];
+        let kind = match word {
+            "true" | "false" => {
+                let i1 = self.ctx.int_type(1);
+                AttrKind::Integer {
+                    value: BigInt::from((word == "true") as u8),
+                    ty: i1,
+                }
+            }
+            "unit" => AttrKind::Unit,
+            _ => return None,
+        };
+        self.pos = e;
+        Some(self.ctx.attr(kind))
     }
 
     /// A builtin scalar type keyword (`i32`, `index`, `f16`, ...) at the cursor.
@@ -1933,6 +2140,28 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                 }
                 let ty = ty.unwrap();
+                if let DenseData::Literal(lit @ DenseLit::List(_)) = &data {
+                    let want = match self.ctx.type_kind(ty) {
+                        TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } => {
+                            Some(shape.clone())
+                        }
+                        _ => None,
+                    };
+                    let got = literal_shape(lit).ok_or_else(|| {
+                        Diagnostic::at(
+                            sp,
+                            "tensor literal is invalid; ranks are not consistent between elements",
+                        )
+                    })?;
+                    if let Some(want) = want {
+                        if want != got {
+                            return Err(Diagnostic::at(
+                                sp,
+                                format!("inferred shape of elements literal ({got:?}) does not match type ({want:?})"),
+                            ));
+                        }
+                    }
+                }
                 if !matches!(
                     self.ctx.type_kind(ty),
                     TypeKind::RankedTensor { .. } | TypeKind::Vector { .. }
@@ -2257,6 +2486,28 @@ impl<'c, 's> Parser<'c, 's> {
     /// Spans of attributes parsed by a custom format, attached to the op when it is created.
     pub fn note_attr_span(&mut self, name: &str, span: Span) {
         self.pending_attr_spans.push((name.to_string(), span));
+    }
+}
+
+/// The shape a nested dense literal spells (`[[1, 2], [3, 4]]` is `[2, 2]`); `None` when the
+/// nesting is ragged.
+fn literal_shape(l: &DenseLit) -> Option<Vec<i64>> {
+    match l {
+        DenseLit::List(items) => {
+            let mut inner: Option<Vec<i64>> = None;
+            for it in items {
+                let s = literal_shape(it)?;
+                match &inner {
+                    None => inner = Some(s),
+                    Some(prev) if *prev == s => {}
+                    Some(_) => return None,
+                }
+            }
+            let mut shape = vec![items.len() as i64];
+            shape.extend(inner.unwrap_or_default());
+            Some(shape)
+        }
+        _ => Some(Vec::new()),
     }
 }
 

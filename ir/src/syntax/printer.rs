@@ -665,38 +665,20 @@ impl<'a> Printer<'a> {
                         self.print_attr(*l);
                     }
                 }
-                if let Some(m) = memspace {
-                    self.out.push_str(", ");
-                    self.print_attr(*m);
-                }
+                self.memory_space(*memspace);
                 self.out.push('>');
             }
             TypeKind::UnrankedMemRef { elem, memspace } => {
                 self.out.push_str("memref<*x");
                 self.print_type(*elem);
-                if let Some(m) = memspace {
-                    self.out.push_str(", ");
-                    self.print_attr(*m);
-                }
+                self.memory_space(*memspace);
                 self.out.push('>');
             }
             TypeKind::Dialect {
                 dialect,
                 name,
                 body,
-            } => {
-                self.out.push('!');
-                self.out.push_str(dialect);
-                if !name.is_empty() {
-                    self.out.push('.');
-                    self.out.push_str(name);
-                }
-                if let Some(b) = body {
-                    self.out.push('<');
-                    self.out.push_str(b);
-                    self.out.push('>');
-                }
-            }
+            } => self.dialect_symbol('!', dialect, name, body.as_deref()),
             TypeKind::Opaque { dialect, data } => {
                 self.out.push('!');
                 self.out.push_str(dialect);
@@ -704,6 +686,71 @@ impl<'a> Printer<'a> {
                 write_escaped(&mut self.out, data.as_bytes());
                 self.out.push('>');
             }
+        }
+    }
+
+    /// `, space` of a memref; MLIR prints an `i64` integer space bare and drops space 0.
+    fn memory_space(&mut self, m: Option<Attr>) {
+        let Some(m) = m else { return };
+        if let AttrKind::Integer { value, ty } = self.ctx.attr_kind(m) {
+            if matches!(
+                self.ctx.type_kind(*ty),
+                TypeKind::Integer {
+                    width: 64,
+                    signedness: Signedness::Signless
+                }
+            ) {
+                if value.bits() != 0 {
+                    let _ = write!(self.out, ", {value}");
+                }
+                return;
+            }
+        }
+        self.out.push_str(", ");
+        self.print_attr(m);
+    }
+
+    /// `!dialect.name<body>`; a namespace-only symbol whose body starts with an identifier is
+    /// printed in the pretty form MLIR uses (`!t<a<1>>` as `!t.a<1>`).
+    fn dialect_symbol(&mut self, sigil: char, dialect: &str, name: &str, body: Option<&str>) {
+        self.out.push(sigil);
+        self.out.push_str(dialect);
+        let (name, body) = match (name.is_empty(), body) {
+            (true, Some(b)) => {
+                let bb = b.as_bytes();
+                let mut e = 0;
+                if bb
+                    .first()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+                {
+                    while e < bb.len()
+                        && (bb[e].is_ascii_alphanumeric() || matches!(bb[e], b'_' | b'.' | b'$'))
+                    {
+                        e += 1;
+                    }
+                }
+                let rest = &b[e..];
+                if e > 0 && (rest.is_empty() || (rest.starts_with('<') && rest.ends_with('>'))) {
+                    let inner = if rest.is_empty() {
+                        None
+                    } else {
+                        Some(&rest[1..rest.len() - 1])
+                    };
+                    (&b[..e], inner)
+                } else {
+                    (name, body)
+                }
+            }
+            _ => (name, body),
+        };
+        if !name.is_empty() {
+            self.out.push('.');
+            self.out.push_str(name);
+        }
+        if let Some(b) = body {
+            self.out.push('<');
+            self.out.push_str(b);
+            self.out.push('>');
         }
     }
 
@@ -780,9 +827,11 @@ impl<'a> Printer<'a> {
             }
             AttrKind::String { value, ty } => {
                 write_escaped(&mut self.out, value);
+                // MLIR treats `: none` as no type.
+                let ty = ty.filter(|t| !matches!(ctx.type_kind(*t), TypeKind::None));
                 if let (Some(t), true) = (ty, with_type) {
                     self.out.push_str(" : ");
-                    self.print_type(*t);
+                    self.print_type(t);
                 }
             }
             AttrKind::Array(items) => {
@@ -927,19 +976,7 @@ impl<'a> Printer<'a> {
                 dialect,
                 name,
                 body,
-            } => {
-                self.out.push('#');
-                self.out.push_str(dialect);
-                if !name.is_empty() {
-                    self.out.push('.');
-                    self.out.push_str(name);
-                }
-                if let Some(b) = body {
-                    self.out.push('<');
-                    self.out.push_str(b);
-                    self.out.push('>');
-                }
-            }
+            } => self.dialect_symbol('#', dialect, name, body.as_deref()),
             AttrKind::Opaque { dialect, data } => {
                 self.out.push('#');
                 self.out.push_str(dialect);
