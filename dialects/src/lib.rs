@@ -10,6 +10,7 @@ pub mod arith;
 pub mod builtin;
 pub mod cf;
 pub mod func;
+pub mod scf;
 
 use tilus_ir::Context;
 
@@ -19,4 +20,5 @@ pub fn register_all(ctx: &mut Context) {
     ctx.register_dialect("func", func::OPS);
     ctx.register_dialect("arith", arith::OPS);
     ctx.register_dialect("cf", cf::OPS);
+    ctx.register_dialect("scf", scf::OPS);
 }

@@ -1670,7 +1670,7 @@ impl<'c, 's> Parser<'c, 's> {
                 return None;
             }
             self.pos = save;
-            let value = self.src[s + 1..e].as_bytes().to_vec();
+            let value = self.src.as_bytes()[s + 1..e].to_vec();
             return Some(self.ctx.attr(AttrKind::String { value, ty: None }));
         }
         if c == b'[' {

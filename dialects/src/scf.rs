@@ -1,0 +1,463 @@
+//! `scf`: structured control flow (counted loops, conditionals) with regions instead of branches.
+//!
+//! Tile kernels are loops over tiles; keeping them structured lets passes pipeline and unroll
+//! them without rebuilding a CFG. Syntax and generic form match MLIR's scf dialect.
+
+use tilus_ir::attrs::AttrKind;
+use tilus_ir::opdef::{
+    block_region, many, one, opt_attr, Format, OpDef, Trait, ANY_TYPE, I1, SIGNLESS_INT_LIKE,
+    UNIT_ATTR,
+};
+use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
+use tilus_ir::syntax::printer::type_to_string;
+use tilus_ir::{
+    Attr, Context, Diagnostic, OpId, OperationState, Printer, RegionId, Type, TypeKind,
+};
+
+/// `scf.for`.
+pub const FOR: OpDef = OpDef {
+    name: "scf.for",
+    summary: "a counted loop with loop-carried values",
+    description: "Runs its body for `%iv` from `lowerBound` (inclusive) to `upperBound` \
+        (exclusive) by `step`; the three share one type (`index` or a signless integer, then \
+        written `: i32` after the header). `iter_args` are carried from one iteration to the \
+        next through `scf.yield` and are the results. Written \
+        `%r = scf.for %i = %lb to %ub step %s iter_args(%acc = %x) -> (f32) { ... }`; a body \
+        without carried values may leave its `scf.yield` out.",
+    operands: &[
+        one("lowerBound", SIGNLESS_INT_LIKE),
+        one("upperBound", SIGNLESS_INT_LIKE),
+        one("step", SIGNLESS_INT_LIKE),
+        many("initArgs", ANY_TYPE),
+    ],
+    results: &[many("results", ANY_TYPE)],
+    attributes: &[opt_attr("unsignedCmp", UNIT_ATTR)],
+    regions: &[block_region("region")],
+    traits: &[Trait::SingleBlock],
+    verify: Some(verify_for),
+    format: Format::Custom {
+        parse: parse_for,
+        print: print_for,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = FOR.check();
+
+/// `scf.if`.
+pub const IF: OpDef = OpDef {
+    name: "scf.if",
+    summary: "a conditional with optional results",
+    description: "Runs `thenRegion` when `condition` is true, else `elseRegion` (which may be \
+        empty when there are no results). Each region ends in `scf.yield` of the results. \
+        Written `%r = scf.if %c -> (i32) { ... } else { ... }`.",
+    operands: &[one("condition", I1)],
+    results: &[many("results", ANY_TYPE)],
+    regions: &[block_region("thenRegion"), block_region("elseRegion")],
+    traits: &[Trait::SingleBlock],
+    verify: Some(verify_if),
+    format: Format::Custom {
+        parse: parse_if,
+        print: print_if,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = IF.check();
+
+/// `scf.yield`.
+pub const YIELD: OpDef = OpDef {
+    name: "scf.yield",
+    summary: "end a structured region, passing values to its op",
+    description: "Terminates the body of `scf.for` (the next iteration's carried values) and the \
+        regions of `scf.if` (the results).",
+    operands: &[many("results", ANY_TYPE)],
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::ReturnLike,
+        Trait::HasParent(&["scf.for", "scf.if"]),
+    ],
+    format: Format::Declarative("attr-dict ($results^ `:` type($results))?"),
+    ..OpDef::DEFAULT
+};
+const _: () = YIELD.check();
+
+/// The scf dialect's ops.
+pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD];
+
+fn types_str(ctx: &Context, ts: &[Type]) -> String {
+    ts.iter()
+        .map(|t| type_to_string(ctx, *t))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The operand types of the `scf.yield` ending region `r`, if it has one.
+fn yield_types(ctx: &Context, r: RegionId) -> Option<(OpId, Vec<Type>)> {
+    let b = *ctx.region_blocks(r).first()?;
+    let last = ctx.block_last(b)?;
+    (ctx.op_name_str(last) == "scf.yield").then(|| {
+        (
+            last,
+            ctx.operands(last)
+                .iter()
+                .map(|v| ctx.value_type(*v))
+                .collect(),
+        )
+    })
+}
+
+fn check_yield(ctx: &Context, op: OpId, r: RegionId, what: &str) -> Result<(), Diagnostic> {
+    let results: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    let name = ctx.op_name_str(op);
+    match yield_types(ctx, r) {
+        None => Err(Diagnostic::op(
+            op,
+            format!("'{name}' op expects its {what} to end in 'scf.yield'"),
+        )),
+        Some((y, ts)) if ts != results => Err(Diagnostic::op(
+            y,
+            format!(
+                "'scf.yield' op types ({}) do not match the results of the enclosing '{name}' ({})",
+                types_str(ctx, &ts),
+                types_str(ctx, &results)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn verify_for(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    let t = ctx.value_type(ops[0]);
+    if ctx.value_type(ops[1]) != t || ctx.value_type(ops[2]) != t {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'scf.for' op expects lowerBound, upperBound and step of one type, but found '{}', '{}' and '{}'",
+                type_to_string(ctx, t),
+                type_to_string(ctx, ctx.value_type(ops[1])),
+                type_to_string(ctx, ctx.value_type(ops[2]))
+            ),
+        ));
+    }
+    let inits: Vec<Type> = ops[3..].iter().map(|v| ctx.value_type(*v)).collect();
+    let results: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if inits != results {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'scf.for' op expects results of the init_args types ({}), but found ({})",
+                types_str(ctx, &inits),
+                types_str(ctx, &results)
+            ),
+        ));
+    }
+    let r = ctx.regions(op)[0];
+    let Some(&b) = ctx.region_blocks(r).first() else {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.for' op expects a body with one block",
+        ));
+    };
+    let args: Vec<Type> = ctx
+        .block_args(b)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let mut want = vec![t];
+    want.extend(inits);
+    if args != want {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'scf.for' op expects body arguments ({}) (induction variable, then carried values), but found ({})",
+                types_str(ctx, &want),
+                types_str(ctx, &args)
+            ),
+        ));
+    }
+    check_yield(ctx, op, r, "body")
+}
+
+fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let regions = ctx.regions(op);
+    if ctx.region_blocks(regions[0]).is_empty() {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.if' op expects a 'then' region with one block",
+        ));
+    }
+    check_yield(ctx, op, regions[0], "'then' region")?;
+    if ctx.region_blocks(regions[1]).is_empty() {
+        if !ctx.results(op).is_empty() {
+            return Err(Diagnostic::op(
+                op,
+                "'scf.if' op must have an 'else' region when it has results",
+            ));
+        }
+        return Ok(());
+    }
+    check_yield(ctx, op, regions[1], "'else' region")
+}
+
+/// Appends `scf.yield` to a single-block body written without one (MLIR's implicit terminator).
+fn ensure_yield(p: &mut Parser, r: RegionId) {
+    let b = match p.ctx.region_blocks(r).first() {
+        Some(b) => *b,
+        None => {
+            let b = p.ctx.create_block(&[]);
+            p.ctx.push_block(r, b);
+            b
+        }
+    };
+    let has = p
+        .ctx
+        .block_last(b)
+        .is_some_and(|o| p.ctx.op_name_str(o) == "scf.yield");
+    if !has {
+        let name = p.ctx.op_name("scf.yield");
+        let loc = p.ctx.unknown_loc();
+        let y = p.ctx.create_op(OperationState {
+            name,
+            operands: vec![],
+            result_types: vec![],
+            properties: None,
+            attrs: vec![],
+            regions: vec![],
+            successors: vec![],
+            loc,
+        });
+        p.ctx.append_op(b, y);
+    }
+}
+
+fn parse_type_list_parens(p: &mut Parser) -> PResult<Vec<Type>> {
+    p.expect("(")?;
+    let mut ts = Vec::new();
+    if !p.eat(")") {
+        loop {
+            ts.push(p.parse_type()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+    }
+    Ok(ts)
+}
+
+fn state(
+    p: &mut Parser,
+    def: &'static OpDef,
+    operands: Vec<tilus_ir::Value>,
+    results: Vec<Type>,
+    props: Vec<(String, Attr)>,
+    regions: Vec<RegionId>,
+) -> PResult<OperationState> {
+    let mut attrs = Vec::new();
+    let mut props = props;
+    if p.peek() == Some(b'{') {
+        for (k, v, sp) in p.parse_attr_dict()? {
+            p.note_attr_span(&k, sp);
+            if def.attr(&k).is_some() {
+                props.push((k, v));
+            } else {
+                attrs.push((k, v));
+            }
+        }
+    }
+    let properties = if props.is_empty() {
+        None
+    } else {
+        Some(p.ctx.dict_attr(props))
+    };
+    let name = p.ctx.op_name(def.name);
+    let loc = p.ctx.unknown_loc();
+    Ok(OperationState {
+        name,
+        operands,
+        result_types: results,
+        properties,
+        attrs,
+        regions,
+        successors: vec![],
+        loc,
+    })
+}
+
+fn parse_for(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let mut props = Vec::new();
+    if p.eat_keyword("unsigned") {
+        props.push(("unsignedCmp".to_string(), p.ctx.attr(AttrKind::Unit)));
+    }
+    let (iv, iv_span) = p.parse_value_name()?;
+    p.expect("=")?;
+    let lb = p.parse_operand()?;
+    p.expect_keyword("to")?;
+    let ub = p.parse_operand()?;
+    p.expect_keyword("step")?;
+    let step = p.parse_operand()?;
+    let mut carried = Vec::new();
+    let mut inits = Vec::new();
+    let mut types = Vec::new();
+    if p.eat_keyword("iter_args") {
+        p.expect("(")?;
+        loop {
+            let (n, sp) = p.parse_value_name()?;
+            p.expect("=")?;
+            inits.push(p.parse_operand()?);
+            carried.push((n, sp));
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+        p.expect("->")?;
+        types = parse_type_list_parens(p)?;
+        if types.len() != inits.len() {
+            return Err(p.err_here(format!(
+                "expected as many result types as iter_args ({}), but found {}",
+                inits.len(),
+                types.len()
+            )));
+        }
+    }
+    let ivt = if p.eat(":") {
+        p.parse_type()?
+    } else {
+        p.ctx.index_type()
+    };
+    let mut operands = vec![
+        p.resolve_operand(&lb, ivt)?,
+        p.resolve_operand(&ub, ivt)?,
+        p.resolve_operand(&step, ivt)?,
+    ];
+    for (u, t) in inits.iter().zip(&types) {
+        operands.push(p.resolve_operand(u, *t)?);
+    }
+    let mut args = vec![RegionArg {
+        name: iv,
+        ty: ivt,
+        loc: None,
+        span: iv_span,
+    }];
+    for ((n, sp), t) in carried.into_iter().zip(&types) {
+        args.push(RegionArg {
+            name: n,
+            ty: *t,
+            loc: None,
+            span: sp,
+        });
+    }
+    let r = p.parse_region(args, false)?;
+    ensure_yield(p, r);
+    state(p, def, operands, types, props, vec![r])
+}
+
+fn parse_if(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let c = p.parse_operand()?;
+    let i1 = p.ctx.int_type(1);
+    let cond = p.resolve_operand(&c, i1)?;
+    let results = if p.eat("->") {
+        parse_type_list_parens(p)?
+    } else {
+        Vec::new()
+    };
+    let then_r = p.parse_region(vec![], false)?;
+    ensure_yield(p, then_r);
+    let else_r = if p.eat_keyword("else") {
+        let r = p.parse_region(vec![], false)?;
+        ensure_yield(p, r);
+        r
+    } else {
+        p.ctx.create_region()
+    };
+    state(p, def, vec![cond], results, vec![], vec![then_r, else_r])
+}
+
+/// Prints a body, leaving out a `scf.yield` without operands (it is implied).
+fn print_body(pr: &mut Printer, r: RegionId) {
+    let ctx = pr.ctx;
+    let implicit = yield_types(ctx, r).is_some_and(|(_, ts)| ts.is_empty());
+    pr.print_region(r, false, !implicit);
+}
+
+fn print_trailing_attrs(pr: &mut Printer, op: OpId) {
+    let rest = pr.ctx.attrs(op).to_vec();
+    if !rest.is_empty() {
+        pr.out.push(' ');
+        pr.print_attr_dict_entries(&rest, &[]);
+    }
+}
+
+fn print_for(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let ops = ctx.operands(op).to_vec();
+    let r = ctx.regions(op)[0];
+    let b = ctx.region_blocks(r)[0];
+    let args = ctx.block_args(b).to_vec();
+    if ctx.get_prop(op, "unsignedCmp").is_some() {
+        pr.out.push_str(" unsigned");
+    }
+    pr.out.push(' ');
+    pr.print_value(args[0]);
+    pr.out.push_str(" = ");
+    pr.print_value(ops[0]);
+    pr.out.push_str(" to ");
+    pr.print_value(ops[1]);
+    pr.out.push_str(" step ");
+    pr.print_value(ops[2]);
+    if ops.len() > 3 {
+        pr.out.push_str(" iter_args(");
+        for (i, (a, v)) in args[1..].iter().zip(&ops[3..]).enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_value(*a);
+            pr.out.push_str(" = ");
+            pr.print_value(*v);
+        }
+        pr.out.push_str(") -> (");
+        for (i, v) in ctx.results(op).iter().enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_type(ctx.value_type(*v));
+        }
+        pr.out.push(')');
+    }
+    let ivt = ctx.value_type(ops[0]);
+    if !matches!(ctx.type_kind(ivt), TypeKind::Index) {
+        // MLIR prints two spaces here.
+        pr.out.push_str("  : ");
+        pr.print_type(ivt);
+    }
+    pr.out.push(' ');
+    print_body(pr, r);
+    print_trailing_attrs(pr, op);
+}
+
+fn print_if(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    pr.out.push(' ');
+    pr.print_value(ctx.operands(op)[0]);
+    let res = ctx.results(op);
+    if !res.is_empty() {
+        pr.out.push_str(" -> (");
+        for (i, v) in res.iter().enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_type(ctx.value_type(*v));
+        }
+        pr.out.push(')');
+    }
+    let regions = ctx.regions(op).to_vec();
+    pr.out.push(' ');
+    print_body(pr, regions[0]);
+    if !ctx.region_blocks(regions[1]).is_empty() {
+        pr.out.push_str(" else ");
+        print_body(pr, regions[1]);
+    }
+    print_trailing_attrs(pr, op);
+}
