@@ -470,14 +470,15 @@ impl Context {
         for (i, v) in operands.iter().enumerate() {
             let uses = &mut self.values[v.index()].uses;
             if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
-                uses.swap_remove(p);
+                // Order-preserving: use lists stay in creation order (see [`Context::uses`]).
+                uses.remove(p);
             }
         }
         let succs = std::mem::take(&mut self.ops[op.index()].successors);
         for s in succs {
             let preds = &mut self.blocks[s.index()].preds;
             if let Some(p) = preds.iter().position(|x| *x == op) {
-                preds.swap_remove(p);
+                preds.remove(p);
             }
         }
         let regions = self.ops[op.index()].regions.clone();
@@ -509,13 +510,48 @@ impl Context {
         let old = self.ops[op.index()].operands[i];
         let uses = &mut self.values[old.index()].uses;
         if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
-            uses.swap_remove(p);
+            uses.remove(p);
         }
         self.ops[op.index()].operands[i] = v;
         self.values[v.index()].uses.push(Use {
             op,
             index: i as u32,
         });
+    }
+
+    /// Removes operand `i` of `op`; later operands move down one slot (their uses follow).
+    /// For dead-argument elimination, which drops the operands a branch forwards.
+    pub fn erase_operand(&mut self, op: OpId, i: usize) {
+        let v = self.ops[op.index()].operands.remove(i);
+        let uses = &mut self.values[v.index()].uses;
+        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
+            uses.remove(p);
+        }
+        let later: Vec<Value> = self.ops[op.index()].operands[i..].to_vec();
+        for (k, w) in later.into_iter().enumerate() {
+            let j = (i + k) as u32;
+            if let Some(u) = self.values[w.index()]
+                .uses
+                .iter_mut()
+                .find(|u| u.op == op && u.index == j + 1)
+            {
+                u.index = j;
+            }
+        }
+    }
+
+    /// Removes argument `i` of block `b`, which must have no uses; later arguments are
+    /// renumbered.
+    pub fn erase_block_arg(&mut self, b: BlockId, i: usize) {
+        let v = self.blocks[b.index()].args.remove(i);
+        debug_assert!(
+            self.values[v.index()].uses.is_empty(),
+            "erased block argument has uses"
+        );
+        let later: Vec<Value> = self.blocks[b.index()].args[i..].to_vec();
+        for (k, a) in later.into_iter().enumerate() {
+            self.values[a.index()].def = ValueDef::BlockArg(b, (i + k) as u32);
+        }
     }
 
     /// Sets (or with `None`, removes) a discardable attribute.
@@ -641,11 +677,21 @@ impl Context {
     pub fn value_def(&self, v: Value) -> ValueDef {
         self.values[v.index()].def
     }
+    /// The op producing a value; `None` for block arguments. Folders and patterns match on it.
+    pub fn defining_op(&self, v: Value) -> Option<OpId> {
+        match self.value_def(v) {
+            ValueDef::Result(op, _) => Some(op),
+            ValueDef::BlockArg(..) => None,
+        }
+    }
     /// The value's payload.
     pub fn value(&self, v: Value) -> &ValueData {
         &self.values[v.index()]
     }
-    /// Current uses.
+    /// Current uses, oldest first: a use is appended when an operand starts referring to the
+    /// value and removed in place when it stops, so the order is creation order (MLIR's use
+    /// lists hold the same uses newest first; rewrite drivers that must visit users in MLIR's
+    /// order iterate this slice backwards).
     pub fn uses(&self, v: Value) -> &[Use] {
         &self.values[v.index()].uses
     }
@@ -691,6 +737,46 @@ impl Context {
     /// The op owning a region.
     pub fn region_parent(&self, r: RegionId) -> Option<OpId> {
         self.regions[r.index()].parent
+    }
+    /// The region holding an op (through its block); `None` for a detached or top-level op.
+    pub fn op_parent_region(&self, op: OpId) -> Option<RegionId> {
+        self.block_parent(self.op_parent_block(op)?)
+    }
+
+    /// Inserts a detached op right after `after` (at the end of its block when it is last).
+    pub fn insert_op_after(&mut self, after: OpId, op: OpId) {
+        match self.next_op(after) {
+            Some(n) => self.insert_op_before(n, op),
+            None => {
+                let b = self.ops[after.index()]
+                    .parent
+                    .expect("anchor op is not in a block");
+                self.append_op(b, op);
+            }
+        }
+    }
+
+    /// Moves an op (with its regions) to the front of `block`, as constant hoisting does.
+    pub fn move_op_to_block_start(&mut self, op: OpId, block: BlockId) {
+        self.detach_op(op);
+        match self.block_first(block) {
+            Some(f) => self.insert_op_before(f, op),
+            None => self.append_op(block, op),
+        }
+    }
+
+    /// Unlinks a block from its region and erases its ops (with everything nested in them).
+    /// Values defined in the block must have no uses left outside the erased ops; branches to
+    /// the block from ops that stay must be gone (unreachable-block removal erases a whole
+    /// unreachable set, which satisfies both).
+    pub fn erase_block(&mut self, b: BlockId) {
+        let ops: Vec<OpId> = self.block_ops(b).collect();
+        for o in ops.into_iter().rev() {
+            self.erase_op(o);
+        }
+        if let Some(r) = self.blocks[b.index()].parent.take() {
+            self.regions[r.index()].blocks.retain(|x| *x != b);
+        }
     }
 
     /// Visits `op` and every op nested in it, parents before children.

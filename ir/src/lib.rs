@@ -6,6 +6,8 @@
 //!   forms from op declarations);
 //! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
 //! - [`verify()`] checks structure and declared constraints;
+//! - [`rewrite`] is the one way passes mutate IR: a rewriter that notifies listeners, patterns,
+//!   folding, and the greedy and walk drivers;
 //! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
 
 // Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
@@ -18,6 +20,7 @@ pub mod diag;
 pub mod float;
 pub mod format;
 pub mod opdef;
+pub mod rewrite;
 pub mod source;
 pub mod syntax;
 pub mod types;

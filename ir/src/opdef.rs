@@ -10,6 +10,7 @@
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{Context, OpId};
 use crate::diag::Diagnostic;
+use crate::rewrite::{FoldFn, MaterializeFn, Pattern};
 use crate::syntax::parser::{PResult, Parser};
 use crate::syntax::printer::Printer;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
@@ -169,6 +170,17 @@ pub struct OpDef {
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
     /// `OpAsmOpInterface` does; clashes get `_N` suffixes.
     pub result_name: Option<fn(&Context, OpId) -> Option<String>>,
+    /// Folds the op given the constant values of its operands: to attributes (materialized as
+    /// constants by the rewrite driver), to existing values, or in place. Never creates ops, so
+    /// any driver (greedy, walk, a builder) can call it; see [`crate::rewrite::FoldFn`].
+    pub fold: Option<FoldFn>,
+    /// Canonicalization patterns rooted at this op, collected by the `canonicalize` pass from
+    /// every registered op (MLIR's `getCanonicalizationPatterns`).
+    pub canonicalize: &'static [Pattern],
+    /// Set on a dialect's constant op: builds that op for a folded attribute. Folding an op of
+    /// dialect D materializes through the op of D that declares this (MLIR's
+    /// `Dialect::materializeConstant`), so declarations stay the single source of truth.
+    pub materialize_constant: Option<MaterializeFn>,
 }
 
 impl OpDef {
@@ -187,6 +199,9 @@ impl OpDef {
         format: Format::Generic,
         default_dialect: None,
         result_name: None,
+        fold: None,
+        canonicalize: &[],
+        materialize_constant: None,
     };
 
     /// Whether the op has a trait.

@@ -4,6 +4,31 @@
 //! (its anchor). Passes hold no global state; the [`registry`] only knows how to create them, so
 //! a pipeline string such as `builtin.module(func.func(cse,canonicalize{max-iterations=3}))`
 //! becomes a tree of fresh pass values each time it is parsed.
+//!
+//! - [`pipeline`] reads and prints MLIR's pipeline text, with byte spans for diagnostics;
+//! - [`manager`] holds the nested pass managers and runs them (verifying after each pass);
+//! - [`instrument`] is what watches a run: IR dumps, timing and statistics reports;
+//! - [`options`] parses and prints option values the way pipelines spell them;
+//! - [`testing`] has small passes that exist only so the infrastructure can be tested.
+
+// Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
+// their size is not worth a box at every `Err`.
+#![allow(clippy::result_large_err)]
+
+pub mod canonicalize;
+pub mod cse;
+pub mod dce;
+pub mod inline;
+pub mod instrument;
+pub mod manager;
+pub mod options;
+pub mod pipeline;
+pub mod symbol_dce;
+pub mod testing;
+
+pub use instrument::{IrPrintConfig, IrPrinter, PassInstrumentation};
+pub use manager::{Anchor, OpPassManager, PassManager};
+pub use pipeline::{parse_pipeline, Nesting};
 
 use tilus_ir::{Context, Diagnostic, OpId};
 
@@ -35,7 +60,7 @@ impl Statistics {
     }
 }
 
-/// Whether a pass changed the IR (drives `--print-ir-after-change`).
+/// Whether a pass changed the IR (lets the manager and instrumentation skip work after no-ops).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Changed {
     Yes,
@@ -52,7 +77,14 @@ pub trait Pass {
     fn anchor(&self) -> Option<&'static str> {
         None
     }
-    /// Options with their current values.
+    /// The name reports show (`IR Dump After CSE (cse)`, timing and statistics), MLIR's pass
+    /// class name. Defaults to the pipeline name in CamelCase (`symbol-dce` → `SymbolDce`);
+    /// override it when the usual spelling differs (`CSE`, `Canonicalizer`).
+    fn class_name(&self) -> String {
+        camel_case(self.name())
+    }
+    /// Options with their current values. The manager prints them sorted by name, as MLIR does;
+    /// a list option reports its value braced (`{a,b}`), and an empty list (`{}`) is left out.
     fn options(&self) -> Vec<PassOption> {
         Vec::new()
     }
@@ -80,9 +112,19 @@ pub struct PassInfo {
     pub create: fn() -> Box<dyn Pass>,
 }
 
-/// Every pass this crate provides, in listing order.
+/// Every pass this crate provides. Order does not matter (`--list-passes` sorts by name); names
+/// must be unique.
 pub fn registry() -> Vec<PassInfo> {
-    Vec::new()
+    vec![
+        canonicalize::INFO,
+        cse::INFO,
+        dce::INFO,
+        inline::INFO,
+        symbol_dce::INFO,
+        // Test passes (see `testing`): registered so lit tests can drive the pass manager.
+        testing::PRINT_OP_COUNT,
+        testing::FAIL,
+    ]
 }
 
 /// Creates a pass by name.
@@ -91,4 +133,52 @@ pub fn create_pass(name: &str) -> Option<Box<dyn Pass>> {
         .into_iter()
         .find(|p| p.name == name)
         .map(|p| (p.create)())
+}
+
+/// `symbol-dce` → `SymbolDce`: the default [`Pass::class_name`].
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '-' || c == '_' || c == '.' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Registered pass names close to `name` (typos), best first, for "did you mean" help.
+pub fn similar_pass_names(name: &str) -> Vec<&'static str> {
+    let names: Vec<&'static str> = registry().iter().map(|p| p.name).collect();
+    options::closest(name, &names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camel_case_of_pass_names() {
+        assert_eq!(camel_case("cse"), "Cse");
+        assert_eq!(camel_case("symbol-dce"), "SymbolDce");
+        assert_eq!(camel_case("test-print-op-count"), "TestPrintOpCount");
+    }
+
+    #[test]
+    fn registry_names_are_unique_and_creatable() {
+        let reg = registry();
+        for (i, p) in reg.iter().enumerate() {
+            assert!(
+                reg[i + 1..].iter().all(|q| q.name != p.name),
+                "duplicate pass name '{}'",
+                p.name
+            );
+            assert_eq!((p.create)().name(), p.name);
+        }
+    }
 }

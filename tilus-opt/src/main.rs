@@ -1,7 +1,12 @@
-//! `tilus-opt`: read tilus IR, verify it, (run passes,) print it. Flags follow `mlir-opt`.
+//! `tilus-opt`: read tilus IR, verify it, run passes, print it. Flags follow `mlir-opt`.
 //!
-//! Exit codes: 0 success, 1 invalid input (syntax, verifier, unmatched expected diagnostics,
-//! unreadable file), 2 bad usage (unknown flag, bad flag value).
+//! Passes are chosen with `--pass-pipeline='builtin.module(func.func(cse))'` or with one flag per
+//! pass (`--cse --canonicalize=max-iterations=3`), which are made at startup from the pass
+//! registry. A pipeline is checked before any input is read.
+//!
+//! Exit codes: 0 success, 1 invalid input (syntax, verifier, a failing pass, unmatched expected
+//! diagnostics, unreadable file), 2 bad usage (unknown flag, bad flag value, malformed
+//! pipeline).
 
 // Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
 // their size is not worth a box at every `Err`.
@@ -9,12 +14,16 @@
 
 mod verify_diags;
 
-use clap::Parser as ClapParser;
+use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser as ClapParser};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
-use tilus_ir::{Context, Diagnostic, PrintOptions, Severity, SourceMap};
+use tilus_ir::{Context, DiagLoc, Diagnostic, PrintOptions, Severity, SourceMap};
+use tilus_passes::instrument::{render_timing, DumpCount, StatisticsDisplay, TimingEntry};
+use tilus_passes::pipeline::pipeline_text_from_flags;
+use tilus_passes::{parse_pipeline, IrPrintConfig, IrPrinter, Nesting, PassManager};
 
 /// Command-line flags.
 #[derive(ClapParser, Debug)]
@@ -62,6 +71,153 @@ struct Cli {
     /// Write one Markdown reference page per dialect (generated from the op declarations) into DIR.
     #[arg(long, value_name = "DIR")]
     dump_op_docs: Option<PathBuf>,
+
+    /// Run this pass pipeline, written as MLIR writes it: `builtin.module(func.func(cse))`.
+    #[arg(long, value_name = "PIPELINE", help_heading = "Pass pipeline")]
+    pass_pipeline: Option<String>,
+    /// List the registered passes and their options, then exit.
+    #[arg(long, help_heading = "Pass pipeline")]
+    list_passes: bool,
+    /// Print the pipeline about to run, every option at its value, to stderr.
+    #[arg(long, help_heading = "Pass pipeline")]
+    dump_pass_pipeline: bool,
+    /// Verify the IR after each pass (on by default; `--verify-each=false` turns it off).
+    #[arg(
+        long,
+        num_args = 0..=1,
+        require_equals = true,
+        default_value_t = true,
+        default_missing_value = "true",
+        action = ArgAction::Set,
+        value_name = "BOOL",
+        help_heading = "Pass pipeline"
+    )]
+    verify_each: bool,
+    /// Print the IR to stderr before every pass.
+    #[arg(
+        long,
+        alias = "mlir-print-ir-before-all",
+        help_heading = "Pass instrumentation"
+    )]
+    print_ir_before_all: bool,
+    /// Print the IR to stderr before each run of these passes (comma-separated, repeatable).
+    #[arg(long, alias = "mlir-print-ir-before", value_name = "PASS", value_delimiter = ',', action = ArgAction::Append, help_heading = "Pass instrumentation")]
+    print_ir_before: Vec<String>,
+    /// Print the IR to stderr after every pass.
+    #[arg(
+        long,
+        alias = "mlir-print-ir-after-all",
+        help_heading = "Pass instrumentation"
+    )]
+    print_ir_after_all: bool,
+    /// Print the IR to stderr after each run of these passes (comma-separated, repeatable).
+    #[arg(long, alias = "mlir-print-ir-after", value_name = "PASS", value_delimiter = ',', action = ArgAction::Append, help_heading = "Pass instrumentation")]
+    print_ir_after: Vec<String>,
+    /// With --print-ir-after(-all): print only when the pass changed the IR.
+    #[arg(
+        long,
+        alias = "mlir-print-ir-after-change",
+        help_heading = "Pass instrumentation"
+    )]
+    print_ir_after_change: bool,
+    /// Print the IR after a pass only when it fails (and after any pass that fails).
+    #[arg(
+        long,
+        alias = "mlir-print-ir-after-failure",
+        help_heading = "Pass instrumentation"
+    )]
+    print_ir_after_failure: bool,
+    /// In IR dumps, print the top-level op instead of the op the pass ran on.
+    #[arg(
+        long,
+        alias = "mlir-print-ir-module-scope",
+        help_heading = "Pass instrumentation"
+    )]
+    print_ir_module_scope: bool,
+    /// Print a wall-time table of parsing, each pass and printing to stderr.
+    #[arg(long, alias = "mlir-timing", help_heading = "Pass instrumentation")]
+    timing: bool,
+    /// Print each pass's statistics (counters) to stderr.
+    #[arg(
+        long,
+        alias = "mlir-pass-statistics",
+        help_heading = "Pass instrumentation"
+    )]
+    pass_statistics: bool,
+    /// How to group statistics: `pipeline` (the pipeline's shape) or `list` (one entry per pass).
+    #[arg(long, alias = "mlir-pass-statistics-display", value_enum, default_value_t = StatsDisplay::Pipeline, help_heading = "Pass instrumentation")]
+    pass_statistics_display: StatsDisplay,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+enum StatsDisplay {
+    Pipeline,
+    List,
+}
+
+/// Adds one `--NAME[=OPTIONS]` flag per registered pass (clap cannot know them at build time),
+/// and returns the names added. A pass whose name is already a flag keeps only its
+/// `--pass-pipeline` spelling.
+fn with_pass_flags(mut cmd: clap::Command) -> (clap::Command, Vec<&'static str>) {
+    let mut taken: Vec<String> = vec!["help".into(), "version".into()];
+    let mut added = Vec::new();
+    for a in cmd.get_arguments() {
+        taken.push(a.get_id().as_str().to_string());
+        taken.extend(a.get_long().map(str::to_string));
+        taken.extend(
+            a.get_all_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_string),
+        );
+    }
+    let mut passes = tilus_passes::registry();
+    passes.sort_by_key(|p| p.name);
+    for p in passes {
+        if taken.iter().any(|t| t == p.name) {
+            continue;
+        }
+        taken.push(p.name.to_string());
+        added.push(p.name);
+        cmd = cmd.arg(
+            Arg::new(p.name)
+                .long(p.name)
+                .help(p.summary)
+                .value_name("OPTIONS")
+                .num_args(0..=1)
+                .require_equals(true)
+                .default_missing_value("")
+                .action(ArgAction::Append)
+                .help_heading(
+                    "Passes (each runs in order given; options as `--NAME=\"k=v k2=v2\"`)",
+                ),
+        );
+    }
+    (cmd, added)
+}
+
+/// The pass flags given, in command-line order: `(name, options text)`.
+fn pass_flags(m: &ArgMatches, names: &[&'static str]) -> Vec<(&'static str, String)> {
+    let mut found: Vec<(usize, &'static str, String)> = Vec::new();
+    for &name in names {
+        let Ok(Some(values)) = m.try_get_many::<String>(name) else {
+            continue;
+        };
+        let Some(indices) = m.indices_of(name) else {
+            continue;
+        };
+        for (i, v) in indices.zip(values) {
+            found.push((i, name, v.clone()));
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    found.into_iter().map(|(_, n, v)| (n, v)).collect()
+}
+
+/// The pipeline to run on each input chunk, already checked.
+struct PipelineSpec {
+    text: String,
+    nesting: Nesting,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
@@ -71,8 +227,14 @@ enum DiagFormat {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(&cli) {
+    let (cmd, pass_names) = with_pass_flags(Cli::command());
+    let matches = cmd.get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    let flags = pass_flags(&matches, &pass_names);
+    match run(&cli, &flags) {
         Ok(code) => code,
         Err(msg) => {
             let report = miette::miette!("{msg}");
@@ -140,7 +302,11 @@ fn split_chunks(text: &str, split: bool) -> Vec<Chunk> {
     chunks
 }
 
-fn run(cli: &Cli) -> Result<ExitCode, String> {
+fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> {
+    if cli.list_passes {
+        write_output(cli.output.as_deref(), &list_passes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if cli.list_dialects || cli.dump_op_docs.is_some() {
         let mut ctx = Context::new();
         tilus_dialects::register_all(&mut ctx);
@@ -164,12 +330,21 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let pipeline = match pipeline_spec(cli, flags) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let ir_print = match ir_print_config(cli) {
+        Ok(c) => c,
+        Err(code) => return Ok(code),
+    };
     let (name, text) = read_input(cli)?;
     let opts = PrintOptions {
         generic: cli.print_op_generic,
         debuginfo: cli.print_debuginfo,
         local_scope: cli.print_local_scope,
     };
+    let dumps = DumpCount::default();
     let mut outputs = Vec::new();
     let mut failed = false;
     for chunk in split_chunks(&text, cli.split_input_file) {
@@ -177,7 +352,14 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
         let mut ctx = Context::new();
         tilus_dialects::register_all(&mut ctx);
         ctx.allow_unregistered = cli.allow_unregistered_dialect;
-        let (diags, map, printed) = process(&mut ctx, &file, opts, cli);
+        let job = Job {
+            cli,
+            opts,
+            pipeline: pipeline.as_ref(),
+            ir_print: &ir_print,
+            dumps: &dumps,
+        };
+        let (diags, map, printed) = job.process(&mut ctx, &file);
         if cli.verify_diagnostics {
             let problems = verify_diags::check(&file, &ctx, &map, &diags);
             for p in &problems {
@@ -209,25 +391,225 @@ fn run(cli: &Cli) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Parses, verifies and prints one buffer; returns the diagnostics and, on success, the text.
-fn process(
-    ctx: &mut Context,
-    file: &SourceFile,
-    opts: PrintOptions,
+/// Prints a usage error the way other errors are printed; exit status 2.
+fn usage_error(msg: String, help: String) -> ExitCode {
+    let report = miette::miette!(help = help, "{msg}");
+    eprintln!("{report:?}");
+    ExitCode::from(2)
+}
+
+/// The pipeline from `--pass-pipeline` or the pass flags, checked by building it once, so a
+/// malformed one is reported (pointing into its text) before any input is read.
+fn pipeline_spec(
     cli: &Cli,
-) -> (Vec<Diagnostic>, SourceMap, Option<String>) {
-    let parsed = match tilus_ir::parse(ctx, &file.text, &file.name) {
-        Ok(p) => p,
-        Err((diags, map)) => return (diags, map, None),
+    flags: &[(&'static str, String)],
+) -> Result<Option<PipelineSpec>, ExitCode> {
+    let spec = match (&cli.pass_pipeline, flags.is_empty()) {
+        (Some(_), false) => {
+            return Err(usage_error(
+                format!(
+                    "'--pass-pipeline' can't be used with individual pass flags (--{})",
+                    flags[0].0
+                ),
+                "put every pass in the pipeline".to_string(),
+            ))
+        }
+        (Some(text), true) => PipelineSpec {
+            text: text.clone(),
+            nesting: Nesting::Explicit,
+        },
+        (None, false) => {
+            let items: Vec<(&str, &str)> = flags.iter().map(|(n, o)| (*n, o.as_str())).collect();
+            PipelineSpec {
+                text: pipeline_text_from_flags("builtin.module", &items),
+                nesting: Nesting::Implicit,
+            }
+        }
+        (None, true) => return Ok(None),
     };
-    if !cli.no_verify {
-        let diags = tilus_ir::verify(ctx, parsed.module);
-        if !diags.is_empty() {
-            return (diags, parsed.source_map, None);
+    if let Err(d) = parse_pipeline(&spec.text, spec.nesting) {
+        let file = SourceFile::new("<pass-pipeline>", spec.text.clone());
+        emit(cli, None, None, &file, &d);
+        return Err(ExitCode::from(2));
+    }
+    Ok(Some(spec))
+}
+
+/// The `--print-ir-*` flags, with pass names checked against the registry.
+fn ir_print_config(cli: &Cli) -> Result<IrPrintConfig, ExitCode> {
+    let known: Vec<&'static str> = tilus_passes::registry().iter().map(|p| p.name).collect();
+    for (flag, names) in [
+        ("--print-ir-before", &cli.print_ir_before),
+        ("--print-ir-after", &cli.print_ir_after),
+    ] {
+        for n in names {
+            if !known.contains(&n.as_str()) {
+                let near = tilus_passes::similar_pass_names(n);
+                let help = match near.first() {
+                    Some(s) => format!("did you mean '{s}'?"),
+                    None => "`--list-passes` shows the registered passes".to_string(),
+                };
+                return Err(usage_error(
+                    format!("{flag}: '{n}' is not a registered pass"),
+                    help,
+                ));
+            }
         }
     }
-    let text = tilus_ir::print_op(ctx, parsed.module, opts);
-    (Vec::new(), parsed.source_map, Some(text))
+    Ok(IrPrintConfig {
+        before_all: cli.print_ir_before_all,
+        before: cli.print_ir_before.clone(),
+        after_all: cli.print_ir_after_all,
+        after: cli.print_ir_after.clone(),
+        after_change: cli.print_ir_after_change,
+        after_failure: cli.print_ir_after_failure,
+        module_scope: cli.print_ir_module_scope,
+        print: PrintOptions {
+            generic: cli.print_op_generic,
+            debuginfo: cli.print_debuginfo,
+            local_scope: cli.print_local_scope,
+        },
+    })
+}
+
+/// `--list-passes`: every registered pass by name, its summary and options (with defaults).
+fn list_passes() -> String {
+    let mut passes = tilus_passes::registry();
+    passes.sort_by_key(|p| p.name);
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for info in &passes {
+        let pass = (info.create)();
+        let mut summary = info.summary.to_string();
+        if let Some(a) = pass.anchor() {
+            summary.push_str(&format!(" (runs on '{a}')"));
+        }
+        rows.push((format!("  --{}", info.name), format!("-   {summary}")));
+        let mut opts = pass.options();
+        opts.sort_by(|a, b| a.name.cmp(b.name));
+        for o in opts {
+            rows.push((
+                format!("    --{}=<value>", o.name),
+                format!("- {} (default: {})", o.doc, o.value),
+            ));
+        }
+    }
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0) + 2;
+    let mut out = String::from("Passes:\n");
+    for (l, r) in rows {
+        out.push_str(&format!("{l:<width$}{r}\n"));
+    }
+    out
+}
+
+/// What processing one input chunk needs besides the chunk itself.
+struct Job<'a> {
+    cli: &'a Cli,
+    opts: PrintOptions,
+    pipeline: Option<&'a PipelineSpec>,
+    ir_print: &'a IrPrintConfig,
+    dumps: &'a DumpCount,
+}
+
+impl Job<'_> {
+    /// Parses, verifies, runs the pipeline and prints one buffer; returns the diagnostics and,
+    /// on success, the text. Reports (`--dump-pass-pipeline`, statistics, timing) go to stderr.
+    fn process(
+        &self,
+        ctx: &mut Context,
+        file: &SourceFile,
+    ) -> (Vec<Diagnostic>, SourceMap, Option<String>) {
+        let cli = self.cli;
+        let start = Instant::now();
+        let mut pm = match self.pipeline.map(|p| parse_pipeline(&p.text, p.nesting)) {
+            None => None,
+            Some(Ok(root)) => Some(PassManager::new(root)),
+            // Checked in `pipeline_spec`; kept as a diagnostic rather than a panic.
+            Some(Err(d)) => {
+                let d = Diagnostic::error(
+                    DiagLoc::Unknown,
+                    format!("invalid pass pipeline: {}", d.message),
+                );
+                return (vec![d], SourceMap::default(), None);
+            }
+        };
+        if let Some(pm) = &mut pm {
+            pm.enable_verifier(cli.verify_each && !cli.no_verify);
+            if self.ir_print.is_active() {
+                pm.add_instrumentation(Box::new(IrPrinter::new(
+                    self.ir_print.clone(),
+                    Box::new(std::io::stderr()),
+                    self.dumps.clone(),
+                )));
+            }
+            if cli.dump_pass_pipeline {
+                eprint!("{}", pm.dump());
+            }
+        }
+        let mut timing = vec![TimingEntry {
+            name: "Parser".into(),
+            depth: 0,
+            wall: Duration::ZERO,
+        }];
+        let result = self.run_chunk(ctx, file, pm.as_mut(), &mut timing);
+        if let Some(pm) = &pm {
+            if cli.pass_statistics {
+                let display = match cli.pass_statistics_display {
+                    StatsDisplay::Pipeline => StatisticsDisplay::Pipeline,
+                    StatsDisplay::List => StatisticsDisplay::List,
+                };
+                eprint!("{}", pm.statistics_report(display));
+            }
+        }
+        if cli.timing {
+            if let Some(pm) = &pm {
+                // Parser, the pipeline's entries, then Output (when the chunk got that far).
+                let output = timing.split_off(1);
+                timing.extend(pm.timing_entries());
+                timing.extend(output);
+            }
+            eprint!("{}", render_timing(&timing, start.elapsed()));
+        }
+        result
+    }
+
+    fn run_chunk(
+        &self,
+        ctx: &mut Context,
+        file: &SourceFile,
+        pm: Option<&mut PassManager>,
+        timing: &mut Vec<TimingEntry>,
+    ) -> (Vec<Diagnostic>, SourceMap, Option<String>) {
+        let parse_start = Instant::now();
+        let parsed = tilus_ir::parse(ctx, &file.text, &file.name);
+        let parsed = match parsed {
+            Ok(p) => p,
+            Err((diags, map)) => {
+                timing[0].wall = parse_start.elapsed();
+                return (diags, map, None);
+            }
+        };
+        if !self.cli.no_verify {
+            let diags = tilus_ir::verify(ctx, parsed.module);
+            if !diags.is_empty() {
+                timing[0].wall = parse_start.elapsed();
+                return (diags, parsed.source_map, None);
+            }
+        }
+        timing[0].wall = parse_start.elapsed();
+        if let Some(pm) = pm {
+            if let Err(diags) = pm.run(ctx, parsed.module) {
+                return (diags, parsed.source_map, None);
+            }
+        }
+        let print_start = Instant::now();
+        let text = tilus_ir::print_op(ctx, parsed.module, self.opts);
+        timing.push(TimingEntry {
+            name: "Output".into(),
+            depth: 0,
+            wall: print_start.elapsed(),
+        });
+        (Vec::new(), parsed.source_map, Some(text))
+    }
 }
 
 fn emit(

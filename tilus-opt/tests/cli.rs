@@ -216,3 +216,68 @@ fn split_input_file_keeps_line_numbers() {
         stderr(&o)
     );
 }
+
+#[test]
+fn pass_flags_run_in_command_line_order() {
+    // The first instance annotates the module, the second only counts; their order shows in
+    // the dump of the pipeline.
+    let o = run_stdin(
+        &[
+            "--dump-pass-pipeline",
+            "--test-print-op-count=annotate=true",
+            "--test-fail",
+            "--test-print-op-count",
+        ],
+        GOOD,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(
+            "Pass Manager with 3 passes:\nbuiltin.module(\n  test-print-op-count{anchor=any annotate=true limit=-1 },\n  test-fail{mode=error},\n  test-print-op-count{anchor=any annotate=false limit=-1 }\n)\n\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).starts_with("module attributes {test.op_count = 4 : i64} {"));
+}
+
+#[test]
+fn pipeline_errors_are_usage_errors_and_print_nothing() {
+    let o = run_stdin(&["--pass-pipeline=builtin.module(nope)"], GOOD);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(
+        stderr(&o).contains("'nope' does not refer to a registered pass (<pass-pipeline>:1:16)")
+    );
+}
+
+#[test]
+fn failing_pass_exits_1_and_leaves_the_output_file_alone() {
+    let d = tmpdir("passfail");
+    let out = d.join("out.mlir");
+    std::fs::write(&out, "previous").unwrap();
+    let src = "func.func @f() {\n  \"test.x\"() {test.fail = \"boom\"} : () -> ()\n  return\n}\n";
+    let o = run_stdin(
+        &[
+            "--allow-unregistered-dialect",
+            "--diagnostic-format=mlir",
+            "--pass-pipeline=builtin.module(func.func(test-fail))",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        src,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "<stdin>:2:3: error: boom\n");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "previous");
+}
+
+#[test]
+fn no_verify_also_turns_off_verify_each() {
+    let src = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a {test.fail} : i32\n  return %0 : i32\n}\n";
+    let args = ["--pass-pipeline=builtin.module(func.func(test-fail{mode=corrupt}))"];
+    assert_eq!(run_stdin(&args, src).status.code(), Some(1));
+    let o = run_stdin(&[args[0], "--no-verify"], src);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(": none"));
+}

@@ -1124,24 +1124,7 @@ impl<'a> Printer<'a> {
             self.out.push(')');
             return;
         }
-        let n = match self.loc_ids.get(&l) {
-            Some(n) => *n,
-            None => {
-                let mut p = Printer::new(
-                    self.ctx,
-                    PrintOptions {
-                        local_scope: true,
-                        ..self.opts
-                    },
-                );
-                p.out.push_str("loc(");
-                p.loc_body(l);
-                p.out.push(')');
-                self.locs.push((l, p.out));
-                self.loc_ids.insert(l, self.locs.len() - 1);
-                self.locs.len() - 1
-            }
-        };
+        let n = self.loc_alias_id(l);
         let _ = write!(self.out, "loc({})", Self::loc_alias_name(n));
     }
 
@@ -1174,21 +1157,27 @@ impl<'a> Printer<'a> {
             if is_arg && !self.loc_ids.contains_key(&l) {
                 self.arg_locs.push(self.locs.len());
             }
-            if !self.loc_ids.contains_key(&l) {
-                let mut p = Printer::new(
-                    self.ctx,
-                    PrintOptions {
-                        local_scope: true,
-                        ..self.opts
-                    },
-                );
-                p.out.push_str("loc(");
-                p.loc_body(l);
-                p.out.push(')');
-                self.locs.push((l, p.out));
-                self.loc_ids.insert(l, self.locs.len() - 1);
-            }
+            self.loc_alias_id(l);
         }
+    }
+
+    /// The alias number of a location, giving it the next one (and recording its text) the
+    /// first time it is seen.
+    fn loc_alias_id(&mut self, l: Attr) -> usize {
+        if let Some(n) = self.loc_ids.get(&l) {
+            return *n;
+        }
+        let mut p = Printer::new(
+            self.ctx,
+            PrintOptions {
+                local_scope: true,
+                ..self.opts
+            },
+        );
+        p.print_loc_inline(l);
+        self.locs.push((l, p.out));
+        self.loc_ids.insert(l, self.locs.len() - 1);
+        self.locs.len() - 1
     }
 
     fn loc_alias_name(i: usize) -> String {

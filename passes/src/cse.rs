@@ -1,0 +1,321 @@
+//! `cse`: common subexpression elimination of pure ops, scoped by dominance.
+//!
+//! Two ops are the same expression when they have the same name, operands (in any order for
+//! `Commutative` ops), properties, discardable attributes and result types. Ops are visited
+//! along the dominator tree of each region, so an op can only be replaced by an equal op that
+//! dominates it. Regions nested in an op see the expressions of the enclosing scopes, except
+//! regions of ops isolated from above, which start empty. As in MLIR, only ops without regions
+//! are merged (MLIR also merges some ops with single-block regions and reads without an
+//! intervening write; this pass only handles `Pure` ops). Ops that are already dead when
+//! visited are erased too (`num-dce'd`).
+
+use crate::{Changed, Pass, PassInfo, Statistics};
+use rustc_hash::{FxHashMap, FxHashSet};
+use tilus_ir::attrs::{AttrKind, Location};
+use tilus_ir::opdef::Trait;
+use tilus_ir::rewrite::{block_successors, is_trivially_dead, Rewriter};
+use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, OpName, RegionId, Type, Value};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "cse",
+    summary: "Eliminate common sub-expressions (pure ops, scoped by dominance)",
+    create: || Box::new(Cse),
+};
+
+/// The CSE pass. It has no options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+    fn class_name(&self) -> String {
+        "CSE".into()
+    }
+    fn description(&self) -> &'static str {
+        "Replaces a pure op by an equal op that dominates it (same name, operands, in any order \
+         for commutative ops, properties, attributes and result types) and erases ops that are \
+         already dead. Nested regions see the expressions of enclosing scopes unless their op \
+         is isolated from above. Run it after transformations that duplicate computations. \
+         Statistics: num-cse'd, num-dce'd."
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let (cse, dce) = eliminate_common_subexpressions(ctx, op);
+        stats.add("num-cse'd", "Number of operations CSE'd", cse);
+        stats.add("num-dce'd", "Number of operations DCE'd", dce);
+        Ok(if cse + dce > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}
+
+/// Runs CSE on everything nested in `op`'s regions; returns (ops merged, dead ops erased).
+pub fn eliminate_common_subexpressions(ctx: &mut Context, op: OpId) -> (u64, u64) {
+    let mut d = Driver::default();
+    for r in ctx.regions(op).to_vec() {
+        let mut table = ScopedTable::default();
+        d.simplify_region(ctx, &mut table, r);
+    }
+    let mut rw = Rewriter::new(ctx);
+    for o in d.to_erase {
+        if rw.ctx().is_alive(o) {
+            rw.erase_op(o);
+        }
+    }
+    (d.num_cse, d.num_dce)
+}
+
+/// What makes two ops the same expression.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    name: OpName,
+    operands: Vec<Value>,
+    properties: Option<Attr>,
+    attrs: Vec<(String, Attr)>,
+    types: Vec<Type>,
+}
+
+/// Known expressions, innermost scope last.
+#[derive(Default)]
+struct ScopedTable {
+    scopes: Vec<FxHashMap<Key, OpId>>,
+}
+
+impl ScopedTable {
+    fn lookup(&self, k: &Key) -> Option<OpId> {
+        self.scopes.iter().rev().find_map(|s| s.get(k).copied())
+    }
+    fn insert(&mut self, k: Key, op: OpId) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(k, op);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Driver {
+    to_erase: Vec<OpId>,
+    visited: FxHashSet<OpId>,
+    num_cse: u64,
+    num_dce: u64,
+}
+
+/// Whether values of region `r` may be used before their definition (MLIR's graph regions):
+/// the module body, regions of ops without terminators, single-block regions of unregistered
+/// ops. The verifier uses the same rule.
+fn is_graph_region(ctx: &Context, r: RegionId) -> bool {
+    let Some(p) = ctx.region_parent(r) else {
+        return true;
+    };
+    match ctx.op_def(p) {
+        None => ctx.region_blocks(r).len() <= 1,
+        Some(d) => d.has(Trait::NoTerminator) || d.name == "builtin.module",
+    }
+}
+
+impl Driver {
+    fn simplify_region(&mut self, ctx: &mut Context, table: &mut ScopedTable, r: RegionId) {
+        let blocks = ctx.region_blocks(r).to_vec();
+        if blocks.is_empty() {
+            return;
+        }
+        let graph = is_graph_region(ctx, r);
+        if blocks.len() == 1 {
+            table.scopes.push(FxHashMap::default());
+            self.simplify_block(ctx, table, blocks[0], graph);
+            table.scopes.pop();
+            return;
+        }
+        let children = dominator_tree(ctx, blocks[0]);
+        self.simplify_dom_subtree(ctx, table, blocks[0], &children, graph);
+    }
+
+    fn simplify_dom_subtree(
+        &mut self,
+        ctx: &mut Context,
+        table: &mut ScopedTable,
+        b: BlockId,
+        children: &FxHashMap<BlockId, Vec<BlockId>>,
+        graph: bool,
+    ) {
+        table.scopes.push(FxHashMap::default());
+        self.simplify_block(ctx, table, b, graph);
+        if let Some(kids) = children.get(&b) {
+            for &k in kids {
+                self.simplify_dom_subtree(ctx, table, k, children, graph);
+            }
+        }
+        table.scopes.pop();
+    }
+
+    fn simplify_block(
+        &mut self,
+        ctx: &mut Context,
+        table: &mut ScopedTable,
+        b: BlockId,
+        graph: bool,
+    ) {
+        let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        for op in ops {
+            let regions = ctx.regions(op).to_vec();
+            if !regions.is_empty() {
+                let isolated = ctx.op_def(op).is_none_or(|d| d.is_isolated());
+                if isolated {
+                    let mut nested = ScopedTable::default();
+                    for r in regions {
+                        self.simplify_region(ctx, &mut nested, r);
+                    }
+                } else {
+                    for r in regions {
+                        self.simplify_region(ctx, table, r);
+                    }
+                }
+            }
+            self.simplify_operation(ctx, table, op, graph);
+            self.visited.insert(op);
+        }
+    }
+
+    fn simplify_operation(
+        &mut self,
+        ctx: &mut Context,
+        table: &mut ScopedTable,
+        op: OpId,
+        graph: bool,
+    ) {
+        let Some(def) = ctx.op_def(op) else {
+            return;
+        };
+        if def.has(Trait::Terminator) {
+            return;
+        }
+        if is_trivially_dead(ctx, op) {
+            self.to_erase.push(op);
+            self.num_dce += 1;
+            return;
+        }
+        if !def.has(Trait::Pure) || !ctx.regions(op).is_empty() {
+            return;
+        }
+        let mut operands = ctx.operands(op).to_vec();
+        if def.has(Trait::Commutative) {
+            operands.sort();
+        }
+        let data = ctx.op(op);
+        let key = Key {
+            name: data.name,
+            operands,
+            properties: data.properties,
+            attrs: ctx.attrs(op).to_vec(),
+            types: ctx.results(op).iter().map(|r| ctx.value_type(*r)).collect(),
+        };
+        let Some(existing) = table.lookup(&key) else {
+            table.insert(key, op);
+            return;
+        };
+        let (from, to) = (ctx.results(op).to_vec(), ctx.results(existing).to_vec());
+        let mut rw = Rewriter::new(ctx);
+        for (f, t) in from.into_iter().zip(to) {
+            if graph {
+                // Uses seen before the definition may not be dominated by `existing`.
+                let visited = &self.visited;
+                rw.replace_uses_with_if(f, t, |_, u| !visited.contains(&u.op));
+            } else {
+                rw.replace_all_uses_with(f, t);
+            }
+        }
+        let unknown =
+            |c: &Context, l: Attr| matches!(c.attr_kind(l), AttrKind::Loc(Location::Unknown));
+        let (el, ol) = (ctx.op(existing).loc, ctx.op(op).loc);
+        if unknown(ctx, el) && !unknown(ctx, ol) {
+            ctx.op_mut(existing).loc = ol;
+        }
+        if ctx.results(op).iter().all(|r| ctx.uses(*r).is_empty()) {
+            self.to_erase.push(op);
+        }
+        self.num_cse += 1;
+    }
+}
+
+/// The dominator tree of the blocks reachable from `entry`: each block's children, in reverse
+/// post-order. Unreachable blocks are left out (MLIR's CSE does not visit them either).
+pub fn dominator_tree(ctx: &Context, entry: BlockId) -> FxHashMap<BlockId, Vec<BlockId>> {
+    // Reverse post-order.
+    let mut order = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut stack: Vec<(BlockId, usize)> = vec![(entry, 0)];
+    seen.insert(entry);
+    while let Some((b, i)) = stack.pop() {
+        let succ = block_successors(ctx, b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            let s = succ[i];
+            if seen.insert(s) {
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(b);
+        }
+    }
+    order.reverse();
+    let index: FxHashMap<BlockId, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+    // Predecessors within the reachable set.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+    for (i, &b) in order.iter().enumerate() {
+        for s in block_successors(ctx, b) {
+            if let Some(&j) = index.get(&s) {
+                preds[j].push(i);
+            }
+        }
+    }
+    // Cooper, Harvey and Kennedy's iterative algorithm over reverse post-order indices.
+    let mut idom: Vec<Option<usize>> = vec![None; order.len()];
+    idom[0] = Some(0);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 1..order.len() {
+            let mut new: Option<usize> = None;
+            for &p in &preds[i] {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(mut a) => {
+                        let mut b = p;
+                        while a != b {
+                            while a > b {
+                                a = idom[a].unwrap();
+                            }
+                            while b > a {
+                                b = idom[b].unwrap();
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if new.is_some() && idom[i] != new {
+                idom[i] = new;
+                changed = true;
+            }
+        }
+    }
+    let mut children: FxHashMap<BlockId, Vec<BlockId>> = FxHashMap::default();
+    for i in 1..order.len() {
+        if let Some(p) = idom[i] {
+            children.entry(order[p]).or_default().push(order[i]);
+        }
+    }
+    children
+}
