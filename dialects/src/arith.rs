@@ -890,7 +890,7 @@ mod fold {
     use tilus_ir::float::{from_f64, to_f64};
     use tilus_ir::rewrite::{bool_attr, float_attr, float_bits, int_attr, int_bits, Folded};
     use tilus_ir::types::FloatKind;
-    use tilus_ir::{Attr, AttrKind, Context, OpId, Type};
+    use tilus_ir::{Attr, Context, OpId};
 
     type Consts<'a> = &'a [Option<Attr>];
 
@@ -1698,9 +1698,6 @@ mod fold {
         };
         Folded::attr(bool_attr(ctx, v))
     }
-
-    #[allow(dead_code)]
-    fn unused(_: Type, _: AttrKind) {}
 }
 
 // ----- canonicalization patterns ----------------------------------------------------------------
@@ -1711,7 +1708,7 @@ mod fold {
 mod canon {
     use super::fold::{cmpi_predicate, set_cmpi_predicate};
     use super::helpers::*;
-    use tilus_ir::rewrite::{fused_loc, int_attr, Pattern, Rewriter};
+    use tilus_ir::rewrite::{fused_loc, Pattern, Rewriter};
     use tilus_ir::{OpId, TypeKind, Value};
 
     pub const ADDI: &[Pattern] = &[
@@ -2386,7 +2383,6 @@ mod canon {
         let loc = fused_loc(rw.ctx_mut(), &locs);
         let v = op1(rw, name, vec![a, b], ty, props, loc);
         rw.replace_op(op, &[v]);
-        let _ = int_attr;
         true
     }
 }

@@ -468,11 +468,8 @@ impl Context {
     fn drop_op_refs(&mut self, op: OpId) {
         let operands = std::mem::take(&mut self.ops[op.index()].operands);
         for (i, v) in operands.iter().enumerate() {
-            let uses = &mut self.values[v.index()].uses;
-            if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
-                // Order-preserving: use lists stay in creation order (see [`Context::uses`]).
-                uses.remove(p);
-            }
+            // Order-preserving: use lists stay in creation order (see [`Context::uses`]).
+            remove_use(&mut self.values[v.index()].uses, op, i as u32);
         }
         let succs = std::mem::take(&mut self.ops[op.index()].successors);
         for s in succs {
@@ -508,10 +505,7 @@ impl Context {
     /// Sets operand `i` of `op`.
     pub fn set_operand(&mut self, op: OpId, i: usize, v: Value) {
         let old = self.ops[op.index()].operands[i];
-        let uses = &mut self.values[old.index()].uses;
-        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
-            uses.remove(p);
-        }
+        remove_use(&mut self.values[old.index()].uses, op, i as u32);
         self.ops[op.index()].operands[i] = v;
         self.values[v.index()].uses.push(Use {
             op,
@@ -523,10 +517,7 @@ impl Context {
     /// For dead-argument elimination, which drops the operands a branch forwards.
     pub fn erase_operand(&mut self, op: OpId, i: usize) {
         let v = self.ops[op.index()].operands.remove(i);
-        let uses = &mut self.values[v.index()].uses;
-        if let Some(p) = uses.iter().position(|u| u.op == op && u.index == i as u32) {
-            uses.remove(p);
-        }
+        remove_use(&mut self.values[v.index()].uses, op, i as u32);
         let later: Vec<Value> = self.ops[op.index()].operands[i..].to_vec();
         for (k, w) in later.into_iter().enumerate() {
             let j = (i + k) as u32;
@@ -791,6 +782,18 @@ impl Context {
                 }
             }
         }
+    }
+}
+
+/// Removes the use `(op, index)` from a use list, keeping the others in order. The newest use
+/// is checked first and the search then runs from the oldest, so erasing users in either
+/// program order or reverse program order stays cheap.
+fn remove_use(uses: &mut Vec<Use>, op: OpId, index: u32) {
+    let hit = |u: &Use| u.op == op && u.index == index;
+    if uses.last().is_some_and(hit) {
+        uses.pop();
+    } else if let Some(p) = uses.iter().position(hit) {
+        uses.remove(p);
     }
 }
 

@@ -700,6 +700,25 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
                 .collect();
             let _ = writeln!(s, "Traits: {}\n", names.join(", "));
         }
+        if op.fold.is_some() || !op.canonicalize.is_empty() || op.materialize_constant.is_some()
+        {
+            let mut parts = Vec::new();
+            if op.fold.is_some() {
+                parts.push("has a folder".to_string());
+            }
+            if !op.canonicalize.is_empty() {
+                let names: Vec<String> = op
+                    .canonicalize
+                    .iter()
+                    .map(|p| format!("`{}`", p.name))
+                    .collect();
+                parts.push(format!("patterns {}", names.join(", ")));
+            }
+            if op.materialize_constant.is_some() {
+                parts.push("materializes the dialect's folded constants".to_string());
+            }
+            let _ = writeln!(s, "Canonicalization: {}.\n", parts.join("; "));
+        }
     }
     s
 }

@@ -646,13 +646,6 @@ impl PatternSet {
                 &specific[i - 1]
             };
             rw.set_insertion_point_before(op);
-            if std::env::var_os("TILUS_TRACE").is_some() {
-                eprintln!(
-                    "TRY {} on {}",
-                    p.name,
-                    crate::syntax::printer::print_op_line(rw.ctx(), op)
-                );
-            }
             if (p.apply)(rw, op) {
                 return Some(p.name);
             }

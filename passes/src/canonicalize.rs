@@ -25,9 +25,10 @@ pub struct Canonicalize {
     pub max_iterations: i64,
     /// `max-num-rewrites`: pattern applications per round (-1: no limit).
     pub max_num_rewrites: i64,
-    /// `region-simplify`: `disabled`, `normal` or `aggressive`. Both `normal` and `aggressive`
-    /// erase unreachable blocks. MLIR's dead block-argument removal and block merging are not
-    /// implemented yet.
+    /// `region-simplify`: `disabled`, `normal` or `aggressive`. `normal` erases unreachable
+    /// blocks and dead ops and block arguments after each round, as MLIR does; `aggressive`
+    /// would also merge identical blocks in MLIR, which is not implemented (it behaves as
+    /// `normal`).
     pub region_simplify: RegionSimplify,
     /// `top-down`: seed the worklist in pre-order.
     pub top_down: bool,
@@ -118,8 +119,9 @@ impl Pass for Canonicalize {
             PassOption {
                 name: "region-simplify",
                 value: simplify_name(self.region_simplify).into(),
-                doc: "Control-flow simplification: disabled, normal or aggressive (unreachable \
-                      blocks are erased; argument and block merging are not implemented)",
+                doc: "Perform control flow optimizations to the region tree: disabled, normal \
+                      (unreachable blocks, dead block arguments) or aggressive (as normal; block \
+                      merging is not implemented)",
             },
             PassOption {
                 name: "test-convergence",

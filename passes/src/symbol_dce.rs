@@ -95,9 +95,8 @@ fn compute_liveness(
 ) -> Result<(), Vec<Diagnostic>> {
     let mut worklist = Vec::new();
     for o in table_children(ctx, table) {
-        if !is_symbol(ctx, o) {
-            worklist.push(o);
-        } else if !is_private(ctx, o) && live.insert(o) {
+        // Non-symbols and public symbols are live from the start.
+        if !is_symbol(ctx, o) || (!is_private(ctx, o) && live.insert(o)) {
             worklist.push(o);
         }
     }
