@@ -737,9 +737,64 @@ mod helpers {
         ctx.defining_op(v).filter(|d| ctx.op_name_str(*d) == name)
     }
 
-    /// A scalar integer constant (MLIR's `IntegerAttr`), as bits and width.
-    pub fn int_const(ctx: &Context, a: Option<Attr>) -> Option<(u128, u32)> {
-        int_bits(ctx, a?)
+    /// An integer constant or a splat of one, as bits and element width: MLIR's
+    /// `m_ConstantInt`, which folders use (canonicalization patterns match scalars only).
+    pub fn int_or_splat(ctx: &Context, a: Option<Attr>) -> Option<(u128, u32)> {
+        let a = a?;
+        if let Some(r) = int_bits(ctx, a) {
+            return Some(r);
+        }
+        let AttrKind::DenseElements {
+            data: DenseData::Literal(DenseLit::Scalar(text)),
+            ty,
+        } = ctx.attr_kind(a)
+        else {
+            return None;
+        };
+        let w = tilus_ir::rewrite::int_width(ctx, elem_type(ctx, *ty))?;
+        if w == 0 || w > 128 {
+            return None;
+        }
+        let t = text.as_str();
+        let bits = match t {
+            "true" => 1,
+            "false" => 0,
+            _ if t.starts_with("0x") || t.starts_with("0X") => {
+                u128::from_str_radix(&t[2..], 16).ok()?
+            }
+            _ if t.starts_with('-') => t.parse::<i128>().ok()? as u128,
+            _ => t.parse::<u128>().ok()?,
+        };
+        Some((bits & ones(w), w))
+    }
+
+    /// An integer attribute of type `ty`, or a splat of it when `ty` is a statically shaped
+    /// vector or tensor (printed as MLIR prints splats: signed decimal, `true`/`false` for i1).
+    pub fn int_like_attr(ctx: &mut Context, ty: Type, bits: u128) -> Option<Attr> {
+        match ctx.type_kind(ty).clone() {
+            TypeKind::Vector { shape, .. } | TypeKind::RankedTensor { shape, .. } => {
+                if shape.contains(&DYNAMIC) {
+                    return None;
+                }
+                let w = tilus_ir::rewrite::int_width(ctx, elem_type(ctx, ty))?;
+                let bits = bits & ones(w);
+                let text = if w == 1 {
+                    if bits == 1 {
+                        "true".to_string()
+                    } else {
+                        "false".to_string()
+                    }
+                } else {
+                    sext(bits, w).to_string()
+                };
+                Some(ctx.attr(AttrKind::DenseElements {
+                    data: DenseData::Literal(DenseLit::Scalar(text)),
+                    ty,
+                }))
+            }
+            TypeKind::Integer { .. } | TypeKind::Index => Some(int_attr(ctx, ty, bits)),
+            _ => None,
+        }
     }
 
     /// The scalar integer constant `v` holds.
@@ -894,6 +949,11 @@ mod fold {
 
     type Consts<'a> = &'a [Option<Attr>];
 
+    /// Folders see splats as constants too (MLIR's `m_ConstantInt`, `m_Zero`, `m_One`).
+    fn int_const(ctx: &Context, a: Option<Attr>) -> Option<(u128, u32)> {
+        int_or_splat(ctx, a)
+    }
+
     fn rhs_int(ctx: &Context, c: Consts) -> Option<(u128, u32)> {
         int_const(ctx, c[1])
     }
@@ -912,11 +972,9 @@ mod fold {
         if w != w2 {
             return Folded::Failed;
         }
-        match f(a, b, w) {
-            Some(r) => {
-                let ty = result_type(ctx, op);
-                Folded::attr(int_attr(ctx, ty, r & ones(w)))
-            }
+        let ty = result_type(ctx, op);
+        match f(a, b, w).and_then(|r| int_like_attr(ctx, ty, r & ones(w))) {
+            Some(a) => Folded::attr(a),
             None => Folded::Failed,
         }
     }
@@ -1331,7 +1389,10 @@ mod fold {
         let (Some((a, w)), Some((b, _))) = (int_const(ctx, c[0]), int_const(ctx, c[1])) else {
             return Folded::Failed;
         };
-        Folded::attr(bool_attr(ctx, apply_pred(pred, a, b, w)))
+        match bool_like(ctx, ty, apply_pred(pred, a, b, w)) {
+            Some(a) => Folded::attr(a),
+            None => Folded::Failed,
+        }
     }
 
     /// `select` folds: equal choices, constant condition, `select(c, true, false) → c`, and
@@ -1376,10 +1437,13 @@ mod fold {
             return Folded::Failed;
         };
         let ty = result_type(ctx, op);
-        let Some(to) = tilus_ir::rewrite::int_width(ctx, ty) else {
+        let Some(to) = tilus_ir::rewrite::int_width(ctx, elem_type(ctx, ty)) else {
             return Folded::Failed;
         };
-        Folded::attr(int_attr(ctx, ty, f(a, w, to)))
+        match int_like_attr(ctx, ty, f(a, w, to)) {
+            Some(a) => Folded::attr(a),
+            None => Folded::Failed,
+        }
     }
     fn sext_to(a: u128, w: u32, _to: u32) -> u128 {
         sext(a, w) as u128

@@ -33,7 +33,7 @@ pub const FOR: OpDef = OpDef {
     results: &[many("results", ANY_TYPE)],
     attributes: &[opt_attr("unsignedCmp", UNIT_ATTR)],
     regions: &[block_region("region")],
-    traits: &[Trait::SingleBlock],
+    traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_for),
     format: Format::Custom {
         parse: parse_for,
@@ -53,7 +53,7 @@ pub const IF: OpDef = OpDef {
     operands: &[one("condition", I1)],
     results: &[many("results", ANY_TYPE)],
     regions: &[block_region("thenRegion"), block_region("elseRegion")],
-    traits: &[Trait::SingleBlock],
+    traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_if),
     format: Format::Custom {
         parse: parse_if,

@@ -121,6 +121,10 @@ pub enum Trait {
     ReturnLike,
     /// Produces a constant (its `value` attribute); folding hooks materialize through it.
     ConstantLike,
+    /// Has exactly the side effects of the ops in its regions (MLIR's
+    /// `RecursiveMemoryEffects`): an `scf.if` whose branches are pure is pure, so it is dead
+    /// when its results are unused.
+    RecursiveMemoryEffects,
     /// Must be directly nested in one of these ops.
     HasParent(&'static [&'static str]),
     /// Several variadic operand groups, sized by the `operandSegmentSizes` property.
@@ -269,6 +273,7 @@ const fn trait_eq(a: Trait, b: Trait) -> bool {
             | (Trait::Symbol, Trait::Symbol)
             | (Trait::ReturnLike, Trait::ReturnLike)
             | (Trait::ConstantLike, Trait::ConstantLike)
+            | (Trait::RecursiveMemoryEffects, Trait::RecursiveMemoryEffects)
             | (Trait::HasParent(_), Trait::HasParent(_))
             | (
                 Trait::AttrSizedOperandSegments,
@@ -700,8 +705,7 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
                 .collect();
             let _ = writeln!(s, "Traits: {}\n", names.join(", "));
         }
-        if op.fold.is_some() || !op.canonicalize.is_empty() || op.materialize_constant.is_some()
-        {
+        if op.fold.is_some() || !op.canonicalize.is_empty() || op.materialize_constant.is_some() {
             let mut parts = Vec::new();
             if op.fold.is_some() {
                 parts.push("has a folder".to_string());

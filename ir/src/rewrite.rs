@@ -780,13 +780,33 @@ fn move_constants_right(ctx: &mut Context, op: OpId, consts: &[Option<Attr>]) ->
     true
 }
 
-/// Whether `op` could be erased if its results were unused: it is registered, `Pure`, and
-/// neither a terminator nor a symbol. Unregistered ops may have side effects, so never.
+/// Whether `op` could be erased if its results were unused: it is registered, has no side
+/// effects (see [`is_effect_free`]), and is neither a terminator nor a symbol. Unregistered ops
+/// may have side effects, so never.
 pub fn would_be_trivially_dead(ctx: &Context, op: OpId) -> bool {
     let Some(def) = ctx.op_def(op) else {
         return false;
     };
-    def.has(Trait::Pure) && !def.has(Trait::Terminator) && !def.has(Trait::Symbol)
+    !def.has(Trait::Terminator) && !def.has(Trait::Symbol) && is_effect_free(ctx, op)
+}
+
+/// Whether `op` has no side effects: it is `Pure`, or it has `RecursiveMemoryEffects` and
+/// everything nested in it is effect-free (MLIR's `isMemoryEffectFree`).
+pub fn is_effect_free(ctx: &Context, op: OpId) -> bool {
+    let Some(def) = ctx.op_def(op) else {
+        return false;
+    };
+    if def.has(Trait::Pure) {
+        return true;
+    }
+    if !def.has(Trait::RecursiveMemoryEffects) {
+        return false;
+    }
+    ctx.regions(op).iter().all(|&r| {
+        ctx.region_blocks(r)
+            .iter()
+            .all(|&b| ctx.block_ops(b).all(|o| is_effect_free(ctx, o)))
+    })
 }
 
 /// Whether `op` has no used results and [`would_be_trivially_dead`].

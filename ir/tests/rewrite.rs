@@ -527,11 +527,13 @@ fn modify_in_place_notifies() {
     let (mut ctx, m) = parse(FOLDABLE);
     let (_, ops) = func_body(&ctx, m);
     let mut c = Counter::default();
-    let mut rw = Rewriter::with_listener(&mut ctx, &mut c);
-    let s = rw.ctx_mut().str_attr("x");
-    rw.set_attr(ops[2], "note", Some(s));
-    rw.set_property(ops[0], "value", None);
-    drop(rw);
+    let s = {
+        let mut rw = Rewriter::with_listener(&mut ctx, &mut c);
+        let s = rw.ctx_mut().str_attr("x");
+        rw.set_attr(ops[2], "note", Some(s));
+        rw.set_property(ops[0], "value", None);
+        s
+    };
     assert_eq!(c.0, 2);
     assert_eq!(ctx.get_attr(ops[2], "note"), Some(s));
     assert!(ctx.get_prop(ops[0], "value").is_none());

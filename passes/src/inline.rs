@@ -15,7 +15,7 @@
 //!
 //! Limits: only single-block callees are inlined (MLIR also inlines multi-block ones into
 //! regions that allow several blocks), and only ops of dialects whose ops can all be inlined
-//! (`arith`, `cf`, `func`) may appear in a callee.
+//! (`arith`, `cf`, `func`, `scf`) may appear in a callee.
 
 use crate::canonicalize::Canonicalize;
 use crate::options::{parse_int, parse_list, print_list};
@@ -37,7 +37,7 @@ pub const INFO: PassInfo = PassInfo {
 
 /// Dialects whose ops may all be inlined (MLIR's `DialectInlinerInterface`s that allow
 /// everything). An op of any other dialect in a callee keeps it from being inlined.
-pub const INLINABLE_DIALECTS: &[&str] = &["arith", "cf", "func"];
+pub const INLINABLE_DIALECTS: &[&str] = &["arith", "cf", "func", "scf"];
 
 /// The inliner. The fields are its options, with MLIR's names and defaults.
 #[derive(Clone, Debug)]
@@ -77,7 +77,7 @@ impl Pass for Inline {
         "Inlines calls to func.func bodies, callees first over the call graph, running the \
          default pipeline (canonicalize) on each function before and between rounds, and erases \
          private functions whose uses are all gone, as MLIR's inliner does. Recursive calls are \
-         left alone. Only single-block callees made of arith, cf and func ops are inlined. \
+         left alone. Only single-block callees made of arith, cf, func and scf ops are inlined. \
          Statistics: num-inlined, num-erased."
     }
     fn options(&self) -> Vec<PassOption> {

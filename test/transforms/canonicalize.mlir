@@ -224,3 +224,51 @@ func.func @cfg(%x: i32, %b: i1) -> i32 {
   %d = arith.muli %x, %x : i32
   return %d : i32
 }
+
+// -----
+
+// Splat constants fold like scalars: x - x and x ^ x become splat zeros (not for dynamic
+// shapes) and x + splat(0) is x.
+// CHECK-LABEL: func.func @v2(%arg0: vector<4xi32>, %arg1: tensor<?xi32>, %arg2: vector<2xf32>) -> (vector<4xi32>, vector<4xi1>, tensor<?xi32>, vector<4xi32>, vector<2xf32>, vector<4xi32>) {
+// CHECK-NEXT:    %cst = arith.constant dense<true> : vector<4xi1>
+// CHECK-NEXT:    %cst_0 = arith.constant dense<0> : vector<4xi32>
+// CHECK-NEXT:    %0 = arith.subi %arg1, %arg1 : tensor<?xi32>
+// CHECK-NEXT:    %1 = arith.subf %arg2, %arg2 : vector<2xf32>
+// CHECK-NEXT:    return %cst_0, %cst, %0, %cst_0, %1, %arg0 : vector<4xi32>, vector<4xi1>, tensor<?xi32>, vector<4xi32>, vector<2xf32>, vector<4xi32>
+// CHECK-NEXT:  }
+func.func @v2(%x: vector<4xi32>, %t: tensor<?xi32>, %f: vector<2xf32>) -> (vector<4xi32>, vector<4xi1>, tensor<?xi32>, vector<4xi32>, vector<2xf32>, vector<4xi32>) {
+  %0 = arith.subi %x, %x : vector<4xi32>
+  %1 = arith.constant dense<true> : vector<4xi1>
+  %2 = arith.subi %t, %t : tensor<?xi32>
+  %3 = arith.xori %x, %x : vector<4xi32>
+  %4 = arith.subf %f, %f : vector<2xf32>
+  %c = arith.constant dense<0> : vector<4xi32>
+  %5 = arith.addi %x, %c : vector<4xi32>
+  return %0, %1, %2, %3, %4, %5 : vector<4xi32>, vector<4xi1>, tensor<?xi32>, vector<4xi32>, vector<2xf32>, vector<4xi32>
+}
+
+// -----
+
+// Splat arithmetic folds to a splat, wrapping at the element width; casts of splats too.
+// CHECK-LABEL: func.func @v(%arg0: vector<4xi8>, %arg1: vector<4xi1>) -> (vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi16>, vector<4xi8>, vector<4xi8>) {
+// CHECK-NEXT:    %cst = arith.constant dense<-56> : vector<4xi8>
+// CHECK-NEXT:    %cst_0 = arith.constant dense<-33> : vector<4xi8>
+// CHECK-NEXT:    %cst_1 = arith.constant dense<0> : vector<4xi8>
+// CHECK-NEXT:    %cst_2 = arith.constant dense<-3> : vector<4xi16>
+// CHECK-NEXT:    return %cst, %cst_0, %arg0, %cst_1, %cst_2, %arg0, %arg0 : vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi16>, vector<4xi8>, vector<4xi8>
+// CHECK-NEXT:  }
+func.func @v(%x: vector<4xi8>, %b: vector<4xi1>) -> (vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi16>, vector<4xi8>, vector<4xi8>) {
+  %a = arith.constant dense<100> : vector<4xi8>
+  %c = arith.constant dense<-3> : vector<4xi8>
+  %one = arith.constant dense<1> : vector<4xi8>
+  %s = arith.addi %a, %a : vector<4xi8>
+  %d = arith.divsi %a, %c : vector<4xi8>
+  %m = arith.muli %x, %one : vector<4xi8>
+  %r = arith.remui %x, %one : vector<4xi8>
+  %e = arith.extsi %c : vector<4xi8> to vector<4xi16>
+  %t = arith.constant dense<true> : vector<4xi1>
+  %sel = arith.ori %x, %x : vector<4xi8>
+  %ff = arith.constant dense<-1> : vector<4xi8>
+  %an = arith.andi %x, %ff : vector<4xi8>
+  return %s, %d, %m, %r, %e, %sel, %an : vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi8>, vector<4xi16>, vector<4xi8>, vector<4xi8>
+}

@@ -59,6 +59,58 @@ func.func @dominance(%c: i1, %x: i32) -> i32 {
 
 // -----
 
+// Regions that are not isolated from above (scf.for, scf.if) see the expressions of the
+// enclosing scopes, so the loop's x + x is the one computed before the loop. An unused scf.if
+// whose branches are pure is dead (RecursiveMemoryEffects).
+// CHECK-LABEL: func.func @s(%arg0: i32, %arg1: i1, %arg2: index) -> i32 {
+// CHECK-NEXT:    %c0 = arith.constant 0 : index
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %0 = arith.addi %arg0, %arg0 : i32
+// CHECK-NEXT:    %1 = scf.for %arg3 = %c0 to %arg2 step %c1 iter_args(%arg4 = %arg0) -> (i32) {
+// CHECK-NEXT:      %c7_i32 = arith.constant 7 : i32
+// CHECK-NEXT:      %4 = arith.addi %arg4, %0 : i32
+// CHECK-NEXT:      %5 = arith.addi %4, %c7_i32 : i32
+// CHECK-NEXT:      scf.yield %5 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %2 = scf.if %arg1 -> (i32) {
+// CHECK-NEXT:      %c7_i32 = arith.constant 7 : i32
+// CHECK-NEXT:      %4 = arith.muli %0, %c7_i32 : i32
+// CHECK-NEXT:      scf.yield %4 : i32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %arg0 : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %3 = arith.addi %1, %2 : i32
+// CHECK-NEXT:    return %3 : i32
+// CHECK-NEXT:  }
+func.func @s(%x: i32, %b: i1, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = arith.addi %x, %x : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (i32) {
+    %k = arith.constant 7 : i32
+    %s = arith.addi %x, %x : i32
+    %t = arith.addi %acc, %s : i32
+    %u = arith.addi %t, %k : i32
+    scf.yield %u : i32
+  }
+  %y = scf.if %b -> (i32) {
+    %k2 = arith.constant 7 : i32
+    %m = arith.muli %a, %k2 : i32
+    scf.yield %m : i32
+  } else {
+    scf.yield %x : i32
+  }
+  %unused = scf.if %b -> (i32) {
+    scf.yield %x : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %z = arith.addi %r, %y : i32
+  return %z : i32
+}
+
+// -----
+
 // Calls and unregistered ops may have side effects: never merged.
 // CHECK-LABEL: func.func private @g(i32) -> i32
 // CHECK-NEXT:  func.func @effects(%arg0: i32) -> (i32, i32, i32, i32) {

@@ -85,3 +85,30 @@ func.func @loop_like(%n: index, %flag: i1) -> index {
 ^exit(%r: index):
   return %r : index
 }
+
+func.func @structured(%x: i32, %b: i1, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = arith.addi %x, %x : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (i32) {
+    %k = arith.constant 7 : i32
+    %s = arith.addi %x, %x : i32
+    %t = arith.addi %acc, %s : i32
+    %u = arith.addi %t, %k : i32
+    scf.yield %u : i32
+  }
+  %y = scf.if %b -> (i32) {
+    %k2 = arith.constant 7 : i32
+    %m = arith.muli %a, %k2 : i32
+    scf.yield %m : i32
+  } else {
+    scf.yield %x : i32
+  }
+  %unused = scf.if %b -> (i32) {
+    scf.yield %x : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %z = arith.addi %r, %y : i32
+  return %z : i32
+}
