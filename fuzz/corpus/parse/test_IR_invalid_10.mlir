@@ -1,0 +1,4 @@
+
+// expected-error@+1 {{'func.return' op expects parent op 'func.func'}}
+"func.return"() : () -> ()
+

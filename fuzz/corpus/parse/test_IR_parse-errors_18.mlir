@@ -1,0 +1,4 @@
+
+// expected-error@+1 {{expected attribute, found '}'}}
+"t.op"() {a = } : () -> ()
+
