@@ -1914,6 +1914,13 @@ mod canon {
         true
     }
 
+    /// The op defining operand `i` of `op` (itself when a block argument defines it): DRR fuses
+    /// the root's location with the first op it matched in operand order, and a constant
+    /// matched by `ConstantLikeMatcher` counts, ahead of the op that uses it.
+    fn operand_def(rw: &Rewriter<'_>, op: OpId, i: usize) -> OpId {
+        rw.ctx().defining_op(operand(rw.ctx(), op, i)).unwrap_or(op)
+    }
+
     fn merged_flags(rw: &Rewriter<'_>, a: OpId, b: OpId) -> u8 {
         overflow_flags(rw.ctx(), a) & overflow_flags(rw.ctx(), b)
     }
@@ -1938,7 +1945,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, inner, 1),
             "arith.addi",
             x,
             c0.wrapping_add(c1),
@@ -1959,7 +1966,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, inner, 1),
             "arith.addi",
             x,
             c1.wrapping_sub(c0),
@@ -1977,7 +1984,17 @@ mod canon {
             return false;
         };
         let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(rw, op, inner, "arith.subi", x, c0.wrapping_add(c1), true, f)
+        let loc_op = operand_def(rw, inner, 0);
+        replace_with_const_binop(
+            rw,
+            op,
+            loc_op,
+            "arith.subi",
+            x,
+            c0.wrapping_add(c1),
+            true,
+            f,
+        )
     }
     /// Whether `v` is `muli(y, -1)` (scalar), and `y`.
     fn mul_by_neg_one(rw: &Rewriter<'_>, v: Value) -> Option<(OpId, Value)> {
@@ -1992,7 +2009,8 @@ mod canon {
         let Some((m, y)) = mul_by_neg_one(rw, operand(rw.ctx(), op, 1)) else {
             return false;
         };
-        replace_with_binop(rw, op, &[m], "arith.subi", x, y)
+        let c = operand_def(rw, m, 1);
+        replace_with_binop(rw, op, &[c], "arith.subi", x, y)
     }
     /// `addi(muli(x, -1), y) → subi(y, x)`.
     fn add_mul_neg_one_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
@@ -2000,7 +2018,8 @@ mod canon {
         let Some((m, x)) = mul_by_neg_one(rw, operand(rw.ctx(), op, 0)) else {
             return false;
         };
-        replace_with_binop(rw, op, &[m], "arith.subi", y, x)
+        let c = operand_def(rw, m, 1);
+        replace_with_binop(rw, op, &[c], "arith.subi", y, x)
     }
     /// Replaces `root` by `name(a, b)` of its type (no flags).
     fn replace_with_binop(
@@ -2033,7 +2052,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, inner, 1),
             "arith.muli",
             x,
             c0.wrapping_mul(c1),
@@ -2053,7 +2072,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, inner, 1),
             "arith.addi",
             x,
             c0.wrapping_sub(c1),
@@ -2071,7 +2090,17 @@ mod canon {
             return false;
         };
         let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(rw, op, inner, "arith.subi", x, c1.wrapping_sub(c0), true, f)
+        let loc_op = operand_def(rw, op, 0);
+        replace_with_const_binop(
+            rw,
+            op,
+            loc_op,
+            "arith.subi",
+            x,
+            c1.wrapping_sub(c0),
+            true,
+            f,
+        )
     }
     /// `subi(subi(x, c0), c1) → subi(x, c0 + c1)`.
     fn sub_rhs_sub_constant_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
@@ -2086,7 +2115,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, inner, 1),
             "arith.subi",
             x,
             c0.wrapping_add(c1),
@@ -2104,7 +2133,17 @@ mod canon {
             return false;
         };
         let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(rw, op, inner, "arith.subi", x, c0.wrapping_sub(c1), true, f)
+        let loc_op = operand_def(rw, inner, 0);
+        replace_with_const_binop(
+            rw,
+            op,
+            loc_op,
+            "arith.subi",
+            x,
+            c0.wrapping_sub(c1),
+            true,
+            f,
+        )
     }
     /// `subi(c1, subi(x, c0)) → subi(c0 + c1, x)`.
     fn sub_lhs_sub_constant_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
@@ -2116,7 +2155,17 @@ mod canon {
             return false;
         };
         let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(rw, op, inner, "arith.subi", x, c0.wrapping_add(c1), true, f)
+        let loc_op = operand_def(rw, op, 0);
+        replace_with_const_binop(
+            rw,
+            op,
+            loc_op,
+            "arith.subi",
+            x,
+            c0.wrapping_add(c1),
+            true,
+            f,
+        )
     }
     /// `subi(c1, subi(c0, x)) → addi(x, c1 - c0)`.
     fn sub_lhs_sub_constant_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
@@ -2131,7 +2180,7 @@ mod canon {
         replace_with_const_binop(
             rw,
             op,
-            inner,
+            operand_def(rw, op, 0),
             "arith.addi",
             x,
             c1.wrapping_sub(c0),
@@ -2321,7 +2370,8 @@ mod canon {
             return false;
         }
         let p = operand(ctx, x, 0);
-        replace_with_select(rw, op, x, p, b, a)
+        let ones_op = operand_def(rw, x, 1);
+        replace_with_select(rw, op, ones_op, p, b, a)
     }
     /// `select(p, false, true) → xori(p, true)`.
     fn select_i1_to_not(rw: &mut Rewriter<'_>, op: OpId) -> bool {
