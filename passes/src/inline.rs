@@ -599,6 +599,26 @@ impl Inliner {
     }
 }
 
+/// `callsite(loc at caller)`, kept right-nested as MLIR keeps it: inlining an op that already
+/// has `callsite(a at b)` gives `callsite(a at callsite(b at caller))`.
+fn stack_callsite(ctx: &mut Context, loc: Attr, caller: Attr) -> Attr {
+    if let AttrKind::Loc(Location::CallSite {
+        callee,
+        caller: inner,
+    }) = ctx.attr_kind(loc).clone()
+    {
+        let outer = stack_callsite(ctx, inner, caller);
+        return ctx.attr(AttrKind::Loc(Location::CallSite {
+            callee,
+            caller: outer,
+        }));
+    }
+    ctx.attr(AttrKind::Loc(Location::CallSite {
+        callee: loc,
+        caller,
+    }))
+}
+
 /// Whether `op` is a callable node: a `func.func` with a body.
 fn is_callable(ctx: &Context, op: OpId) -> bool {
     ctx.op_name_str(op) == "func.func"
@@ -628,7 +648,7 @@ fn body_is_inlinable(ctx: &Context, op: OpId) -> bool {
 
 /// Inlines `callee` (a single-block `func.func`) at `call`: clones its body before the call,
 /// arguments mapped to the call's operands and locations wrapped as `callsite(loc at
-/// call_loc)`. The call's results are replaced by the returned values and the call is erased.
+/// call_loc)` (nested call sites stay right-nested, as in MLIR). The call's results are replaced by the returned values and the call is erased.
 /// Returns the inlined ops, or `None` (IR unchanged) when this cannot be inlined.
 pub fn inline_call(ctx: &mut Context, call: OpId, callee: OpId) -> Option<Vec<OpId>> {
     if ctx.get_inherent_or_attr(call, "no_inline").is_some()
@@ -669,12 +689,14 @@ pub fn inline_call(ctx: &mut Context, call: OpId, callee: OpId) -> Option<Vec<Op
         ctx.walk(o, &mut |x| all.push(x));
         for x in all {
             let l = ctx.op(x).loc;
-            let nl = *cache.entry(l).or_insert_with(|| {
-                ctx.attr(AttrKind::Loc(Location::CallSite {
-                    callee: l,
-                    caller: call_loc,
-                }))
-            });
+            let nl = match cache.get(&l) {
+                Some(n) => *n,
+                None => {
+                    let n = stack_callsite(ctx, l, call_loc);
+                    cache.insert(l, n);
+                    n
+                }
+            };
             ctx.op_mut(x).loc = nl;
         }
     }

@@ -9,7 +9,8 @@
 # For each seed, mlir-opt runs the pipeline, and tilus-opt's result is printed again by mlir-opt
 # so that only the transformation is compared, not how each tool names values. Differing inputs
 # are kept as fail_<seed>.mlir in $OUT (default: a temporary folder). "byte-identical" counts
-# the cases where tilus-opt's own printing already matched.
+# the cases where tilus-opt's own printing already matched. DEBUGINFO=1 compares locations too
+# (the fused and unknown locations rewrites leave behind).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 GEN=$1; P=$2; N=$3; S=${4:-0}
@@ -19,15 +20,17 @@ OUT=${OUT:-$(mktemp -d)}
 # Generated call graphs can make inlining blow up exponentially (in both tools); such seeds are
 # skipped after LIMIT seconds.
 LIMIT=${LIMIT:-20}
+MF=(); TF=()
+if [ -n "${DEBUGINFO:-}" ]; then MF=(--mlir-print-debuginfo); TF=(--print-debuginfo); fi
 ok=0; bad=0; strict=0; skipped=0
 for i in $(seq "$S" $((S + N - 1))); do
   python3 "$HERE/$GEN" "$i" > "$OUT/in.mlir"
-  if ! timeout "$LIMIT" "$M" --allow-unregistered-dialect --pass-pipeline="builtin.module($P)" "$OUT/in.mlir" > "$OUT/m.out" 2>&1; then
+  if ! timeout "$LIMIT" "$M" "${MF[@]}" --allow-unregistered-dialect --pass-pipeline="builtin.module($P)" "$OUT/in.mlir" > "$OUT/m.out" 2>&1; then
     skipped=$((skipped + 1)); continue
   fi
-  timeout "$LIMIT" "$T" --allow-unregistered-dialect --pass-pipeline="builtin.module($P)" "$OUT/in.mlir" > "$OUT/t.out" 2>&1
+  timeout "$LIMIT" "$T" "${TF[@]}" --allow-unregistered-dialect --pass-pipeline="builtin.module($P)" "$OUT/in.mlir" > "$OUT/t.out" 2>&1
   cmp -s "$OUT/m.out" "$OUT/t.out" && strict=$((strict + 1))
-  timeout "$LIMIT" "$M" --allow-unregistered-dialect "$OUT/t.out" > "$OUT/tn.out" 2>&1
+  timeout "$LIMIT" "$M" "${MF[@]}" --allow-unregistered-dialect "$OUT/t.out" > "$OUT/tn.out" 2>&1
   if cmp -s "$OUT/m.out" "$OUT/tn.out"; then
     ok=$((ok + 1))
   else
