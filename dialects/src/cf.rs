@@ -1,6 +1,9 @@
 //! `cf`: unstructured control flow between blocks of a region.
 
+use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1};
+use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
+use tilus_ir::{OpId, OperationState};
 
 /// `cf.br`.
 pub const BR: OpDef = OpDef {
@@ -11,6 +14,10 @@ pub const BR: OpDef = OpDef {
     operands: &[many("destOperands", ANY_TYPE)],
     successors: &[succ("dest", "destOperands")],
     traits: &[Trait::Pure, Trait::Terminator],
+    canonicalize: &[Pattern::new(
+        "br-merge-single-predecessor",
+        br_merge_single_predecessor,
+    )],
     format: Format::Declarative(
         "$dest (`(` $destOperands^ `:` type($destOperands) `)`)? attr-dict",
     ),
@@ -38,6 +45,10 @@ pub const COND_BR: OpDef = OpDef {
         Trait::Terminator,
         Trait::AttrSizedOperandSegments,
     ],
+    canonicalize: &[
+        Pattern::new("cond-br-constant-condition", cond_br_constant),
+        Pattern::new("cond-br-same-successor", cond_br_same_successor),
+    ],
     format: Format::Declarative(
         "$condition `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
          $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
@@ -45,6 +56,91 @@ pub const COND_BR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = COND_BR.check();
+
+/// Replaces a conditional branch by an unconditional one to `dest(s)`.
+fn to_br(rw: &mut Rewriter<'_>, op: OpId, s: usize) {
+    let ctx = rw.ctx();
+    let dest = ctx.successors(op)[s];
+    let range = successor_operands(ctx, op, s).unwrap_or(0..0);
+    let operands = ctx.operands(op)[range].to_vec();
+    let loc = ctx.op(op).loc;
+    let name = rw.ctx_mut().op_name("cf.br");
+    rw.replace_op_with_new(
+        op,
+        OperationState {
+            name,
+            operands,
+            result_types: Vec::new(),
+            properties: None,
+            attrs: Vec::new(),
+            regions: Vec::new(),
+            successors: vec![dest],
+            loc,
+        },
+    );
+}
+
+/// A `cf.br` to a block it alone reaches: the block's ops move up into the branching block
+/// (its arguments become the branch's operands) and the block goes away.
+fn br_merge_single_predecessor(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    let ctx = rw.ctx();
+    let dest = ctx.successors(op)[0];
+    let Some(here) = ctx.op_parent_block(op) else {
+        return false;
+    };
+    if dest == here || ctx.block_preds(dest).len() != 1 {
+        return false;
+    }
+    let args = ctx.block_args(dest).to_vec();
+    let vals = ctx.operands(op).to_vec();
+    let ops: Vec<OpId> = ctx.block_ops(dest).collect();
+    for (a, v) in args.into_iter().zip(vals) {
+        rw.replace_all_uses_with(a, v);
+    }
+    let mut after = op;
+    for o in ops {
+        rw.move_op_after(o, after);
+        after = o;
+    }
+    rw.erase_op(op);
+    rw.erase_block(dest);
+    true
+}
+
+/// `cf.cond_br` on a constant takes the branch it would always take.
+fn cond_br_constant(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    let ctx = rw.ctx();
+    let Some(a) = constant_of(ctx, ctx.operands(op)[0]) else {
+        return false;
+    };
+    let taken = match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => *value != 0.into(),
+        AttrKind::Bool(b) => *b,
+        _ => return false,
+    };
+    to_br(rw, op, if taken { 0 } else { 1 });
+    true
+}
+
+/// `cf.cond_br` whose two edges go to one block with the same arguments is a `cf.br`.
+fn cond_br_same_successor(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    let ctx = rw.ctx();
+    let succ = ctx.successors(op);
+    if succ[0] != succ[1] {
+        return false;
+    }
+    let (Some(a), Some(b)) = (
+        successor_operands(ctx, op, 0),
+        successor_operands(ctx, op, 1),
+    ) else {
+        return false;
+    };
+    if ctx.operands(op)[a] != ctx.operands(op)[b] {
+        return false;
+    }
+    to_br(rw, op, 0);
+    true
+}
 
 /// The cf dialect's ops.
 pub static OPS: &[&OpDef] = &[&BR, &COND_BR];

@@ -10,7 +10,16 @@ pub mod arith;
 pub mod builtin;
 pub mod cf;
 pub mod func;
+pub mod layout;
+pub mod layout_algebra;
+pub mod mbarrier;
 pub mod scf;
+pub mod tcgen05;
+pub mod threadgroup;
+pub mod tilus;
+pub mod tilus_types;
+pub mod tma;
+pub mod wgmma;
 
 use tilus_ir::Context;
 
@@ -21,4 +30,25 @@ pub fn register_all(ctx: &mut Context) {
     ctx.register_dialect("arith", arith::OPS);
     ctx.register_dialect("cf", cf::OPS);
     ctx.register_dialect("scf", scf::OPS);
+    ctx.register_dialect("threadgroup", threadgroup::OPS);
+    ctx.register_dialect("tilus", tilus::OPS);
+    ctx.register_dialect("mbarrier", mbarrier::OPS);
+    ctx.register_dialect("tma", tma::OPS);
+    ctx.register_dialect("wgmma", wgmma::OPS);
+    ctx.register_dialect("tcgen05", tcgen05::OPS);
+    ctx.register_dialect("layout", layout::OPS);
+    ctx.register_dialect_symbols(
+        "tilus",
+        tilus_ir::typedef::DialectSymbols {
+            types: tilus_types::TILUS_TYPES,
+            attrs: &[],
+        },
+    );
+    ctx.register_dialect_symbols(
+        "mbarrier",
+        tilus_ir::typedef::DialectSymbols {
+            types: tilus_types::MBARRIER_TYPES,
+            attrs: &[],
+        },
+    );
 }

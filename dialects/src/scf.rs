@@ -8,6 +8,7 @@ use tilus_ir::opdef::{
     block_region, many, one, opt_attr, Format, OpDef, Trait, ANY_TYPE, I1, SIGNLESS_INT_LIKE,
     UNIT_ATTR,
 };
+use tilus_ir::rewrite::{constant_of, Pattern, Rewriter};
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::{
@@ -35,6 +36,7 @@ pub const FOR: OpDef = OpDef {
     regions: &[block_region("region")],
     traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_for),
+    canonicalize: &[Pattern::new("for-zero-trips", for_zero_trips)],
     format: Format::Custom {
         parse: parse_for,
         print: print_for,
@@ -55,6 +57,7 @@ pub const IF: OpDef = OpDef {
     regions: &[block_region("thenRegion"), block_region("elseRegion")],
     traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_if),
+    canonicalize: &[Pattern::new("if-constant-condition", if_constant_condition)],
     format: Format::Custom {
         parse: parse_if,
         print: print_if,
@@ -83,6 +86,73 @@ const _: () = YIELD.check();
 
 /// The scf dialect's ops.
 pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD];
+
+/// The value of an integer or boolean constant operand.
+fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i128> {
+    match ctx.attr_kind(constant_of(ctx, v)?) {
+        AttrKind::Integer { value, .. } => i128::try_from(value).ok(),
+        AttrKind::Bool(b) => Some(*b as i128),
+        _ => None,
+    }
+}
+
+/// Moves the ops of `block` (but its terminator) before `at` and returns the terminator's
+/// operands: the values the region hands to its op.
+fn inline_before(
+    rw: &mut Rewriter<'_>,
+    block: tilus_ir::BlockId,
+    at: OpId,
+) -> Vec<tilus_ir::Value> {
+    let ops: Vec<OpId> = rw.ctx().block_ops(block).collect();
+    let mut yielded = Vec::new();
+    for o in ops {
+        if rw.ctx().op_name_str(o) == "scf.yield" {
+            yielded = rw.ctx().operands(o).to_vec();
+        } else {
+            rw.move_op_before(o, at);
+        }
+    }
+    yielded
+}
+
+/// `scf.if` on a constant: the taken region's ops replace the `scf.if` (MLIR's
+/// `RemoveStaticCondition`).
+fn if_constant_condition(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    let Some(c) = const_int(rw.ctx(), rw.ctx().operands(op)[0]) else {
+        return false;
+    };
+    let taken = rw.ctx().regions(op)[if c != 0 { 0 } else { 1 }];
+    match rw.ctx().region_blocks(taken).first().copied() {
+        Some(b) => {
+            let vals = inline_before(rw, b, op);
+            if vals.len() != rw.ctx().results(op).len() {
+                return false;
+            }
+            rw.replace_op(op, &vals);
+        }
+        None if rw.ctx().results(op).is_empty() => rw.erase_op(op),
+        None => return false,
+    }
+    true
+}
+
+/// `scf.for` whose constant bounds give no iteration: its results are its initial values.
+fn for_zero_trips(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    let ctx = rw.ctx();
+    if ctx.get_inherent_or_attr(op, "unsignedCmp").is_some() {
+        return false;
+    }
+    let ops = ctx.operands(op);
+    let (Some(lb), Some(ub)) = (const_int(ctx, ops[0]), const_int(ctx, ops[1])) else {
+        return false;
+    };
+    if lb < ub {
+        return false;
+    }
+    let inits = ops[3..].to_vec();
+    rw.replace_op(op, &inits);
+    true
+}
 
 fn types_str(ctx: &Context, ts: &[Type]) -> String {
     ts.iter()

@@ -182,8 +182,10 @@ pub enum Location {
     /// `loc(unknown)`.
     Unknown,
     /// `loc("file":line:col)`, or a range `loc("file":l:c to l2:c2)` (`end_line` absent for `to :c2`).
+    /// `file` is a string attribute (as MLIR's `StringAttr` filename), so the name is stored once
+    /// however many ops point into the file.
     File {
-        file: String,
+        file: Attr,
         line: u32,
         col: u32,
         end: Option<(Option<u32>, u32)>,

@@ -72,22 +72,157 @@ pub struct ValueData {
     pub def: ValueDef,
     /// Block arguments carry their own location (`^bb0(%a: i32 loc(...))`).
     pub loc: Option<Attr>,
-    pub(crate) uses: Vec<Use>,
+    pub(crate) uses: UseList,
+}
+
+/// A value's uses: most values have one or two, kept in place; more spill to the heap.
+pub(crate) type UseList = SmallList<Use>;
+
+/// An op's operands: most ops have one or two, kept in place; more spill to the heap.
+pub(crate) type OperandList = SmallList<Value>;
+
+/// An element of a [`SmallList`]: `EMPTY` marks an unused inline slot and is never stored.
+pub(crate) trait Slot: Copy + PartialEq {
+    const EMPTY: Self;
+}
+
+impl Slot for Use {
+    const EMPTY: Use = Use {
+        op: OpId(u32::MAX),
+        index: u32::MAX,
+    };
+}
+
+impl Slot for Value {
+    const EMPTY: Value = Value(u32::MAX);
+}
+
+/// A list of small ids with room for two in place (no allocation for the common short lists).
+#[derive(Clone, Debug)]
+pub(crate) enum SmallList<T: Slot> {
+    /// Up to two elements; unused slots (always the last ones) hold `T::EMPTY`.
+    Inline([T; 2]),
+    Heap(Vec<T>),
+}
+
+impl<T: Slot> Default for SmallList<T> {
+    fn default() -> Self {
+        SmallList::Inline([T::EMPTY; 2])
+    }
+}
+
+impl<T: Slot> SmallList<T> {
+    fn from_vec(v: Vec<T>) -> Self {
+        match v.len() {
+            0 => Self::default(),
+            1 => SmallList::Inline([v[0], T::EMPTY]),
+            2 => SmallList::Inline([v[0], v[1]]),
+            _ => SmallList::Heap(v),
+        }
+    }
+    fn inline_len(a: &[T; 2]) -> usize {
+        if a[0] == T::EMPTY {
+            0
+        } else if a[1] == T::EMPTY {
+            1
+        } else {
+            2
+        }
+    }
+    pub(crate) fn as_slice(&self) -> &[T] {
+        match self {
+            SmallList::Inline(a) => &a[..Self::inline_len(a)],
+            SmallList::Heap(v) => v,
+        }
+    }
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            SmallList::Inline(a) => {
+                let n = Self::inline_len(a);
+                &mut a[..n]
+            }
+            SmallList::Heap(v) => v,
+        }
+    }
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+    fn push(&mut self, u: T) {
+        match self {
+            SmallList::Inline(a) => match Self::inline_len(a) {
+                0 => a[0] = u,
+                1 => a[1] = u,
+                _ => {
+                    let mut v = Vec::with_capacity(4);
+                    v.extend_from_slice(a);
+                    v.push(u);
+                    *self = SmallList::Heap(v);
+                }
+            },
+            SmallList::Heap(v) => v.push(u),
+        }
+    }
+    /// Removes the element at `i`, keeping the others in order; returns it.
+    fn remove(&mut self, i: usize) -> T {
+        match self {
+            SmallList::Inline(a) => {
+                let x = a[i];
+                if i == 0 {
+                    a[0] = a[1];
+                }
+                a[1] = T::EMPTY;
+                x
+            }
+            SmallList::Heap(v) => v.remove(i),
+        }
+    }
+    fn extend(&mut self, other: SmallList<T>) {
+        match (&mut *self, other) {
+            (SmallList::Heap(v), other) => v.extend_from_slice(other.as_slice()),
+            (_, other) => {
+                for &u in other.as_slice() {
+                    self.push(u);
+                }
+            }
+        }
+    }
+}
+
+impl<T: Slot> std::ops::Index<usize> for SmallList<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.as_slice()[i]
+    }
+}
+
+impl<T: Slot> std::ops::IndexMut<usize> for SmallList<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.as_mut_slice()[i]
+    }
+}
+
+/// Regions and successors, which most ops do not have: kept out of line, so an op without
+/// them pays one pointer.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OpExtra {
+    pub(crate) regions: Vec<RegionId>,
+    pub(crate) successors: Vec<BlockId>,
 }
 
 /// Operation payload.
 #[derive(Clone, Debug)]
 pub struct OpData {
     pub name: OpName,
-    pub(crate) operands: Vec<Value>,
-    pub(crate) results: Vec<Value>,
+    pub(crate) operands: OperandList,
+    /// Results are created together, so they are consecutive values: the first and the count.
+    pub(crate) first_result: u32,
+    pub(crate) num_results: u32,
     /// Inherent attributes, `<{...}>` in generic form (a dictionary, or any attribute for
     /// unregistered ops).
     pub properties: Option<Attr>,
     /// Discardable attributes, `{...}`, kept sorted by name.
     pub(crate) attrs: Vec<(String, Attr)>,
-    pub(crate) regions: Vec<RegionId>,
-    pub(crate) successors: Vec<BlockId>,
+    pub(crate) extra: Option<Box<OpExtra>>,
     pub loc: Attr,
     pub(crate) parent: Option<BlockId>,
     pub(crate) prev: Option<OpId>,
@@ -139,8 +274,15 @@ pub struct Context {
     blocks: Vec<BlockData>,
     regions: Vec<RegionData>,
     values: Vec<ValueData>,
+    /// `value_ids[i] == Value(i)`: lets [`Context::results`] hand out a slice of an op's
+    /// consecutive result values without storing them per op.
+    value_ids: Vec<Value>,
     dialects: IndexMap<&'static str, &'static [&'static OpDef]>,
+    symbols: IndexMap<&'static str, crate::typedef::DialectSymbols>,
     next_distinct: u64,
+    /// Whether an affine map or integer set was ever interned (the printer's aliases for them
+    /// go before the op, so it can only stream its output when there are none).
+    has_affine_attrs: bool,
     /// When false, ops of unknown dialects are verifier errors (`--allow-unregistered-dialect`).
     pub allow_unregistered: bool,
     /// File-level resource blobs read from or printed to `{-# ... #-}`.
@@ -167,8 +309,11 @@ impl Context {
             blocks: Vec::new(),
             regions: Vec::new(),
             values: Vec::new(),
+            value_ids: Vec::new(),
             dialects: IndexMap::new(),
+            symbols: IndexMap::new(),
             next_distinct: 0,
+            has_affine_attrs: false,
             allow_unregistered: false,
             resources: IndexMap::new(),
             external_resources: None,
@@ -188,6 +333,21 @@ impl Context {
                 self.defs[n.index()] = Some(def);
             }
         }
+    }
+
+    /// Registers the types and attributes a dialect declares; from then on the parser checks
+    /// every `!ns.name<...>` / `#ns.name<...>` of that dialect against them.
+    pub fn register_dialect_symbols(
+        &mut self,
+        namespace: &'static str,
+        symbols: crate::typedef::DialectSymbols,
+    ) {
+        self.symbols.insert(namespace, symbols);
+    }
+
+    /// The types and attributes a dialect declared, if it declared any.
+    pub fn dialect_symbols(&self, namespace: &str) -> Option<&crate::typedef::DialectSymbols> {
+        self.symbols.get(namespace)
     }
 
     /// Registered dialects and their ops, in registration order.
@@ -234,9 +394,7 @@ impl Context {
 
     /// Uniques a type.
     pub fn ty(&mut self, kind: TypeKind) -> Type {
-        if let Some(i) = self.types.get_index_of(&kind) {
-            return Type(i as u32);
-        }
+        // One lookup: `insert_full` keeps the existing entry and returns its index.
         Type(self.types.insert_full(kind).0 as u32)
     }
 
@@ -271,10 +429,19 @@ impl Context {
 
     /// Uniques an attribute.
     pub fn attr(&mut self, kind: AttrKind) -> Attr {
-        if let Some(i) = self.attrs.get_index_of(&kind) {
-            return Attr(i as u32);
-        }
+        self.has_affine_attrs |= matches!(kind, AttrKind::AffineMap(_) | AttrKind::IntegerSet(_));
+        // One lookup: `insert_full` keeps the existing entry and returns its index.
         Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    /// Whether any affine map or integer set attribute exists in this context.
+    pub fn has_affine_attrs(&self) -> bool {
+        self.has_affine_attrs
+    }
+
+    /// Makes room for about `n` more attributes (the parser sizes the table from its input).
+    pub fn reserve_attrs(&mut self, n: usize) {
+        self.attrs.reserve(n);
     }
 
     /// The payload of an attribute.
@@ -315,11 +482,18 @@ impl Context {
     // ----- creation ---------------------------------------------------------------------------
 
     /// Creates a detached op; results get fresh values. Regions passed in are adopted.
-    pub fn create_op(&mut self, st: OperationState) -> OpId {
+    pub fn create_op(&mut self, mut st: OperationState) -> OpId {
+        let types = std::mem::take(&mut st.result_types);
+        self.create_op_with_types(st, &types)
+    }
+
+    /// [`Context::create_op`] with the result types given apart (`st.result_types` is ignored),
+    /// for callers that keep them in a reused buffer.
+    pub(crate) fn create_op_with_types(&mut self, st: OperationState, types: &[Type]) -> OpId {
         let id = OpId(self.ops.len() as u32);
-        let mut results = Vec::with_capacity(st.result_types.len());
-        for (i, t) in st.result_types.iter().enumerate() {
-            results.push(self.new_value(*t, ValueDef::Result(id, i as u32), None));
+        let first_result = self.values.len() as u32;
+        for (i, t) in types.iter().enumerate() {
+            self.new_value(*t, ValueDef::Result(id, i as u32), None);
         }
         for (i, v) in st.operands.iter().enumerate() {
             self.values[v.index()].uses.push(Use {
@@ -334,15 +508,25 @@ impl Context {
             self.blocks[b.index()].preds.push(id);
         }
         let mut attrs = st.attrs;
-        attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        if attrs.len() > 1 {
+            attrs.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        let extra = if st.regions.is_empty() && st.successors.is_empty() {
+            None
+        } else {
+            Some(Box::new(OpExtra {
+                regions: st.regions,
+                successors: st.successors,
+            }))
+        };
         self.ops.push(OpData {
             name: st.name,
-            operands: st.operands,
-            results,
+            operands: OperandList::from_vec(st.operands),
+            first_result,
+            num_results: types.len() as u32,
             properties: st.properties,
             attrs,
-            regions: st.regions,
-            successors: st.successors,
+            extra,
             loc: st.loc,
             parent: None,
             prev: None,
@@ -358,8 +542,9 @@ impl Context {
             ty,
             def,
             loc,
-            uses: Vec::new(),
+            uses: UseList::default(),
         });
+        self.value_ids.push(v);
         v
     }
 
@@ -467,18 +652,21 @@ impl Context {
 
     fn drop_op_refs(&mut self, op: OpId) {
         let operands = std::mem::take(&mut self.ops[op.index()].operands);
-        for (i, v) in operands.iter().enumerate() {
+        for (i, v) in operands.as_slice().iter().enumerate() {
             // Order-preserving: use lists stay in creation order (see [`Context::uses`]).
             remove_use(&mut self.values[v.index()].uses, op, i as u32);
         }
-        let succs = std::mem::take(&mut self.ops[op.index()].successors);
+        let succs = match &mut self.ops[op.index()].extra {
+            Some(e) => std::mem::take(&mut e.successors),
+            None => Vec::new(),
+        };
         for s in succs {
             let preds = &mut self.blocks[s.index()].preds;
             if let Some(p) = preds.iter().position(|x| *x == op) {
                 preds.remove(p);
             }
         }
-        let regions = self.ops[op.index()].regions.clone();
+        let regions = self.regions(op).to_vec();
         for r in regions {
             for b in self.regions[r.index()].blocks.clone() {
                 let ops: Vec<OpId> = self.block_ops(b).collect();
@@ -496,7 +684,7 @@ impl Context {
             return;
         }
         let uses = std::mem::take(&mut self.values[from.index()].uses);
-        for u in &uses {
+        for u in uses.as_slice() {
             self.ops[u.op.index()].operands[u.index as usize] = to;
         }
         self.values[to.index()].uses.extend(uses);
@@ -518,11 +706,12 @@ impl Context {
     pub fn erase_operand(&mut self, op: OpId, i: usize) {
         let v = self.ops[op.index()].operands.remove(i);
         remove_use(&mut self.values[v.index()].uses, op, i as u32);
-        let later: Vec<Value> = self.ops[op.index()].operands[i..].to_vec();
+        let later: Vec<Value> = self.ops[op.index()].operands.as_slice()[i..].to_vec();
         for (k, w) in later.into_iter().enumerate() {
             let j = (i + k) as u32;
             if let Some(u) = self.values[w.index()]
                 .uses
+                .as_mut_slice()
                 .iter_mut()
                 .find(|u| u.op == op && u.index == j + 1)
             {
@@ -591,19 +780,27 @@ impl Context {
     }
     /// Operands.
     pub fn operands(&self, op: OpId) -> &[Value] {
-        &self.ops[op.index()].operands
+        self.ops[op.index()].operands.as_slice()
     }
     /// Results.
     pub fn results(&self, op: OpId) -> &[Value] {
-        &self.ops[op.index()].results
+        let o = &self.ops[op.index()];
+        let first = o.first_result as usize;
+        &self.value_ids[first..first + o.num_results as usize]
     }
     /// Regions.
     pub fn regions(&self, op: OpId) -> &[RegionId] {
-        &self.ops[op.index()].regions
+        match &self.ops[op.index()].extra {
+            Some(e) => &e.regions,
+            None => &[],
+        }
     }
     /// Successor blocks.
     pub fn successors(&self, op: OpId) -> &[BlockId] {
-        &self.ops[op.index()].successors
+        match &self.ops[op.index()].extra {
+            Some(e) => &e.successors,
+            None => &[],
+        }
     }
     /// Discardable attributes, sorted by name.
     pub fn attrs(&self, op: OpId) -> &[(String, Attr)] {
@@ -684,7 +881,7 @@ impl Context {
     /// lists hold the same uses newest first; rewrite drivers that must visit users in MLIR's
     /// order iterate this slice backwards).
     pub fn uses(&self, v: Value) -> &[Use] {
-        &self.values[v.index()].uses
+        self.values[v.index()].uses.as_slice()
     }
     /// The block in which a value is defined (the op's block for results).
     pub fn value_block(&self, v: Value) -> Option<BlockId> {
@@ -788,11 +985,15 @@ impl Context {
 /// Removes the use `(op, index)` from a use list, keeping the others in order. The newest use
 /// is checked first and the search then runs from the oldest, so erasing users in either
 /// program order or reverse program order stays cheap.
-fn remove_use(uses: &mut Vec<Use>, op: OpId, index: u32) {
+fn remove_use(uses: &mut UseList, op: OpId, index: u32) {
     let hit = |u: &Use| u.op == op && u.index == index;
-    if uses.last().is_some_and(hit) {
-        uses.pop();
-    } else if let Some(p) = uses.iter().position(hit) {
+    let s = uses.as_slice();
+    let p = if s.last().is_some_and(hit) {
+        Some(s.len() - 1)
+    } else {
+        s.iter().position(hit)
+    };
+    if let Some(p) = p {
         uses.remove(p);
     }
 }

@@ -23,6 +23,7 @@ pub mod opdef;
 pub mod rewrite;
 pub mod source;
 pub mod syntax;
+pub mod typedef;
 pub mod types;
 pub mod verify;
 

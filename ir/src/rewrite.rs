@@ -455,16 +455,22 @@ pub fn clone_op(ctx: &mut Context, op: OpId, map: &mut IrMapping) -> OpId {
 
 fn clone_rec(ctx: &mut Context, op: OpId, map: &mut IrMapping, created: &mut Vec<OpId>) -> OpId {
     let data = ctx.op(op).clone();
-    let operands: Vec<Value> = data.operands.iter().map(|v| map.lookup_value(*v)).collect();
-    let successors: Vec<BlockId> = data
-        .successors
+    let old_results = ctx.results(op).to_vec();
+    let old_regions = ctx.regions(op).to_vec();
+    let operands: Vec<Value> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| map.lookup_value(*v))
+        .collect();
+    let successors: Vec<BlockId> = ctx
+        .successors(op)
         .iter()
         .map(|b| map.lookup_block(*b))
         .collect();
-    let result_types: Vec<Type> = data.results.iter().map(|r| ctx.value_type(*r)).collect();
-    let mut new_regions = Vec::with_capacity(data.regions.len());
+    let result_types: Vec<Type> = old_results.iter().map(|r| ctx.value_type(*r)).collect();
+    let mut new_regions = Vec::with_capacity(old_regions.len());
     let mut block_pairs = Vec::new();
-    for &r in &data.regions {
+    for &r in &old_regions {
         let nr = ctx.create_region();
         for b in ctx.region_blocks(r).to_vec() {
             let nb = ctx.create_block(&[]);
@@ -489,7 +495,7 @@ fn clone_rec(ctx: &mut Context, op: OpId, map: &mut IrMapping, created: &mut Vec
         successors,
         loc: data.loc,
     });
-    for (old, new_v) in data.results.iter().zip(ctx.results(new).to_vec()) {
+    for (old, new_v) in old_results.iter().zip(ctx.results(new).to_vec()) {
         map.map_value(*old, new_v);
     }
     created.push(new);
@@ -716,14 +722,26 @@ pub fn fold_op(ctx: &mut Context, op: OpId) -> Folded {
     let Some(def) = ctx.op_def(op) else {
         return Folded::Failed;
     };
-    let consts: Vec<Option<Attr>> = ctx
-        .operands(op)
-        .iter()
-        .map(|v| constant_of(ctx, *v))
-        .collect();
+    if def.fold.is_none() && !def.has(Trait::Commutative) {
+        return Folded::Failed;
+    }
+    // Constant operands, on the stack for the usual few operands.
+    let n = ctx.operands(op).len();
+    let mut small = [None; 4];
+    let mut big = Vec::new();
+    let consts: &mut [Option<Attr>] = if n <= small.len() {
+        &mut small[..n]
+    } else {
+        big.resize(n, None);
+        &mut big
+    };
+    for (c, v) in consts.iter_mut().zip(ctx.operands(op)) {
+        *c = constant_of(ctx, *v);
+    }
+    let consts: &[Option<Attr>] = consts;
     let mut in_place = false;
     if let Some(f) = def.fold {
-        match f(ctx, op, &consts) {
+        match f(ctx, op, consts) {
             Folded::Failed => {}
             Folded::InPlace => in_place = true,
             Folded::Results(rs) => {
@@ -737,7 +755,7 @@ pub fn fold_op(ctx: &mut Context, op: OpId) -> Folded {
             }
         }
     }
-    if def.has(Trait::Commutative) && move_constants_right(ctx, op, &consts) {
+    if def.has(Trait::Commutative) && move_constants_right(ctx, op, consts) {
         return Folded::InPlace;
     }
     if in_place {
@@ -1007,46 +1025,58 @@ pub struct GreedyResult {
     pub num_blocks_erased: u64,
 }
 
+/// The driver's worklist: a stack of ops without duplicates. Positions are kept in a dense table
+/// indexed by op (op ids are small and dense), which is much cheaper than hashing on large IR.
 #[derive(Default)]
 struct Worklist {
     list: Vec<Option<OpId>>,
-    pos: FxHashMap<OpId, usize>,
+    /// Position of each op in `list`, or `ABSENT`.
+    pos: Vec<u32>,
 }
+
+const ABSENT: u32 = u32::MAX;
 
 impl Worklist {
     fn push(&mut self, op: OpId) {
-        if self.pos.contains_key(&op) {
+        let i = op.index();
+        if i >= self.pos.len() {
+            self.pos.resize((i + 1).max(self.pos.len() * 2), ABSENT);
+        }
+        if self.pos[i] != ABSENT {
             return;
         }
-        self.pos.insert(op, self.list.len());
+        self.pos[i] = self.list.len() as u32;
         self.list.push(Some(op));
     }
     fn pop(&mut self) -> Option<OpId> {
         while let Some(x) = self.list.pop() {
             if let Some(op) = x {
-                self.pos.remove(&op);
+                self.pos[op.index()] = ABSENT;
                 return Some(op);
             }
         }
         None
     }
     fn remove(&mut self, op: OpId) {
-        if let Some(i) = self.pos.remove(&op) {
-            self.list[i] = None;
+        if let Some(p) = self.pos.get_mut(op.index()) {
+            if *p != ABSENT {
+                self.list[*p as usize] = None;
+                *p = ABSENT;
+            }
         }
     }
     fn reverse(&mut self) {
         self.list.reverse();
-        self.pos.clear();
         for (i, x) in self.list.iter().enumerate() {
             if let Some(op) = x {
-                self.pos.insert(*op, i);
+                self.pos[op.index()] = i as u32;
             }
         }
     }
     fn clear(&mut self) {
-        self.list.clear();
-        self.pos.clear();
+        for op in self.list.drain(..).flatten() {
+            self.pos[op.index()] = ABSENT;
+        }
     }
 }
 
@@ -1066,23 +1096,32 @@ impl Driver<'_> {
         if !ctx.is_alive(op) {
             return;
         }
-        let mut ancestors = vec![op];
+        // Find the ancestor in the scope first (nothing is added when there is none), then
+        // add `op` and its ancestors up to it, innermost first.
         let mut cur = op;
         loop {
             let Some(r) = ctx.op_parent_region(cur) else {
                 return;
             };
             if r == self.scope {
-                for a in ancestors {
-                    self.worklist.push(a);
-                }
-                return;
+                break;
             }
             let Some(p) = ctx.region_parent(r) else {
                 return;
             };
-            ancestors.push(p);
             cur = p;
+        }
+        let top = cur;
+        let mut cur = op;
+        loop {
+            self.worklist.push(cur);
+            if cur == top {
+                return;
+            }
+            match ctx.parent_op(cur) {
+                Some(p) => cur = p,
+                None => return,
+            }
         }
     }
 
@@ -1526,7 +1565,7 @@ pub fn erase_unreachable_blocks(
             continue;
         }
         if blocks.len() == 1 {
-            for o in rw.ctx().block_ops(blocks[0]).collect::<Vec<_>>() {
+            for o in rw.ctx().block_ops(blocks[0]) {
                 worklist.extend(rw.ctx().regions(o).iter().copied());
             }
             continue;
@@ -1539,7 +1578,7 @@ pub fn erase_unreachable_blocks(
                 any = true;
                 continue;
             }
-            for o in rw.ctx().block_ops(b).collect::<Vec<_>>() {
+            for o in rw.ctx().block_ops(b) {
                 worklist.extend(rw.ctx().regions(o).iter().copied());
             }
         }
@@ -1636,20 +1675,56 @@ fn erase_successor_operand(ctx: &mut Context, op: OpId, s: usize, arg: usize) {
 /// live), growing to a fixpoint.
 #[derive(Default)]
 struct LiveMap {
-    ops: FxHashSet<OpId>,
-    args: FxHashSet<Value>,
+    ops: DenseSet,
+    args: DenseSet,
     changed: bool,
 }
 
+/// A set of small dense ids (op or value indices) as a bit vector.
+#[derive(Default)]
+struct DenseSet {
+    bits: Vec<u64>,
+}
+
+impl DenseSet {
+    fn with_capacity(n: usize) -> DenseSet {
+        DenseSet {
+            bits: vec![0; n.div_ceil(64)],
+        }
+    }
+    /// Adds `i`; returns whether it was new.
+    fn insert(&mut self, i: usize) -> bool {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        if w >= self.bits.len() {
+            self.bits.resize(w + 1, 0);
+        }
+        let new = self.bits[w] & b == 0;
+        self.bits[w] |= b;
+        new
+    }
+    fn contains(&self, i: usize) -> bool {
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+}
+
 impl LiveMap {
+    fn new(ctx: &Context) -> LiveMap {
+        LiveMap {
+            ops: DenseSet::with_capacity(ctx.num_ops()),
+            args: DenseSet::with_capacity(ctx.num_values()),
+            changed: false,
+        }
+    }
     fn set_value_live(&mut self, ctx: &Context, v: Value) {
         match ctx.defining_op(v) {
-            Some(o) => self.changed |= self.ops.insert(o),
-            None => self.changed |= self.args.insert(v),
+            Some(o) => self.changed |= self.ops.insert(o.index()),
+            None => self.changed |= self.args.insert(v.index()),
         }
     }
     fn set_op_live(&mut self, op: OpId) {
-        self.changed |= self.ops.insert(op);
+        self.changed |= self.ops.insert(op.index());
     }
 
     /// A branch operand only keeps its value alive when the successor argument it feeds is.
@@ -1662,7 +1737,7 @@ impl LiveMap {
             if let Some(r) = successor_operands(ctx, owner, s) {
                 if r.contains(&(u.index as usize)) {
                     let arg = ctx.block_args(succ)[u.index as usize - r.start];
-                    return !self.args.contains(&arg);
+                    return !self.args.contains(arg.index());
                 }
             }
         }
@@ -1673,7 +1748,7 @@ impl LiveMap {
         let live = ctx
             .uses(v)
             .iter()
-            .any(|u| !self.use_known_dead(ctx, *u) && self.ops.contains(&u.op));
+            .any(|u| !self.use_known_dead(ctx, *u) && self.ops.contains(u.op.index()));
         if live {
             self.set_value_live(ctx, v);
         }
@@ -1684,15 +1759,17 @@ impl LiveMap {
             return;
         };
         for b in post_order_blocks(ctx, entry) {
-            let ops: Vec<OpId> = ctx.block_ops(b).collect();
-            for &o in ops.iter().rev() {
+            // Backwards through the block (nothing changes the IR here).
+            let mut cur = ctx.block_last(b);
+            while let Some(o) = cur {
+                cur = ctx.prev_op(o);
                 self.propagate_op(ctx, o);
             }
             if b == entry {
                 continue;
             }
             for &a in ctx.block_args(b) {
-                if !self.args.contains(&a) {
+                if !self.args.contains(a.index()) {
                     self.process_value(ctx, a);
                 }
             }
@@ -1714,7 +1791,7 @@ impl LiveMap {
             }
             return;
         }
-        if self.ops.contains(&op) {
+        if self.ops.contains(op.index()) {
             return;
         }
         if !would_be_trivially_dead(ctx, op) {
@@ -1733,7 +1810,7 @@ impl LiveMap {
 /// operands that fed them. Dead cycles through block arguments go too. Returns whether an op
 /// was erased.
 pub fn run_region_dce(rw: &mut Rewriter<'_>, regions: &[RegionId]) -> bool {
-    let mut live = LiveMap::default();
+    let mut live = LiveMap::new(rw.ctx());
     loop {
         live.changed = false;
         for &r in regions {
@@ -1764,16 +1841,19 @@ fn delete_deadness(rw: &mut Rewriter<'_>, regions: &[RegionId], live: &LiveMap) 
                         };
                         for arg in (0..range.len()).rev() {
                             let a = rw.ctx().block_args(*succ)[arg];
-                            if !live.args.contains(&a) {
+                            if !live.args.contains(a.index()) {
                                 erase_successor_operand(rw.ctx_mut(), t, s, arg);
                             }
                         }
                     }
                 }
             }
-            let ops: Vec<OpId> = rw.ctx().block_ops(b).collect();
-            for o in ops.into_iter().rev() {
-                if !live.ops.contains(&o) {
+            // Backwards; the previous op is read before `o` is erased (erasing `o` only touches
+            // ops nested in it).
+            let mut cur = rw.ctx().block_last(b);
+            while let Some(o) = cur {
+                cur = rw.ctx().prev_op(o);
+                if !live.ops.contains(o.index()) {
                     erased = true;
                     rw.erase_op(o);
                 } else {
@@ -1789,7 +1869,7 @@ fn delete_deadness(rw: &mut Rewriter<'_>, regions: &[RegionId], live: &LiveMap) 
             let n = rw.ctx().block_args(b).len();
             for i in (0..n).rev() {
                 let a = rw.ctx().block_args(b)[i];
-                if !live.args.contains(&a) {
+                if !live.args.contains(a.index()) {
                     rw.ctx_mut().erase_block_arg(b, i);
                 }
             }

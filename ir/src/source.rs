@@ -57,7 +57,8 @@ pub fn resolve_span(
                 match ctx.attr_kind(l) {
                     AttrKind::Loc(Location::File {
                         file: f, line, col, ..
-                    }) if *f == file.name => {
+                    }) if matches!(ctx.attr_kind(*f), AttrKind::String { value, .. } if *value == file.name.as_bytes()) =>
+                    {
                         let off = file.lines.offset(*line, *col)?;
                         return Some(Span::new(off, off));
                     }

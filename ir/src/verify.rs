@@ -20,7 +20,8 @@ pub fn verify(ctx: &Context, op: OpId) -> Vec<Diagnostic> {
     let mut v = Verifier {
         ctx,
         diags: Vec::new(),
-        order: HashMap::new(),
+        order: Vec::new(),
+        ordered: Vec::new(),
         doms: HashMap::new(),
     };
     v.op(op);
@@ -30,8 +31,24 @@ pub fn verify(ctx: &Context, op: OpId) -> Vec<Diagnostic> {
 struct Verifier<'a> {
     ctx: &'a Context,
     diags: Vec<Diagnostic>,
-    order: HashMap<BlockId, HashMap<OpId, usize>>,
+    /// Position of each op in its block (by op index), valid for ops of blocks in `ordered`.
+    order: Vec<u32>,
+    /// Blocks whose ops have their positions in `order` (by block index).
+    ordered: Vec<bool>,
     doms: HashMap<RegionId, Dominators>,
+}
+
+/// Whether `x` is `o` or nested in it.
+fn within(ctx: &Context, mut x: OpId, o: OpId) -> bool {
+    loop {
+        if x == o {
+            return true;
+        }
+        match ctx.parent_op(x) {
+            Some(p) => x = p,
+            None => return false,
+        }
+    }
 }
 
 /// Immediate-dominator sets for one region, by block index.
@@ -198,28 +215,26 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         // Uses nested in regions of `o` of values defined outside an isolated op.
         if ctx.op_def(o).is_some_and(|d| d.is_isolated()) {
-            let mut inside = HashSet::new();
-            ctx.walk(o, &mut |x| {
-                inside.insert(x);
-            });
             let mut bad = Vec::new();
             ctx.walk(o, &mut |x| {
                 if x == o {
                     return;
                 }
                 for &v in ctx.operands(x) {
-                    let def_op = match ctx.value_def(v) {
-                        ValueDef::Result(d, _) => Some(d),
+                    // Defined inside: a result of an op nested in `o`, or an argument of a block
+                    // in a region of `o` or of an op nested in it. The ancestor chain is short,
+                    // so this beats collecting the nested ops in a set.
+                    let outside = match ctx.value_def(v) {
+                        ValueDef::Result(d, _) => d == o || !within(ctx, d, o),
                         ValueDef::BlockArg(b, _) => {
-                            ctx.block_parent(b).and_then(|r| ctx.region_parent(r))
+                            match ctx.block_parent(b).and_then(|r| ctx.region_parent(r)) {
+                                Some(p) => !within(ctx, p, o),
+                                None => false,
+                            }
                         }
                     };
-                    if let Some(d) = def_op {
-                        let defined_inside = inside.contains(&d)
-                            && !(d == o && matches!(ctx.value_def(v), ValueDef::Result(..)));
-                        if !defined_inside {
-                            bad.push(x);
-                        }
+                    if outside {
+                        bad.push(x);
                     }
                 }
             });
@@ -237,11 +252,23 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn block_order(&mut self, b: BlockId) -> &HashMap<OpId, usize> {
+    /// Positions of two ops of block `b` (computed once per block).
+    fn positions(&mut self, b: BlockId, x: OpId, y: OpId) -> (u32, u32) {
         let ctx = self.ctx;
-        self.order
-            .entry(b)
-            .or_insert_with(|| ctx.block_ops(b).enumerate().map(|(i, o)| (o, i)).collect())
+        if self.ordered.len() <= b.index() {
+            self.ordered
+                .resize(ctx.num_blocks().max(b.index() + 1), false);
+        }
+        if !self.ordered[b.index()] {
+            self.ordered[b.index()] = true;
+            if self.order.len() < ctx.num_ops() {
+                self.order.resize(ctx.num_ops(), 0);
+            }
+            for (i, o) in ctx.block_ops(b).enumerate() {
+                self.order[o.index()] = i as u32;
+            }
+        }
+        (self.order[x.index()], self.order[y.index()])
     }
 
     fn dominators(&mut self, r: RegionId) -> &Dominators {
@@ -344,11 +371,9 @@ impl<'a> Verifier<'a> {
             return match ctx.value_def(v) {
                 ValueDef::BlockArg(..) => true,
                 ValueDef::Result(d, _) => {
-                    let ord = self.block_order(def_block);
-                    match (ord.get(&d), ord.get(&u)) {
-                        (Some(a), Some(b)) => a < b || (d == u && u != user),
-                        _ => false,
-                    }
+                    // Both are in `def_block` (`u` was found there, `d` defines `v` there).
+                    let (a, b) = self.positions(def_block, d, u);
+                    a < b || (d == u && u != user)
                 }
             };
         }

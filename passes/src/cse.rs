@@ -10,11 +10,12 @@
 //! visited are erased too (`num-dce'd`).
 
 use crate::{Changed, Pass, PassInfo, Statistics};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::hash::{Hash, Hasher};
 use tilus_ir::attrs::{AttrKind, Location};
 use tilus_ir::opdef::Trait;
 use tilus_ir::rewrite::{block_successors, is_trivially_dead, Rewriter};
-use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, OpName, RegionId, Type, Value};
+use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId, Value};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -74,29 +75,113 @@ pub fn eliminate_common_subexpressions(ctx: &mut Context, op: OpId) -> (u64, u64
     (d.num_cse, d.num_dce)
 }
 
-/// What makes two ops the same expression.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Key {
-    name: OpName,
-    operands: Vec<Value>,
-    properties: Option<Attr>,
-    attrs: Vec<(String, Attr)>,
-    types: Vec<Type>,
+/// What makes two ops the same expression: name, operands (sorted for commutative ops),
+/// properties, discardable attributes and result types. Expressions are hashed and compared in
+/// place, reading the ops, so looking one up allocates nothing.
+fn sorted_operands<'a>(
+    ctx: &'a Context,
+    op: OpId,
+    commutative: bool,
+    buf: &'a mut Vec<Value>,
+) -> &'a [Value] {
+    let ops = ctx.operands(op);
+    if !commutative || ops.len() < 2 {
+        return ops;
+    }
+    buf.clear();
+    buf.extend_from_slice(ops);
+    buf.sort();
+    buf
 }
 
-/// Known expressions, innermost scope last.
+fn expr_hash(ctx: &Context, op: OpId, commutative: bool, buf: &mut Vec<Value>) -> u64 {
+    let mut h = FxHasher::default();
+    let data = ctx.op(op);
+    data.name.hash(&mut h);
+    sorted_operands(ctx, op, commutative, buf).hash(&mut h);
+    data.properties.hash(&mut h);
+    ctx.attrs(op).hash(&mut h);
+    for &r in ctx.results(op) {
+        ctx.value_type(r).hash(&mut h);
+    }
+    h.finish()
+}
+
+fn same_expr(
+    ctx: &Context,
+    a: OpId,
+    b: OpId,
+    commutative: bool,
+    bufs: &mut [Vec<Value>; 2],
+) -> bool {
+    let (da, db) = (ctx.op(a), ctx.op(b));
+    if da.name != db.name || da.properties != db.properties || ctx.attrs(a) != ctx.attrs(b) {
+        return false;
+    }
+    let (ra, rb) = (ctx.results(a), ctx.results(b));
+    if ra.len() != rb.len()
+        || ra
+            .iter()
+            .zip(rb)
+            .any(|(x, y)| ctx.value_type(*x) != ctx.value_type(*y))
+    {
+        return false;
+    }
+    let [ba, bb] = bufs;
+    sorted_operands(ctx, a, commutative, ba) == sorted_operands(ctx, b, commutative, bb)
+}
+
+/// Ops with one expression hash in one scope (almost always one op).
+enum Bucket {
+    One(OpId),
+    Many(Vec<OpId>),
+}
+
+impl Bucket {
+    fn ops(&self) -> &[OpId] {
+        match self {
+            Bucket::One(o) => std::slice::from_ref(o),
+            Bucket::Many(v) => v,
+        }
+    }
+}
+
+/// Known expressions by hash, innermost scope last.
 #[derive(Default)]
 struct ScopedTable {
-    scopes: Vec<FxHashMap<Key, OpId>>,
+    scopes: Vec<FxHashMap<u64, Bucket>>,
 }
 
 impl ScopedTable {
-    fn lookup(&self, k: &Key) -> Option<OpId> {
-        self.scopes.iter().rev().find_map(|s| s.get(k).copied())
+    fn lookup(
+        &self,
+        ctx: &Context,
+        op: OpId,
+        hash: u64,
+        commutative: bool,
+        bufs: &mut [Vec<Value>; 2],
+    ) -> Option<OpId> {
+        self.scopes.iter().rev().find_map(|s| {
+            s.get(&hash)?
+                .ops()
+                .iter()
+                .copied()
+                .find(|&e| same_expr(ctx, e, op, commutative, bufs))
+        })
     }
-    fn insert(&mut self, k: Key, op: OpId) {
+    fn insert(&mut self, hash: u64, op: OpId) {
         if let Some(s) = self.scopes.last_mut() {
-            s.insert(k, op);
+            match s.entry(hash) {
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(Bucket::One(op));
+                }
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    let b = o.get_mut();
+                    let mut v = b.ops().to_vec();
+                    v.push(op);
+                    *b = Bucket::Many(v);
+                }
+            }
         }
     }
 }
@@ -104,9 +189,27 @@ impl ScopedTable {
 #[derive(Default)]
 struct Driver {
     to_erase: Vec<OpId>,
-    visited: FxHashSet<OpId>,
+    /// Ops already visited, as a bit per op index.
+    visited: Vec<u64>,
     num_cse: u64,
     num_dce: u64,
+    bufs: [Vec<Value>; 2],
+}
+
+impl Driver {
+    fn mark_visited(&mut self, op: OpId) {
+        let (w, b) = (op.index() / 64, 1u64 << (op.index() % 64));
+        if w >= self.visited.len() {
+            self.visited.resize((w + 1).max(self.visited.len() * 2), 0);
+        }
+        self.visited[w] |= b;
+    }
+}
+
+fn is_visited(visited: &[u64], op: OpId) -> bool {
+    visited
+        .get(op.index() / 64)
+        .is_some_and(|w| w & (1u64 << (op.index() % 64)) != 0)
 }
 
 /// Whether values of region `r` may be used before their definition (MLIR's graph regions):
@@ -181,7 +284,7 @@ impl Driver {
                 }
             }
             self.simplify_operation(ctx, table, op, graph);
-            self.visited.insert(op);
+            self.mark_visited(op);
         }
     }
 
@@ -206,20 +309,10 @@ impl Driver {
         if !def.has(Trait::Pure) || !ctx.regions(op).is_empty() {
             return;
         }
-        let mut operands = ctx.operands(op).to_vec();
-        if def.has(Trait::Commutative) {
-            operands.sort();
-        }
-        let data = ctx.op(op);
-        let key = Key {
-            name: data.name,
-            operands,
-            properties: data.properties,
-            attrs: ctx.attrs(op).to_vec(),
-            types: ctx.results(op).iter().map(|r| ctx.value_type(*r)).collect(),
-        };
-        let Some(existing) = table.lookup(&key) else {
-            table.insert(key, op);
+        let commutative = def.has(Trait::Commutative);
+        let hash = expr_hash(ctx, op, commutative, &mut self.bufs[0]);
+        let Some(existing) = table.lookup(ctx, op, hash, commutative, &mut self.bufs) else {
+            table.insert(hash, op);
             return;
         };
         let (from, to) = (ctx.results(op).to_vec(), ctx.results(existing).to_vec());
@@ -228,7 +321,7 @@ impl Driver {
             if graph {
                 // Uses seen before the definition may not be dominated by `existing`.
                 let visited = &self.visited;
-                rw.replace_uses_with_if(f, t, |_, u| !visited.contains(&u.op));
+                rw.replace_uses_with_if(f, t, |_, u| !is_visited(visited, u.op));
             } else {
                 rw.replace_all_uses_with(f, t);
             }

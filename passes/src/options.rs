@@ -67,10 +67,63 @@ pub fn parse_list(value: &str) -> Vec<String> {
         .collect()
 }
 
-/// A list as [`crate::Pass::options`] reports it: `{a,b}`, or `{}` when empty (which the
-/// pipeline printer leaves out, as MLIR does).
+/// A list as [`crate::Pass::options`] reports it: pipeline text that [`parse_list`] reads back
+/// as `items`, after the pipeline parser has read it as one option value. Usually `{a,b}`, or
+/// `{}` when empty (which the pipeline printer leaves out, as MLIR does). Items whose brackets
+/// do not balance make the braced form unreadable (`{a}}` ends at the first `}`), so it is
+/// quoted instead (`"{a}}"`), and when it holds both kinds of quote the items are written bare
+/// (`a"'(}`, or `,{"'(` where a leading `{` would be taken for the list's brace). Every list
+/// [`parse_list`] returns for a value the pipeline parser read prints this way; a list built in
+/// code that none of the forms can carry is printed braced.
 pub fn print_list(items: &[String]) -> String {
-    format!("{{{}}}", items.join(","))
+    let joined = items.join(",");
+    let braced = format!("{{{joined}}}");
+    let candidates = [braced.clone(), joined.clone(), format!(",{joined}")];
+    for c in &candidates {
+        if parse_list(c) != items {
+            continue;
+        }
+        if let Some(spelled) = quote_value(c) {
+            return spelled;
+        }
+    }
+    braced
+}
+
+/// Whether the pipeline parser reads `text` as exactly one option value, up to its end, both when
+/// another option (` `) and when the closing `}` of the options follows, as in
+/// [`crate::pipeline::pass_text`]'s output. Returns the value it reads (quotes removed).
+fn read_whole_value(text: &str) -> Option<String> {
+    let mut value = None;
+    for next in [" ", "}"] {
+        let (v, end) = crate::pipeline::read_option_value(&format!("{text}{next}"))?;
+        if end != text.len() || value.as_ref().is_some_and(|w| *w != v) {
+            return None;
+        }
+        value = Some(v);
+    }
+    value
+}
+
+/// Whether `text` already is the pipeline spelling of one option value (bare `x`, braced
+/// `{a,b}`, quoted `"a b"` or `'a"b'`), so [`crate::pipeline::pass_text`] prints it unchanged.
+pub fn is_value_spelling(text: &str) -> bool {
+    read_whole_value(text).is_some()
+}
+
+/// How pipeline text spells the option value `value`: unchanged when the pipeline parser reads it
+/// back as itself (bare text such as `canonicalize{top-down=false},cse`, or a balanced `{...}`),
+/// otherwise in double quotes, or in single quotes when it contains a double quote. `None` when
+/// it holds both kinds of quote and cannot be written bare or braced (pipeline values have no
+/// escapes, as in MLIR).
+pub fn quote_value(value: &str) -> Option<String> {
+    if read_whole_value(value).as_deref() == Some(value) {
+        return Some(value.to_string());
+    }
+    ['"', '\'']
+        .into_iter()
+        .find(|q| !value.contains(*q))
+        .map(|q| format!("{q}{value}{q}"))
 }
 
 /// Edit distance between two names (insertions, deletions, substitutions, transpositions).
@@ -146,6 +199,48 @@ mod tests {
         assert_eq!(parse_list("f(a,b),c"), ["f(a,b)", "c"]);
         assert_eq!(print_list(&["x".into(), "y".into()]), "{x,y}");
         assert_eq!(print_list(&[]), "{}");
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn values_are_quoted_only_when_needed() {
+        assert_eq!(quote_value("x").as_deref(), Some("x"));
+        assert_eq!(quote_value("").as_deref(), Some(""));
+        assert_eq!(quote_value("{a,{b c}}").as_deref(), Some("{a,{b c}}"));
+        assert_eq!(quote_value("a{b c},d").as_deref(), Some("a{b c},d"));
+        assert_eq!(quote_value("cse, dce").as_deref(), Some("\"cse, dce\""));
+        assert_eq!(quote_value("{a}}").as_deref(), Some("\"{a}}\""));
+        assert_eq!(quote_value("{a\"").as_deref(), Some("'{a\"'"));
+        assert_eq!(quote_value("\"x\"").as_deref(), Some("'\"x\"'"));
+        assert_eq!(quote_value("{\"'"), None);
+        assert!(is_value_spelling("\"{a}}\""));
+        assert!(is_value_spelling("{a,b}"));
+        assert!(!is_value_spelling("a b"));
+        assert!(!is_value_spelling("{a"));
+        assert!(!is_value_spelling("a("));
+    }
+
+    #[test]
+    fn lists_print_in_a_form_that_reads_back() {
+        for (items, printed) in [
+            (&["a", "b"][..], "{a,b}"),
+            (&["a}"], "\"{a}}\""),
+            (
+                &["e.m%donicalize{enable-patterns=x"],
+                "\"{e.m%donicalize{enable-patterns=x}\"",
+            ),
+            (&["a\"'(}"], "a\"'(}"),
+            (&["{)\"'"], ",{)\"'"),
+            (&["a b", "c"], "{a b,c}"),
+        ] {
+            let items = strings(items);
+            assert_eq!(print_list(&items), printed, "{items:?}");
+            let read = read_whole_value(printed).unwrap();
+            assert_eq!(parse_list(&read), items, "{printed}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! meant to be rendered with that text as the source (`tilus-opt` names it `<pass-pipeline>`).
 
 use crate::manager::{Anchor, Element, OpPassManager};
-use crate::options::closest;
+use crate::options::{closest, is_value_spelling, quote_value};
 use crate::{registry, Pass, PassInfo};
 use tilus_ir::{Diagnostic, Span};
 
@@ -307,6 +307,15 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// Reads one option value at the start of `text` as the parser does after `key=`: the value
+/// (quotes removed, braces kept) and the byte offset where it ends; `None` where that is an
+/// error (an unclosed quote or brace). The printer uses it to check its spellings.
+pub(crate) fn read_option_value(text: &str) -> Option<(String, usize)> {
+    let mut c = Cursor { s: text, pos: 0 };
+    let (value, _) = c.value().ok()?;
+    Some((value, c.pos))
+}
+
 fn unclosed(open: usize) -> Diagnostic {
     Diagnostic::at(
         Span::new(open, open + 1),
@@ -525,6 +534,12 @@ pub fn pipeline_text_from_flags(anchor: &str, flags: &[(&str, &str)]) -> String 
 /// A pass as pipeline text: its name and, when it has options, every option at its current
 /// value, sorted by name (`canonicalize{max-iterations=10 top-down=true}`). Empty lists (`{}`)
 /// leave an empty slot, which is why MLIR prints `canonicalize{  max-iterations=...`.
+///
+/// A value that the parser reads as one whole value (bare, braced or quoted: lists come
+/// already spelled from [`crate::options::print_list`]) is printed as it is; any other value
+/// (a string option's text with a space or an unbalanced brace) is quoted, so the text parses
+/// back to the same options ([`crate::options::quote_value`]). A string option whose text
+/// itself starts with a quote would be read without it; no pass has such values.
 pub fn pass_text(pass: &dyn Pass) -> String {
     let mut opts = pass.options();
     if opts.is_empty() {
@@ -536,8 +551,11 @@ pub fn pass_text(pass: &dyn Pass) -> String {
         .map(|o| {
             if o.value == "{}" {
                 String::new()
-            } else {
+            } else if is_value_spelling(&o.value) {
                 format!("{}={}", o.name, o.value)
+            } else {
+                let v = quote_value(&o.value).unwrap_or_else(|| o.value.clone());
+                format!("{}={v}", o.name)
             }
         })
         .collect();

@@ -312,6 +312,9 @@ fn substitute(cmd: &str, file: &Path, tmp_dir: &Path) -> String {
 fn discover(env: &Arc<Env>) -> Vec<Trial> {
     let mut files = Vec::new();
     collect_mlir(&env.test_root, &env.test_root, &mut files);
+    // Example kernels carry RUN lines too, so every example is checked where it lives.
+    let examples = workspace_root().join("examples");
+    collect_mlir(&examples, &examples, &mut files);
     files.sort();
     let mut trials = Vec::new();
     for file in files {
@@ -322,11 +325,15 @@ fn discover(env: &Arc<Env>) -> Vec<Trial> {
         if script.runs.is_empty() && script.dangling.is_none() {
             continue;
         }
-        let name = file
-            .strip_prefix(&env.test_root)
-            .unwrap_or(&file)
-            .to_string_lossy()
-            .replace('\\', "/");
+        let name = match file.strip_prefix(&env.test_root) {
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => file
+                .strip_prefix(workspace_root())
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|_| file.clone()),
+        }
+        .to_string_lossy()
+        .replace('\\', "/");
         let missing: Vec<&String> = script
             .requires
             .iter()

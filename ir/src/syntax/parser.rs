@@ -11,7 +11,7 @@ use crate::attrs::{
     Location,
 };
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
-use crate::diag::{DiagLoc, Diagnostic, LineIndex, Span};
+use crate::diag::{DiagLoc, Diagnostic, Span};
 use crate::float;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 use num_bigint::BigInt;
@@ -20,6 +20,7 @@ use pest::iterators::Pair;
 use pest::Parser as _;
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/mlir.pest"]
@@ -32,29 +33,89 @@ pub use self::Rule as GrammarRule;
 pub type PResult<T> = Result<T, Diagnostic>;
 
 /// Spans recorded for ops while parsing, so later diagnostics (verifier, passes) point at source.
+///
+/// Kept compact (it has an entry per op and per attribute of large files): offsets are `u32`
+/// (saturating; only diagnostics read them), attribute names are interned once.
 #[derive(Default, Clone, Debug)]
 pub struct SourceMap {
     /// Span of each op's name (what a verifier error underlines), indexed by op; ops made later
-    /// (by passes) have none.
-    op_names: Vec<Option<Span>>,
-    /// Span of attributes by (op, name), for errors about one attribute.
-    op_attrs: FxHashMap<(OpId, String), Span>,
+    /// (by passes) have none (`NO_SPAN`).
+    op_names: Vec<(u32, u32)>,
+    /// Span of attributes: (op, interned name, start, end), in op order while `attrs_sorted`.
+    op_attrs: Vec<(OpId, u32, u32, u32)>,
+    attrs_sorted: bool,
+    attr_names: FxHashMap<String, u32>,
+}
+
+const NO_SPAN: (u32, u32) = (u32::MAX, u32::MAX);
+
+fn span32(s: Span) -> (u32, u32) {
+    let c = |x: usize| x.min(u32::MAX as usize - 1) as u32;
+    (c(s.start), c(s.end))
 }
 
 impl SourceMap {
     /// Where an op's name was written.
     pub fn op_name(&self, op: OpId) -> Option<Span> {
-        self.op_names.get(op.index()).copied().flatten()
+        match self.op_names.get(op.index()) {
+            Some(&(s, e)) if (s, e) != NO_SPAN => Some(Span::new(s as usize, e as usize)),
+            _ => None,
+        }
     }
     /// Where one of an op's attributes was written.
     pub fn op_attr(&self, op: OpId, name: &str) -> Option<Span> {
-        self.op_attrs.get(&(op, name.to_string())).copied()
+        let id = *self.attr_names.get(name)?;
+        let hit = |e: &&(OpId, u32, u32, u32)| e.0 == op && e.1 == id;
+        let found = if self.attrs_sorted {
+            let lo = self.op_attrs.partition_point(|e| e.0 < op);
+            self.op_attrs[lo..]
+                .iter()
+                .take_while(|e| e.0 == op)
+                .find(hit)
+        } else {
+            self.op_attrs.iter().find(hit)
+        };
+        found.map(|e| Span::new(e.2 as usize, e.3 as usize))
     }
     fn set_op_name(&mut self, op: OpId, s: Span) {
         if self.op_names.len() <= op.index() {
-            self.op_names.resize(op.index() + 1, None);
+            self.op_names.resize(op.index() + 1, NO_SPAN);
         }
-        self.op_names[op.index()] = Some(s);
+        self.op_names[op.index()] = span32(s);
+    }
+    fn name_id(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.attr_names.get(name) {
+            return i;
+        }
+        let i = self.attr_names.len() as u32;
+        self.attr_names.insert(name.to_string(), i);
+        i
+    }
+    /// Records where attribute `name` of `op` was written; with `keep_first`, an earlier record
+    /// for the same attribute wins.
+    fn set_op_attr(&mut self, op: OpId, name: &str, s: Span, keep_first: bool) {
+        let id = self.name_id(name);
+        self.set_op_attr_id(op, id, s, keep_first);
+    }
+    fn set_op_attr_id(&mut self, op: OpId, id: u32, s: Span, keep_first: bool) {
+        let (start, end) = span32(s);
+        // Entries of `op` are at the end while ops are recorded in creation order.
+        let tail = self.op_attrs.iter().rev().take_while(|e| e.0 == op);
+        let existing = tail.count();
+        let n = self.op_attrs.len();
+        if let Some(e) = self.op_attrs[n - existing..].iter_mut().find(|e| e.1 == id) {
+            if !keep_first {
+                (e.2, e.3) = (start, end);
+            }
+            return;
+        }
+        if self.op_attrs.last().is_some_and(|e| e.0 > op) {
+            self.attrs_sorted = false;
+        }
+        if n == 0 {
+            self.attrs_sorted = true;
+        }
+        self.op_attrs.push((op, id, start, end));
     }
 }
 
@@ -83,9 +144,19 @@ pub struct RegionArg {
     pub span: Span,
 }
 
-struct Scope {
-    values: HashMap<String, (Vec<Value>, Span)>,
-    forward: Vec<(String, u32, Value, Span)>,
+/// An operand reference whose name is borrowed from the source (the generic-op path).
+#[derive(Clone, Copy, Debug)]
+struct OperandRef<'s> {
+    name: &'s str,
+    number: u32,
+    span: Span,
+}
+
+/// SSA names visible in one region: name → (first value, number of values, definition span).
+/// Names borrow the source where they can (`Cow`), so binding a name allocates nothing.
+struct Scope<'s> {
+    values: HashMap<Cow<'s, str>, (Value, u32, Span)>,
+    forward: Vec<(Cow<'s, str>, u32, Value, Span)>,
     isolated: bool,
 }
 
@@ -98,11 +169,26 @@ pub struct Parser<'c, 's> {
     pub ctx: &'c mut Context,
     src: &'s str,
     filename: String,
+    /// The file name as a string attribute, made on first use (every op location shares it).
+    file_attr: Option<Attr>,
     pos: usize,
-    lines: LineIndex,
+    /// Line of the last location computed: (offset, 1-based line, offset of that line's start).
+    /// Locations are asked for in increasing offset order, so counting newlines from here is
+    /// cheaper than indexing every line of the file up front.
+    line_cache: (usize, u32, usize),
     attr_aliases: HashMap<String, Attr>,
     type_aliases: HashMap<String, Type>,
-    scopes: Vec<Scope>,
+    scopes: Vec<Scope<'s>>,
+    /// Result names of the ops being parsed (a stack: nested ops push and pop above).
+    result_stack: Vec<(&'s str, u32, Span)>,
+    /// Operands of the generic ops being parsed (a stack, like `result_stack`).
+    operand_stack: Vec<OperandRef<'s>>,
+    /// Reused buffer for an op's operand and result types.
+    type_scratch: Vec<Type>,
+    /// Function types by their source text (`(i32, i32) -> i32`), for the fast path.
+    fn_types: HashMap<&'s str, Type>,
+    /// Attribute values of dictionaries by their source text (`[1, 2, 3]`), for the fast path.
+    attr_values: HashMap<&'s str, Attr>,
     block_scopes: Vec<BlockScope>,
     distinct: HashMap<u64, u64>,
     fwd_block: Option<BlockId>,
@@ -150,11 +236,17 @@ impl<'c, 's> Parser<'c, 's> {
             ctx,
             src,
             filename: filename.to_string(),
+            file_attr: None,
             pos: 0,
-            lines: LineIndex::new(src),
+            line_cache: (0, 1, 0),
             attr_aliases: HashMap::default(),
             type_aliases: HashMap::default(),
             scopes: Vec::new(),
+            result_stack: Vec::new(),
+            operand_stack: Vec::new(),
+            type_scratch: Vec::new(),
+            fn_types: HashMap::default(),
+            attr_values: HashMap::default(),
             block_scopes: Vec::new(),
             distinct: HashMap::default(),
             fwd_block: None,
@@ -393,13 +485,44 @@ impl<'c, 's> Parser<'c, 's> {
         Span::new(s, s + p.as_str().len())
     }
 
+    /// 1-based line and (byte) column of `offset`.
+    fn line_col(&mut self, offset: usize) -> (u32, u32) {
+        let (mut at, mut line, mut start) = self.line_cache;
+        if offset < at {
+            (at, line, start) = (0, 1, 0);
+        }
+        let b = &self.src.as_bytes()[at..offset.min(self.src.len())];
+        for (i, &c) in b.iter().enumerate() {
+            if c == b'\n' {
+                line += 1;
+                start = at + i + 1;
+            }
+        }
+        at = offset;
+        self.line_cache = (at, line, start);
+        (line, (offset - start + 1) as u32)
+    }
+
+    /// The file name as a string attribute.
+    fn file_attr(&mut self) -> Attr {
+        match self.file_attr {
+            Some(a) => a,
+            None => {
+                let a = self.ctx.str_attr(&self.filename.clone());
+                self.file_attr = Some(a);
+                a
+            }
+        }
+    }
+
     fn loc_of(&mut self, offset: usize) -> Attr {
         if !self.file_locations {
             return self.ctx.unknown_loc();
         }
-        let (line, col) = self.lines.line_col(offset);
+        let (line, col) = self.line_col(offset);
+        let file = self.file_attr();
         self.ctx.attr(AttrKind::Loc(Location::File {
-            file: self.filename.clone(),
+            file,
             line,
             col,
             end: None,
@@ -411,6 +534,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// Parses a whole file into a module. Errors are in [`Parser::diags`].
     pub fn parse_file(mut self) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
         let module_name = self.ctx.op_name("builtin.module");
+        // About one location (an attribute) per op, and an op per 50-odd bytes of text: sized
+        // up front, the table is not rehashed while it grows (untouched room costs no memory).
+        self.ctx.reserve_attrs(self.src.len() / 48);
         let region = self.ctx.create_region();
         let block = self.ctx.create_block(&[]);
         self.ctx.push_block(region, block);
@@ -453,8 +579,9 @@ impl<'c, 's> Parser<'c, 's> {
             ops[0]
         } else {
             let loc = if self.file_locations {
+                let file = self.file_attr();
                 self.ctx.attr(AttrKind::Loc(Location::File {
-                    file: self.filename.clone(),
+                    file,
                     line: 0,
                     col: 0,
                     end: None,
@@ -549,6 +676,8 @@ impl<'c, 's> Parser<'c, 's> {
         }
         self.default_dialects.truncate(1);
         self.scopes[0].forward.clear();
+        self.result_stack.clear();
+        self.operand_stack.clear();
     }
 
     fn at_alias_def(&mut self) -> bool {
@@ -727,11 +856,17 @@ impl<'c, 's> Parser<'c, 's> {
         }
     }
 
-    /// Binds result names of an op.
-    fn define_values(&mut self, name: &str, values: Vec<Value>, span: Span) -> PResult<()> {
+    /// Binds a name to `count` consecutive values starting at `first` (an op's result group,
+    /// or one block argument).
+    fn define_values(
+        &mut self,
+        name: Cow<'s, str>,
+        first: Value,
+        count: u32,
+        span: Span,
+    ) -> PResult<()> {
         let scope = self.scopes.last_mut().unwrap();
-        if let Some((_, prev)) = scope.values.get(name) {
-            let prev = *prev;
+        if let Some(&(_, _, prev)) = scope.values.get(name.as_ref()) {
             return Err(
                 Diagnostic::at(span, format!("redefinition of SSA value '{name}'"))
                     .with_note(DiagLoc::Span(prev), "previously defined here"),
@@ -743,30 +878,28 @@ impl<'c, 's> Parser<'c, 's> {
         while i < scope.forward.len() {
             if scope.forward[i].0 == name {
                 let (_, num, ph, use_span) = scope.forward.swap_remove(i);
-                match values.get(num as usize) {
-                    Some(&real) => {
-                        let (pt, rt) = (self.ctx.value_type(ph), self.ctx.value_type(real));
-                        if pt != rt && err.is_none() {
-                            err = Some(
-                                Diagnostic::at(use_span, format!(
-                                    "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
-                                    crate::syntax::printer::type_to_string(self.ctx, pt),
-                                    crate::syntax::printer::type_to_string(self.ctx, rt)
-                                ))
-                                .with_note(DiagLoc::Span(span), "prior use here"),
-                            );
-                        }
-                        self.ctx.replace_all_uses(ph, real);
+                if num < count {
+                    let real = Value(first.0 + num);
+                    let (pt, rt) = (self.ctx.value_type(ph), self.ctx.value_type(real));
+                    if pt != rt && err.is_none() {
+                        err = Some(
+                            Diagnostic::at(use_span, format!(
+                                "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
+                                crate::syntax::printer::type_to_string(self.ctx, pt),
+                                crate::syntax::printer::type_to_string(self.ctx, rt)
+                            ))
+                            .with_note(DiagLoc::Span(span), "prior use here"),
+                        );
                     }
-                    None => {
-                        err.get_or_insert_with(|| Diagnostic::at(use_span, format!("result number {num} of '{name}' is out of range (it has {} results)", values.len())));
-                    }
+                    self.ctx.replace_all_uses(ph, real);
+                } else {
+                    err.get_or_insert_with(|| Diagnostic::at(use_span, format!("result number {num} of '{name}' is out of range (it has {count} results)")));
                 }
                 continue;
             }
             i += 1;
         }
-        scope.values.insert(name.to_string(), (values, span));
+        scope.values.insert(name, (first, count, span));
         match err {
             Some(e) => Err(e),
             None => Ok(()),
@@ -776,55 +909,81 @@ impl<'c, 's> Parser<'c, 's> {
     /// Resolves an operand reference with its expected type (creating a forward reference when the
     /// value is defined later).
     pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> PResult<Value> {
+        match self.lookup_operand(&u.name, u.number, u.span, ty)? {
+            Some(v) => Ok(v),
+            None => self.forward_operand(Cow::Owned(u.name.clone()), u.number, u.span, ty),
+        }
+    }
+
+    /// [`Parser::resolve_operand`] for a name borrowed from the source.
+    fn resolve_operand_ref(&mut self, u: OperandRef<'s>, ty: Type) -> PResult<Value> {
+        match self.lookup_operand(u.name, u.number, u.span, ty)? {
+            Some(v) => Ok(v),
+            None => self.forward_operand(Cow::Borrowed(u.name), u.number, u.span, ty),
+        }
+    }
+
+    /// A value already defined in a visible scope, checked against the expected type.
+    fn lookup_operand(
+        &mut self,
+        name: &str,
+        number: u32,
+        span: Span,
+        ty: Type,
+    ) -> PResult<Option<Value>> {
         for scope in self.scopes.iter().rev() {
-            if let Some((vals, def_span)) = scope.values.get(&u.name) {
-                let def_span = *def_span;
-                let Some(&v) = vals.get(u.number as usize) else {
+            if let Some(&(first, count, def_span)) = scope.values.get(name) {
+                if number >= count {
                     return Err(Diagnostic::at(
-                        u.span,
+                        span,
                         format!(
-                            "result number {} of '{}' is out of range (it has {} results)",
-                            u.number,
-                            u.name,
-                            vals.len()
+                            "result number {number} of '{name}' is out of range (it has {count} results)"
                         ),
                     ));
-                };
+                }
+                let v = Value(first.0 + number);
                 let vt = self.ctx.value_type(v);
                 if vt != ty {
                     return Err(Diagnostic::at(
-                        u.span,
+                        span,
                         format!(
                             "use of value '{}' expects different type than prior uses: '{}' vs '{}'",
-                            u.name,
+                            name,
                             crate::syntax::printer::type_to_string(self.ctx, ty),
                             crate::syntax::printer::type_to_string(self.ctx, vt)
                         ),
                     )
                     .with_label(format!("used here as '{}'", crate::syntax::printer::type_to_string(self.ctx, ty)))
-                    .with_note(DiagLoc::Span(def_span), format!("'{}' is defined here with type '{}'", u.name, crate::syntax::printer::type_to_string(self.ctx, vt))));
+                    .with_note(DiagLoc::Span(def_span), format!("'{}' is defined here with type '{}'", name, crate::syntax::printer::type_to_string(self.ctx, vt))));
                 }
-                return Ok(v);
+                return Ok(Some(v));
             }
             if scope.isolated {
                 break;
             }
         }
-        // Forward reference in the innermost scope; reuse a placeholder of the same name/number.
+        Ok(None)
+    }
+
+    /// A forward reference in the innermost scope; reuses a placeholder of the same name/number.
+    fn forward_operand(
+        &mut self,
+        name: Cow<'s, str>,
+        number: u32,
+        span: Span,
+        ty: Type,
+    ) -> PResult<Value> {
         let scope_idx = self.scopes.len() - 1;
         if let Some((_, _, ph, _)) = self.scopes[scope_idx]
             .forward
             .iter()
-            .find(|(n, k, _, _)| *n == u.name && *k == u.number)
+            .find(|(n, k, _, _)| *n == name && *k == number)
         {
             let ph = *ph;
             if self.ctx.value_type(ph) != ty {
                 return Err(Diagnostic::at(
-                    u.span,
-                    format!(
-                        "use of value '{}' expects different type than prior uses",
-                        u.name
-                    ),
+                    span,
+                    format!("use of value '{name}' expects different type than prior uses"),
                 ));
             }
             return Ok(ph);
@@ -840,7 +999,7 @@ impl<'c, 's> Parser<'c, 's> {
         let ph = self.ctx.add_block_arg(fb, ty, None);
         self.scopes[scope_idx]
             .forward
-            .push((u.name.clone(), u.number, ph, u.span));
+            .push((name, number, ph, span));
         Ok(ph)
     }
 
@@ -864,15 +1023,16 @@ impl<'c, 's> Parser<'c, 's> {
     pub fn parse_op(&mut self) -> PResult<OpId> {
         self.skip_ws();
         let start = self.pos;
-        let mut results: Vec<(String, u32, Span)> = Vec::new();
-        if self.src[self.pos..].starts_with('%') && !self.fast_op_results(&mut results) {
-            results.clear();
+        // Result names go on a stack shared by nested ops (they finish before this op binds).
+        let base = self.result_stack.len();
+        if self.src[self.pos..].starts_with('%') && !self.fast_op_results() {
+            self.result_stack.truncate(base);
             self.pos = start;
             let p = self.rule(Rule::op_results)?;
             for r in p.into_inner() {
                 let span = self.off(&r);
                 let mut it = r.into_inner();
-                let name = it.next().unwrap().as_str().to_string();
+                let name = it.next().unwrap().as_str();
                 let count = match it.next() {
                     Some(n) => n
                         .as_str()
@@ -886,55 +1046,57 @@ impl<'c, 's> Parser<'c, 's> {
                         "expected named operation to have at least 1 result",
                     ));
                 }
-                results.push((name, count, span));
+                self.result_stack.push((name, count, span));
             }
         }
+        let end = self.result_stack.len();
+        let total: u32 = self.result_stack[base..end].iter().map(|r| r.1).sum();
         self.skip_ws();
         // MLIR locates an op at its name token, not at its result list.
         let loc_default = self.loc_of(self.pos);
         let op = if self.src[self.pos..].starts_with('"') {
-            self.parse_generic_op(start, &results, loc_default)?
+            self.parse_generic_op(loc_default)?
         } else {
-            self.parse_custom_op(start, &results, loc_default)?
+            self.parse_custom_op(total as usize, loc_default)?
         };
         // Bind result names.
-        let vals: Vec<Value> = self.ctx.results(op).to_vec();
-        let total: u32 = results.iter().map(|r| r.1).sum();
-        if !results.is_empty() && total as usize != vals.len() {
-            let sp = Span::new(start, results.last().unwrap().2.end);
+        let vals = self.ctx.results(op);
+        let (first, num_vals) = (vals.first().copied(), vals.len());
+        if end > base && total as usize != num_vals {
+            let sp = Span::new(start, self.result_stack[end - 1].2.end);
+            self.result_stack.truncate(base);
             return Err(Diagnostic::at(
                 sp,
-                format!(
-                    "operation defines {} results but was provided {} to bind",
-                    vals.len(),
-                    total
-                ),
+                format!("operation defines {num_vals} results but was provided {total} to bind"),
             ));
         }
-        let mut i = 0usize;
-        for (name, count, span) in results {
-            let group = vals[i..i + count as usize].to_vec();
-            i += count as usize;
-            self.define_values(&name, group, span)?;
+        let mut i = 0u32;
+        for k in base..end {
+            let (name, count, span) = self.result_stack[k];
+            let v = Value(first.map_or(0, |f| f.0) + i);
+            i += count;
+            if let Err(e) = self.define_values(Cow::Borrowed(name), v, count, span) {
+                self.result_stack.truncate(base);
+                return Err(e);
+            }
         }
+        self.result_stack.truncate(base);
         Ok(op)
     }
 
-    fn parse_generic_op(
-        &mut self,
-        start: usize,
-        results: &[(String, u32, Span)],
-        loc_default: Attr,
-    ) -> PResult<OpId> {
+    fn parse_generic_op(&mut self, loc_default: Attr) -> PResult<OpId> {
         let mut name_span = Span::default();
-        let mut name = String::new();
-        let mut uses: Vec<UnresolvedOperand> = Vec::new();
+        let mut name: Cow<'s, str> = Cow::Borrowed("");
+        // Operands go on a stack shared by nested ops, like result names.
+        let base = self.operand_stack.len();
         let mut succs: Vec<(BlockId, Vec<(UnresolvedOperand, Type)>)> = Vec::new();
         let mut props = None;
         let mut props_span = None;
         let head_start = self.pos;
-        let head = match self.fast_generic_head(&mut name, &mut name_span, &mut uses) {
+        let mut fast_name = "";
+        let head = match self.fast_generic_head(&mut fast_name, &mut name_span) {
             true => {
+                name = Cow::Borrowed(fast_name);
                 // The rare parts (successors, properties) still go through the grammar.
                 if self.peek() == Some(b'[') {
                     let p = self.rule(Rule::successors)?;
@@ -969,8 +1131,7 @@ impl<'c, 's> Parser<'c, 's> {
             }
             false => {
                 self.pos = head_start;
-                name.clear();
-                uses.clear();
+                self.operand_stack.truncate(base);
                 Some(self.rule(Rule::generic_head)?)
             }
         };
@@ -978,11 +1139,12 @@ impl<'c, 's> Parser<'c, 's> {
             match p.as_rule() {
                 Rule::string_lit => {
                     name_span = self.off(&p);
-                    name = String::from_utf8_lossy(&unescape(p.as_str())).into_owned();
+                    name = Cow::Owned(String::from_utf8_lossy(&unescape(p.as_str())).into_owned());
                 }
                 Rule::value_uses => {
                     for u in p.into_inner() {
-                        uses.push(self.unresolved(u));
+                        let r = self.operand_ref(u);
+                        self.operand_stack.push(r);
                     }
                 }
                 Rule::successors => {
@@ -997,10 +1159,10 @@ impl<'c, 's> Parser<'c, 's> {
                 _ => unreachable!(),
             }
         }
+        let num_uses = self.operand_stack.len() - base;
         if name.is_empty() {
             return Err(Diagnostic::at(name_span, "empty operation name is invalid"));
         }
-        let head_end = self.pos;
         let opname = self.ctx.op_name(&name);
         // Regions.
         let mut regions = Vec::new();
@@ -1029,13 +1191,16 @@ impl<'c, 's> Parser<'c, 's> {
         let mut attrs = Vec::new();
         let fty;
         let mut loc = loc_default;
-        let mut attr_spans = Vec::new();
+        let mut attr_spans: Vec<(u32, Span)> = Vec::new();
         let fty_span;
         // The tail `{attrs} : (T, ...) -> U loc(...)`, piece by piece so the function type can take
         // the fast path; each piece is the grammar rule `generic_tail` is made of.
         if self.peek() == Some(b'{') {
-            for (k, v, sp) in self.parse_attr_dict()? {
-                attr_spans.push((k.clone(), sp));
+            let entries = self.parse_attr_dict()?;
+            attrs.reserve_exact(entries.len());
+            attr_spans.reserve_exact(entries.len());
+            for (k, v, sp) in entries {
+                attr_spans.push((self.source_map.name_id(&k), sp));
                 attrs.push((k, v));
             }
         }
@@ -1058,25 +1223,34 @@ impl<'c, 's> Parser<'c, 's> {
             loc = self.loc_attr(p)?;
         }
         let fty = fty.unwrap();
-        let (inputs, outputs) = match self.ctx.type_kind(fty) {
-            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+        // Operand and result types, in a buffer reused across ops.
+        let mut types = std::mem::take(&mut self.type_scratch);
+        types.clear();
+        let num_inputs = match self.ctx.type_kind(fty) {
+            TypeKind::Function { inputs, results } => {
+                types.extend_from_slice(inputs);
+                types.extend_from_slice(results);
+                inputs.len()
+            }
             _ => unreachable!(),
         };
-        if inputs.len() != uses.len() {
+        if num_inputs != num_uses {
             return Err(Diagnostic::at(
                 fty_span,
                 format!(
                     "expected {} operand type{} but had {}",
-                    uses.len(),
-                    if uses.len() == 1 { "" } else { "s" },
-                    inputs.len()
+                    num_uses,
+                    if num_uses == 1 { "" } else { "s" },
+                    num_inputs
                 ),
             ));
         }
-        let mut operands = Vec::with_capacity(uses.len());
-        for (u, t) in uses.iter().zip(inputs) {
-            operands.push(self.resolve_operand(u, t)?);
+        let mut operands = Vec::with_capacity(num_uses);
+        for k in 0..num_uses {
+            let u = self.operand_stack[base + k];
+            operands.push(self.resolve_operand_ref(u, types[k])?);
         }
+        self.operand_stack.truncate(base);
         let mut successors = Vec::new();
         for (b, args) in succs {
             for (u, t) in args {
@@ -1084,38 +1258,35 @@ impl<'c, 's> Parser<'c, 's> {
             }
             successors.push(b);
         }
-        let _ = results;
-        let op = self.ctx.create_op(OperationState {
-            name: opname,
-            operands,
-            result_types: outputs,
-            properties: props,
-            attrs,
-            regions,
-            successors,
-            loc,
-        });
+        let op = self.ctx.create_op_with_types(
+            OperationState {
+                name: opname,
+                operands,
+                result_types: Vec::new(),
+                properties: props,
+                attrs,
+                regions,
+                successors,
+                loc,
+            },
+            &types[num_inputs..],
+        );
+        self.type_scratch = types;
         self.source_map.set_op_name(op, name_span);
-        let _ = (start, head_end);
         for (k, sp) in attr_spans {
-            self.source_map.op_attrs.insert((op, k), sp);
+            self.source_map.set_op_attr_id(op, k, sp, false);
         }
         if let (Some(sp), Some(p)) = (props_span, props) {
             if let AttrKind::Dict(entries) = self.ctx.attr_kind(p) {
-                for (k, _) in entries.clone() {
-                    self.source_map.op_attrs.entry((op, k)).or_insert(sp);
+                for (k, _) in entries {
+                    self.source_map.set_op_attr(op, k, sp, true);
                 }
             }
         }
         Ok(op)
     }
 
-    fn parse_custom_op(
-        &mut self,
-        start: usize,
-        results: &[(String, u32, Span)],
-        loc_default: Attr,
-    ) -> PResult<OpId> {
+    fn parse_custom_op(&mut self, num_results: usize, loc_default: Attr) -> PResult<OpId> {
         let p = self.rule(Rule::custom_op_name).map_err(|_| {
             let mut d = self.err_here("expected operation name in quotes or a custom op name");
             d.label = Some("expected an operation".into());
@@ -1162,7 +1333,6 @@ impl<'c, 's> Parser<'c, 's> {
             }
             return Err(d);
         };
-        let num_results: usize = results.iter().map(|r| r.1 as usize).sum();
         let mut st = crate::format::parse_custom(self, def, num_results)?;
         st.loc = loc_default;
         // Trailing location.
@@ -1174,22 +1344,30 @@ impl<'c, 's> Parser<'c, 's> {
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
         let op = self.ctx.create_op(st);
         self.source_map.set_op_name(op, name_span);
-        let _ = start;
         for (k, sp) in attr_spans {
-            self.source_map.op_attrs.insert((op, k), sp);
+            self.source_map.set_op_attr(op, &k, sp, false);
         }
         Ok(op)
     }
 
     fn unresolved(&self, u: Pair<'s, Rule>) -> UnresolvedOperand {
+        let r = self.operand_ref(u);
+        UnresolvedOperand {
+            name: r.name.to_string(),
+            number: r.number,
+            span: r.span,
+        }
+    }
+
+    fn operand_ref(&self, u: Pair<'s, Rule>) -> OperandRef<'s> {
         let span = self.off(&u);
         let mut it = u.into_inner();
-        let name = it.next().unwrap().as_str().to_string();
+        let name = it.next().unwrap().as_str();
         let number = it
             .next()
             .map(|n| n.as_str().parse().unwrap_or(u32::MAX))
             .unwrap_or(0);
-        UnresolvedOperand { name, number, span }
+        OperandRef { name, number, span }
     }
 
     fn successor(
@@ -1329,7 +1507,7 @@ impl<'c, 's> Parser<'c, 's> {
                 }
             });
             let v = self.ctx.add_block_arg(b, a.ty, loc);
-            self.define_values(&a.name, vec![v], a.span)?;
+            self.define_values(Cow::Owned(a.name), v, 1, a.span)?;
         }
         Ok(())
     }
@@ -1442,8 +1620,9 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// `%a, %b:2 =`.
-    fn fast_op_results(&mut self, out: &mut Vec<(String, u32, Span)>) -> bool {
-        let b = self.src.as_bytes();
+    fn fast_op_results(&mut self) -> bool {
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
         loop {
             self.skip_ws();
             let s = self.pos;
@@ -1467,7 +1646,8 @@ impl<'c, 's> Parser<'c, 's> {
                 }
                 end = d;
             }
-            out.push((self.src[s..e].to_string(), count, Span::new(s, end)));
+            self.result_stack
+                .push((&src[s..e], count, Span::new(s, end)));
             self.pos = end;
             self.skip_ws();
             match b.get(self.pos) {
@@ -1482,13 +1662,9 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// `"name"(%a, %b#1)` with a name free of escapes.
-    fn fast_generic_head(
-        &mut self,
-        name: &mut String,
-        name_span: &mut Span,
-        uses: &mut Vec<UnresolvedOperand>,
-    ) -> bool {
-        let b = self.src.as_bytes();
+    fn fast_generic_head(&mut self, name: &mut &'s str, name_span: &mut Span) -> bool {
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
         let s = self.pos;
         if b.get(s) != Some(&b'"') {
             return false;
@@ -1503,7 +1679,7 @@ impl<'c, 's> Parser<'c, 's> {
         if e >= b.len() || e == s + 1 {
             return false;
         }
-        name.push_str(&self.src[s + 1..e]);
+        *name = &src[s + 1..e];
         *name_span = Span::new(s, e + 1);
         self.pos = e + 1;
         if self.peek() != Some(b'(') {
@@ -1537,8 +1713,8 @@ impl<'c, 's> Parser<'c, 's> {
                 }
                 end = d;
             }
-            uses.push(UnresolvedOperand {
-                name: self.src[us..ue].to_string(),
+            self.operand_stack.push(OperandRef {
+                name: &src[us..ue],
                 number,
                 span: Span::new(us, end),
             });
@@ -1586,7 +1762,7 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos = ke;
             let value = if self.peek() == Some(b'=') {
                 self.pos += 1;
-                match self.fast_attr_value() {
+                match self.cached_attr_value() {
                     Some(v) => v,
                     None => return Ok(None),
                 }
@@ -1611,6 +1787,67 @@ impl<'c, 's> Parser<'c, 's> {
                 _ => return Ok(None),
             }
         }
+    }
+
+    /// [`Parser::fast_attr_value`] for a dictionary entry's value, found by its source text when
+    /// the same text was read before (large files repeat the same few values).
+    fn cached_attr_value(&mut self) -> Option<Attr> {
+        const MAX_CACHED: usize = 1 << 16;
+        self.skip_ws();
+        let s = self.pos;
+        let Some(end) = self.scan_dict_value(s) else {
+            return self.fast_attr_value();
+        };
+        let src: &'s str = self.src;
+        let text = &src[s..end];
+        if let Some(&a) = self.attr_values.get(text) {
+            self.pos = end;
+            return Some(a);
+        }
+        let a = self.fast_attr_value()?;
+        if self.pos == end && self.attr_values.len() < MAX_CACHED {
+            self.attr_values.insert(text, a);
+        }
+        Some(a)
+    }
+
+    /// The end of a dictionary entry's value starting at `s`: the text up to the `,` or `}` that
+    /// ends the entry (brackets and strings balanced), without trailing whitespace. `None` for
+    /// text with comments or escapes, which the cache leaves alone.
+    fn scan_dict_value(&self, s: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let mut depth = 0usize;
+        let mut i = s;
+        let mut in_str = false;
+        while i < b.len() {
+            let c = b[i];
+            if in_str {
+                match c {
+                    b'"' => in_str = false,
+                    b'\\' | b'\n' => return None,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    b'"' => in_str = true,
+                    b'/' => return None,
+                    b'[' | b'(' | b'{' => depth += 1,
+                    b']' | b')' => depth = depth.checked_sub(1)?,
+                    b'}' if depth == 0 => break,
+                    b'}' => depth -= 1,
+                    b',' if depth == 0 => break,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        if i >= b.len() || in_str {
+            return None;
+        }
+        while i > s && matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            i -= 1;
+        }
+        (i > s).then_some(i)
     }
 
     /// Integers (optionally `: iN`/`: index`), `true`/`false`/`unit`, plain strings, flat symbol
@@ -1754,8 +1991,80 @@ impl<'c, 's> Parser<'c, 's> {
         Some(self.ctx.ty(kind))
     }
 
-    /// `(T, ...) -> U` or `(T, ...) -> (U, ...)` over scalar types.
+    /// `(T, ...) -> U` or `(T, ...) -> (U, ...)` over scalar types. Types already read are
+    /// found by their text (large files spell the same few signatures over and over).
     fn fast_function_type(&mut self) -> Option<Type> {
+        let save = self.pos;
+        let src: &'s str = self.src;
+        if let Some(end) = self.scan_fast_function_type(save) {
+            if let Some(&t) = self.fn_types.get(&src[save..end]) {
+                self.pos = end;
+                return Some(t);
+            }
+            let t = self.fast_function_type_uncached();
+            if t.is_some() && self.pos == end && self.fn_types.len() < 1 << 16 {
+                self.fn_types.insert(&src[save..end], t.unwrap());
+            }
+            return t;
+        }
+        self.fast_function_type_uncached()
+    }
+
+    /// The extent of what [`Parser::fast_function_type`] would read at `pos`, if it reads
+    /// anything: a parenthesised list of words, `->`, a word or such a list, and no type
+    /// continuing after it. Words are only checked by [`Parser::fast_function_type_uncached`].
+    fn scan_fast_function_type(&self, pos: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let ws = |mut i: usize| {
+            while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+                i += 1;
+            }
+            i
+        };
+        let word = |i: usize| {
+            let e = self.ident_end(i);
+            (e > i && b[i].is_ascii_alphabetic()).then_some(e)
+        };
+        let list = |i: usize| -> Option<usize> {
+            let mut i = ws(i);
+            if b.get(i) != Some(&b'(') {
+                return None;
+            }
+            i = ws(i + 1);
+            if b.get(i) == Some(&b')') {
+                return Some(i + 1);
+            }
+            loop {
+                i = ws(word(i)?);
+                match b.get(i)? {
+                    b',' => i = ws(i + 1),
+                    b')' => return Some(i + 1),
+                    _ => return None,
+                }
+            }
+        };
+        let mut i = ws(list(pos)?);
+        if !self.src[i..].starts_with("->") {
+            return None;
+        }
+        i = ws(i + 2);
+        let end = if b.get(i) == Some(&b'(') {
+            list(i)?
+        } else {
+            word(i)?
+        };
+        // Comments are not part of a type's text; leave them to the slow path, and a type that
+        // goes on (`i32<...>`) too.
+        if b.get(end) == Some(&b'<')
+            || self.src[pos..end].contains("//")
+            || self.src[pos..end].contains('.')
+        {
+            return None;
+        }
+        Some(end)
+    }
+
+    fn fast_function_type_uncached(&mut self) -> Option<Type> {
         let save = self.pos;
         let r = (|| {
             let list = |p: &mut Self| -> Option<Vec<Type>> {
@@ -1952,11 +2261,14 @@ impl<'c, 's> Parser<'c, 's> {
                         })
                     }
                     (None, Some(body)) => self.opaque_or_dialect_type(d, body),
-                    (Some(n), body) => TypeKind::Dialect {
-                        dialect: d,
-                        name: n,
-                        body,
-                    },
+                    (Some(n), body) => {
+                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), false)?;
+                        TypeKind::Dialect {
+                            dialect: d,
+                            name: n,
+                            body,
+                        }
+                    }
                 }
             }
             Rule::type_alias_ref => {
@@ -1990,6 +2302,49 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// Splits `!dialect.name<body>` / `#dialect.name<body>` into parts.
+    /// Checks `!d.n<body>` (or `#d.n<body>`) against the dialect's declarations when the dialect
+    /// declared its types/attributes; unknown dialects stay opaque, as in MLIR with
+    /// `--allow-unregistered-dialect`.
+    fn check_dialect_symbol(
+        &self,
+        sp: Span,
+        d: &str,
+        n: &str,
+        body: Option<&str>,
+        attr: bool,
+    ) -> PResult<()> {
+        let Some(syms) = self.ctx.dialect_symbols(d) else {
+            return Ok(());
+        };
+        let (sigil, what) = if attr {
+            ('#', "attribute")
+        } else {
+            ('!', "type")
+        };
+        match syms.find(n, attr) {
+            None => {
+                let list = if attr { syms.attrs } else { syms.types };
+                let known: Vec<String> =
+                    list.iter().map(|s| format!("{sigil}{}", s.name)).collect();
+                Err(Diagnostic::at(
+                    sp,
+                    format!(
+                        "unknown {what} '{sigil}{d}.{n}': dialect '{d}' declares {}",
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                ))
+            }
+            Some(def) => (def.check)(body).map_err(|m| {
+                Diagnostic::at(sp, format!("invalid '{sigil}{d}.{n}' {what}: {m}"))
+                    .with_help(format!("syntax: {}", def.syntax))
+            }),
+        }
+    }
+
     fn dialect_symbol(&self, p: Pair<'s, Rule>) -> (String, Option<String>, Option<String>) {
         let mut it = p.into_inner();
         let ident = it.next().unwrap().as_str();
@@ -2105,11 +2460,14 @@ impl<'c, 's> Parser<'c, 's> {
                             body: Some(body),
                         },
                     },
-                    (Some(n), body) => AttrKind::Dialect {
-                        dialect: d,
-                        name: n,
-                        body,
-                    },
+                    (Some(n), body) => {
+                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), true)?;
+                        AttrKind::Dialect {
+                            dialect: d,
+                            name: n,
+                            body,
+                        }
+                    }
                 }
             }
             Rule::attr_alias_ref => {
@@ -2325,7 +2683,16 @@ impl<'c, 's> Parser<'c, 's> {
                 }
             }
         };
-        match self.ctx.type_kind(ty).clone() {
+        let kind = match self.ctx.type_kind(ty) {
+            TypeKind::Float(k) => TypeKind::Float(*k),
+            TypeKind::Integer { width, signedness } => TypeKind::Integer {
+                width: *width,
+                signedness: *signedness,
+            },
+            TypeKind::Index => TypeKind::Index,
+            _ => TypeKind::None,
+        };
+        match kind {
             TypeKind::Float(k) => {
                 let bits = if let Some(h) = text.strip_prefix("0x") {
                     let bits = u128::from_str_radix(h, 16)
@@ -2360,11 +2727,16 @@ impl<'c, 's> Parser<'c, 's> {
                         "floating point value not valid for specified type",
                     ));
                 }
-                let v = parse_bigint(text)
-                    .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
-                let v = check_int_range(v, width, signedness).ok_or_else(|| {
-                    Diagnostic::at(sp, "integer constant out of range for attribute")
-                })?;
+                let v = match small_int_in_range(text, width, signedness) {
+                    Some(v) => v,
+                    None => {
+                        let v = parse_bigint(text)
+                            .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+                        check_int_range(v, width, signedness).ok_or_else(|| {
+                            Diagnostic::at(sp, "integer constant out of range for attribute")
+                        })?
+                    }
+                };
                 Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
             }
             TypeKind::Index => {
@@ -2374,11 +2746,16 @@ impl<'c, 's> Parser<'c, 's> {
                         "floating point value not valid for specified type",
                     ));
                 }
-                let v = parse_bigint(text)
-                    .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
-                let v = check_int_range(v, 64, Signedness::Signless).ok_or_else(|| {
-                    Diagnostic::at(sp, "integer constant out of range for attribute")
-                })?;
+                let v = match small_int_in_range(text, 64, Signedness::Signless) {
+                    Some(v) => v,
+                    None => {
+                        let v = parse_bigint(text)
+                            .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+                        check_int_range(v, 64, Signedness::Signless).ok_or_else(|| {
+                            Diagnostic::at(sp, "integer constant out of range for attribute")
+                        })?
+                    }
+                };
                 Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
             }
             _ => Err(Diagnostic::at(
@@ -2422,8 +2799,8 @@ impl<'c, 's> Parser<'c, 's> {
             }
             Rule::file_loc => {
                 let mut it = p.into_inner();
-                let file =
-                    String::from_utf8_lossy(&unescape(it.next().unwrap().as_str())).into_owned();
+                let value = unescape(it.next().unwrap().as_str());
+                let file = self.ctx.attr(AttrKind::String { value, ty: None });
                 let num = |s: &str| {
                     s.parse::<u32>()
                         .map_err(|_| Diagnostic::at(sp, "expected a 32-bit line or column number"))
@@ -2689,6 +3066,33 @@ fn parse_bigint(text: &str) -> Option<BigInt> {
         BigInt::parse_bytes(t.as_bytes(), 10)?
     };
     Some(if neg { -v } else { v })
+}
+
+/// [`check_int_range`] for a decimal literal that fits an `i64` and a type of at most 64 bits,
+/// without big-integer arithmetic (the common case). `None`: take the general path.
+fn small_int_in_range(text: &str, width: u32, sig: Signedness) -> Option<BigInt> {
+    if width == 0 || width > 64 || text.starts_with('+') {
+        return None;
+    }
+    let v = text.parse::<i64>().ok()? as i128;
+    let modulus = 1i128 << width;
+    let half = 1i128 << (width - 1);
+    let r = match sig {
+        Signedness::Unsigned => (0..modulus).contains(&v).then_some(v)?,
+        Signedness::Signed => (-half..half).contains(&v).then_some(v)?,
+        Signedness::Signless => {
+            if v < -half || v >= modulus {
+                return None;
+            }
+            let r = v.rem_euclid(modulus);
+            if width > 1 && r >= half {
+                r - modulus
+            } else {
+                r
+            }
+        }
+    };
+    Some(BigInt::from(r))
 }
 
 /// Checks an integer literal against a type and normalizes it: MLIR accepts for `iN` any value in

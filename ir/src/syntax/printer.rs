@@ -57,7 +57,13 @@ pub struct Printer<'a> {
     map_alias_ids: HashMap<Attr, String>,
     /// Location aliases that block arguments introduced (printed before the op).
     arg_locs: Vec<usize>,
+    /// Where finished text goes while printing ([`print_op_to`]); `None`: it stays in `out`.
+    sink: Option<&'a mut dyn std::io::Write>,
+    sink_error: Option<std::io::Error>,
 }
+
+/// How much text [`print_op_to`] gathers before writing it out.
+const FLUSH_AT: usize = 1 << 16;
 
 /// Prints a type on its own (diagnostics, tests).
 pub fn type_to_string(ctx: &Context, t: Type) -> String {
@@ -77,6 +83,39 @@ pub fn attr_to_string(ctx: &Context, a: Attr) -> String {
     );
     p.print_attr(a);
     p.out
+}
+
+/// [`print_op`] into a writer. When nothing has to go before the op (no `#map`/`#set` alias can
+/// occur, no debug info), the text is written as it is produced, so the whole output is never
+/// held in memory; otherwise it is printed to a string first.
+pub fn print_op_to(
+    ctx: &Context,
+    op: OpId,
+    opts: PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    if opts.debuginfo || (!opts.local_scope && ctx.has_affine_attrs()) {
+        return w.write_all(print_op(ctx, op, opts).as_bytes());
+    }
+    let mut p = Printer::new(ctx, opts);
+    p.sink = Some(w);
+    p.number_op(op);
+    p.print_operation(op);
+    p.out.push('\n');
+    debug_assert!(p.map_aliases.is_empty() && p.arg_locs.is_empty());
+    p.print_loc_aliases();
+    if !opts.local_scope {
+        p.out.push('\n');
+    }
+    p.print_resources();
+    if let Some(e) = p.sink_error.take() {
+        return Err(e);
+    }
+    let rest = std::mem::take(&mut p.out);
+    match p.sink.take() {
+        Some(w) => w.write_all(rest.as_bytes()),
+        None => Ok(()),
+    }
 }
 
 /// Prints a top-level op (normally the module), with a trailing newline, as `mlir-opt` does.
@@ -165,6 +204,23 @@ impl<'a> Printer<'a> {
             map_aliases: Vec::new(),
             map_alias_ids: HashMap::new(),
             arg_locs: Vec::new(),
+            sink: None,
+            sink_error: None,
+        }
+    }
+
+    /// Writes the text gathered so far to the sink, when there is one and enough has gathered.
+    fn maybe_flush(&mut self) {
+        if self.out.len() < FLUSH_AT {
+            return;
+        }
+        if let Some(w) = self.sink.as_mut() {
+            if self.sink_error.is_none() {
+                if let Err(e) = w.write_all(self.out.as_bytes()) {
+                    self.sink_error = Some(e);
+                }
+            }
+            self.out.clear();
         }
     }
 
@@ -527,6 +583,7 @@ impl<'a> Printer<'a> {
                 }
                 self.newline();
                 self.print_operation(o);
+                self.maybe_flush();
             }
             self.indent -= 1;
         }
@@ -1245,7 +1302,10 @@ impl<'a> Printer<'a> {
                 col,
                 end,
             } => {
-                write_escaped(&mut self.out, file.as_bytes());
+                match ctx.attr_kind(*file) {
+                    AttrKind::String { value, .. } => write_escaped(&mut self.out, value),
+                    _ => write_escaped(&mut self.out, b""),
+                }
                 let _ = write!(self.out, ":{line}:{col}");
                 match end {
                     Some((Some(el), ec)) if *el != *line => {

@@ -1,0 +1,488 @@
+//! `mbarrier`: shared-memory barriers that count thread arrivals and asynchronous transaction
+//! bytes (spec §4).
+//!
+//! `mbarrier.alloc` makes `N` barriers at once (`!mbarrier.barriers<N>`); every other op names
+//! one of them as `%bars[%i : i32]` (the index is `i32` or `index`; a constant index is checked
+//! against `N`). A barrier's phase completes when its pending arrivals and its transaction byte
+//! count both reach zero; `mbarrier.wait` blocks until the phase of a given parity has completed.
+//!
+//! **Arrival multiplicity.** Like every Tilus instruction, the arrive ops run on every thread of
+//! the group that executes them: an `mbarrier.arrive` in a 128-thread group is 128 arrivals (and
+//! an `arrive_expect_tx` adds its bytes 128 times). Size the counts of `mbarrier.alloc`
+//! accordingly, or wrap the op in `threadgroup.single_thread` for one arrival. The multicast
+//! variant is the exception: one elected thread per destination CTA arrives.
+//!
+//! Memory-ordering and scope qualifiers are keywords stored as small integer properties (the
+//! generic form reads `sem = 1 : i64`): `sem(release|relaxed)` on arrivals, `sem(acquire|relaxed)`
+//! on waits, `scope(cta|cluster)` on both. When left out, arrivals are `release` at `cta` scope
+//! (`cluster` for the remote and multicast variants) and waits are `acquire` at `cta` scope.
+
+use crate::threadgroup::{require_group, Need};
+use crate::tilus_types::{
+    attr_i64, attr_i64s, barrier_count, type_str, BARRIERS, DENSE_I64_ARRAY, INT_OR_INDEX,
+};
+use tilus_ir::attrs::AttrKind;
+use tilus_ir::diag::DiagLoc;
+use tilus_ir::opdef::{enum_attr, maybe, one, opt_attr, AttrConstraint, Format, OpDef, I32};
+use tilus_ir::rewrite::constant_of;
+use tilus_ir::syntax::parser::{PResult, Parser};
+use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Trait, Value};
+
+/// Largest arrival count and transaction byte count an mbarrier holds (20 bits, PTX).
+pub const MAX_COUNT: i64 = (1 << 20) - 1;
+
+/// `sem` of arrivals: index 0 is the default.
+pub const ARRIVE_SEM: AttrConstraint =
+    enum_attr("arrive memory semantics", &["release", "relaxed"]);
+/// `sem` of waits: index 0 is the default.
+pub const WAIT_SEM: AttrConstraint = enum_attr("wait memory semantics", &["acquire", "relaxed"]);
+/// `scope`: which threads the ordering covers.
+pub const SCOPE: AttrConstraint = enum_attr("memory scope", &["cta", "cluster"]);
+
+/// `mbarrier.alloc`.
+pub const ALLOC: OpDef = OpDef {
+    name: "mbarrier.alloc",
+    summary: "allocate and initialize N mbarriers in shared memory",
+    description: "`%bars = mbarrier.alloc counts [1, 128] : !mbarrier.barriers<2>` allocates \
+        `N` contiguous 8-byte barriers and initializes barrier `i` to expect `counts[i]` arrivals \
+        per phase (phase 0, no pending transaction bytes). `counts` has one entry in \
+        `[1, 2^20 - 1]` per barrier; without it every barrier expects as many arrivals as the \
+        allocating group has threads (the whole block at kernel level), which is what a plain \
+        `mbarrier.arrive` by that group produces. Initialization is hoisted to kernel entry: one \
+        thread runs `mbarrier.init`, then the block fences (`fence.mbarrier_init`) and \
+        synchronizes, so barriers are ready before any op of the body runs; peer CTAs of a \
+        cluster must still synchronize (cluster barrier) before touching each other's barriers.",
+    attributes: &[opt_attr("counts", DENSE_I64_ARRAY)],
+    results: &[one("barriers", BARRIERS)],
+    verify: Some(verify_alloc),
+    format: Format::Custom {
+        parse: parse_alloc,
+        print: print_alloc,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = ALLOC.check();
+
+/// `mbarrier.arrive`.
+pub const ARRIVE: OpDef = OpDef {
+    name: "mbarrier.arrive",
+    summary: "arrive on a barrier",
+    description: "`mbarrier.arrive %bars[%i : i32] count(%c) sem(relaxed) scope(cluster) : \
+        !mbarrier.barriers<2>` lowers the pending arrival count of barrier `%i` by `count` \
+        (default 1; a constant must be in `[1, 2^20 - 1]`) **on every thread of the executing \
+        group**: in a group of 128 threads it is 128 arrivals of `count` each. Wrap it in \
+        `threadgroup.single_thread` for a single arrival. `sem` is `release` (default: the \
+        group's earlier memory accesses are visible to threads that observe the phase \
+        completion) or `relaxed`; `scope` is `cta` (default) or `cluster`. PTX: \
+        `mbarrier.arrive.{sem}.{scope}.shared::cta.b64 _, [bar], count;`.",
+    operands: &[
+        one("barriers", BARRIERS),
+        one("index", INT_OR_INDEX),
+        maybe("count", I32),
+    ],
+    attributes: &[opt_attr("sem", ARRIVE_SEM), opt_attr("scope", SCOPE)],
+    verify: Some(verify_arrive),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` (`count` `(` $count^ `)`)? \
+         (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = ARRIVE.check();
+
+/// `mbarrier.arrive_expect_tx`.
+pub const ARRIVE_EXPECT_TX: OpDef = OpDef {
+    name: "mbarrier.arrive_expect_tx",
+    summary: "expect transaction bytes on a barrier, then arrive once",
+    description: "`mbarrier.arrive_expect_tx %bars[%i : i32], %bytes : !mbarrier.barriers<2>` \
+        atomically raises the transaction byte count of barrier `%i` by `bytes` (a constant \
+        must be in `[0, 2^20 - 1]`) and arrives once, **on every thread of the executing group** \
+        (a 32-thread group adds `32 * bytes` and arrives 32 times): put it in \
+        `threadgroup.single_thread` to announce one TMA box. The phase then completes only when \
+        the announced bytes have landed (TMA copies signal the barrier with `complete_tx`). TMA \
+        never raises the byte count itself, so every copy needs such an announcement. Optional \
+        `sem(release|relaxed)` (default `release`) and `scope(cta|cluster)` (default `cta`).",
+    operands: &[
+        one("barriers", BARRIERS),
+        one("index", INT_OR_INDEX),
+        one("bytes", I32),
+    ],
+    attributes: &[opt_attr("sem", ARRIVE_SEM), opt_attr("scope", SCOPE)],
+    verify: Some(verify_arrive),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` `,` $bytes \
+         (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = ARRIVE_EXPECT_TX.check();
+
+/// `mbarrier.arrive_expect_tx_multicast`.
+pub const ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
+    name: "mbarrier.arrive_expect_tx_multicast",
+    summary: "expect bytes and arrive once on the same barrier of several CTAs of the cluster",
+    description: "`mbarrier.arrive_expect_tx_multicast %bars[%i : i32], %bytes, mask(%m) : \
+        !mbarrier.barriers<2>`: for every set bit `r` of the 16-bit CTA mask, the barrier at the \
+        same shared-memory offset in CTA `r` of the cluster gets one `expect_tx(bytes)` plus one \
+        arrival. Unlike the other arrive ops this is not per thread: thread `r` of the executing \
+        group (which must have at least 16 threads) acts for CTA `r`, so each target barrier \
+        sees exactly one arrival. Used with multicast TMA copies. A constant mask must have at \
+        least one bit set and fit in 16 bits. Optional `sem(release|relaxed)` (default \
+        `release`) and `scope(cta|cluster)` (default `cluster`).",
+    operands: &[
+        one("barriers", BARRIERS),
+        one("index", INT_OR_INDEX),
+        one("bytes", I32),
+        one("mask", I32),
+    ],
+    attributes: &[opt_attr("sem", ARRIVE_SEM), opt_attr("scope", SCOPE)],
+    verify: Some(verify_arrive),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `mask` `(` $mask `)` \
+         (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = ARRIVE_EXPECT_TX_MULTICAST.check();
+
+/// `mbarrier.arrive_expect_tx_remote`.
+pub const ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
+    name: "mbarrier.arrive_expect_tx_remote",
+    summary: "expect bytes and arrive on the barrier of another CTA of the cluster",
+    description: "`mbarrier.arrive_expect_tx_remote %bars[%i : i32], %bytes, rank(%r) : \
+        !mbarrier.barriers<2>` is `arrive_expect_tx` on the barrier at the same shared-memory \
+        offset in CTA `rank` of the cluster (`mapa` then the `shared::cluster` form). Like \
+        `arrive_expect_tx` it runs **on every thread of the executing group**; wrap it in \
+        `threadgroup.single_thread` for one arrival. A constant rank must be in `[0, 16)`. \
+        Optional `sem(release|relaxed)` (default `release`) and `scope(cta|cluster)` (default \
+        `cluster`).",
+    operands: &[
+        one("barriers", BARRIERS),
+        one("index", INT_OR_INDEX),
+        one("bytes", I32),
+        one("rank", I32),
+    ],
+    attributes: &[opt_attr("sem", ARRIVE_SEM), opt_attr("scope", SCOPE)],
+    verify: Some(verify_arrive),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `rank` `(` $rank `)` \
+         (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = ARRIVE_EXPECT_TX_REMOTE.check();
+
+/// `mbarrier.wait`.
+pub const WAIT: OpDef = OpDef {
+    name: "mbarrier.wait",
+    summary: "wait until the phase of a given parity has completed",
+    description: "`mbarrier.wait %bars[%i : i32], phase(%p) : !mbarrier.barriers<2>` blocks \
+        every thread of the executing group until barrier `%i` has completed the phase with \
+        parity `%p` (0 or 1), i.e. until its current phase bit differs from `%p`. A fresh \
+        barrier is in phase 0, so waiting on parity 1 returns at once: producers start from \
+        `mbarrier.producer_initial_phase` (1), consumers from \
+        `mbarrier.consumer_initial_phase` (0), and both flip their parity each time their ring \
+        of stages wraps. `sem` is `acquire` (default: the completed phase's writes are visible \
+        afterwards) or `relaxed`; `scope` is `cta` (default) or `cluster`. PTX: a loop on \
+        `mbarrier.try_wait.parity.{sem}.{scope}.shared::cta.b64`.",
+    operands: &[
+        one("barriers", BARRIERS),
+        one("index", INT_OR_INDEX),
+        one("phase", I32),
+    ],
+    attributes: &[opt_attr("sem", WAIT_SEM), opt_attr("scope", SCOPE)],
+    verify: Some(verify_wait),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` `,` `phase` `(` $phase `)` \
+         (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = WAIT.check();
+
+/// `mbarrier.producer_initial_phase`.
+pub const PRODUCER_INITIAL_PHASE: OpDef = OpDef {
+    name: "mbarrier.producer_initial_phase",
+    summary: "the parity a producer first waits on (1)",
+    description: "`%p = mbarrier.producer_initial_phase` is the constant `1 : i32`: a producer \
+        waiting for a free slot on a fresh barrier waits on parity 1, which counts as the \
+        already completed previous phase and returns at once.",
+    results: &[one("phase", I32)],
+    traits: &[Trait::Pure],
+    format: Format::Declarative("attr-dict"),
+    ..OpDef::DEFAULT
+};
+const _: () = PRODUCER_INITIAL_PHASE.check();
+
+/// `mbarrier.consumer_initial_phase`.
+pub const CONSUMER_INITIAL_PHASE: OpDef = OpDef {
+    name: "mbarrier.consumer_initial_phase",
+    summary: "the parity a consumer first waits on (0)",
+    description: "`%p = mbarrier.consumer_initial_phase` is the constant `0 : i32`: a consumer \
+        waits on parity 0, which blocks until the barrier's first phase completes.",
+    results: &[one("phase", I32)],
+    traits: &[Trait::Pure],
+    format: Format::Declarative("attr-dict"),
+    ..OpDef::DEFAULT
+};
+const _: () = CONSUMER_INITIAL_PHASE.check();
+
+/// The mbarrier dialect's ops.
+pub static OPS: &[&OpDef] = &[
+    &ALLOC,
+    &ARRIVE,
+    &ARRIVE_EXPECT_TX,
+    &ARRIVE_EXPECT_TX_MULTICAST,
+    &ARRIVE_EXPECT_TX_REMOTE,
+    &WAIT,
+    &PRODUCER_INITIAL_PHASE,
+    &CONSUMER_INITIAL_PHASE,
+];
+
+// ----- helpers shared with other dialects ------------------------------------------------------
+
+/// The integer a value holds when a constant op (e.g. `arith.constant`) defines it.
+pub fn const_int(ctx: &Context, v: Value) -> Option<i64> {
+    constant_of(ctx, v).and_then(|a| attr_i64(ctx, a))
+}
+
+/// Checks `%bars[%i]`: a constant index must be in `[0, N)`.
+pub fn check_barrier_index(
+    ctx: &Context,
+    op: OpId,
+    barriers: Value,
+    index: Value,
+) -> Result<(), Diagnostic> {
+    let ty = ctx.value_type(barriers);
+    let (Some(n), Some(i)) = (barrier_count(ctx, ty), const_int(ctx, index)) else {
+        return Ok(());
+    };
+    if i < 0 || i >= n {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'{}' op expects a barrier index in [0, {n}) (the barriers of '{}'), but found {i}",
+                ctx.op_name_str(op),
+                type_str(ctx, ty)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an enum property, when present, is one of its keywords.
+pub fn check_enum(
+    ctx: &Context,
+    op: OpId,
+    name: &'static str,
+    c: &AttrConstraint,
+) -> Result<(), Diagnostic> {
+    let Some(v) = ctx
+        .get_inherent_or_attr(op, name)
+        .and_then(|a| attr_i64(ctx, a))
+    else {
+        return Ok(());
+    };
+    if v < 0 || v as usize >= c.keywords.len() {
+        let cases: Vec<String> = c
+            .keywords
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{i} ({k})"))
+            .collect();
+        return Err(Diagnostic::error(
+            DiagLoc::OpAttr(op, name),
+            format!(
+                "'{}' op expects {name} to be one of {}, but found {v}",
+                ctx.op_name_str(op),
+                cases.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that a constant operand lies in `[lo, hi]`.
+pub fn check_const_range(
+    ctx: &Context,
+    op: OpId,
+    v: Value,
+    what: &str,
+    lo: i64,
+    hi: i64,
+) -> Result<(), Diagnostic> {
+    match const_int(ctx, v) {
+        Some(x) if x < lo || x > hi => Err(Diagnostic::op(
+            op,
+            format!(
+                "'{}' op expects {what} in [{lo}, {hi}], but found {x}",
+                ctx.op_name_str(op)
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+// ----- verifiers --------------------------------------------------------------------------------
+
+fn verify_alloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ty = ctx.value_type(ctx.results(op)[0]);
+    let Some(n) = barrier_count(ctx, ty) else {
+        return Ok(());
+    };
+    let Some(counts) = ctx
+        .get_inherent_or_attr(op, "counts")
+        .and_then(|a| attr_i64s(ctx, a))
+    else {
+        return Ok(());
+    };
+    if counts.len() as i64 != n {
+        return Err(Diagnostic::error(
+            DiagLoc::OpAttr(op, "counts"),
+            format!(
+                "'mbarrier.alloc' op expects {n} counts (one per barrier of '{}'), but found {}",
+                type_str(ctx, ty),
+                counts.len()
+            ),
+        ));
+    }
+    if let Some((i, c)) = counts
+        .iter()
+        .enumerate()
+        .find(|(_, c)| **c < 1 || **c > MAX_COUNT)
+    {
+        return Err(Diagnostic::error(
+            DiagLoc::OpAttr(op, "counts"),
+            format!(
+                "'mbarrier.alloc' op expects every count in [1, {MAX_COUNT}], but found {c} for barrier {i}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_arrive(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let def = ctx.op_def(op).expect("registered");
+    let ops = ctx.operands(op);
+    check_barrier_index(ctx, op, ops[0], ops[1])?;
+    check_enum(ctx, op, "sem", &ARRIVE_SEM)?;
+    check_enum(ctx, op, "scope", &SCOPE)?;
+    match def.name {
+        "mbarrier.arrive" => {
+            if let Some(&c) = ops.get(2) {
+                check_const_range(ctx, op, c, "an arrival count", 1, MAX_COUNT)?;
+            }
+        }
+        _ => {
+            check_const_range(ctx, op, ops[2], "a transaction byte count", 0, MAX_COUNT)?;
+        }
+    }
+    match def.name {
+        "mbarrier.arrive_expect_tx_multicast" => {
+            check_const_range(ctx, op, ops[3], "a multicast CTA mask (16 bits)", 1, 0xffff)?;
+            require_group(ctx, op, Need::AtLeast(16))?;
+        }
+        "mbarrier.arrive_expect_tx_remote" => {
+            check_const_range(ctx, op, ops[3], "a CTA rank", 0, 15)?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn verify_wait(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    check_barrier_index(ctx, op, ops[0], ops[1])?;
+    check_enum(ctx, op, "sem", &WAIT_SEM)?;
+    check_enum(ctx, op, "scope", &SCOPE)?;
+    check_const_range(ctx, op, ops[2], "a phase parity", 0, 1)
+}
+
+// ----- custom form of mbarrier.alloc ---------------------------------------------------------
+
+/// `(counts [c, ...])? attr-dict : !mbarrier.barriers<N>`.
+fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let mut props = Vec::new();
+    if p.eat_keyword("counts") {
+        let start = p.pos();
+        p.expect("[")?;
+        let mut values = Vec::new();
+        if !p.eat("]") {
+            loop {
+                let (text, sp) = p.parse_number_text()?;
+                if text.parse::<i64>().is_err() {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("expected an integer count, found '{text}'"),
+                    ));
+                }
+                values.push(text);
+                if !p.eat(",") {
+                    break;
+                }
+            }
+            p.expect("]")?;
+        }
+        let i64t = p.ctx.int_type(64);
+        let a = p.ctx.attr(AttrKind::DenseArray { elem: i64t, values });
+        p.note_attr_span("counts", tilus_ir::Span::new(start, p.pos()));
+        props.push(("counts".to_string(), a));
+    }
+    let mut attrs = Vec::new();
+    if p.peek() == Some(b'{') {
+        for (k, v, sp) in p.parse_attr_dict()? {
+            p.note_attr_span(&k, sp);
+            if def.attr(&k).is_some() {
+                props.push((k, v));
+            } else {
+                attrs.push((k, v));
+            }
+        }
+    }
+    p.expect(":")?;
+    let ty = p.parse_type()?;
+    let properties = if props.is_empty() {
+        None
+    } else {
+        Some(p.ctx.dict_attr(props))
+    };
+    let name = p.ctx.op_name(def.name);
+    let loc = p.ctx.unknown_loc();
+    Ok(OperationState {
+        name,
+        operands: vec![],
+        result_types: vec![ty],
+        properties,
+        attrs,
+        regions: vec![],
+        successors: vec![],
+        loc,
+    })
+}
+
+fn print_alloc(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let counts = ctx.get_prop(op, "counts");
+    let mut rest: Vec<(String, tilus_ir::Attr)> = ctx.attrs(op).to_vec();
+    match counts.map(|a| (a, ctx.attr_kind(a))) {
+        Some((_, AttrKind::DenseArray { elem, values }))
+            if matches!(
+                ctx.type_kind(*elem),
+                tilus_ir::TypeKind::Integer { width: 64, .. }
+            ) =>
+        {
+            pr.out.push_str(" counts [");
+            pr.out.push_str(&values.join(", "));
+            pr.out.push(']');
+        }
+        Some((a, _)) => rest.push(("counts".into(), a)),
+        None => {}
+    }
+    rest.sort_by(|a, b| a.0.cmp(&b.0));
+    if !rest.is_empty() {
+        pr.out.push(' ');
+        pr.print_attr_dict_entries(&rest, &[]);
+    }
+    pr.out.push_str(" : ");
+    pr.print_type(ctx.value_type(ctx.results(op)[0]));
+}
