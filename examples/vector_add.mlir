@@ -22,7 +22,8 @@
 // CHECK:         tilus.add
 // CHECK:         tilus.store_global
 tilus.kernel @vector_add(%a: !tilus.ptr<f32>, %b: !tilus.ptr<f32>, %c: !tilus.ptr<f32>, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d3 ceildiv 1024)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d3 ceildiv 1024)>)
+    attributes {tilus.args = {n = 3000 : i32}, tilus.inputs = {c = "zeros"}, tilus.outputs = ["c"]} {
   // This block's tile starts at element 1024 * blockIdx.x.
   %bx = tilus.block_id x
   %tile = arith.constant 1024 : i32

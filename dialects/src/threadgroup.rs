@@ -97,7 +97,9 @@ pub const SYNC: OpDef = OpDef {
         shared-memory accesses. Lowers to `bar.sync 0` for the whole block, `bar.warp.sync` for \
         threads within one warp, a named barrier `bar.sync id, n` for a warp-aligned multiple of \
         32 threads, and nothing for one thread. Other groups (not warp-aligned, or spanning a \
-        partial warp) are rejected: a named barrier counts whole warps.",
+        partial warp) are rejected: a named barrier counts whole warps. (Tilus falls back to an \
+        mbarrier there; we ask for that to be written explicitly with `mbarrier` ops, so that a \
+        `sync` is always one hardware barrier.)",
     verify: Some(verify_sync),
     format: Format::Declarative("attr-dict"),
     ..OpDef::DEFAULT

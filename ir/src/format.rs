@@ -1208,7 +1208,13 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
     match e {
         Elem::Var { name, .. } => match var_kind(def, name) {
             1 => !operand_group(ctx, def, op, name).is_empty(),
-            3 => ctx.get_prop(op, name).is_some(),
+            3 => match ctx.get_prop(op, name) {
+                None => false,
+                // A default-valued attribute at its default is left out, as MLIR does.
+                Some(a) => def.attr(name).and_then(|d| d.default).is_none_or(|text| {
+                    crate::syntax::printer::attr_to_string(ctx, a) != text
+                }),
+            },
             4 => {
                 let i = def.regions.iter().position(|r| r.name == *name).unwrap();
                 ctx.regions(op)

@@ -50,13 +50,41 @@ pub fn parse(
     r
 }
 
+/// Sets every absent default-valued property of `op` to its default (MLIR's
+/// `DefaultValuedAttr` as read by the parser). `cache` keeps parsed default texts.
+fn materialize_defaults(
+    ctx: &mut Context,
+    op: OpId,
+    def: &'static OpDef,
+    cache: &mut Vec<(&'static str, Attr)>,
+) {
+    for a in def.attributes {
+        let Some(text) = a.default else { continue };
+        if ctx.get_inherent_or_attr(op, a.name).is_some() {
+            continue;
+        }
+        let value = match cache.iter().find(|(t, _)| *t == text) {
+            Some((_, v)) => *v,
+            None => {
+                let mut p = Parser::new(ctx, text, "<default>");
+                let Ok(v) = p.parse_attribute() else { continue };
+                cache.push((text, v));
+                v
+            }
+        };
+        rewrite::set_property(ctx, op, a.name, Some(value));
+    }
+}
+
 /// Moves attributes that a registered op declares (inherent attributes) out of the discardable
 /// dictionary into its properties, as MLIR does when it reads generic form written without `<{}>`.
 pub fn normalize_inherent_attrs(ctx: &mut Context, root: OpId) {
     let mut ops = Vec::new();
     ctx.walk(root, &mut |o| ops.push(o));
+    let mut defaults: Vec<(&'static str, Attr)> = Vec::new();
     for o in ops {
         let Some(def) = ctx.op_def(o) else { continue };
+        materialize_defaults(ctx, o, def, &mut defaults);
         let moving: Vec<(String, Attr)> = ctx
             .attrs(o)
             .iter()

@@ -71,6 +71,10 @@ pub struct AttrDef {
     pub constraint: AttrConstraint,
     /// May be absent.
     pub optional: bool,
+    /// MLIR's `DefaultValuedAttr`: the value (as attribute text) an absent attribute stands for.
+    /// The parser materializes it, as MLIR does, so generic output carries it; custom forms leave
+    /// it out when the attribute has this value.
+    pub default: Option<&'static str>,
 }
 
 /// A region slot.
@@ -326,6 +330,7 @@ pub const fn attr(name: &'static str, constraint: AttrConstraint) -> AttrDef {
         name,
         constraint,
         optional: false,
+        default: None,
     }
 }
 /// An optional attribute.
@@ -334,9 +339,25 @@ pub const fn opt_attr(name: &'static str, constraint: AttrConstraint) -> AttrDef
         name,
         constraint,
         optional: true,
+        default: None,
     }
 }
 /// A region.
+/// An optional attribute with a default value (MLIR's `DefaultValuedAttr`), given as attribute
+/// text such as `#arith.overflow<none>`.
+pub const fn default_attr(
+    name: &'static str,
+    constraint: AttrConstraint,
+    default: &'static str,
+) -> AttrDef {
+    AttrDef {
+        name,
+        constraint,
+        optional: true,
+        default: Some(default),
+    }
+}
+
 pub const fn region(name: &'static str) -> RegionDef {
     RegionDef {
         name,

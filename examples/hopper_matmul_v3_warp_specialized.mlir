@@ -1,0 +1,187 @@
+// Hopper matmul, warp specialized: a TMA producer warp and TWO consumer warpgroups over a
+// multi-stage ring with full/empty barriers, in rasterized tile order (spec §9, Hopper v5
+// "MatmulWGMMAV5", with v4's grouped rasterization and warp-scope TMA issue).
+//
+//   C[M, N] = A[M, K] . B[N, K]^T      f16 in, f32 accumulate, f16 out
+//   bm = 128, bn = 256, bk = 64, S = 4 stages (48 KiB of shared memory per stage)
+//
+// Roles in a 9-warp (288-thread) block (spec §1.2: 128 + 128 + 32, no size divides 288):
+//   * consumer 0 = warpgroup warps [0, 4), consumer 1 = warps [4, 8): each owns half of the
+//     tile's rows, a [64, 256] f32 accumulator in the wgmma fragment layout
+//     (wgmma_accumulator(64, 256, 256)), and its own half of A: sa is [S, 2, 64, 64];
+//   * producer = warp 8: per stage one elected thread announces 2 x 64 x 64 x 2 + 256 x 64 x 2
+//     = 49152 bytes (expect-tx), then the warp issues three TMA copies (two A halves and B),
+//     predicated on its leader lane.
+// Barriers: full[S] (count 1: the producer's one expect-tx arrival; the phase completes when
+// the bytes land) and empty[S] (count 256: every thread of both consumer warpgroups arrives
+// after its wgmma has retired). The producer's phase starts at
+// `mbarrier.producer_initial_phase` (1, every slot starts free), the consumers' at
+// `consumer_initial_phase` (0); (stage, phase) advance in scf.for iter_args, the phase
+// flipping when the stage wraps (spec §4.3).
+//
+// Rasterization (spec §9 v4 `compute_block_coord`): the grid is 1-D, one block per tile; the
+// host passes num_tiles = (M ceildiv 128) * (N ceildiv 256), because a product of two
+// parameters is not an affine map (MLIR rejects `d3 ceildiv 128 * (d4 ceildiv 256)`). Tiles
+// are taken in groups of 8 N-columns; inside a group consecutive blocks walk the 8 columns,
+// then the next row, so the group's 8 B column tiles stay in L2 while all of A streams past.
+// `tilus.fast_divmod` splits the block id by the group size num_m * 8, which is grid-constant
+// (kernel parameters and constants), so the host precomputes a magic multiplier (spec §8).
+// The last group can be narrower; its width depends on the block, so that split is a plain
+// division (the verifier rejects fast_divmod by a non-grid-constant divisor).
+//
+// Check: tilus-opt examples/hopper_matmul_v3_warp_specialized.mlir
+// RUN: tilus-opt %s | FileCheck %s
+// RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+
+// CHECK-LABEL: tilus.kernel @hopper_matmul_ws
+// CHECK-SAME:    warps(9) blocks(#map)
+// CHECK:         %{{.*}}:2 = tilus.fast_divmod %{{.*}}, %{{.*}}
+// CHECK:         %[[FULL:.*]] = mbarrier.alloc counts [1, 1, 1, 1] : !mbarrier.barriers<4>
+// CHECK-NEXT:    %[[EMPTY:.*]] = mbarrier.alloc counts [256, 256, 256, 256] : !mbarrier.barriers<4>
+// CHECK:         threadgroup.single_warp warp(8) {
+// CHECK-NEXT:      %[[PP:.*]] = mbarrier.producer_initial_phase
+// CHECK-NEXT:      scf.for {{.*}} iter_args(%[[PS:.*]] = %{{.*}}, %[[PPH:.*]] = %[[PP]]) -> (i32, i32)  : i32 {
+// CHECK-NEXT:        mbarrier.wait %[[EMPTY]][%[[PS]] : i32], phase(%[[PPH]]) : !mbarrier.barriers<4>
+// CHECK:             threadgroup.single_thread {
+// CHECK-NEXT:          mbarrier.arrive_expect_tx %[[FULL]][%[[PS]] : i32], %{{.*}} : !mbarrier.barriers<4>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        tma.global_to_shared
+// CHECK-NEXT:        tma.global_to_shared
+// CHECK-NEXT:        tma.global_to_shared
+// CHECK:         threadgroup.warp_group warps(0, 4) {
+// CHECK-NEXT:      %[[CP:.*]] = mbarrier.consumer_initial_phase
+// CHECK:             mbarrier.wait %[[FULL]][%[[CS:.*]] : i32], phase(%{{.*}}) : !mbarrier.barriers<4>
+// CHECK:             wgmma.fence
+// CHECK-NEXT:        wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+// CHECK-NEXT:        wgmma.commit_group
+// CHECK-NEXT:        wgmma.wait_group 0
+// CHECK-NEXT:        mbarrier.arrive %[[EMPTY]][%[[CS]] : i32] : !mbarrier.barriers<4>
+// CHECK:         threadgroup.warp_group warps(4, 4) {
+// CHECK:             wgmma.mma
+// CHECK:             mbarrier.arrive %[[EMPTY]]
+tilus.kernel @hopper_matmul_ws(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32, %num_tiles: i32)
+    warps(9) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %cS = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %tx_bytes = arith.constant 49152 : i32
+  %zero = arith.constant 0.0 : f32
+
+  // Rasterized tile coordinates from the 1-D block id.
+  %pid = tilus.block_id x
+  %num_m = arith.ceildivsi %m, %c128 : i32
+  %num_n = arith.ceildivsi %n, %c256 : i32
+  %per_group = arith.muli %num_m, %c8 : i32
+  %group, %in_group = tilus.fast_divmod %pid, %per_group
+  %first_n = arith.muli %group, %c8 : i32
+  %left_n = arith.subi %num_n, %first_n : i32
+  %width = arith.minsi %left_n, %c8 : i32
+  %m_blk = arith.divui %in_group, %width : i32
+  %n_in = arith.remui %in_group, %width : i32
+  %n_blk = arith.addi %first_n, %n_in : i32
+  %offset_m = arith.muli %m_blk, %c128 : i32
+  %offset_n = arith.muli %n_blk, %c256 : i32
+  %iters = arith.ceildivsi %k, %c64 : i32
+
+  %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gb = tilus.global_view %b[%n, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %sa = tilus.shared_tensor : !tilus.shared<4x2x64x64xf16, swizzle = 128B>
+  %sb = tilus.shared_tensor : !tilus.shared<4x256x64xf16, swizzle = 128B>
+  %full = mbarrier.alloc counts [1, 1, 1, 1] : !mbarrier.barriers<4>
+  %empty = mbarrier.alloc counts [256, 256, 256, 256] : !mbarrier.barriers<4>
+
+  // Producer: warp 8 (threads 256-287).
+  threadgroup.single_warp warp(8) {
+    %pphase0 = mbarrier.producer_initial_phase
+    %pend:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %pphase0) -> (i32, i32) : i32 {
+      // Wait until both consumer groups have released the stage (at once on the first round).
+      mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<4>
+      %kk = arith.muli %i, %c64 : i32
+      %row1 = arith.addi %offset_m, %c64 : i32
+      %sa0 = tilus.slice_shared %sa[%stage, %c0] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+      %sa1 = tilus.slice_shared %sa[%stage, %c1] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+      %sb_s = tilus.slice_shared %sb[%stage] : !tilus.shared<4x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+      // One announcement of all three boxes, by one thread ...
+      threadgroup.single_thread {
+        mbarrier.arrive_expect_tx %full[%stage : i32], %tx_bytes : !mbarrier.barriers<4>
+      }
+      // ... and the copies issued at warp scope (the leader lane issues).
+      tma.global_to_shared %ga[%offset_m, %kk : i32, i32], %sa0, %full[%stage : i32] : !tilus.global<?x?xf16>, !tilus.shared<64x64xf16, swizzle = 128B>, !mbarrier.barriers<4>
+      tma.global_to_shared %ga[%row1, %kk : i32, i32], %sa1, %full[%stage : i32] : !tilus.global<?x?xf16>, !tilus.shared<64x64xf16, swizzle = 128B>, !mbarrier.barriers<4>
+      tma.global_to_shared %gb[%offset_n, %kk : i32, i32], %sb_s, %full[%stage : i32] : !tilus.global<?x?xf16>, !tilus.shared<256x64xf16, swizzle = 128B>, !mbarrier.barriers<4>
+      %s1 = arith.addi %stage, %c1 : i32
+      %wrap = arith.cmpi eq, %s1, %cS : i32
+      %ns = arith.select %wrap, %c0, %s1 : i32
+      %flip = arith.xori %phase, %c1 : i32
+      %np = arith.select %wrap, %flip, %phase : i32
+      scf.yield %ns, %np : i32, i32
+    }
+  }
+
+  // Consumer 0: warpgroup [0, 128), rows [0, 64) of the tile, A half 0.
+  threadgroup.warp_group warps(0, 4) {
+    %cphase0 = mbarrier.consumer_initial_phase
+    %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+    %res:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %stage = %c0, %phase = %cphase0) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32) : i32 {
+      // Wait until the stage is full (the TMA bytes have landed).
+      mbarrier.wait %full[%stage : i32], phase(%phase) : !mbarrier.barriers<4>
+      %sa_s = tilus.slice_shared %sa[%stage, %c0] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+      %sb_s = tilus.slice_shared %sb[%stage] : !tilus.shared<4x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+      %sbt_s = tilus.permute_shared %sb_s [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
+      wgmma.fence
+      %acc2 = wgmma.mma %sa_s, %sbt_s, %acc : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+      wgmma.commit_group
+      wgmma.wait_group 0
+      // This group is done reading the stage: 128 of the 256 arrivals empty[stage] expects.
+      mbarrier.arrive %empty[%stage : i32] : !mbarrier.barriers<4>
+      %s1 = arith.addi %stage, %c1 : i32
+      %wrap = arith.cmpi eq, %s1, %cS : i32
+      %ns = arith.select %wrap, %c0, %s1 : i32
+      %flip = arith.xori %phase, %c1 : i32
+      %np = arith.select %wrap, %flip, %phase : i32
+      scf.yield %acc2, %ns, %np : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
+    }
+    // Epilogue: this group's 64 rows of the 128 x 256 tile.
+    %row = arith.addi %offset_m, %c0 : i32
+    %out = tilus.cast %res#0 : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+    tilus.store_global %out, %gc[%row, %offset_n] : !tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
+  }
+
+  // Consumer 1: warpgroup [128, 256), rows [64, 128) of the tile, A half 1.
+  threadgroup.warp_group warps(4, 4) {
+    %cphase0 = mbarrier.consumer_initial_phase
+    %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+    %res:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %stage = %c0, %phase = %cphase0) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32) : i32 {
+      // Wait until the stage is full (the TMA bytes have landed).
+      mbarrier.wait %full[%stage : i32], phase(%phase) : !mbarrier.barriers<4>
+      %sa_s = tilus.slice_shared %sa[%stage, %c1] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+      %sb_s = tilus.slice_shared %sb[%stage] : !tilus.shared<4x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+      %sbt_s = tilus.permute_shared %sb_s [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
+      wgmma.fence
+      %acc2 = wgmma.mma %sa_s, %sbt_s, %acc : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+      wgmma.commit_group
+      wgmma.wait_group 0
+      // This group is done reading the stage: 128 of the 256 arrivals empty[stage] expects.
+      mbarrier.arrive %empty[%stage : i32] : !mbarrier.barriers<4>
+      %s1 = arith.addi %stage, %c1 : i32
+      %wrap = arith.cmpi eq, %s1, %cS : i32
+      %ns = arith.select %wrap, %c0, %s1 : i32
+      %flip = arith.xori %phase, %c1 : i32
+      %np = arith.select %wrap, %flip, %phase : i32
+      scf.yield %acc2, %ns, %np : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
+    }
+    // Epilogue: this group's 64 rows of the 128 x 256 tile.
+    %row = arith.addi %offset_m, %c64 : i32
+    %out = tilus.cast %res#0 : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+    tilus.store_global %out, %gc[%row, %offset_n] : !tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
+  }
+
+  threadgroup.sync
+  tilus.free_shared %sa : !tilus.shared<4x2x64x64xf16, swizzle = 128B>
+  tilus.free_shared %sb : !tilus.shared<4x256x64xf16, swizzle = 128B>
+}

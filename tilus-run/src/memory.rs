@@ -1,0 +1,445 @@
+//! Global and shared memory of the interpreter.
+//!
+//! Memory is kept as bytes (not as `f64` tiles) so that views of one buffer with other
+//! strides, dtypes or offsets see exactly what a GPU would, and so that bounds errors can
+//! name the byte that was out of range. Tiles cross into memory through
+//! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
+//! one byte per element here (not packed yet, see docs/design/interpreter.md).
+
+use crate::tensor::{decode, encode, for_each_index, storage_bytes, DType, Tensor};
+use std::fmt;
+use tilus_dialects::layout_algebra::SharedLayout;
+
+/// A failed memory access or allocation; the interpreter turns it into a diagnostic at the op
+/// that made the access, so every message says which buffer, index and size were involved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemError {
+    /// An access outside a global buffer or outside shared memory (or a box whose rank does
+    /// not match its view). `what` is the complete description.
+    OutOfBounds { what: String },
+    /// An address or alignment that is not a multiple of what it must be.
+    Misaligned { what: String },
+    /// A shared allocation of `need` bytes that does not fit; `have` is the largest block
+    /// that was free at the requested alignment.
+    OutOfSharedMemory { need: i64, have: i64 },
+}
+
+impl fmt::Display for MemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemError::OutOfBounds { what } => write!(f, "out-of-bounds access: {what}"),
+            MemError::Misaligned { what } => write!(f, "misaligned access: {what}"),
+            MemError::OutOfSharedMemory { need, have } => write!(
+                f,
+                "out of shared memory: an allocation of {need} bytes does not fit (the largest free block at that alignment is {have} bytes)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MemError {}
+
+/// One global-memory buffer (a kernel pointer argument or a workspace): its bytes, with the
+/// dtype it was created with (what [`GlobalMemory::tensor`] reads it as).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalBuffer {
+    /// The name used in reports (the kernel parameter's name).
+    pub name: String,
+    /// The element type the buffer was created with.
+    pub dtype: DType,
+    /// The contents, little endian.
+    pub bytes: Vec<u8>,
+}
+
+/// All global buffers of a run; kernels refer to them by index (`ArgValue::Buffer`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GlobalMemory {
+    /// The buffers, indexed by the values [`GlobalMemory::add`] returned.
+    pub buffers: Vec<GlobalBuffer>,
+}
+
+/// A strided view of a global buffer (`tilus.global_view`, spec §2.2): element
+/// `idx` lives at element `offset + Σ idx_d·strides_d` of the buffer, in units of `dtype`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalView {
+    /// Index into [`GlobalMemory::buffers`].
+    pub buffer: usize,
+    /// The element type the view reads and writes.
+    pub dtype: DType,
+    /// The view's extents: box elements outside them read 0 and are not stored.
+    pub shape: Vec<i64>,
+    /// Element strides of each dim.
+    pub strides: Vec<i64>,
+    /// Element offset of index 0 in the buffer.
+    pub offset: i64,
+}
+
+impl GlobalMemory {
+    /// Adds a buffer holding `t`'s elements (row-major, `t.dtype`), returning its index.
+    pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
+        let size = storage_bytes(t.dtype);
+        let mut bytes = vec![0u8; size * t.data.len()];
+        for (chunk, &v) in bytes.chunks_exact_mut(size).zip(&t.data) {
+            encode(t.dtype, v, chunk);
+        }
+        self.buffers.push(GlobalBuffer {
+            name: name.to_string(),
+            dtype: t.dtype,
+            bytes,
+        });
+        self.buffers.len() - 1
+    }
+
+    /// The first `numel(shape)` elements of a buffer, read as its dtype, as a tile of `shape`
+    /// (outputs written back to `.npy`, comparisons).
+    ///
+    /// # Panics
+    /// If there is no such buffer or it holds fewer elements than `shape` needs.
+    pub fn tensor(&self, buffer: usize, shape: &[i64]) -> Tensor {
+        let b = &self.buffers[buffer];
+        let size = storage_bytes(b.dtype);
+        let n: usize = shape.iter().map(|&s| s.max(0) as usize).product();
+        assert!(
+            n * size <= b.bytes.len(),
+            "buffer '{}' holds {} bytes, fewer than the {n} {} elements of shape {shape:?}",
+            b.name,
+            b.bytes.len(),
+            b.dtype.name()
+        );
+        let data = b.bytes[..n * size]
+            .chunks_exact(size)
+            .map(|c| decode(b.dtype, c))
+            .collect();
+        Tensor {
+            dtype: b.dtype,
+            shape: shape.to_vec(),
+            data,
+        }
+    }
+
+    /// The buffer of a view, or an error naming the missing index.
+    fn buffer(&self, v: &GlobalView) -> Result<&GlobalBuffer, MemError> {
+        self.buffers
+            .get(v.buffer)
+            .ok_or_else(|| MemError::OutOfBounds {
+                what: format!(
+                    "no global buffer #{} (there are {})",
+                    v.buffer,
+                    self.buffers.len()
+                ),
+            })
+    }
+
+    /// For each element of the box `offsets .. offsets + shape` of `v` (row-major): `None`
+    /// when outside the view's extents, else its byte address in the buffer, checked against
+    /// the buffer.
+    fn box_addresses(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Vec<Option<usize>>, MemError> {
+        let b = self.buffer(v)?;
+        let rank = v.shape.len();
+        if offsets.len() != rank || shape.len() != rank || v.strides.len() != rank {
+            return Err(MemError::OutOfBounds {
+                what: format!(
+                    "a box with offsets {offsets:?} and shape {shape:?} does not match the rank {rank} of the view of buffer '{}' (shape {:?}, strides {:?})",
+                    b.name, v.shape, v.strides
+                ),
+            });
+        }
+        let size = storage_bytes(v.dtype) as i64;
+        let len = b.bytes.len() as i64;
+        let mut out = Vec::new();
+        let mut err = None;
+        let mut g = vec![0i64; rank];
+        for_each_index(shape, |idx| {
+            if err.is_some() {
+                return;
+            }
+            let mut inside = true;
+            let mut elem = v.offset;
+            for d in 0..rank {
+                g[d] = offsets[d] + idx[d];
+                inside &= (0..v.shape[d]).contains(&g[d]);
+                elem += g[d] * v.strides[d];
+            }
+            if !inside {
+                out.push(None);
+                return;
+            }
+            let byte = elem * size;
+            if elem < 0 || byte + size > len {
+                err = Some(MemError::OutOfBounds {
+                    what: format!(
+                        "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({} {}, byte {byte}), outside the buffer of {len} bytes ({} elements)",
+                        b.name,
+                        v.shape,
+                        v.strides,
+                        v.offset,
+                        v.dtype.name(),
+                        if size == 1 { "byte" } else { "bytes" },
+                        len / size
+                    ),
+                });
+                return;
+            }
+            out.push(Some(byte as usize));
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// Loads the box `offsets .. offsets + shape` of `v` as a tile of `v.dtype`
+    /// (`load_global`, TMA loads): elements outside the view's extents read 0 (spec §2.2,
+    /// TMA's out-of-bound fill); an element inside the view whose address falls outside the
+    /// buffer is an error (the kernel's view is larger than the memory it was given).
+    pub fn load_box(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Tensor, MemError> {
+        let addrs = self.box_addresses(v, offsets, shape)?;
+        let bytes = &self.buffers[v.buffer].bytes;
+        let size = storage_bytes(v.dtype);
+        let data = addrs
+            .iter()
+            .map(|a| match a {
+                Some(p) => decode(v.dtype, &bytes[*p..*p + size]),
+                None => 0.0,
+            })
+            .collect();
+        Ok(Tensor {
+            dtype: v.dtype,
+            shape: shape.to_vec(),
+            data,
+        })
+    }
+
+    /// Stores `t` (rounded to `v.dtype`) into the box of `v` at `offsets` with `t`'s shape
+    /// (`store_global`, TMA stores): elements outside the view's extents are skipped; one inside
+    /// the view but outside the buffer is an error, and then nothing is written.
+    pub fn store_box(
+        &mut self,
+        v: &GlobalView,
+        offsets: &[i64],
+        t: &Tensor,
+    ) -> Result<(), MemError> {
+        let addrs = self.box_addresses(v, offsets, &t.shape)?;
+        let size = storage_bytes(v.dtype);
+        let bytes = &mut self.buffers[v.buffer].bytes;
+        for (a, &x) in addrs.iter().zip(&t.data) {
+            if let Some(p) = a {
+                encode(v.dtype, x, &mut bytes[*p..*p + size]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A shared-memory tensor: the tile's byte address `base` in the CTA's shared memory and the
+/// layout giving each element's offset (in elements, swizzle included) from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedView {
+    /// Byte address of the tile (the allocation, aligned to the swizzle's repeat length).
+    pub base: i64,
+    /// The element type.
+    pub dtype: DType,
+    /// Element offsets of each index from `base` (spec §3.2).
+    pub layout: SharedLayout,
+}
+
+/// The shared memory of one CTA: its bytes and the live allocations of the first-fit
+/// allocator (`shared_tensor` / `free_shared`, spec §2.3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedMemory {
+    /// The contents; its length is the capacity.
+    pub bytes: Vec<u8>,
+    /// Live allocations `(base, size)` in bytes, sorted by base.
+    allocations: Vec<(i64, i64)>,
+}
+
+impl SharedMemory {
+    /// Shared memory of `capacity` bytes (227 KiB on sm_90: 232448), zero-filled, with
+    /// nothing allocated.
+    pub fn new(capacity: i64) -> SharedMemory {
+        SharedMemory {
+            bytes: vec![0; capacity.max(0) as usize],
+            allocations: Vec::new(),
+        }
+    }
+
+    /// The live allocations `(base, bytes)`, sorted by base: for reports and for checking a
+    /// `free` of an address that was never allocated.
+    pub fn allocations(&self) -> &[(i64, i64)] {
+        &self.allocations
+    }
+
+    /// Allocates `bytes` bytes at the lowest address that is a multiple of `align` and does not
+    /// overlap a live allocation (first fit, as Tilus' static allocator), returning the base.
+    /// A zero-byte request takes one byte so every live allocation has its own base. `align`
+    /// must be a positive power of two.
+    pub fn alloc(&mut self, bytes: i64, align: i64) -> Result<i64, MemError> {
+        if align <= 0 || align & (align - 1) != 0 {
+            return Err(MemError::Misaligned {
+                what: format!("shared allocation alignment {align} is not a power of two"),
+            });
+        }
+        if bytes < 0 {
+            return Err(MemError::OutOfSharedMemory {
+                need: bytes,
+                have: 0,
+            });
+        }
+        let size = bytes.max(1);
+        let cap = self.bytes.len() as i64;
+        let align_up = |x: i64| (x + align - 1) & !(align - 1);
+        let mut start = 0i64;
+        let mut best = 0i64;
+        // Gaps: before each allocation, then the tail.
+        let ends = self
+            .allocations
+            .iter()
+            .map(|&(b, s)| (b, b + s))
+            .chain(std::iter::once((cap, cap)));
+        for (pos, (gap_end, next_start)) in ends.enumerate() {
+            let base = align_up(start);
+            if base + size <= gap_end {
+                self.allocations.insert(pos, (base, size));
+                return Ok(base);
+            }
+            best = best.max(gap_end - base);
+            start = next_start;
+        }
+        Err(MemError::OutOfSharedMemory {
+            need: bytes,
+            have: best.max(0),
+        })
+    }
+
+    /// Releases the allocation starting at `base` (`free_shared`); a base that is not the start
+    /// of a live allocation is ignored (see [`SharedMemory::allocations`] to report it).
+    pub fn free(&mut self, base: i64) {
+        if let Some(i) = self.allocations.iter().position(|&(b, _)| b == base) {
+            self.allocations.remove(i);
+        }
+    }
+
+    /// The byte address of every element of `v` (row-major over its shape), each checked to lie
+    /// inside shared memory and the base checked to be aligned to the element size.
+    fn addresses(&self, v: &SharedView, access: &str) -> Result<Vec<usize>, MemError> {
+        let size = storage_bytes(v.dtype) as i64;
+        if v.base % size != 0 {
+            return Err(MemError::Misaligned {
+                what: format!(
+                    "shared {access} of {} at byte {}: not a multiple of the element size {size}",
+                    v.dtype.name(),
+                    v.base
+                ),
+            });
+        }
+        let cap = self.bytes.len() as i64;
+        let mut out = Vec::with_capacity(v.layout.num_elements().max(0) as usize);
+        let mut err = None;
+        for_each_index(&v.layout.shape, |idx| {
+            if err.is_some() {
+                return;
+            }
+            let byte = v.base + v.layout.offset(idx) * size;
+            if byte < 0 || byte + size > cap {
+                err = Some(MemError::OutOfBounds {
+                    what: format!(
+                        "shared {access} of element {idx:?} of a {} tile at byte {} with layout {}: byte {byte} is outside shared memory ({cap} bytes)",
+                        v.dtype.name(),
+                        v.base,
+                        v.layout
+                    ),
+                });
+                return;
+            }
+            out.push(byte as usize);
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// Reads the tile `v` (through its layout, swizzle included) as a tensor of the layout's
+    /// shape.
+    pub fn read(&self, v: &SharedView) -> Result<Tensor, MemError> {
+        let addrs = self.addresses(v, "read")?;
+        let size = storage_bytes(v.dtype);
+        Ok(Tensor {
+            dtype: v.dtype,
+            shape: v.layout.shape.clone(),
+            data: addrs
+                .iter()
+                .map(|&p| decode(v.dtype, &self.bytes[p..p + size]))
+                .collect(),
+        })
+    }
+
+    /// Writes `t` (rounded to `v.dtype`) into the tile `v`; `t`'s shape must be the layout's.
+    /// On an error nothing is written.
+    pub fn write(&mut self, v: &SharedView, t: &Tensor) -> Result<(), MemError> {
+        if t.shape != v.layout.shape {
+            return Err(MemError::OutOfBounds {
+                what: format!(
+                    "shared write of a tile of shape {:?} into a view of shape {:?}",
+                    t.shape, v.layout.shape
+                ),
+            });
+        }
+        let addrs = self.addresses(v, "write")?;
+        let size = storage_bytes(v.dtype);
+        for (&p, &x) in addrs.iter().zip(&t.data) {
+            encode(v.dtype, x, &mut self.bytes[p..p + size]);
+        }
+        Ok(())
+    }
+
+    /// The bytes `[lo, hi)` that the view can touch (swizzle included), for tracking races
+    /// between async copies/MMAs and other accesses. Exact (min/max over every element) for
+    /// tiles up to 2^22 elements; larger ones get the strided bound widened to the swizzle's
+    /// aligned blocks, which contains every address. An empty view gives an empty range at
+    /// `base`.
+    pub fn byte_range(v: &SharedView) -> std::ops::Range<i64> {
+        let l = &v.layout;
+        let size = storage_bytes(v.dtype) as i64;
+        if l.shape.iter().any(|&s| s <= 0) {
+            return v.base..v.base;
+        }
+        let (lo, hi) = if l.num_elements() <= 1 << 22 {
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            for_each_index(&l.shape, |idx| {
+                let o = l.offset(idx);
+                lo = lo.min(o);
+                hi = hi.max(o);
+            });
+            (lo, hi)
+        } else {
+            let mut lo = l.base;
+            let mut hi = l.base;
+            for (&s, &st) in l.shape.iter().zip(&l.strides) {
+                let d = (s - 1) * st;
+                lo += d.min(0);
+                hi += d.max(0);
+            }
+            match l.swizzle {
+                // The swizzle XORs into bits [base, base + bits) only, so it permutes
+                // offsets within aligned blocks of 2^(base + bits) elements.
+                Some(sw) => {
+                    let block = 1i64 << (sw.base + sw.bits);
+                    (lo & !(block - 1), hi | (block - 1))
+                }
+                None => (lo, hi),
+            }
+        };
+        v.base + lo * size..v.base + (hi + 1) * size
+    }
+}
