@@ -58,3 +58,16 @@
 // DIALECTS:      {{^}}cf{{$}}
 // DIALECTS-NEXT: {{^}}  cf.br {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}  cf.cond_br {{[[:alnum:]].*}}
+// The Tilus dialects follow, with their types (`!`) after their ops.
+// DIALECTS:      {{^}}threadgroup{{$}}
+// DIALECTS-NEXT: {{^}}  threadgroup.group {{[[:alnum:]].*}}
+// DIALECTS:      {{^}}tilus{{$}}
+// DIALECTS-NEXT: {{^}}  tilus.kernel {{[[:alnum:]].*}}
+// DIALECTS:      {{^}}  !tilus.shared {{ *}}a tensor in shared memory
+// DIALECTS:      {{^}}mbarrier{{$}}
+// DIALECTS:      {{^}}  !mbarrier.barriers {{ *}}N mbarriers allocated together in shared memory
+// DIALECTS:      {{^}}tma{{$}}
+// DIALECTS:      {{^}}wgmma{{$}}
+// DIALECTS:      {{^}}tcgen05{{$}}
+// DIALECTS:      {{^}}layout{{$}}
+// DIALECTS-NEXT: {{^}}  layout.convert {{[[:alnum:]].*}}
