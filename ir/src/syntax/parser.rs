@@ -1246,9 +1246,9 @@ impl<'c, 's> Parser<'c, 's> {
             ));
         }
         let mut operands = Vec::with_capacity(num_uses);
-        for k in 0..num_uses {
+        for (k, &ty) in types.iter().enumerate().take(num_uses) {
             let u = self.operand_stack[base + k];
-            operands.push(self.resolve_operand_ref(u, types[k])?);
+            operands.push(self.resolve_operand_ref(u, ty)?);
         }
         self.operand_stack.truncate(base);
         let mut successors = Vec::new();
@@ -2002,8 +2002,10 @@ impl<'c, 's> Parser<'c, 's> {
                 return Some(t);
             }
             let t = self.fast_function_type_uncached();
-            if t.is_some() && self.pos == end && self.fn_types.len() < 1 << 16 {
-                self.fn_types.insert(&src[save..end], t.unwrap());
+            if let Some(ty) = t {
+                if self.pos == end && self.fn_types.len() < 1 << 16 {
+                    self.fn_types.insert(&src[save..end], ty);
+                }
             }
             return t;
         }
