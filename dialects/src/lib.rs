@@ -13,6 +13,7 @@ pub mod func;
 pub mod layout;
 pub mod layout_algebra;
 pub mod mbarrier;
+pub mod ptx;
 pub mod scf;
 pub mod tcgen05;
 pub mod threadgroup;
@@ -37,6 +38,8 @@ pub fn register_all(ctx: &mut Context) {
     ctx.register_dialect("wgmma", wgmma::OPS);
     ctx.register_dialect("tcgen05", tcgen05::OPS);
     ctx.register_dialect("layout", layout::OPS);
+    ctx.register_dialect("ptx", ptx::OPS);
+    ctx.register_dialect_symbols("ptx", ptx::SYMBOLS);
     ctx.register_dialect_symbols(
         "tilus",
         tilus_ir::typedef::DialectSymbols {

@@ -676,6 +676,19 @@ fn write_output(path: Option<&Path>, text: &str) -> Result<(), String> {
                 .map_err(|e| format!("cannot write output: {e}"))
         }
         Some(p) if p.as_os_str() == "-" => write_output(None, text),
+        // A device or pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
+        // file over it would replace the device with a regular file.
+        Some(p)
+            if std::fs::metadata(p)
+                .map(|m| !m.file_type().is_file() && !m.is_dir())
+                .unwrap_or(false) =>
+        {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(p)
+                .and_then(|mut f| f.write_all(text.as_bytes()))
+                .map_err(|e| format!("cannot write output file '{}': {e}", p.display()))
+        }
         Some(p) => {
             let dir = p
                 .parent()

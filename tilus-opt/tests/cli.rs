@@ -279,3 +279,18 @@ fn no_verify_also_turns_off_verify_each() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains(": none"));
 }
+
+/// `-o /dev/null` (or any device or pipe) is written in place; the atomic temp-file-and-rename
+/// used for regular files would replace the device node with a regular file.
+#[cfg(unix)]
+#[test]
+fn output_to_a_device_keeps_the_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let o = run_stdin(
+        &["-o", "/dev/null"],
+        "func.func @f() {\n  return\n}\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ft = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(ft.is_char_device(), "/dev/null is no longer a character device");
+}

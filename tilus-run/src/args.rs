@@ -420,7 +420,7 @@ fn parse_int_text(s: &str) -> Option<i128> {
 /// The value of a scalar parameter from command-line text.
 pub fn parse_scalar(p: &Param, text: &str) -> Result<ArgValue, String> {
     match p.kind {
-        ParamKind::Int(d) | ParamKind::Index => {
+        ParamKind::Int(_) | ParamKind::Index => {
             let d = match p.kind {
                 ParamKind::Int(d) => d,
                 _ => DType::Int {
@@ -457,6 +457,24 @@ pub fn parse_scalar(p: &Param, text: &str) -> Result<ArgValue, String> {
             "parameters of type {} cannot be given on the command line",
             p.ty
         )),
+    }
+}
+
+/// A copy of an argument.
+pub fn copy_arg(v: &ArgValue) -> ArgValue {
+    match v {
+        ArgValue::Int(i) => ArgValue::Int(*i),
+        ArgValue::Float(f) => ArgValue::Float(*f),
+        ArgValue::Buffer(b) => ArgValue::Buffer(*b),
+    }
+}
+
+/// An argument as the report prints it.
+pub fn arg_text(v: &ArgValue) -> String {
+    match v {
+        ArgValue::Int(i) => i.to_string(),
+        ArgValue::Float(f) => crate::check::num(*f),
+        ArgValue::Buffer(b) => format!("buffer {b}"),
     }
 }
 

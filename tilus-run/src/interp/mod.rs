@@ -1,1 +1,375 @@
-//! Being written (see docs/design/interpreter.md).
+//! The CPU interpreter: runs a `tilus.kernel` at tile granularity with exact thread-group,
+//! mbarrier, TMA, WGMMA and tcgen05 semantics, and reports deadlocks and misuse instead of
+//! hanging (see `docs/design/interpreter.md`).
+//!
+//! * [`run`] runs a kernel on [`GlobalMemory`](crate::memory::GlobalMemory) buffers;
+//! * [`grid`] evaluates the kernel's `blocks` map for a launch;
+//! * [`buffer_shapes`] says how large each pointer argument must be.
+//!
+//! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (op semantics),
+//! `asyncops` (TMA / MMA engines and race checks), `mbarrier` (the barrier state machine),
+//! `tmem` (tensor memory), `value` (runtime values), `affine` (affine maps).
+
+mod affine;
+mod asyncops;
+mod exec;
+mod machine;
+mod mbarrier;
+mod tmem;
+mod value;
+
+use crate::memory::GlobalMemory;
+use crate::tensor::DType;
+use machine::Machine;
+use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem, TensorType};
+use tilus_ir::attrs::AttrKind;
+use tilus_ir::{Context, Diagnostic, OpId, Value};
+use value::{scalar_kind, wrap, Sc, ScalarKind, Val};
+
+/// How runnable units and async completions are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Schedule {
+    /// Round robin in a fixed order; async work completes a fixed number of steps after issue.
+    #[default]
+    Deterministic,
+    /// Picks a random runnable unit each time and completes async work at random later steps.
+    Random { seed: u64 },
+}
+
+/// Run options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub schedule: Schedule,
+    /// Ops executed (over all units) before the run is stopped with a report.
+    pub max_steps: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            schedule: Schedule::Deterministic,
+            max_steps: 100_000_000,
+        }
+    }
+}
+
+/// A kernel argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgValue {
+    Int(i64),
+    Float(f64),
+    /// An index into [`GlobalMemory::buffers`](crate::memory::GlobalMemory).
+    Buffer(usize),
+}
+
+/// What a successful run did.
+#[derive(Clone, Debug, Default)]
+pub struct RunStats {
+    /// Blocks run.
+    pub ctas: u64,
+    /// Ops executed.
+    pub steps: u64,
+    /// Warnings (outstanding async work at exit, barriers left mid-phase).
+    pub warnings: Vec<Diagnostic>,
+}
+
+fn kernel_body(ctx: &Context, kernel: OpId) -> Result<tilus_ir::BlockId, Diagnostic> {
+    if ctx.op_name_str(kernel) != "tilus.kernel" {
+        return Err(Diagnostic::op(
+            kernel,
+            format!("expected a tilus.kernel, found '{}'", ctx.op_name_str(kernel)),
+        ));
+    }
+    ctx.regions(kernel)
+        .first()
+        .and_then(|&r| ctx.region_blocks(r).first().copied())
+        .ok_or_else(|| Diagnostic::op(kernel, "the kernel has no body"))
+}
+
+/// The kernel's parameters bound to `args`.
+fn bind_params(ctx: &Context, kernel: OpId, args: &[ArgValue]) -> Result<Vec<Val>, Diagnostic> {
+    let body = kernel_body(ctx, kernel)?;
+    let params = ctx.block_args(body);
+    if params.len() != args.len() {
+        return Err(Diagnostic::op(
+            kernel,
+            format!(
+                "the kernel has {} parameter{}, but {} argument{} were given",
+                params.len(),
+                if params.len() == 1 { "" } else { "s" },
+                args.len(),
+                if args.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, (&p, a)) in params.iter().zip(args).enumerate() {
+        let ty = ctx.value_type(p);
+        let v = match (a, scalar_kind(ctx, ty), ptr_elem(ctx, ty)) {
+            (ArgValue::Buffer(b), _, Some(_)) => Val::Ptr(*b),
+            (ArgValue::Int(v), Some(ScalarKind::Int { bits, unsigned }), _) => {
+                Val::S(Sc::I(wrap(*v as i128, bits, unsigned)))
+            }
+            (ArgValue::Int(v), Some(ScalarKind::Float(k)), _) => {
+                Val::S(Sc::F(value::round_float(k, *v as f64)))
+            }
+            (ArgValue::Float(v), Some(ScalarKind::Float(k)), _) => {
+                Val::S(Sc::F(value::round_float(k, *v)))
+            }
+            _ => {
+                return Err(Diagnostic::op(
+                    kernel,
+                    format!(
+                        "argument {i} ({a:?}) does not fit parameter {i} of type {}",
+                        tilus_dialects::tilus_types::type_str(ctx, ty)
+                    ),
+                ))
+            }
+        };
+        out.push(v);
+    }
+    Ok(out)
+}
+
+/// The integer value each parameter contributes to affine maps (0 for non-integers).
+fn dims_of(args: &[ArgValue]) -> Vec<i64> {
+    args.iter()
+        .map(|a| match a {
+            ArgValue::Int(v) => *v,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// The grid of a launch: the kernel's `blocks` map evaluated at the integer arguments, padded
+/// with 1 to three dimensions.
+pub fn grid(ctx: &Context, kernel: OpId, args: &[ArgValue]) -> Result<[i64; 3], Diagnostic> {
+    kernel_body(ctx, kernel)?;
+    let a = ctx
+        .get_inherent_or_attr(kernel, "blocks")
+        .ok_or_else(|| Diagnostic::op(kernel, "the kernel has no 'blocks' map"))?;
+    let AttrKind::AffineMap(map) = ctx.attr_kind(a) else {
+        return Err(Diagnostic::op(kernel, "'blocks' is not an affine map"));
+    };
+    let vals = affine::eval_map(map, &dims_of(args), &[])
+        .map_err(|e| Diagnostic::op(kernel, format!("evaluating the grid: {e}")))?;
+    if vals.is_empty() || vals.len() > 3 {
+        return Err(Diagnostic::op(
+            kernel,
+            format!("the grid map has {} results; expected 1 to 3", vals.len()),
+        ));
+    }
+    let mut g = [1i64; 3];
+    for (i, v) in vals.into_iter().enumerate() {
+        if v < 0 {
+            return Err(Diagnostic::op(
+                kernel,
+                format!("the grid extent {i} evaluates to {v}"),
+            ));
+        }
+        g[i] = v;
+    }
+    Ok(g)
+}
+
+fn cluster_of(ctx: &Context, kernel: OpId, grid: [i64; 3]) -> Result<[i64; 3], Diagnostic> {
+    let mut c = [1i64; 3];
+    if let Some(v) = ctx
+        .get_inherent_or_attr(kernel, "cluster")
+        .and_then(|a| attr_i64s(ctx, a))
+    {
+        for (i, x) in v.into_iter().take(3).enumerate() {
+            c[i] = x.max(1);
+        }
+    }
+    for i in 0..3 {
+        if grid[i] % c[i] != 0 {
+            return Err(Diagnostic::op(
+                kernel,
+                format!(
+                    "the grid ({}, {}, {}) is not a multiple of the cluster ({}, {}, {})",
+                    grid[0], grid[1], grid[2], c[0], c[1], c[2]
+                ),
+            ));
+        }
+    }
+    Ok(c)
+}
+
+/// Runs `kernel` with `args` on `mem`. Errors are reports located at ops (deadlocks, barrier
+/// misuse, races with async copies and MMAs, out-of-bounds accesses, ...).
+pub fn run(
+    ctx: &Context,
+    kernel: OpId,
+    args: &[ArgValue],
+    mem: &mut GlobalMemory,
+    opts: &Options,
+) -> Result<RunStats, Vec<Diagnostic>> {
+    let params = bind_params(ctx, kernel, args).map_err(|d| vec![d])?;
+    for a in args {
+        if let ArgValue::Buffer(b) = a {
+            if *b >= mem.buffers.len() {
+                return Err(vec![Diagnostic::op(
+                    kernel,
+                    format!("buffer argument {b} does not exist ({} buffers)", mem.buffers.len()),
+                )]);
+            }
+        }
+    }
+    let g = grid(ctx, kernel, args).map_err(|d| vec![d])?;
+    let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
+    let warps = prop_i64(ctx, kernel, "warps").unwrap_or(1);
+    let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
+    let ctas = m.run_grid().map_err(|d| vec![d])?;
+    Ok(RunStats {
+        ctas,
+        steps: m.steps,
+        warnings: std::mem::take(&mut m.warnings),
+    })
+}
+
+/// Statically evaluates an integer value from the arguments (constants, parameters, `arith`
+/// on them, `tilus.num_blocks`).
+fn static_int(
+    ctx: &Context,
+    v: Value,
+    params: &[Value],
+    args: &[ArgValue],
+    grid: [i64; 3],
+    depth: usize,
+) -> Result<i64, String> {
+    if depth > 64 {
+        return Err("expression too deep".into());
+    }
+    if let Some(i) = params.iter().position(|&p| p == v) {
+        return match &args[i] {
+            ArgValue::Int(x) => Ok(*x),
+            other => Err(format!("parameter {i} is {other:?}, not an integer")),
+        };
+    }
+    let Some(op) = ctx.defining_op(v) else {
+        return Err("it depends on a loop or region argument".into());
+    };
+    let name = ctx.op_name_str(op);
+    let kind = scalar_kind(ctx, ctx.value_type(v));
+    let (bits, unsigned) = match kind {
+        Some(ScalarKind::Int { bits, unsigned }) => (bits, unsigned),
+        _ => (64, false),
+    };
+    let sub = |i: usize| static_int(ctx, ctx.operands(op)[i], params, args, grid, depth + 1);
+    match name {
+        "arith.constant" => match ctx
+            .get_inherent_or_attr(op, "value")
+            .map(|a| ctx.attr_kind(a).clone())
+        {
+            Some(AttrKind::Integer { value, .. }) => {
+                Ok(wrap(i128::try_from(&value).unwrap_or(0), bits, unsigned))
+            }
+            _ => Err("a non-integer constant".into()),
+        },
+        "tilus.num_blocks" => Ok(grid[prop_i64(ctx, op, "dim").unwrap_or(0).clamp(0, 2) as usize]),
+        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
+        | "arith.trunci" => Ok(wrap(sub(0)? as i128, bits, unsigned)),
+        _ => {
+            if ctx.operands(op).len() == 2 {
+                let (a, b) = (sub(0)?, sub(1)?);
+                if let Some(r) = exec::int_binop(name, a, b, bits, unsigned) {
+                    return r;
+                }
+            }
+            Err(format!("it depends on '{name}', which is not evaluated statically"))
+        }
+    }
+}
+
+/// For each parameter: the element type and extent its `tilus.global_view`s need (their shape
+/// when every view of it is compact with one shape, else a 1-D extent covering the largest),
+/// evaluated from the scalar arguments; `None` for parameters that are not viewed.
+#[allow(clippy::type_complexity)]
+pub fn buffer_shapes(
+    ctx: &Context,
+    kernel: OpId,
+    args: &[ArgValue],
+) -> Result<Vec<Option<(DType, Vec<i64>)>>, Diagnostic> {
+    let body = kernel_body(ctx, kernel)?;
+    let params = ctx.block_args(body).to_vec();
+    let g = grid(ctx, kernel, args)?;
+    // Per parameter: (dtype, shapes (when compact), max elements).
+    let mut need: Vec<Option<(DType, Vec<Option<Vec<i64>>>, i64)>> = vec![None; params.len()];
+    let mut views = Vec::new();
+    ctx.walk(kernel, &mut |o| {
+        if ctx.op_name_str(o) == "tilus.global_view" {
+            views.push(o);
+        }
+    });
+    for o in views {
+        let ptr = ctx.operands(o)[0];
+        let Some(pi) = params.iter().position(|&p| p == ptr) else {
+            continue;
+        };
+        let Some(tt) = TensorType::of(ctx, ctx.value_type(ctx.results(o)[0])) else {
+            continue;
+        };
+        let def = ctx.op_def(o);
+        let ops = ctx.operands(o);
+        let sizes = match def {
+            Some(d) => tilus_ir::format::segment_sizes(ctx, d, o, ops.len()),
+            None => vec![1, ops.len() - 1, 0],
+        };
+        let eval = |vs: &[Value]| -> Result<Vec<i64>, Diagnostic> {
+            vs.iter()
+                .map(|&v| {
+                    static_int(ctx, v, &params, args, g, 0).map_err(|e| {
+                        Diagnostic::op(
+                            o,
+                            format!("the extent or stride of this view cannot be evaluated before the launch: {e}"),
+                        )
+                    })
+                })
+                .collect()
+        };
+        let ext = eval(&ops[sizes[0]..sizes[0] + sizes[1]])?;
+        let st = eval(&ops[sizes[0] + sizes[1]..])?;
+        let view = exec::build_view(&tt, pi, &ext, &st).map_err(|e| Diagnostic::op(o, e))?;
+        let elems = if view.shape.iter().any(|&s| s == 0) {
+            0
+        } else {
+            1 + view
+                .shape
+                .iter()
+                .zip(&view.strides)
+                .map(|(&s, &t)| (s - 1) * t)
+                .sum::<i64>()
+        };
+        let compact = tt.strides.is_none() || {
+            let rm = exec::build_view(
+                &TensorType {
+                    strides: None,
+                    ..tt.clone()
+                },
+                pi,
+                &ext,
+                &[],
+            )
+            .map(|v| v.strides == view.strides)
+            .unwrap_or(false);
+            rm
+        };
+        let shape = if compact { Some(view.shape.clone()) } else { None };
+        let e = need[pi].get_or_insert((view.dtype, Vec::new(), 0));
+        e.1.push(shape);
+        e.2 = e.2.max(elems);
+    }
+    Ok(need
+        .into_iter()
+        .map(|n| {
+            n.map(|(dt, shapes, elems)| {
+                let first = shapes.first().cloned().flatten();
+                match first {
+                    Some(s) if shapes.iter().all(|x| x.as_ref() == Some(&s)) => (dt, s),
+                    _ => (dt, vec![elems]),
+                }
+            })
+        })
+        .collect())
+}

@@ -209,11 +209,6 @@ pub(crate) fn normalize(kind: ScalarKind, s: Sc) -> Sc {
     }
 }
 
-/// The element type of a scalar type, for splatting into tiles.
-pub(crate) fn dtype_of(ctx: &Context, t: Type) -> Option<DType> {
-    DType::from_type(ctx, t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

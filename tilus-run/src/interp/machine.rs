@@ -1,0 +1,1042 @@
+//! Units, CTAs and the scheduler.
+//!
+//! A unit is a set of threads of one CTA that run the same code in lockstep (see
+//! `docs/design/interpreter.md`). Units split at group ops and at `scf.if` on per-thread
+//! conditions, come back together where the split ends when the other side is still on its
+//! way (soft reconvergence, as a warp does after a branch), and merge at `threadgroup.sync`
+//! and at collective ops that need the whole group.
+
+use super::asyncops::{AsyncOp, Groups};
+use super::mbarrier::Barrier;
+use super::tmem::Tmem;
+use super::value::{ScalarKind, Sc, Val};
+use super::{Options, Schedule};
+use crate::memory::{GlobalMemory, GlobalView, SharedMemory};
+use crate::tensor::Tensor;
+use std::collections::HashMap;
+use std::rc::Rc;
+use tilus_ir::{BlockId, Context, DiagLoc, Diagnostic, OpId, Severity};
+
+/// Shared memory per CTA (sm_90 / sm_100).
+pub(crate) const SMEM_CAPACITY: i64 = 232448;
+
+/// A tiny deterministic RNG (xorshift64*).
+#[derive(Clone, Debug)]
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub(crate) fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `[0, n)` (`n > 0`).
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Which kind of token a `Val::Token` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TokenKind {
+    Wgmma,
+    TmemLd,
+}
+
+/// The result of an async op, readable once retired.
+#[derive(Clone, Debug)]
+pub(crate) struct Token {
+    pub value: Option<Rc<Tensor>>,
+    pub retired: bool,
+    pub op: OpId,
+    pub kind: TokenKind,
+    /// Threads that issued it (tcgen05.ld: retired by their wait_ld).
+    pub threads: Vec<u32>,
+}
+
+/// One CTA.
+pub(crate) struct Cta {
+    pub block: [i64; 3],
+    pub smem: SharedMemory,
+    pub bars: Vec<Barrier>,
+    pub tmem: Tmem,
+    /// Live shared allocations: (base, bytes, op).
+    pub shared_allocs: Vec<(i64, i64, OpId)>,
+    pub tokens: Vec<Token>,
+    /// Threads that have finished the kernel.
+    pub exited: usize,
+    /// wgmma groups per warpgroup (first thread).
+    pub wg: HashMap<i64, Groups>,
+    /// bulk-store groups per issuing thread.
+    pub bulk: HashMap<u32, Groups>,
+}
+
+/// Where a unit is in a region.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    pub kind: FrameKind,
+    /// The next op to run in this frame's block (`None`: the block is finished).
+    pub next: Option<OpId>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum FrameKind {
+    /// The kernel body: the whole block of threads.
+    Root { size: i64 },
+    /// A thread group: threads `[begin, begin + size)` of the block.
+    Group {
+        op: OpId,
+        begin: i64,
+        size: i64,
+        sibling: Option<u64>,
+    },
+    /// An `scf.for` iteration.
+    For {
+        op: OpId,
+        body: BlockId,
+        iv: i64,
+        ub: i64,
+        step: i64,
+        kind: ScalarKind,
+        unsigned_cmp: bool,
+    },
+    /// A branch of an `scf.if`.
+    If { op: OpId, sibling: Option<u64> },
+}
+
+impl FrameKind {
+    fn key(&self) -> (usize, i64) {
+        match self {
+            FrameKind::Root { .. } => (usize::MAX, 0),
+            FrameKind::Group { op, .. } | FrameKind::If { op, .. } => (op.index(), 0),
+            FrameKind::For { op, iv, .. } => (op.index(), *iv),
+        }
+    }
+}
+
+/// The program position of a unit: comparable between units.
+pub(crate) fn pos_key(frames: &[Frame]) -> Vec<(usize, i64, usize)> {
+    frames
+        .iter()
+        .map(|f| {
+            let (o, iv) = f.kind.key();
+            (o, iv, f.next.map_or(usize::MAX, |n| n.index()))
+        })
+        .collect()
+}
+
+/// Why a unit is not running.
+#[derive(Clone, Debug)]
+pub(crate) enum Block {
+    /// At a `threadgroup.sync` of the group `[begin, begin + size)`.
+    Sync { op: OpId, begin: i64, size: i64 },
+    /// At a collective op, waiting for the rest of its group to arrive and merge.
+    Converge { op: OpId, begin: i64, size: i64 },
+    /// `mbarrier.wait` while the barrier's phase equals `parity`.
+    Bar {
+        op: OpId,
+        cta: usize,
+        bar: usize,
+        parity: u8,
+    },
+    /// `wgmma.wait_group n` of the warpgroup starting at `key`.
+    Wgmma { op: OpId, key: i64, n: usize },
+    /// `tma.wait_group n` of thread `thread`.
+    Bulk { op: OpId, thread: u32, n: usize },
+    /// `tilus.lock_semaphore` until the element equals `value`.
+    Sem {
+        op: OpId,
+        view: Rc<GlobalView>,
+        offsets: Vec<i64>,
+        value: i64,
+    },
+}
+
+impl Block {
+    pub(crate) fn op(&self) -> OpId {
+        match self {
+            Block::Sync { op, .. }
+            | Block::Converge { op, .. }
+            | Block::Bar { op, .. }
+            | Block::Wgmma { op, .. }
+            | Block::Bulk { op, .. }
+            | Block::Sem { op, .. } => *op,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum UState {
+    Ready,
+    Blocked(Block),
+    Done,
+    /// Merged into another unit.
+    Dead,
+}
+
+/// A set of threads of one CTA running in lockstep.
+#[derive(Clone, Debug)]
+pub(crate) struct Unit {
+    pub id: u64,
+    pub cta: usize,
+    /// Thread indices in the block, sorted.
+    pub threads: Vec<u32>,
+    pub frames: Vec<Frame>,
+    pub env: Vec<Val>,
+    pub state: UState,
+    /// Waiting to reconverge with this unit (runs only while that one cannot).
+    pub parked_for: Option<u64>,
+    /// Completed-phase count of each barrier (CTA-qualified) when this unit last passed a wait on it.
+    pub seen: HashMap<(usize, usize), u64>,
+}
+
+impl Unit {
+    pub(crate) fn ready(&self) -> bool {
+        matches!(self.state, UState::Ready)
+    }
+    pub(crate) fn alive(&self) -> bool {
+        !matches!(self.state, UState::Done | UState::Dead)
+    }
+    /// The innermost group: (first thread, size).
+    pub(crate) fn group(&self) -> (i64, i64) {
+        for f in self.frames.iter().rev() {
+            match f.kind {
+                FrameKind::Root { size } => return (0, size),
+                FrameKind::Group { begin, size, .. } => return (begin, size),
+                _ => {}
+            }
+        }
+        (0, 0)
+    }
+    pub(crate) fn describe_threads(&self) -> String {
+        describe_threads(&self.threads)
+    }
+}
+
+/// "threads [a, b)" or a list of ranges.
+pub(crate) fn describe_threads(t: &[u32]) -> String {
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for &x in t {
+        match ranges.last_mut() {
+            Some(r) if r.1 == x => r.1 = x + 1,
+            _ => ranges.push((x, x + 1)),
+        }
+    }
+    let parts: Vec<String> = ranges
+        .iter()
+        .map(|(a, b)| format!("[{a}, {b})"))
+        .collect();
+    format!(
+        "thread{} {}",
+        if t.len() == 1 { "" } else { "s" },
+        parts.join(" ")
+    )
+}
+
+/// The interpreter state for one launch.
+pub(crate) struct Machine<'a> {
+    pub ctx: &'a Context,
+    pub kernel: OpId,
+    pub opts: &'a Options,
+    pub mem: &'a mut GlobalMemory,
+    pub params: Vec<Val>,
+    pub grid: [i64; 3],
+    pub cluster: [i64; 3],
+    pub block_threads: i64,
+    pub ctas: Vec<Cta>,
+    pub units: Vec<Unit>,
+    pub next_unit: u64,
+    pub asyncs: Vec<AsyncOp>,
+    pub next_async: u64,
+    /// Scheduler time: one step per op executed.
+    pub now: u64,
+    pub steps: u64,
+    pub latency: u64,
+    pub rng: Rng,
+    pub warnings: Vec<Diagnostic>,
+    /// mbarrier.alloc op → (first barrier, counts).
+    pub bar_plan: HashMap<OpId, (usize, Vec<i64>)>,
+    pub num_values: usize,
+    rr_last: u64,
+}
+
+/// Result of executing one op.
+pub(crate) enum Flow {
+    /// Go on with the next op.
+    Next,
+    /// Block; the op runs again when the condition holds.
+    Wait(Block),
+    /// The handler has set the unit's position itself.
+    Jump,
+}
+
+impl<'a> Machine<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        ctx: &'a Context,
+        kernel: OpId,
+        opts: &'a Options,
+        mem: &'a mut GlobalMemory,
+        params: Vec<Val>,
+        grid: [i64; 3],
+        cluster: [i64; 3],
+        block_threads: i64,
+    ) -> Machine<'a> {
+        let seed = match opts.schedule {
+            Schedule::Deterministic => 1,
+            Schedule::Random { seed } => seed,
+        };
+        let mut bar_plan = HashMap::new();
+        let mut next = 0usize;
+        let mut allocs = Vec::new();
+        ctx.walk(kernel, &mut |o| {
+            if ctx.op_name_str(o) == "mbarrier.alloc" {
+                allocs.push(o);
+            }
+        });
+        for o in allocs {
+            let n = ctx
+                .results(o)
+                .first()
+                .and_then(|&r| tilus_dialects::tilus_types::barrier_count(ctx, ctx.value_type(r)))
+                .unwrap_or(1) as usize;
+            let counts = match ctx
+                .get_inherent_or_attr(o, "counts")
+                .and_then(|a| tilus_dialects::tilus_types::attr_i64s(ctx, a))
+            {
+                Some(c) => c,
+                None => {
+                    let g = tilus_dialects::threadgroup::group_of(ctx, o)
+                        .map(|g| g.size)
+                        .unwrap_or(block_threads);
+                    vec![g; n]
+                }
+            };
+            bar_plan.insert(o, (next, counts));
+            next += n;
+        }
+        Machine {
+            ctx,
+            kernel,
+            opts,
+            mem,
+            params,
+            grid,
+            cluster,
+            block_threads,
+            ctas: Vec::new(),
+            units: Vec::new(),
+            next_unit: 0,
+            asyncs: Vec::new(),
+            next_async: 0,
+            now: 0,
+            steps: 0,
+            latency: 24,
+            rng: Rng::new(seed),
+            warnings: Vec::new(),
+            bar_plan,
+            num_values: ctx.num_values(),
+            rr_last: 0,
+        }
+    }
+
+    fn body_block(&self) -> BlockId {
+        self.ctx.region_blocks(self.ctx.regions(self.kernel)[0])[0]
+    }
+
+    /// Runs every CTA of the grid, one cluster at a time.
+    pub(crate) fn run_grid(&mut self) -> Result<u64, Diagnostic> {
+        let [gx, gy, gz] = self.grid;
+        let [cx, cy, cz] = self.cluster;
+        let mut ctas = 0;
+        for zc in 0..gz / cz {
+            for yc in 0..gy / cy {
+                for xc in 0..gx / cx {
+                    let mut blocks = Vec::new();
+                    for z in 0..cz {
+                        for y in 0..cy {
+                            for x in 0..cx {
+                                blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
+                            }
+                        }
+                    }
+                    ctas += blocks.len() as u64;
+                    self.run_cluster(&blocks)?;
+                }
+            }
+        }
+        Ok(ctas)
+    }
+
+    fn run_cluster(&mut self, blocks: &[[i64; 3]]) -> Result<(), Diagnostic> {
+        self.ctas.clear();
+        self.units.clear();
+        self.asyncs.clear();
+        let nbars: usize = self.bar_plan.values().map(|(_, c)| c.len()).sum();
+        let body = self.body_block();
+        for (rank, b) in blocks.iter().enumerate() {
+            let mut bars = Vec::with_capacity(nbars);
+            let mut plan: Vec<(&OpId, &(usize, Vec<i64>))> = self.bar_plan.iter().collect();
+            plan.sort_by_key(|(_, (first, _))| *first);
+            for (op, (_, counts)) in plan {
+                for (i, &c) in counts.iter().enumerate() {
+                    bars.push(Barrier::new(c, *op, i));
+                }
+            }
+            self.ctas.push(Cta {
+                block: *b,
+                smem: SharedMemory::new(SMEM_CAPACITY),
+                bars,
+                tmem: Tmem::new(),
+                shared_allocs: Vec::new(),
+                tokens: Vec::new(),
+                exited: 0,
+                wg: HashMap::new(),
+                bulk: HashMap::new(),
+            });
+            let mut env = vec![Val::Undef; self.num_values];
+            for (i, &a) in self.ctx.block_args(body).iter().enumerate() {
+                env[a.index()] = self.params.get(i).cloned().unwrap_or(Val::Undef);
+            }
+            self.next_unit += 1;
+            self.units.push(Unit {
+                id: self.next_unit,
+                cta: rank,
+                threads: (0..self.block_threads as u32).collect(),
+                frames: vec![Frame {
+                    kind: FrameKind::Root {
+                        size: self.block_threads,
+                    },
+                    next: self.ctx.block_first(body),
+                }],
+                env,
+                state: UState::Ready,
+                parked_for: None,
+                seen: HashMap::new(),
+            });
+        }
+        self.schedule()?;
+        self.exit_checks()
+    }
+
+    /// Whether a blocked unit may go on.
+    fn block_ready(&self, u: &Unit, b: &Block) -> bool {
+        match b {
+            Block::Sync { .. } | Block::Converge { .. } => false,
+            Block::Bar {
+                cta, bar, parity, ..
+            } => self.ctas[*cta].bars[*bar].phase != *parity,
+            Block::Wgmma { key, n, .. } => match self.ctas[u.cta].wg.get(key) {
+                Some(g) => self.pending_groups(g) <= *n,
+                None => true,
+            },
+            Block::Bulk { thread, n, .. } => match self.ctas[u.cta].bulk.get(thread) {
+                Some(g) => self.pending_groups(g) <= *n,
+                None => true,
+            },
+            Block::Sem {
+                view,
+                offsets,
+                value,
+                ..
+            } => {
+                let shape = vec![1; offsets.len()];
+                match self.mem.load_box(view, offsets, &shape) {
+                    Ok(t) => t.data.first().copied() == Some(*value as f64),
+                    Err(_) => true,
+                }
+            }
+        }
+    }
+
+    /// Wakes blocked units whose condition holds; returns the indices of runnable units.
+    fn runnable(&mut self) -> Vec<usize> {
+        for i in 0..self.units.len() {
+            if let UState::Blocked(b) = &self.units[i].state {
+                if self.block_ready(&self.units[i], b) {
+                    self.units[i].state = UState::Ready;
+                }
+            }
+        }
+        let ready_ids: Vec<u64> = self
+            .units
+            .iter()
+            .filter(|u| u.ready())
+            .map(|u| u.id)
+            .collect();
+        let mut out: Vec<usize> = (0..self.units.len())
+            .filter(|&i| {
+                let u = &self.units[i];
+                u.ready() && u.parked_for.is_none_or(|p| !ready_ids.contains(&p))
+            })
+            .collect();
+        if out.is_empty() {
+            // Only parked units are ready (a cycle): let the first one go.
+            if let Some(i) = (0..self.units.len()).find(|&i| self.units[i].ready()) {
+                self.units[i].parked_for = None;
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    fn schedule(&mut self) -> Result<(), Diagnostic> {
+        loop {
+            self.units.retain(|u| !matches!(u.state, UState::Dead | UState::Done));
+            self.complete_due()?;
+            let run = self.runnable();
+            if run.is_empty() {
+                if self.units.is_empty() {
+                    return Ok(());
+                }
+                if self.complete_next()? {
+                    continue;
+                }
+                return Err(self.deadlock_report());
+            }
+            let (pick, budget) = match self.opts.schedule {
+                Schedule::Deterministic => {
+                    let i = run
+                        .iter()
+                        .copied()
+                        .find(|&i| self.units[i].id > self.rr_last)
+                        .unwrap_or(run[0]);
+                    (i, 64)
+                }
+                Schedule::Random { .. } => {
+                    let i = run[self.rng.below(run.len() as u64) as usize];
+                    (i, 1 + self.rng.below(6))
+                }
+            };
+            self.rr_last = self.units[pick].id;
+            self.units[pick].parked_for = None;
+            for _ in 0..budget {
+                self.steps += 1;
+                self.now += 1;
+                if self.steps > self.opts.max_steps {
+                    return Err(self.step_limit_report());
+                }
+                self.step_unit(pick)?;
+                let u = &self.units[pick];
+                if !u.ready() || u.parked_for.is_some() {
+                    break;
+                }
+                self.complete_due()?;
+            }
+        }
+    }
+
+    /// Runs one op (or one region transition) of unit `ui`.
+    fn step_unit(&mut self, ui: usize) -> Result<(), Diagnostic> {
+        let top = self.units[ui].frames.last().cloned().expect("a frame");
+        let Some(op) = top.next else {
+            return self.end_block(ui, Vec::new());
+        };
+        if self.ctx.op_name_str(op) == "scf.yield" {
+            let vals: Vec<Val> = self
+                .ctx
+                .operands(op)
+                .iter()
+                .map(|&v| self.units[ui].env[v.index()].clone())
+                .collect();
+            return self.end_block(ui, vals);
+        }
+        match self.exec(ui, op)? {
+            Flow::Next => {
+                let next = self.ctx.next_op(op);
+                if let Some(f) = self.units[ui].frames.last_mut() {
+                    f.next = next;
+                }
+            }
+            Flow::Jump => {}
+            Flow::Wait(b) => {
+                let collective = matches!(b, Block::Sync { .. } | Block::Converge { .. });
+                let cta = self.units[ui].cta;
+                self.units[ui].state = UState::Blocked(b);
+                if collective {
+                    self.resolve_collectives(cta);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the current block (with the values of its `scf.yield`).
+    fn end_block(&mut self, ui: usize, vals: Vec<Val>) -> Result<(), Diagnostic> {
+        let frame = self.units[ui].frames.last().cloned().expect("a frame");
+        match frame.kind {
+            FrameKind::Root { .. } => {
+                let n = self.units[ui].threads.len();
+                let cta = self.units[ui].cta;
+                self.units[ui].state = UState::Done;
+                self.ctas[cta].exited += n;
+                self.resolve_collectives(cta);
+            }
+            FrameKind::For {
+                op,
+                body,
+                iv,
+                ub,
+                step,
+                kind,
+                unsigned_cmp,
+            } => {
+                let niv = match kind {
+                    ScalarKind::Int { bits, unsigned } => {
+                        super::value::wrap(iv as i128 + step as i128, bits, unsigned)
+                    }
+                    ScalarKind::Float(_) => iv + step,
+                };
+                let more = if unsigned_cmp {
+                    let bits = match kind {
+                        ScalarKind::Int { bits, .. } => bits,
+                        _ => 64,
+                    };
+                    super::value::as_unsigned(niv, bits) < super::value::as_unsigned(ub, bits)
+                } else {
+                    niv < ub
+                };
+                if more {
+                    let args = self.ctx.block_args(body).to_vec();
+                    let u = &mut self.units[ui];
+                    u.env[args[0].index()] = Val::S(Sc::I(niv));
+                    for (a, v) in args[1..].iter().zip(vals) {
+                        u.env[a.index()] = v;
+                    }
+                    let f = u.frames.last_mut().expect("a frame");
+                    f.kind = FrameKind::For {
+                        op,
+                        body,
+                        iv: niv,
+                        ub,
+                        step,
+                        kind,
+                        unsigned_cmp,
+                    };
+                    f.next = self.ctx.block_first(body);
+                } else {
+                    let results = self.ctx.results(op).to_vec();
+                    let u = &mut self.units[ui];
+                    for (r, v) in results.iter().zip(vals) {
+                        u.env[r.index()] = v;
+                    }
+                    u.frames.pop();
+                }
+            }
+            FrameKind::If { op, sibling } => {
+                let results = self.ctx.results(op).to_vec();
+                let u = &mut self.units[ui];
+                for (r, v) in results.iter().zip(vals) {
+                    u.env[r.index()] = v;
+                }
+                u.frames.pop();
+                self.reconverge(ui, sibling, op);
+            }
+            FrameKind::Group { op, sibling, .. } => {
+                self.units[ui].frames.pop();
+                self.reconverge(ui, sibling, op);
+            }
+        }
+        Ok(())
+    }
+
+    /// After unit `ui` left the region of `op` that it entered when it split from `sibling`:
+    /// merge with the sibling if it waits at the same place, or wait for it if it is still
+    /// inside the region.
+    fn reconverge(&mut self, ui: usize, sibling: Option<u64>, op: OpId) {
+        let Some(sid) = sibling else { return };
+        let Some(si) = self.units.iter().position(|u| u.id == sid && u.alive()) else {
+            return;
+        };
+        if self.units[si].cta != self.units[ui].cta {
+            return;
+        }
+        let here = pos_key(&self.units[ui].frames);
+        if self.units[si].ready() && pos_key(&self.units[si].frames) == here {
+            self.merge_units(&[ui, si]);
+            return;
+        }
+        let depth = self.units[ui].frames.len();
+        let inside = self.units[si].frames.len() > depth
+            && pos_key(&self.units[si].frames[..depth]) == here
+            && matches!(&self.units[si].frames[depth].kind,
+                FrameKind::If { op: o, .. } | FrameKind::Group { op: o, .. } if *o == op);
+        if inside {
+            let uid = self.units[ui].id;
+            // The sibling finds this unit when it leaves the region.
+            if let Some(f) = self.units[si].frames.get_mut(depth) {
+                match &mut f.kind {
+                    FrameKind::If { sibling, .. } | FrameKind::Group { sibling, .. } => {
+                        *sibling = Some(uid)
+                    }
+                    _ => {}
+                }
+            }
+            self.units[ui].parked_for = Some(sid);
+        }
+    }
+
+    /// Merges units (same CTA, same position) into the first; the others die.
+    pub(crate) fn merge_units(&mut self, idx: &[usize]) -> usize {
+        let keep = idx[0];
+        let mut threads: Vec<u32> = idx
+            .iter()
+            .flat_map(|&i| self.units[i].threads.iter().copied())
+            .collect();
+        threads.sort_unstable();
+        threads.dedup();
+        let n = self.units[keep].env.len();
+        let mut env = Vec::with_capacity(n);
+        for s in 0..n {
+            let first = &self.units[keep].env[s];
+            if idx[1..]
+                .iter()
+                .all(|&i| self.units[i].env[s].same(first))
+            {
+                env.push(first.clone());
+                continue;
+            }
+            let defined: Vec<usize> = idx
+                .iter()
+                .copied()
+                .filter(|&i| !matches!(self.units[i].env[s], Val::Undef))
+                .collect();
+            let v0 = &self.units[defined[0]].env[s];
+            if defined.iter().all(|&i| self.units[i].env[s].same(v0)) {
+                env.push(v0.clone());
+            } else if defined.iter().all(|&i| self.units[i].env[s].is_scalar()) {
+                let mut pt = vec![Sc::I(0); self.block_threads as usize];
+                for &i in &defined {
+                    for &t in &self.units[i].threads {
+                        if let Some(x) = self.units[i].env[s].scalar_at(t) {
+                            pt[t as usize] = x;
+                        }
+                    }
+                }
+                env.push(Val::PT(Rc::new(pt)));
+            } else {
+                env.push(Val::Divergent);
+            }
+        }
+        let mut seen = self.units[keep].seen.clone();
+        for &i in &idx[1..] {
+            for (k, v) in &self.units[i].seen {
+                let e = seen.entry(*k).or_insert(*v);
+                *e = (*e).min(*v);
+            }
+            self.units[i].state = UState::Dead;
+        }
+        let u = &mut self.units[keep];
+        u.threads = threads;
+        u.env = env;
+        u.seen = seen;
+        u.parked_for = None;
+        keep
+    }
+
+    /// Releases `threadgroup.sync`s whose group has fully arrived, and merges units gathered
+    /// at a collective op.
+    pub(crate) fn resolve_collectives(&mut self, cta: usize) {
+        let mut keys: Vec<(bool, i64, i64)> = Vec::new();
+        for u in &self.units {
+            if u.cta != cta {
+                continue;
+            }
+            if let UState::Blocked(b) = &u.state {
+                let k = match b {
+                    Block::Sync { begin, size, .. } => (true, *begin, *size),
+                    Block::Converge { begin, size, .. } => (false, *begin, *size),
+                    _ => continue,
+                };
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        for (sync, begin, size) in keys {
+            let members: Vec<usize> = (0..self.units.len())
+                .filter(|&i| {
+                    let u = &self.units[i];
+                    u.cta == cta
+                        && match &u.state {
+                            UState::Blocked(Block::Sync { begin: b, size: s, .. }) => {
+                                sync && *b == begin && *s == size
+                            }
+                            UState::Blocked(Block::Converge { begin: b, size: s, .. }) => {
+                                !sync && *b == begin && *s == size
+                            }
+                            _ => false,
+                        }
+                })
+                .collect();
+            let have: usize = members.iter().map(|&i| self.units[i].threads.len()).sum();
+            let root = begin == 0 && size == self.block_threads;
+            let need = size as usize - if root && sync { self.ctas[cta].exited } else { 0 };
+            if have != need || members.is_empty() {
+                continue;
+            }
+            let key0 = pos_key(&self.units[members[0]].frames);
+            let same = members
+                .iter()
+                .all(|&i| pos_key(&self.units[i].frames) == key0);
+            if sync {
+                let keep = if same {
+                    vec![self.merge_units(&members)]
+                } else {
+                    members
+                };
+                for i in keep {
+                    let op = match &self.units[i].state {
+                        UState::Blocked(b) => b.op(),
+                        _ => continue,
+                    };
+                    let next = self.ctx.next_op(op);
+                    let u = &mut self.units[i];
+                    u.state = UState::Ready;
+                    if let Some(f) = u.frames.last_mut() {
+                        f.next = next;
+                    }
+                }
+            } else if same {
+                let k = self.merge_units(&members);
+                self.units[k].state = UState::Ready;
+            }
+        }
+    }
+
+    /// Splits unit `ui`: the threads in `part` move to a new unit at the same position (its
+    /// index is returned); the rest stay.
+    pub(crate) fn split_off(&mut self, ui: usize, part: &[u32]) -> usize {
+        let mut nu = self.units[ui].clone();
+        self.next_unit += 1;
+        nu.id = self.next_unit;
+        nu.threads = part.to_vec();
+        nu.parked_for = None;
+        self.units[ui].threads.retain(|t| !part.contains(t));
+        self.units.push(nu);
+        self.units.len() - 1
+    }
+
+    fn unit_report_line(&self, u: &Unit) -> (String, Option<OpId>) {
+        let cta = &self.ctas[u.cta];
+        let who = format!(
+            "block ({}, {}, {}): {}",
+            cta.block[0],
+            cta.block[1],
+            cta.block[2],
+            u.describe_threads()
+        );
+        match &u.state {
+            UState::Blocked(b) => {
+                let op = b.op();
+                let name = self.ctx.op_name_str(op);
+                let what = match b {
+                    Block::Bar {
+                        cta: c,
+                        bar,
+                        parity,
+                        ..
+                    } => {
+                        let br = &self.ctas[*c].bars[*bar];
+                        format!(
+                            "wait at {name} for the phase of parity {parity} of barrier {} of the mbarrier.alloc at the note below ({}); {}",
+                            br.index,
+                            br.describe(),
+                            self.tx_hint(br)
+                        )
+                    }
+                    Block::Sync { begin, size, .. } => format!(
+                        "wait at threadgroup.sync for threads [{begin}, {}) to arrive",
+                        begin + size
+                    ),
+                    Block::Converge { begin, size, .. } => format!(
+                        "wait at {name}, a collective op of the group threads [{begin}, {}), for the rest of the group to arrive at it",
+                        begin + size
+                    ),
+                    Block::Wgmma { n, .. } => format!(
+                        "wait at wgmma.wait_group {n} for earlier wgmma groups"
+                    ),
+                    Block::Bulk { n, .. } => {
+                        format!("wait at tma.wait_group {n} for bulk stores")
+                    }
+                    Block::Sem { value, .. } => format!(
+                        "spin at tilus.lock_semaphore until the semaphore equals {value} (blocks run one cluster at a time, so only this cluster can release it)"
+                    ),
+                };
+                (format!("{who} {what}"), Some(op))
+            }
+            UState::Ready => (
+                format!(
+                    "{who} wait to reconverge with the other threads of their group"
+                ),
+                u.frames.last().and_then(|f| f.next),
+            ),
+            _ => (format!("{who} finished"), None),
+        }
+    }
+
+    fn tx_hint(&self, b: &Barrier) -> String {
+        if b.tx < 0 {
+            "the copies delivered more bytes than expect_tx announced (tx-count is negative): the expect_tx byte count is too small".into()
+        } else if b.tx > 0 && b.pending == 0 {
+            format!(
+                "every arrival is in but {} announced bytes never arrived: the expect_tx byte count is too large, or a copy is missing",
+                b.tx
+            )
+        } else if b.pending > 0 {
+            format!(
+                "{} more arrival{} needed and no unit will make {}",
+                b.pending,
+                if b.pending == 1 { " is" } else { "s are" },
+                if b.pending == 1 { "it" } else { "them" }
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    fn deadlock_report(&self) -> Diagnostic {
+        let blocked: Vec<&Unit> = self.units.iter().filter(|u| u.alive()).collect();
+        let first = blocked
+            .iter()
+            .find_map(|u| match &u.state {
+                UState::Blocked(b) => Some(b.op()),
+                _ => None,
+            })
+            .unwrap_or(self.kernel);
+        let mut d = Diagnostic::op(
+            first,
+            format!(
+                "deadlock: every live unit is blocked ({} unit{}, no asynchronous work in flight)",
+                blocked.len(),
+                if blocked.len() == 1 { "" } else { "s" }
+            ),
+        )
+        .with_label("blocked here");
+        let mut allocs_noted = Vec::new();
+        for u in &blocked {
+            let (line, op) = self.unit_report_line(u);
+            d = d.with_note(op.map_or(DiagLoc::Unknown, DiagLoc::Op), line);
+            if let UState::Blocked(Block::Bar { cta, bar, .. }) = &u.state {
+                let a = self.ctas[*cta].bars[*bar].alloc;
+                if !allocs_noted.contains(&a) {
+                    allocs_noted.push(a);
+                    d = d.with_note(DiagLoc::Op(a), "the barriers were allocated here");
+                }
+            }
+        }
+        d
+    }
+
+    fn step_limit_report(&self) -> Diagnostic {
+        let live: Vec<&Unit> = self.units.iter().filter(|u| u.alive()).collect();
+        let at = live
+            .iter()
+            .find_map(|u| u.frames.last().and_then(|f| f.next))
+            .unwrap_or(self.kernel);
+        let mut d = Diagnostic::op(
+            at,
+            format!(
+                "the run exceeded the step limit ({} steps): a livelock, or a kernel too large for the limit",
+                self.opts.max_steps
+            ),
+        );
+        for u in live {
+            let (line, op) = self.unit_report_line(u);
+            d = d.with_note(op.map_or(DiagLoc::Unknown, DiagLoc::Op), line);
+        }
+        d
+    }
+
+    /// After a cluster finished: drain async work (warning), check barriers and allocations.
+    fn exit_checks(&mut self) -> Result<(), Diagnostic> {
+        let mut warned: Vec<OpId> = Vec::new();
+        while let Some(a) = self.asyncs.first() {
+            let op = a.op;
+            let what = a.what();
+            if !warned.contains(&op) {
+                warned.push(op);
+                let n = self.asyncs.iter().filter(|x| x.op == op).count();
+                self.warnings.push(
+                    Diagnostic::op(
+                        op,
+                        format!(
+                            "outstanding asynchronous work at exit: {n} {what}{} issued here still in flight when the block finished (never waited for)",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                    )
+                    .with_severity(Severity::Warning),
+                );
+            }
+            self.complete_next()?;
+        }
+        for cta in &self.ctas {
+            for t in &cta.tokens {
+                if !t.retired && t.kind == TokenKind::Wgmma && !warned.contains(&t.op) {
+                    warned.push(t.op);
+                    self.warnings.push(
+                        Diagnostic::op(
+                            t.op,
+                            "outstanding asynchronous work at exit: a wgmma.mma result was never retired by wgmma.wait_group",
+                        )
+                        .with_severity(Severity::Warning),
+                    );
+                }
+            }
+        }
+        for cta in &self.ctas {
+            for b in &cta.bars {
+                if b.tx != 0 {
+                    return Err(Diagnostic::op(
+                        b.alloc,
+                        format!(
+                            "tx-count mismatch at exit: barrier {} of block ({}, {}, {}) ends with {} ({})",
+                            b.index,
+                            cta.block[0],
+                            cta.block[1],
+                            cta.block[2],
+                            b.describe(),
+                            if b.tx > 0 {
+                                "expect_tx announced bytes that no copy delivered"
+                            } else {
+                                "copies delivered more bytes than expect_tx announced"
+                            }
+                        ),
+                    ));
+                }
+                if b.touched && b.pending != b.expected {
+                    self.warnings.push(
+                        Diagnostic::op(
+                            b.alloc,
+                            format!(
+                                "barrier {} of block ({}, {}, {}) ends in the middle of a phase ({})",
+                                b.index,
+                                cta.block[0],
+                                cta.block[1],
+                                cta.block[2],
+                                b.describe()
+                            ),
+                        )
+                        .with_severity(Severity::Warning),
+                    );
+                }
+            }
+            if let Some(&(col, n, op)) = cta.tmem.allocs.first() {
+                return Err(Diagnostic::op(
+                    op,
+                    format!(
+                        "tensor memory not freed at exit: block ({}, {}, {}) still holds {n} columns at column {col} (every tcgen05.alloc needs a tcgen05.dealloc)",
+                        cta.block[0], cta.block[1], cta.block[2]
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
