@@ -19,6 +19,11 @@
 // Check: tilus-opt examples/hopper_matmul_v2_pipeline.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter and compare C with the naive @matmul_ref at the end of the file:
+// RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %s --schedule random --seed 1 | FileCheck %s --check-prefix=INTERP
+// INTERP: check c vs reference @matmul_ref: ok
 
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v2
 // CHECK:         %[[SA:.*]] = tilus.shared_tensor : !tilus.shared<3x128x64xf16, swizzle = 128B>
@@ -39,7 +44,8 @@
 // CHECK-NEXT:        scf.if
 // CHECK:               mbarrier.arrive_expect_tx %[[BARS]][%[[STAGE]] : i32]
 tilus.kernel @hopper_matmul_v2(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 128, d4 ceildiv 128)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 128, d4 ceildiv 128)>)
+    attributes {tilus.args = {m = 128 : i32, n = 128 : i32, k = 256 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %cS = arith.constant 3 : i32
@@ -110,4 +116,31 @@ tilus.kernel @hopper_matmul_v2(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !ti
   tilus.store_global %out, %gc[%offset_m, %offset_n] : !tilus.reg<128x128xf16, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
   tilus.free_shared %sa : !tilus.shared<3x128x64xf16, swizzle = 128B>
   tilus.free_shared %sb : !tilus.shared<3x128x64xf16, swizzle = 128B>
+}
+
+// A naive reference for `tilus-run` (its `tilus.reference`): plain global loads, with B [N, K]
+// read through a transposed view [K, N] of strides [1, K], and `tilus.dot`; no shared memory,
+// TMA, barriers or MMA protocol. `tilus-run` runs it on copies of the same inputs and compares C.
+tilus.kernel @matmul_ref(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
+    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 64, d4 ceildiv 64)>) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : f32
+  %bx = tilus.block_id x
+  %by = tilus.block_id y
+  %om = arith.muli %bx, %c64 : i32
+  %on = arith.muli %by, %c64 : i32
+  %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gbt = tilus.global_view %b[%k, %n] strides[%k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [1, ?]>
+  %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x64xf32>
+  %acc = scf.for %kk = %c0 to %k step %c32 iter_args(%acc_i = %acc0) -> (!tilus.reg<64x64xf32>) : i32 {
+    %ra = tilus.load_global %ga[%om, %kk] : !tilus.global<?x?xf16> -> !tilus.reg<64x32xf16>
+    %rb = tilus.load_global %gbt[%kk, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<32x64xf16>
+    %d = tilus.dot %ra, %rb, %acc_i : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+    scf.yield %d : !tilus.reg<64x64xf32>
+  }
+  %out = tilus.cast %acc : !tilus.reg<64x64xf32> to !tilus.reg<64x64xf16>
+  tilus.store_global %out, %gc[%om, %on] : !tilus.reg<64x64xf16>, !tilus.global<?x?xf16>
 }

@@ -32,6 +32,11 @@
 // Check: tilus-opt examples/hopper_matmul_v3_warp_specialized.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter and compare C with the naive @matmul_ref at the end of the file:
+// RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %s --schedule random --seed 1 | FileCheck %s --check-prefix=INTERP
+// INTERP: check c vs reference @matmul_ref: ok
 
 // CHECK-LABEL: tilus.kernel @hopper_matmul_ws
 // CHECK-SAME:    warps(9) blocks(#map)
@@ -60,7 +65,8 @@
 // CHECK:             wgmma.mma
 // CHECK:             mbarrier.arrive %[[EMPTY]]
 tilus.kernel @hopper_matmul_ws(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32, %num_tiles: i32)
-    warps(9) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6)>) {
+    warps(9) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6)>)
+    attributes {tilus.args = {m = 256 : i32, n = 256 : i32, k = 320 : i32, num_tiles = 2 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %cS = arith.constant 4 : i32
@@ -184,4 +190,31 @@ tilus.kernel @hopper_matmul_ws(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !ti
   threadgroup.sync
   tilus.free_shared %sa : !tilus.shared<4x2x64x64xf16, swizzle = 128B>
   tilus.free_shared %sb : !tilus.shared<4x256x64xf16, swizzle = 128B>
+}
+
+// A naive reference for `tilus-run` (its `tilus.reference`): plain global loads, with B [N, K]
+// read through a transposed view [K, N] of strides [1, K], and `tilus.dot`; no shared memory,
+// TMA, barriers or MMA protocol. `tilus-run` runs it on copies of the same inputs and compares C.
+tilus.kernel @matmul_ref(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
+    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 64, d4 ceildiv 64)>) {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant 0.0 : f32
+  %bx = tilus.block_id x
+  %by = tilus.block_id y
+  %om = arith.muli %bx, %c64 : i32
+  %on = arith.muli %by, %c64 : i32
+  %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gbt = tilus.global_view %b[%k, %n] strides[%k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [1, ?]>
+  %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x64xf32>
+  %acc = scf.for %kk = %c0 to %k step %c32 iter_args(%acc_i = %acc0) -> (!tilus.reg<64x64xf32>) : i32 {
+    %ra = tilus.load_global %ga[%om, %kk] : !tilus.global<?x?xf16> -> !tilus.reg<64x32xf16>
+    %rb = tilus.load_global %gbt[%kk, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<32x64xf16>
+    %d = tilus.dot %ra, %rb, %acc_i : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+    scf.yield %d : !tilus.reg<64x64xf32>
+  }
+  %out = tilus.cast %acc : !tilus.reg<64x64xf32> to !tilus.reg<64x64xf16>
+  tilus.store_global %out, %gc[%om, %on] : !tilus.reg<64x64xf16>, !tilus.global<?x?xf16>
 }

@@ -24,6 +24,14 @@
 // Check: tilus-opt examples/mbarrier_loop.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter; @producer_consumer is checked against @producer_consumer_ref,
+// also under a random schedule:
+// RUN: tilus-run %s --kernel same_thread_loop | FileCheck %s --check-prefix=LOOP
+// LOOP: steps:
+// RUN: tilus-run %s --kernel producer_consumer | FileCheck %s --check-prefix=PC
+// RUN: tilus-run %s --kernel producer_consumer --schedule random --seed 3 | FileCheck %s --check-prefix=PC
+// PC: check y vs reference @producer_consumer_ref: ok
 
 // CHECK-LABEL: tilus.kernel @same_thread_loop
 // CHECK:         %[[BAR:.*]] = mbarrier.alloc : !mbarrier.barriers<1>
@@ -33,7 +41,8 @@
 // CHECK-NEXT:      mbarrier.wait %[[BAR]][%{{.*}} : i32], phase(%[[PH]]) : !mbarrier.barriers<1>
 // CHECK-NEXT:      %[[NEXT:.*]] = arith.xori %[[PH]], %{{.*}} : i32
 // CHECK-NEXT:      scf.yield %[[NEXT]] : i32
-tilus.kernel @same_thread_loop(%iters: i32) warps(4) blocks(affine_map<(d0) -> (1)>) {
+tilus.kernel @same_thread_loop(%iters: i32) warps(4) blocks(affine_map<(d0) -> (1)>)
+    attributes {tilus.args = {iters = 5 : i32}} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   // No counts: the barrier expects one arrival per thread of the allocating group (128).
@@ -65,7 +74,8 @@ tilus.kernel @same_thread_loop(%iters: i32) warps(4) blocks(affine_map<(d0) -> (
 // CHECK:             tilus.load_shared
 // CHECK-NEXT:        mbarrier.arrive %[[EMPTY]][%[[CS]] : i32] : !mbarrier.barriers<2>
 tilus.kernel @producer_consumer(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
-    warps(2) blocks(affine_map<(d0, d1, d2) -> (1)>) {
+    warps(2) blocks(affine_map<(d0, d1, d2) -> (1)>)
+    attributes {tilus.args = {iters = 7 : i32}, tilus.outputs = ["y"], tilus.reference = "producer_consumer_ref"} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
@@ -126,4 +136,25 @@ tilus.kernel @producer_consumer(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters
   // Both roles are done with the ring before it is released.
   threadgroup.sync
   tilus.free_shared %buf : !tilus.shared<2x32xf32>
+}
+
+// A naive reference for `tilus-run` (@producer_consumer's `tilus.reference`): one warp sums the
+// 32-float chunks straight from global memory, without the shared ring or barriers.
+tilus.kernel @producer_consumer_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
+    warps(1) blocks(affine_map<(d0, d1, d2) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %zero = arith.constant 0.0 : f32
+  %len = arith.muli %iters, %c32 : i32
+  %gx = tilus.global_view %x[%len] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32xf32>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<32xf32>
+  %acc = scf.for %i = %c0 to %iters step %c1 iter_args(%a = %acc0) -> (!tilus.reg<32xf32>) : i32 {
+    %off = arith.muli %i, %c32 : i32
+    %v = tilus.load_global %gx[%off] : !tilus.global<?xf32> -> !tilus.reg<32xf32>
+    %s = tilus.add %a, %v : (!tilus.reg<32xf32>, !tilus.reg<32xf32>) -> !tilus.reg<32xf32>
+    scf.yield %s : !tilus.reg<32xf32>
+  }
+  tilus.store_global %acc, %gy[%c0] : !tilus.reg<32xf32>, !tilus.global<32xf32>
 }

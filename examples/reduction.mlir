@@ -15,6 +15,12 @@
 // Check: tilus-opt examples/reduction.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter with the kernels' default arguments (tilus.args):
+// RUN: tilus-run %s --kernel row_sum | FileCheck %s --check-prefix=ROW-SUM
+// ROW-SUM: output y: f32[8]
+// RUN: tilus-run %s --kernel block_sum | FileCheck %s --check-prefix=BLOCK-SUM
+// BLOCK-SUM: output out: f32[2]
 
 // CHECK-LABEL: tilus.kernel @row_sum
 // CHECK:         scf.for
@@ -22,7 +28,8 @@
 // CHECK:         tilus.reduce sum %{{.*}} dim(1) : !tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)> -> !tilus.reg<4xf32, layout = spatial(4) * replicate(32)>
 // CHECK:         tilus.store_global
 tilus.kernel @row_sum(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %m: i32, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d2 ceildiv 4)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d2 ceildiv 4)>)
+    attributes {tilus.args = {m = 8 : i32, n = 300 : i32}, tilus.outputs = ["y"]} {
   %bx = tilus.block_id x
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
@@ -56,7 +63,8 @@ tilus.kernel @row_sum(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %m: i32, %n: i32
 // CHECK-NEXT:    }
 // CHECK-NEXT:    tilus.free_shared %[[P]]
 tilus.kernel @block_sum(%x: !tilus.ptr<f32>, %out: !tilus.ptr<f32>, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 4096)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 4096)>)
+    attributes {tilus.args = {n = 8192 : i32}, tilus.outputs = ["out"]} {
   %bx = tilus.block_id x
   %c1024 = arith.constant 1024 : i32
   %c4 = arith.constant 4 : i32

@@ -24,6 +24,10 @@
 // Check: tilus-opt examples/rmsnorm.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter with the kernel's default arguments (tilus.args):
+// RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
+// INTERP: output y: f16[256, 512]
 
 // CHECK-LABEL: tilus.kernel @rmsnorm
 // CHECK-SAME:    warps(8)
@@ -36,7 +40,8 @@
 // CHECK:           tilus.load_global {{.*}} -> !tilus.reg<256xf16, layout = local(4) * replicate(2) * spatial(2) * replicate(8) * spatial(8) * local(4)>
 // CHECK:           tilus.store_global
 tilus.kernel @rmsnorm(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.ptr<f16>, %m: i32, %n: i32, %eps: f32)
-    warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 256)>) {
+    warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 256)>)
+    attributes {tilus.args = {m = 256 : i32, n = 512 : i32, eps = 1.0e-05 : f32}, tilus.outputs = ["y"]} {
   %bx = tilus.block_id x
   %c0 = arith.constant 0 : i32
   %c256 = arith.constant 256 : i32

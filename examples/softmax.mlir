@@ -18,6 +18,10 @@
 // Check: tilus-opt examples/softmax.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter with the kernel's default arguments (tilus.args):
+// RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
+// INTERP: output y: f16[8, 512]
 
 // CHECK-LABEL: tilus.kernel @softmax
 // CHECK:         scf.for
@@ -32,7 +36,8 @@
 // CHECK-NEXT:      tilus.cast
 // CHECK-NEXT:      tilus.store_global
 tilus.kernel @softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f16>, %m: i32, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d2 ceildiv 4)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2, d3) -> (d2 ceildiv 4)>)
+    attributes {tilus.args = {m = 8 : i32, n = 512 : i32}, tilus.outputs = ["y"]} {
   %bx = tilus.block_id x
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32

@@ -18,6 +18,12 @@
 // Check: tilus-opt examples/stencil.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter with the kernels' default arguments (tilus.args):
+// RUN: tilus-run %s --kernel add_bias | FileCheck %s --check-prefix=ADD-BIAS
+// ADD-BIAS: output y: f32[40, 200]
+// RUN: tilus-run %s --kernel stencil3 | FileCheck %s --check-prefix=STENCIL3
+// STENCIL3: output y: f32[300]
 
 // CHECK-LABEL: tilus.kernel @add_bias
 // CHECK:         tilus.load_global %{{.*}} : !tilus.global<?xf32> -> !tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>
@@ -25,7 +31,8 @@
 // CHECK:         tilus.mul %{{.*}}, %{{.*}} : (!tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>, !tilus.reg<1xf32>) -> !tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>
 // CHECK:         tilus.add %{{.*}}, %{{.*}} : (!tilus.reg<16x128xf32, layout = local(4, 1) * spatial(4, 32) * local(1, 4)>, !tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>) -> !tilus.reg<16x128xf32, layout = local(4, 1) * spatial(4, 32) * local(1, 4)>
 tilus.kernel @add_bias(%x: !tilus.ptr<f32>, %bias: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %scale: f32, %m: i32, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d4 ceildiv 16, d5 ceildiv 128)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d4 ceildiv 16, d5 ceildiv 128)>)
+    attributes {tilus.args = {scale = 5.0e-01 : f32, m = 40 : i32, n = 200 : i32}, tilus.outputs = ["y"]} {
   %bx = tilus.block_id x
   %by = tilus.block_id y
   %c16 = arith.constant 16 : i32
@@ -53,7 +60,8 @@ tilus.kernel @add_bias(%x: !tilus.ptr<f32>, %bias: !tilus.ptr<f32>, %y: !tilus.p
 // CHECK-NEXT:    tilus.shuffle_down %[[X]], %{{.*}} : !tilus.reg<128xf32, layout = spatial(128)>
 // CHECK:         tilus.store_global
 tilus.kernel @stencil3(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
-    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 128)>) {
+    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 128)>)
+    attributes {tilus.args = {n = 300 : i32}, tilus.outputs = ["y"]} {
   %bx = tilus.block_id x
   %c128 = arith.constant 128 : i32
   %c1 = arith.constant 1 : i32

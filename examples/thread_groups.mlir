@@ -14,6 +14,15 @@
 // Check: tilus-opt examples/thread_groups.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter (@split_work is checked against @copy_ref):
+// RUN: tilus-run %s --kernel split_work | FileCheck %s --check-prefix=SPLIT
+// SPLIT: check dst vs reference @copy_ref: ok
+// RUN: tilus-run %s --kernel nested | FileCheck %s --check-prefix=RAN
+// RUN: tilus-run %s --kernel shortcuts | FileCheck %s --check-prefix=RAN
+// RUN: tilus-run %s --kernel hopper_v3_roles | FileCheck %s --check-prefix=RAN
+// RUN: tilus-run %s --kernel hopper_v5_roles | FileCheck %s --check-prefix=RAN
+// RAN: steps:
 
 // Seed 001, examples 1 and 2: 4 warps; warps 0 and 1 each load their own chunk, then the whole
 // block synchronizes. Register tensors made inside a group are spread over its threads only,
@@ -24,7 +33,8 @@
 // CHECK:         threadgroup.group threads(32, 32) {
 // CHECK:         threadgroup.sync
 tilus.kernel @split_work(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>) warps(4)
-    blocks(affine_map<(d0, d1) -> (1)>) {
+    blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.inputs = {dst = "zeros"}, tilus.outputs = ["dst"], tilus.reference = "copy_ref"} {
   %c0 = arith.constant 0 : i32
   %c16 = arith.constant 16 : i32
   %g = tilus.global_view %src : !tilus.ptr<f32> -> !tilus.global<32x16xf32>
@@ -178,4 +188,15 @@ tilus.kernel @hopper_v5_roles() warps(9) blocks(affine_map<() -> (1)>) {
     }
   }
   threadgroup.sync
+}
+
+// A naive reference for `tilus-run` (@split_work's `tilus.reference`): the whole block copies
+// the 32x16 tile at once.
+tilus.kernel @copy_ref(%src: !tilus.ptr<f32>, %dst: !tilus.ptr<f32>) warps(4)
+    blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %g = tilus.global_view %src : !tilus.ptr<f32> -> !tilus.global<32x16xf32>
+  %o = tilus.global_view %dst : !tilus.ptr<f32> -> !tilus.global<32x16xf32>
+  %t = tilus.load_global %g[%c0, %c0] : !tilus.global<32x16xf32> -> !tilus.reg<32x16xf32>
+  tilus.store_global %t, %o[%c0, %c0] : !tilus.reg<32x16xf32>, !tilus.global<32x16xf32>
 }

@@ -13,6 +13,11 @@
 // Check: tilus-opt examples/vector_add.mlir
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
+//
+// Run on the CPU interpreter with the kernel's default arguments (tilus.args):
+// RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
+// INTERP: grid: 3x1x1 blocks of 128 threads (4 warps)
+// INTERP: output c: f32[3000]
 
 // CHECK-LABEL: tilus.kernel @vector_add
 // CHECK-SAME:    warps(4) blocks(#map)

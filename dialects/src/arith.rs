@@ -65,7 +65,11 @@ binary!(
     "arith.addi",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr("overflowFlags", OVERFLOW_FLAGS, "#arith.overflow<none>")],
+    [default_attr(
+        "overflowFlags",
+        OVERFLOW_FLAGS,
+        "#arith.overflow<none>"
+    )],
     [Trait::Commutative],
     "Integer addition, wrapping modulo 2^N.",
     Some(fold::addi),
@@ -76,7 +80,11 @@ binary!(
     "arith.subi",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr("overflowFlags", OVERFLOW_FLAGS, "#arith.overflow<none>")],
+    [default_attr(
+        "overflowFlags",
+        OVERFLOW_FLAGS,
+        "#arith.overflow<none>"
+    )],
     [],
     "Integer subtraction, wrapping modulo 2^N.",
     Some(fold::subi),
@@ -87,7 +95,11 @@ binary!(
     "arith.muli",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr("overflowFlags", OVERFLOW_FLAGS, "#arith.overflow<none>")],
+    [default_attr(
+        "overflowFlags",
+        OVERFLOW_FLAGS,
+        "#arith.overflow<none>"
+    )],
     [Trait::Commutative],
     "Integer multiplication, wrapping modulo 2^N.",
     Some(fold::muli),
@@ -175,7 +187,11 @@ binary!(
     "arith.shli",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr("overflowFlags", OVERFLOW_FLAGS, "#arith.overflow<none>")],
+    [default_attr(
+        "overflowFlags",
+        OVERFLOW_FLAGS,
+        "#arith.overflow<none>"
+    )],
     [],
     "Shift left; shifting by the bit width or more gives poison.",
     Some(fold::shli),
@@ -270,7 +286,11 @@ binary!(
     "arith.addf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [Trait::Commutative],
     "Float addition.",
     Some(fold::addf),
@@ -281,7 +301,11 @@ binary!(
     "arith.subf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [],
     "Float subtraction.",
     Some(fold::subf),
@@ -292,7 +316,11 @@ binary!(
     "arith.mulf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [Trait::Commutative],
     "Float multiplication.",
     Some(fold::mulf),
@@ -303,7 +331,11 @@ binary!(
     "arith.divf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [],
     "Float division.",
     Some(fold::divf),
@@ -314,7 +346,11 @@ binary!(
     "arith.maximumf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [Trait::Commutative],
     "Float maximum; NaN if either operand is NaN.",
     Some(fold::maximumf),
@@ -325,7 +361,11 @@ binary!(
     "arith.minimumf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    [default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>"
+    )],
     [Trait::Commutative],
     "Float minimum; NaN if either operand is NaN.",
     Some(fold::minimumf),
@@ -339,7 +379,11 @@ pub const NEGF: OpDef = OpDef {
     description: "Flips the sign of a float (also of NaN and zero).",
     operands: &[one("operand", FLOAT_LIKE)],
     results: &[one("result", FLOAT_LIKE)],
-    attributes: &[default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>")],
+    attributes: &[default_attr(
+        "fastmath",
+        FASTMATH_FLAGS,
+        "#arith.fastmath<none>",
+    )],
     traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
     format: Format::Declarative("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
     fold: Some(fold::negf),

@@ -12,9 +12,9 @@
 
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
-    attr, many, maybe, one, opt_attr, region, AttrConstraint, Format, OpDef, Trait,
-    TypeConstraint, ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, I1,
-    I64_ATTR, STR_ATTR, UNIT_ATTR,
+    attr, many, maybe, one, opt_attr, region, AttrConstraint, Format, OpDef, Trait, TypeConstraint,
+    ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, I1, I64_ATTR, STR_ATTR,
+    UNIT_ATTR,
 };
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
 use tilus_ir::syntax::printer::type_to_string;
@@ -327,9 +327,10 @@ pub const ASM: OpDef = OpDef {
     results: &[many("results", PTX_REG_TYPE)],
     attributes: &[attr("asm_string", STR_ATTR)],
     verify: Some(verify_asm),
-    format: Format::Declarative(
-        "$asm_string ($args^)? attr-dict `:` functional-type($args, results)",
-    ),
+    format: Format::Custom {
+        parse: parse_asm,
+        print: print_asm,
+    },
     ..OpDef::DEFAULT
 };
 const _: () = ASM.check();
@@ -418,12 +419,16 @@ pub fn entry_inputs(ctx: &Context, op: OpId) -> Vec<Type> {
 }
 
 /// The `args` of a `ptx.inst` (its operands but the guard) and the guard.
-pub fn inst_args_and_guard(ctx: &Context, op: OpId) -> (Vec<tilus_ir::Value>, Option<tilus_ir::Value>) {
+pub fn inst_args_and_guard(
+    ctx: &Context,
+    op: OpId,
+) -> (Vec<tilus_ir::Value>, Option<tilus_ir::Value>) {
     let ops = ctx.operands(op).to_vec();
-    let guarded = match ctx.get_prop(op, "operandSegmentSizes").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::DenseArray { values, .. }) => {
-            values.get(1).is_some_and(|v| v.trim() == "1")
-        }
+    let guarded = match ctx
+        .get_prop(op, "operandSegmentSizes")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::DenseArray { values, .. }) => values.get(1).is_some_and(|v| v.trim() == "1"),
         _ => false,
     };
     if guarded && !ops.is_empty() {
@@ -475,7 +480,9 @@ pub fn split_form(form: &str) -> Result<Vec<FormPiece>, String> {
                 j += 1;
             }
             if j == start {
-                return Err(format!("'$' at offset {i} is not followed by an operand number"));
+                return Err(format!(
+                    "'$' at offset {i} is not followed by an operand number"
+                ));
             }
             if !text.is_empty() {
                 out.push(FormPiece::Text(std::mem::take(&mut text)));
@@ -540,7 +547,10 @@ fn verify_entry(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         _ => return Ok(()),
     };
     if !results.is_empty() {
-        return Err(Diagnostic::op(op, "'ptx.entry' op a kernel returns no values"));
+        return Err(Diagnostic::op(
+            op,
+            "'ptx.entry' op a kernel returns no values",
+        ));
     }
     for (i, t) in inputs.iter().enumerate() {
         if !param_ok(ctx, *t) {
@@ -635,7 +645,8 @@ fn verify_inst(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let (args, _) = inst_args_and_guard(ctx, op);
     let form = inst_form(ctx, op, args.len());
-    let pieces = split_form(&form).map_err(|e| Diagnostic::op(op, format!("'ptx.inst' op form: {e}")))?;
+    let pieces =
+        split_form(&form).map_err(|e| Diagnostic::op(op, format!("'ptx.inst' op form: {e}")))?;
     let mut used = vec![false; args.len()];
     for p in &pieces {
         match p {
@@ -649,12 +660,10 @@ fn verify_inst(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ))
             }
             FormPiece::Operand(n) => used[*n] = true,
-            FormPiece::Text(t) if t.contains(';') => {
-                return Err(Diagnostic::op(
-                    op,
-                    "'ptx.inst' op form must not contain ';' (use ptx.asm for several instructions)",
-                ))
-            }
+            FormPiece::Text(t) if t.contains(';') => return Err(Diagnostic::op(
+                op,
+                "'ptx.inst' op form must not contain ';' (use ptx.asm for several instructions)",
+            )),
             FormPiece::Text(_) => {}
         }
     }
@@ -811,8 +820,9 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
 fn print_entry(pr: &mut Printer, op: OpId) {
     let ctx = pr.ctx;
     pr.out.push(' ');
-    pr.out
-        .push_str(&crate::builtin::ctx_sym(&str_prop(ctx, op, "sym_name").unwrap_or_default()));
+    pr.out.push_str(&crate::builtin::ctx_sym(
+        &str_prop(ctx, op, "sym_name").unwrap_or_default(),
+    ));
     let inputs = entry_inputs(ctx, op);
     let arg_attrs: Vec<Attr> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a)) {
         Some(AttrKind::Array(xs)) => xs.clone(),
@@ -882,10 +892,38 @@ fn scan_immediate(p: &mut Parser) -> Option<String> {
     Some(s)
 }
 
+/// Whether `%a = ...`, `%a:2 = ...` or `%a, %b = ...` comes next: the results of the next op,
+/// not operands of this one (ops are not separated by anything but whitespace).
+fn result_def_ahead(p: &mut Parser) -> bool {
+    let save = p.pos();
+    let mut def = false;
+    loop {
+        if p.parse_value_name().is_err() {
+            break;
+        }
+        if p.peek() == Some(b':') {
+            p.eat(":");
+            if p.parse_number_text().is_err() {
+                break;
+            }
+        }
+        if p.peek() == Some(b'=') && !p.peek_str("==") {
+            def = true;
+            break;
+        }
+        if !p.eat(",") || p.peek() != Some(b'%') {
+            break;
+        }
+    }
+    p.set_pos(save);
+    def
+}
+
 /// Whether the next item starts a `ptx.inst` operand (rather than `if`, `:` or an attr-dict).
 fn operand_ahead(p: &mut Parser) -> bool {
     match p.peek() {
-        Some(b'%' | b'[' | b'-' | b'!') => true,
+        Some(b'%') => !result_def_ahead(p),
+        Some(b'[' | b'-' | b'!') => true,
         Some(c) if c.is_ascii_digit() => true,
         Some(b'_') => {
             let save = p.pos();
@@ -902,7 +940,8 @@ fn operand_ahead(p: &mut Parser) -> bool {
             // A vector `{%a, ...}` rather than an attribute dictionary `{name = ...}`.
             let save = p.pos();
             p.eat("{");
-            let v = matches!(p.peek(), Some(b'%' | b'-' | b'_')) || p.peek().is_some_and(|c| c.is_ascii_digit());
+            let v = matches!(p.peek(), Some(b'%' | b'-' | b'_'))
+                || p.peek().is_some_and(|c| c.is_ascii_digit());
             p.set_pos(save);
             v
         }
@@ -964,7 +1003,9 @@ fn parse_item(
                         p.eat(",");
                         form.push_str(", ");
                     }
-                    Some(b'-') if !p.src()[p.pos() + 1..].starts_with(|c: char| c.is_ascii_digit()) => {
+                    Some(b'-')
+                        if !p.src()[p.pos() + 1..].starts_with(|c: char| c.is_ascii_digit()) =>
+                    {
                         p.eat("-");
                         form.push('-');
                     }
@@ -990,13 +1031,14 @@ fn parse_item(
 fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let (opcode_attr, sp) = p.parse_attribute_spanned()?;
     p.note_attr_span("opcode", sp);
-    let opcode = match p.ctx.attr_kind(opcode_attr) {
-        AttrKind::String { value, ty: None } => String::from_utf8_lossy(value).into_owned(),
+    // `"nop" : () -> ()` reads as a typed string: the type is then the op's type.
+    let (opcode, absorbed) = match p.ctx.attr_kind(opcode_attr) {
+        AttrKind::String { value, ty } => (String::from_utf8_lossy(value).into_owned(), *ty),
         _ => return Err(Diagnostic::at(sp, "expected the opcode as a string")),
     };
     let mut form = String::new();
     let mut vals = Vec::new();
-    if operand_ahead(p) {
+    if absorbed.is_none() && operand_ahead(p) {
         loop {
             parse_item(p, &mut form, &mut vals)?;
             if !p.eat(",") {
@@ -1006,22 +1048,30 @@ fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
         }
     }
     let mut guard = None;
-    if p.eat_keyword("if") {
+    if absorbed.is_none() && p.eat_keyword("if") {
         let neg = p.eat("!");
         guard = Some((p.parse_operand()?, neg));
     }
     let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
+    if absorbed.is_none() && p.peek() == Some(b'{') {
         for (k, v, sp) in p.parse_attr_dict()? {
             p.note_attr_span(&k, sp);
             attrs.push((k, v));
         }
     }
-    let (ins, outs) = if p.eat(":") {
-        let t = p.parse_type()?;
+    let ty = match absorbed {
+        Some(t) => Some(t),
+        None if p.eat(":") => Some(p.parse_type()?),
+        None => None,
+    };
+    let (ins, outs) = if let Some(t) = ty {
         match p.ctx.type_kind(t) {
             TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-            _ => return Err(p.err_here("expected a function type '(operand types) -> (result types)'")),
+            _ => {
+                return Err(
+                    p.err_here("expected a function type '(operand types) -> (result types)'")
+                )
+            }
         }
     } else {
         (vec![], vec![])
@@ -1184,6 +1234,121 @@ fn print_special(pr: &mut Printer, op: OpId) {
     pr.print_type(ctx.value_type(ctx.results(op)[0]));
 }
 
+fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let (a, sp) = p.parse_attribute_spanned()?;
+    p.note_attr_span("asm_string", sp);
+    // Without operands the string is followed by `:` and reads as a typed string.
+    let (text, absorbed) = match p.ctx.attr_kind(a) {
+        AttrKind::String { value, ty } => (value.clone(), *ty),
+        _ => return Err(Diagnostic::at(sp, "expected the assembly as a string")),
+    };
+    let mut vals = Vec::new();
+    let mut attrs = Vec::new();
+    let ty = match absorbed {
+        Some(t) => t,
+        None => {
+            if p.peek() == Some(b'%') && !result_def_ahead(p) {
+                loop {
+                    vals.push(p.parse_operand()?);
+                    if !p.eat(",") {
+                        break;
+                    }
+                }
+            }
+            if p.peek() == Some(b'{') {
+                for (k, v, sp) in p.parse_attr_dict()? {
+                    p.note_attr_span(&k, sp);
+                    attrs.push((k, v));
+                }
+            }
+            p.expect(":")?;
+            p.parse_type()?
+        }
+    };
+    let (ins, outs) = match p.ctx.type_kind(ty) {
+        TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
+        _ => return Err(p.err_here("expected a function type '(operand types) -> (result types)'")),
+    };
+    if ins.len() != vals.len() {
+        return Err(p.err_here(format!(
+            "'ptx.asm' has {} operand values but {} operand types",
+            vals.len(),
+            ins.len()
+        )));
+    }
+    let mut operands = Vec::new();
+    for (u, t) in vals.iter().zip(&ins) {
+        operands.push(p.resolve_operand(u, *t)?);
+    }
+    let s = p.ctx.attr(AttrKind::String {
+        value: text,
+        ty: None,
+    });
+    let mut props = vec![("asm_string".to_string(), s)];
+    attrs.retain(|(k, v)| {
+        if def.attr(k).is_some() {
+            props.push((k.clone(), *v));
+            false
+        } else {
+            true
+        }
+    });
+    let properties = Some(p.ctx.dict_attr(props));
+    let name = p.ctx.op_name(def.name);
+    let loc = p.ctx.unknown_loc();
+    Ok(OperationState {
+        name,
+        operands,
+        result_types: outs,
+        properties,
+        attrs,
+        regions: vec![],
+        successors: vec![],
+        loc,
+    })
+}
+
+fn print_asm(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let s = match ctx.get_prop(op, "asm_string").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::String { value, .. }) => value.clone(),
+        _ => Vec::new(),
+    };
+    pr.out.push(' ');
+    tilus_ir::syntax::printer::write_escaped(&mut pr.out, &s);
+    let args = ctx.operands(op).to_vec();
+    for (i, v) in args.iter().enumerate() {
+        pr.out.push_str(if i == 0 { " " } else { ", " });
+        pr.print_value(*v);
+    }
+    let rest = ctx.attrs(op).to_vec();
+    if !rest.is_empty() {
+        pr.out.push(' ');
+        pr.print_attr_dict_entries(&rest, &[]);
+    }
+    pr.out.push_str(" : (");
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_type(ctx.value_type(*v));
+    }
+    pr.out.push_str(") -> ");
+    let results = ctx.results(op);
+    if results.len() == 1 {
+        pr.print_type(ctx.value_type(results[0]));
+    } else {
+        pr.out.push('(');
+        for (i, v) in results.iter().enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_type(ctx.value_type(*v));
+        }
+        pr.out.push(')');
+    }
+}
+
 fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let (name, sp) = p.parse_symbol_name()?;
     p.note_attr_span("sym_name", sp);
@@ -1228,8 +1393,9 @@ fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSt
 fn print_shared_decl(pr: &mut Printer, op: OpId) {
     let ctx = pr.ctx;
     pr.out.push(' ');
-    pr.out
-        .push_str(&crate::builtin::ctx_sym(&str_prop(ctx, op, "sym_name").unwrap_or_default()));
+    pr.out.push_str(&crate::builtin::ctx_sym(
+        &str_prop(ctx, op, "sym_name").unwrap_or_default(),
+    ));
     if let Some(s) = int_prop(ctx, op, "size") {
         pr.out.push_str(&format!("[{s}]"));
     }

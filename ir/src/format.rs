@@ -1211,9 +1211,10 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
             3 => match ctx.get_prop(op, name) {
                 None => false,
                 // A default-valued attribute at its default is left out, as MLIR does.
-                Some(a) => def.attr(name).and_then(|d| d.default).is_none_or(|text| {
-                    crate::syntax::printer::attr_to_string(ctx, a) != text
-                }),
+                Some(a) => def
+                    .attr(name)
+                    .and_then(|d| d.default)
+                    .is_none_or(|text| crate::syntax::printer::attr_to_string(ctx, a) != text),
             },
             4 => {
                 let i = def.regions.iter().position(|r| r.name == *name).unwrap();

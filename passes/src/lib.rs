@@ -20,9 +20,11 @@ pub mod cse;
 pub mod dce;
 pub mod inline;
 pub mod instrument;
+pub mod lower;
 pub mod manager;
 pub mod options;
 pub mod pipeline;
+pub mod ptx_emit;
 pub mod symbol_dce;
 pub mod testing;
 
@@ -121,6 +123,9 @@ pub fn registry() -> Vec<PassInfo> {
         dce::INFO,
         inline::INFO,
         symbol_dce::INFO,
+        lower::scf_to_cf::INFO,
+        lower::arith_to_ptx::INFO,
+        lower::func_to_ptx::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PRINT_OP_COUNT,
         testing::FAIL,

@@ -156,3 +156,52 @@ tilus.kernel @divergence(%out: !tilus.ptr<i32>) warps(4) blocks(affine_map<(d0) 
   }
   threadgroup.sync
 }
+
+// y[i] = 0.25 * (x[i - 1] + x[i + 1]) + 0.5 * x[i] within each warp's 32 elements (a lane at
+// the edge of its warp keeps its own value for the missing neighbour): warp shuffles.
+tilus.kernel @stencil3(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
+    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 128)>) {
+  %bx = tilus.block_id x
+  %c128 = arith.constant 128 : i32
+  %c1 = arith.constant 1 : i32
+  %base = arith.muli %bx, %c128 : i32
+  %gx = tilus.global_view %x[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %gy = tilus.global_view %y[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %v = tilus.load_global %gx[%base] : !tilus.global<?xf32> -> !tilus.reg<128xf32, layout = spatial(128)>
+  %left = tilus.shuffle_up %v, %c1 : !tilus.reg<128xf32, layout = spatial(128)>
+  %right = tilus.shuffle_down %v, %c1 : !tilus.reg<128xf32, layout = spatial(128)>
+  %q = arith.constant 0.25 : f32
+  %h = arith.constant 0.5 : f32
+  %wq = tilus.register_tensor init(%q : f32) : !tilus.reg<1xf32>
+  %wh = tilus.register_tensor init(%h : f32) : !tilus.reg<1xf32>
+  %lr = tilus.add %left, %right : (!tilus.reg<128xf32, layout = spatial(128)>, !tilus.reg<128xf32, layout = spatial(128)>) -> !tilus.reg<128xf32, layout = spatial(128)>
+  %a = tilus.mul %lr, %wq : (!tilus.reg<128xf32, layout = spatial(128)>, !tilus.reg<1xf32>) -> !tilus.reg<128xf32, layout = spatial(128)>
+  %c = tilus.mul %v, %wh : (!tilus.reg<128xf32, layout = spatial(128)>, !tilus.reg<1xf32>) -> !tilus.reg<128xf32, layout = spatial(128)>
+  %out = tilus.add %a, %c : (!tilus.reg<128xf32, layout = spatial(128)>, !tilus.reg<128xf32, layout = spatial(128)>) -> !tilus.reg<128xf32, layout = spatial(128)>
+  tilus.store_global %out, %gy[%base] : !tilus.reg<128xf32, layout = spatial(128)>, !tilus.global<?xf32>
+}
+
+// A loop of n trips (for the step limit).
+tilus.kernel @spin(%n: i32) warps(1) blocks(affine_map<(d0) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %c0) -> (i32) : i32 {
+    %b = arith.addi %a, %c1 : i32
+    scf.yield %b : i32
+  }
+}
+
+// Blocks take turns through a global semaphore: block b waits for the value b, then sets
+// b + 1 (blocks run in order, so this finishes with the value 2 when it starts at 0).
+tilus.kernel @semaphore_chain(%s: !tilus.ptr<i32>) warps(1) blocks(affine_map<(d0) -> (2)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %bx = tilus.block_id x
+  %g = tilus.global_view %s : !tilus.ptr<i32> -> !tilus.global<1xi32>
+  threadgroup.single_thread {
+    tilus.lock_semaphore %g[%c0], %bx : !tilus.global<1xi32>
+    %nx = arith.addi %bx, %c1 : i32
+    tilus.release_semaphore %g[%c0], %nx : !tilus.global<1xi32>
+  }
+  threadgroup.sync
+}

@@ -68,6 +68,10 @@ struct Cli {
     /// List the registered dialects and their ops, then exit.
     #[arg(long)]
     list_dialects: bool,
+    /// Print the module as PTX text (after the pipeline ran) instead of IR; the module must hold
+    /// only `ptx.entry` and `ptx.shared_decl` ops.
+    #[arg(long)]
+    emit_ptx: bool,
     /// Write one Markdown reference page per dialect (generated from the op declarations) into DIR.
     #[arg(long, value_name = "DIR")]
     dump_op_docs: Option<PathBuf>,
@@ -368,6 +372,7 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
             ir_print: &ir_print,
             dumps: &dumps,
             stream: num_chunks == 1
+                && !cli.emit_ptx
                 && !cli.verify_diagnostics
                 && !cli.no_output
                 && cli.output.as_deref().is_none_or(|p| p.as_os_str() == "-"),
@@ -629,7 +634,12 @@ impl Job<'_> {
             }
         }
         let print_start = Instant::now();
-        let text = if self.stream {
+        let text = if self.cli.emit_ptx {
+            match tilus_passes::ptx_emit::emit_ptx(ctx, parsed.module) {
+                Ok(t) => t,
+                Err(d) => return (vec![d], parsed.source_map, None),
+            }
+        } else if self.stream {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             let r = tilus_ir::syntax::printer::print_op_to(ctx, parsed.module, self.opts, &mut out)

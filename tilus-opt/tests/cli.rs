@@ -286,11 +286,11 @@ fn no_verify_also_turns_off_verify_each() {
 #[test]
 fn output_to_a_device_keeps_the_device() {
     use std::os::unix::fs::FileTypeExt;
-    let o = run_stdin(
-        &["-o", "/dev/null"],
-        "func.func @f() {\n  return\n}\n",
-    );
+    let o = run_stdin(&["-o", "/dev/null"], "func.func @f() {\n  return\n}\n");
     assert!(o.status.success(), "{}", stderr(&o));
     let ft = std::fs::metadata("/dev/null").unwrap().file_type();
-    assert!(ft.is_char_device(), "/dev/null is no longer a character device");
+    assert!(
+        ft.is_char_device(),
+        "/dev/null is no longer a character device"
+    );
 }

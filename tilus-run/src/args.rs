@@ -233,14 +233,15 @@ pub fn kernel_defaults(
         let bad = |m: String| Diagnostic::error(DiagLoc::OpAttr(kernel, "tilus.args"), m);
         let AttrKind::Dict(entries) = ctx.attr_kind(a) else {
             return Err(bad(
-                "'tilus.args' must be a dictionary of scalar arguments, like {n = 64 : i32}"
-                    .into(),
+                "'tilus.args' must be a dictionary of scalar arguments, like {n = 64 : i32}".into(),
             ));
         };
         for (k, v) in entries {
             let p = find(k).ok_or_else(|| {
-                bad(format!("'tilus.args' names '{k}', which is not a parameter"))
-                    .with_help(names())
+                bad(format!(
+                    "'tilus.args' names '{k}', which is not a parameter"
+                ))
+                .with_help(names())
             })?;
             if p.is_pointer() {
                 return Err(bad(format!(
@@ -276,8 +277,10 @@ pub fn kernel_defaults(
         };
         for (k, v) in entries {
             let p = find(k).ok_or_else(|| {
-                bad(format!("'tilus.inputs' names '{k}', which is not a parameter"))
-                    .with_help(names())
+                bad(format!(
+                    "'tilus.inputs' names '{k}', which is not a parameter"
+                ))
+                .with_help(names())
             })?;
             if !p.is_pointer() {
                 return Err(bad(format!(
@@ -406,10 +409,7 @@ fn parse_int_text(s: &str) -> Option<i128> {
         None => (false, s.strip_prefix('+').unwrap_or(s)),
     };
     let body = body.replace('_', "");
-    let v = if let Some(h) = body
-        .strip_prefix("0x")
-        .or_else(|| body.strip_prefix("0X"))
-    {
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
         i128::from_str_radix(h, 16).ok()?
     } else {
         body.parse::<i128>().ok()?
@@ -506,7 +506,12 @@ pub struct Requests {
 }
 
 /// Checks that every flag names a parameter of the right kind, once. Errors are usage errors.
-pub fn check_requests(kernel: OpId, name: &str, params: &[Param], r: &Requests) -> Result<(), Diagnostic> {
+pub fn check_requests(
+    kernel: OpId,
+    name: &str,
+    params: &[Param],
+    r: &Requests,
+) -> Result<(), Diagnostic> {
     let groups: [(&str, &Vec<Assignment>, bool); 4] = [
         ("--arg", &r.args, false),
         ("--input", &r.inputs, true),
@@ -544,7 +549,9 @@ pub fn check_requests(kernel: OpId, name: &str, params: &[Param], r: &Requests) 
                         a.name, a.value, a.name, p.ty, a.name
                     )
                 };
-                return Err(Diagnostic::error(p.loc(kernel), m).with_label(format!("{}: {}", p.name, p.ty)));
+                return Err(
+                    Diagnostic::error(p.loc(kernel), m).with_label(format!("{}: {}", p.name, p.ty))
+                );
             }
         }
     }
@@ -741,8 +748,11 @@ pub fn init_memory(
             InputInit::Npy(path) => {
                 let p = &params[b.param];
                 let err = |m: String| {
-                    Diagnostic::error(p.loc(kernel), format!("--input {}={}: {m}", b.name, path.display()))
-                        .with_label(format!("{}: {}", p.name, p.ty))
+                    Diagnostic::error(
+                        p.loc(kernel),
+                        format!("--input {}={}: {m}", b.name, path.display()),
+                    )
+                    .with_label(format!("{}: {}", p.name, p.ty))
                 };
                 let arr = read_npy(path).map_err(err)?;
                 let want = npy_type(b.dtype);
@@ -889,13 +899,17 @@ fn read_all<T: npyz::Deserialize, R: Read>(
     conv: impl Fn(T) -> f64,
 ) -> Result<Vec<f64>, String> {
     let r = f.data::<T>().map_err(|e| e.to_string())?;
-    r.map(|x| x.map(&conv).map_err(|e| format!("cannot read the data: {e}")))
-        .collect()
+    r.map(|x| {
+        x.map(&conv)
+            .map_err(|e| format!("cannot read the data: {e}"))
+    })
+    .collect()
 }
 
 /// Reads a `.npy` file of bools, integers or floats (either byte order, C or Fortran order).
 pub fn read_npy(path: &Path) -> Result<NpyArray, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
     let f = npyz::NpyFile::new(&bytes[..])
         .map_err(|e| format!("'{}' is not a .npy file: {e}", path.display()))?;
     let descr_full = f.dtype().descr();
@@ -1125,8 +1139,18 @@ mod tests {
             1,
             "a",
         );
-        assert!(i.iter().all(|x| (-8.0..8.0).contains(x) && x.fract() == 0.0));
-        let one = random_values(DType::Int { bits: 1, signedness: Signedness::Signless }, 1, 0, "z");
+        assert!(i
+            .iter()
+            .all(|x| (-8.0..8.0).contains(x) && x.fract() == 0.0));
+        let one = random_values(
+            DType::Int {
+                bits: 1,
+                signedness: Signedness::Signless,
+            },
+            1,
+            0,
+            "z",
+        );
         assert_ne!(one, vec![0.0]);
     }
 

@@ -94,7 +94,7 @@ impl fmt::Display for Comparison {
         }
         write!(
             f,
-            " (max abs err {}, max rel err {}; atol {}, rtol {})",
+            " (max abs err {}, max rel err {}; atol {:e}, rtol {:e})",
             num(self.max_abs),
             num(self.max_rel),
             self.tol.atol,
@@ -222,12 +222,7 @@ mod tests {
     #[test]
     fn first_mismatch_is_reported_with_its_index() {
         let t = tolerance(DType::F16);
-        let c = compare(
-            &[2, 2],
-            &[1.0, 2.0, 3.0, 5.0],
-            &[1.0, 2.0, 3.5, 4.0],
-            t,
-        );
+        let c = compare(&[2, 2], &[1.0, 2.0, 3.0, 5.0], &[1.0, 2.0, 3.5, 4.0], t);
         assert_eq!(c.mismatches, 2);
         let m = c.first.clone().unwrap();
         assert_eq!(m.index, vec![1, 0]);
@@ -236,7 +231,7 @@ mod tests {
         assert_eq!(c.max_rel, 0.25);
         assert_eq!(
             c.to_string(),
-            "MISMATCH: 2 of 4 elements differ; first at [1, 0]: got 3, expected 3.5 (max abs err 1, max rel err 0.25; atol 0.01, rtol 0.01)"
+            "MISMATCH: 2 of 4 elements differ; first at [1, 0]: got 3, expected 3.5 (max abs err 1, max rel err 0.25; atol 1e-2, rtol 1e-2)"
         );
     }
 
@@ -248,7 +243,13 @@ mod tests {
         };
         assert!(!compare(&[1], &[1.0], &[2.0], tolerance(i32t)).ok());
         let t = tolerance(DType::F32);
-        assert!(compare(&[2], &[f64::NAN, f64::INFINITY], &[f64::NAN, f64::INFINITY], t).ok());
+        assert!(compare(
+            &[2],
+            &[f64::NAN, f64::INFINITY],
+            &[f64::NAN, f64::INFINITY],
+            t
+        )
+        .ok());
         assert!(!compare(&[1], &[f64::NAN], &[0.0], t).ok());
         assert!(!compare(&[1], &[f64::INFINITY], &[f64::NEG_INFINITY], t).ok());
     }

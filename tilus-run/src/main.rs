@@ -136,8 +136,9 @@ fn plain_error(msg: &str, help: Option<&str>) {
         None => miette::miette!("{msg}"),
     };
     // As `tilus_ir::source::render` does: no colour, no wrapping (stable for tests and grep).
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-        .with_width(400);
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(400);
     let mut out = String::new();
     let _ = handler.render_report(&mut out, report.as_ref());
     let _ = std::io::stderr().write_all(out.as_bytes());
@@ -153,11 +154,43 @@ struct Loaded {
 
 impl Loaded {
     fn emit(&self, cli: &Cli, d: &Diagnostic) {
+        let fixed;
+        let d = match self.attr_span(d.loc) {
+            Some(s) => {
+                fixed = Diagnostic {
+                    loc: DiagLoc::Span(s),
+                    ..d.clone()
+                };
+                &fixed
+            }
+            None => d,
+        };
         let s = match cli.diagnostic_format {
             DiagFormat::Fancy => render(Some(&self.ctx), Some(&self.map), &self.file, d),
             DiagFormat::Mlir => render_mlir_style(Some(&self.ctx), Some(&self.map), &self.file, d),
         };
         let _ = std::io::stderr().write_all(s.as_bytes());
+    }
+
+    /// Where a kernel's discardable attribute (`tilus.args`, ...) is written, when the parse
+    /// did not record it: the first `name` after the op's name (it is in the kernel's header).
+    fn attr_span(&self, loc: DiagLoc) -> Option<tilus_ir::Span> {
+        let DiagLoc::OpAttr(op, name) = loc else {
+            return None;
+        };
+        if self.map.op_attr(op, name).is_some() {
+            return None;
+        }
+        let start = self.map.op_name(op)?.start;
+        let end = self.file.text.len().min(start + 8192);
+        let window = self.file.text.get(start..end)?;
+        let needle = if name == "sym_name" {
+            format!("@{}", args::kernel_name(&self.ctx, op))
+        } else {
+            name.to_string()
+        };
+        let at = window.find(&needle)?;
+        Some(tilus_ir::Span::new(start + at, start + at + needle.len()))
     }
 
     /// Prints `d` and returns `code`, for `map_err`.
@@ -260,7 +293,10 @@ fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
             Some(k) => Ok(k.clone()),
             None => {
                 plain_error(
-                    &format!("--kernel {want}: '{}' has no kernel named @{want}", l.file.name),
+                    &format!(
+                        "--kernel {want}: '{}' has no kernel named @{want}",
+                        l.file.name
+                    ),
                     Some(&format!("its kernels are: {}", names.join(", "))),
                 );
                 Err(USAGE)
@@ -273,13 +309,14 @@ fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
     match candidates.as_slice() {
         [one] => Ok((*one).clone()),
         _ => {
+            let cands: Vec<String> = candidates.iter().map(|(n, _)| format!("@{n}")).collect();
             plain_error(
                 &format!(
                     "'{}' has several kernels ({}); choose one with --kernel NAME",
                     l.file.name,
-                    names.join(", ")
+                    cands.join(", ")
                 ),
-                Some("a kernel named by another's `tilus.reference` is not a candidate"),
+                Some("kernels named by another kernel's `tilus.reference` are not candidates"),
             );
             Err(USAGE)
         }
@@ -377,8 +414,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         outputs: cli.outputs.clone(),
         expects: cli.expects.clone(),
     };
-    args::check_requests(kernel, &name, &params, &requests)
-        .map_err(|d| l.fail(cli, USAGE, d))?;
+    args::check_requests(kernel, &name, &params, &requests).map_err(|d| l.fail(cli, USAGE, d))?;
     let reference = resolve_reference(cli, &l, kernel, &name, &defaults)?;
     let arg_values = args::bind_scalars(kernel, &params, &cli.args, &defaults)
         .map_err(|d| l.fail(cli, USAGE, d))?;
@@ -424,10 +460,15 @@ fn run(cli: &Cli) -> Result<(), u8> {
         .map(|b| format!("{}={}", b.name, init_text(&b.init)))
         .collect();
     if !inits.is_empty() {
-        out.push_str(&format!("inputs: {} (seed {})\n", inits.join(" "), cli.seed));
+        out.push_str(&format!(
+            "inputs: {} (seed {})\n",
+            inits.join(" "),
+            cli.seed
+        ));
     }
+    let plural = if ran.stats.ctas == 1 { "" } else { "s" };
     out.push_str(&format!(
-        "steps: {} ({} blocks run)\n",
+        "steps: {} ({} block{plural} run)\n",
         ran.stats.steps, ran.stats.ctas
     ));
     out.push_str(&format!(
@@ -470,7 +511,10 @@ fn run(cli: &Cli) -> Result<(), u8> {
             l.fail(
                 cli,
                 USAGE,
-                Diagnostic::error(p.loc(kernel), format!("--expect {}={}: {m}", a.name, a.value)),
+                Diagnostic::error(
+                    p.loc(kernel),
+                    format!("--expect {}={}: {m}", a.name, a.value),
+                ),
             )
         })?;
         if arr.shape != b.shape {
@@ -649,7 +693,8 @@ fn run_reference<'b>(
                         p.name,
                         b.describe()
                     ),
-                ),
+                )
+                .with_label(format!("{}: {}", p.name, p.ty)),
             ));
         }
     }

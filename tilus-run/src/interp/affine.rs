@@ -25,9 +25,12 @@ pub(crate) fn modulo(a: i64, b: i64) -> i64 {
 /// Evaluates `e` with dimension values `dims` and symbol values `syms`.
 pub(crate) fn eval_expr(e: &AffineExpr, dims: &[i64], syms: &[i64]) -> Result<i64, String> {
     Ok(match e {
-        AffineExpr::Dim(i) => *dims
-            .get(*i as usize)
-            .ok_or_else(|| format!("the map uses d{i}, but only {} values are given", dims.len()))?,
+        AffineExpr::Dim(i) => *dims.get(*i as usize).ok_or_else(|| {
+            format!(
+                "the map uses d{i}, but only {} values are given",
+                dims.len()
+            )
+        })?,
         AffineExpr::Sym(i) => *syms
             .get(*i as usize)
             .ok_or_else(|| format!("the map uses s{i}, but no value is given for it"))?,

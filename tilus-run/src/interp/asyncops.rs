@@ -215,7 +215,12 @@ impl Machine<'_> {
                     })?;
                 }
                 for (c, b) in bars {
-                    self.ctas[c].bars[b].complete_tx(bytes);
+                    let bar = &mut self.ctas[c].bars[b];
+                    let c0 = bar.completed;
+                    bar.complete_tx(bytes);
+                    if bar.completed != c0 {
+                        self.flips += 1;
+                    }
                 }
             }
             AsyncKind::TmaStore {
@@ -248,9 +253,14 @@ impl Machine<'_> {
                 let bt = self.read_operand(a.cta, &MmaOperand::Shared(b), op)?;
                 let c = match acc {
                     AccIn::Tile(t) => t,
-                    AccIn::Token(k) => self.ctas[a.cta].tokens[k].value.clone().ok_or_else(|| {
-                        Diagnostic::op(op, "wgmma.mma accumulates into a result that was never computed")
-                    })?,
+                    AccIn::Token(k) => {
+                        self.ctas[a.cta].tokens[k].value.clone().ok_or_else(|| {
+                            Diagnostic::op(
+                                op,
+                                "wgmma.mma accumulates into a result that was never computed",
+                            )
+                        })?
+                    }
                 };
                 let d = matmul_acc(&at, &bt, &c).map_err(|e| Diagnostic::op(op, e))?;
                 let d = if d.dtype == out { d } else { cast(&d, out) };
@@ -268,7 +278,11 @@ impl Machine<'_> {
                     Tensor::zeros(d.dtype, &d.layout.shape)
                 };
                 let r = matmul_acc(&at, &bt, &c).map_err(|e| Diagnostic::op(op, e))?;
-                let r = if r.dtype == d.dtype { r } else { cast(&r, d.dtype) };
+                let r = if r.dtype == d.dtype {
+                    r
+                } else {
+                    cast(&r, d.dtype)
+                };
                 self.ctas[a.cta]
                     .tmem
                     .write(&d, &r)
@@ -286,7 +300,12 @@ impl Machine<'_> {
             }
             AsyncKind::TcCommit { bars } => {
                 for (c, b) in bars {
-                    if let Err(m) = self.ctas[c].bars[b].arrive(1) {
+                    let c0 = self.ctas[c].bars[b].completed;
+                    let r = self.ctas[c].bars[b].arrive(1);
+                    if self.ctas[c].bars[b].completed != c0 {
+                        self.flips += 1;
+                    }
+                    if let Err(m) = r {
                         let bar = &self.ctas[c].bars[b];
                         return Err(Diagnostic::op(
                             op,
@@ -312,7 +331,10 @@ impl Machine<'_> {
         what: &str,
     ) -> Result<(), Diagnostic> {
         for a in &self.asyncs {
-            if a.smem_writes.iter().any(|(c, w)| *c == cta && overlaps(w, r)) {
+            if a.smem_writes
+                .iter()
+                .any(|(c, w)| *c == cta && overlaps(w, r))
+            {
                 return Err(Diagnostic::op(
                     op,
                     format!(
@@ -338,8 +360,14 @@ impl Machine<'_> {
         what: &str,
     ) -> Result<(), Diagnostic> {
         for a in &self.asyncs {
-            let reads = a.smem_reads.iter().any(|(c, w)| *c == cta && overlaps(w, r));
-            let writes = a.smem_writes.iter().any(|(c, w)| *c == cta && overlaps(w, r));
+            let reads = a
+                .smem_reads
+                .iter()
+                .any(|(c, w)| *c == cta && overlaps(w, r));
+            let writes = a
+                .smem_writes
+                .iter()
+                .any(|(c, w)| *c == cta && overlaps(w, r));
             if reads || writes {
                 return Err(Diagnostic::op(
                     op,
@@ -368,8 +396,7 @@ impl Machine<'_> {
     ) -> Result<(), Diagnostic> {
         let (lanes, cols) = super::tmem::Tmem::footprint(t);
         for a in &self.asyncs {
-            if a
-                .tmem_writes
+            if a.tmem_writes
                 .iter()
                 .any(|(c, l, k)| *c == cta && overlaps(l, &lanes) && overlaps(k, &cols))
             {

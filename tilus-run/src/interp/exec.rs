@@ -5,8 +5,7 @@ use super::asyncops::{AccIn, AsyncKind, AsyncOp, MmaOperand, QueueKey};
 use super::machine::{describe_threads, Block, Flow, FrameKind, Machine, Token, TokenKind};
 use super::tmem::Tmem;
 use super::value::{
-    as_signed, as_unsigned, normalize, scalar_kind, wrap, Sc, ScalarKind, SharedVal,
-    TmemVal, Val,
+    as_signed, as_unsigned, normalize, scalar_kind, wrap, Sc, ScalarKind, SharedVal, TmemVal, Val,
 };
 use crate::memory::{GlobalView, SharedMemory, SharedView};
 use crate::tensor::{self, BinOp, CmpOp, ReduceKind, Tensor, UnOp};
@@ -287,7 +286,10 @@ impl Machine<'_> {
             Val::Tmem(t) => Ok(t.clone()),
             other => Err(self.err(
                 op,
-                format!("expected a tensor-memory tensor, found {}", describe_val(other)),
+                format!(
+                    "expected a tensor-memory tensor, found {}",
+                    describe_val(other)
+                ),
             )),
         }
     }
@@ -355,9 +357,7 @@ impl Machine<'_> {
             for (x, v) in xs.iter_mut().zip(vals) {
                 *x = v.scalar_at(t).unwrap();
             }
-            out[t as usize] = f(&xs).map_err(|e| {
-                self.err(op, format!("{e} (on thread {t})"))
-            })?;
+            out[t as usize] = f(&xs).map_err(|e| self.err(op, format!("{e} (on thread {t})")))?;
         }
         let first = out[u.threads[0] as usize];
         if u.threads.iter().all(|&t| out[t as usize].same(first)) {
@@ -455,10 +455,7 @@ impl Machine<'_> {
             "tma" => self.exec_tma(ui, op, &name),
             "wgmma" => self.exec_wgmma(ui, op, &name),
             "tcgen05" => self.exec_tcgen05(ui, op, &name),
-            _ => Err(self.err(
-                op,
-                format!("the interpreter does not support '{name}'"),
-            )),
+            _ => Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
     }
 
@@ -467,7 +464,10 @@ impl Machine<'_> {
     fn exec_arith(&mut self, ui: usize, op: OpId, name: &str) -> Result<Flow, Diagnostic> {
         let res = self.result(op);
         let rk = scalar_kind(self.ctx, self.ctx.value_type(res)).ok_or_else(|| {
-            self.err(op, format!("'{name}' on non-scalar types is not supported by the interpreter"))
+            self.err(
+                op,
+                format!("'{name}' on non-scalar types is not supported by the interpreter"),
+            )
         })?;
         if name == "arith.constant" {
             let a = self
@@ -547,9 +547,9 @@ impl Machine<'_> {
                     Ok(if x[0].as_i64() & 1 == 1 { x[1] } else { x[2] })
                 })?
             }
-            "arith.negf" => self.map_scalars(ui, op, &vals, |x| {
-                Ok(normalize(rk, Sc::F(-x[0].as_f64())))
-            })?,
+            "arith.negf" => {
+                self.map_scalars(ui, op, &vals, |x| Ok(normalize(rk, Sc::F(-x[0].as_f64()))))?
+            }
             "arith.addf" | "arith.subf" | "arith.mulf" | "arith.divf" | "arith.maximumf"
             | "arith.minimumf" | "arith.remf" | "arith.maxnumf" | "arith.minnumf" => {
                 let n = name.to_string();
@@ -593,9 +593,7 @@ impl Machine<'_> {
                 self.map_scalars(ui, op, &vals, |x| {
                     let v = x[0];
                     let r = match n.as_str() {
-                        "arith.index_cast" | "arith.extsi" => {
-                            Sc::I(as_signed(v.as_i64(), sbits))
-                        }
+                        "arith.index_cast" | "arith.extsi" => Sc::I(as_signed(v.as_i64(), sbits)),
                         "arith.index_castui" | "arith.extui" => {
                             Sc::I(as_unsigned(v.as_i64(), sbits) as i64)
                         }
@@ -613,17 +611,13 @@ impl Machine<'_> {
                 let (bits, unsigned) = match rk {
                     ScalarKind::Int { bits, unsigned } => (bits, unsigned),
                     ScalarKind::Float(_) => {
-                        return Err(self.err(
-                            op,
-                            format!("the interpreter does not support '{name}'"),
-                        ))
+                        return Err(
+                            self.err(op, format!("the interpreter does not support '{name}'"))
+                        )
                     }
                 };
                 if int_binop(name, 0, 1, bits, unsigned).is_none() {
-                    return Err(self.err(
-                        op,
-                        format!("the interpreter does not support '{name}'"),
-                    ));
+                    return Err(self.err(op, format!("the interpreter does not support '{name}'")));
                 }
                 let n = name.to_string();
                 self.map_scalars(ui, op, &vals, |x| {
@@ -744,14 +738,11 @@ impl Machine<'_> {
                             next: first,
                         });
                     }
-                    None => self.units[j].parked_for = Some(uid),
+                    None => self.park(j, uid),
                 }
                 Ok(Flow::Jump)
             }
-            _ => Err(self.err(
-                op,
-                format!("the interpreter does not support '{name}'"),
-            )),
+            _ => Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
     }
 
@@ -792,7 +783,13 @@ impl Machine<'_> {
             .threads
             .iter()
             .partition(|&&t| t >= lo && t < hi);
-        if inside.is_empty() {
+        let body = self
+            .ctx
+            .regions(op)
+            .first()
+            .and_then(|&r| self.ctx.region_blocks(r).first().copied());
+        let first = body.and_then(|b| self.ctx.block_first(b));
+        if inside.is_empty() || first.is_none() {
             return Ok(Flow::Next);
         }
         self.set_next_after(ui, op);
@@ -800,11 +797,10 @@ impl Machine<'_> {
             None
         } else {
             let j = self.split_off(ui, &outside);
-            self.units[j].parked_for = Some(self.units[ui].id);
+            let me = self.units[ui].id;
+            self.park(j, me);
             Some(self.units[j].id)
         };
-        let body = self.ctx.region_blocks(self.ctx.regions(op)[0])[0];
-        let first = self.ctx.block_first(body);
         self.units[ui].frames.push(super::machine::Frame {
             kind: FrameKind::Group {
                 op,
@@ -851,15 +847,17 @@ impl Machine<'_> {
                     other => {
                         return Err(self.err(
                             op,
-                            format!("expected a pointer parameter, found {}", describe_val(&other)),
+                            format!(
+                                "expected a pointer parameter, found {}",
+                                describe_val(&other)
+                            ),
                         ))
                     }
                 };
                 let tt = self.tensor_type(self.result(op), op)?;
                 let extents = self.ints(ui, g.get(1).map_or(&[][..], |v| v), op)?;
                 let strides = self.ints(ui, g.get(2).map_or(&[][..], |v| v), op)?;
-                let view = build_view(&tt, buf, &extents, &strides)
-                    .map_err(|e| self.err(op, e))?;
+                let view = build_view(&tt, buf, &extents, &strides).map_err(|e| self.err(op, e))?;
                 self.set(ui, self.result(op), Val::Global(Rc::new(view)));
             }
             "tilus.shared_tensor" => {
@@ -896,7 +894,10 @@ impl Machine<'_> {
                     .iter()
                     .position(|a| a.0 == s.alloc_base)
                 else {
-                    return Err(self.err(op, "tilus.free_shared of a tensor that is not allocated (freed twice?)"));
+                    return Err(self.err(
+                        op,
+                        "tilus.free_shared of a tensor that is not allocated (freed twice?)",
+                    ));
                 };
                 let (base, bytes, _) = self.ctas[cta].shared_allocs[pos];
                 let r = base..base + bytes;
@@ -1149,12 +1150,7 @@ impl Machine<'_> {
                     }
                 }
             }
-            _ => {
-                return Err(self.err(
-                    op,
-                    format!("the interpreter does not support '{name}'"),
-                ))
-            }
+            _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
         Ok(Flow::Next)
     }
@@ -1176,7 +1172,10 @@ impl Machine<'_> {
         if rank < 0 || rank >= n {
             return Err(self.err(
                 op,
-                format!("CTA rank {rank} is outside the cluster of {n} block{}", if n == 1 { "" } else { "s" }),
+                format!(
+                    "CTA rank {rank} is outside the cluster of {n} block{}",
+                    if n == 1 { "" } else { "s" }
+                ),
             ));
         }
         Ok(rank as usize)
@@ -1185,7 +1184,6 @@ impl Machine<'_> {
     /// `arrive(k)` (after `expect_tx(tx)`) on barrier `bar` of CTA `cta`, reporting over-arrival.
     fn do_arrive(
         &mut self,
-        ui: usize,
         op: OpId,
         cta: usize,
         bar: usize,
@@ -1198,9 +1196,13 @@ impl Machine<'_> {
             b.expect_tx(tx);
         }
         let before = b.describe();
-        if let Err(m) = b.arrive(k) {
+        let c0 = b.completed;
+        let r = b.arrive(k);
+        if b.completed != c0 {
+            self.flips += 1;
+        }
+        if let Err(m) = r {
             let b = &self.ctas[cta].bars[bar];
-            let _ = ui;
             return Err(self
                 .err(
                     op,
@@ -1240,10 +1242,10 @@ impl Machine<'_> {
                 );
             }
             "mbarrier.producer_initial_phase" => self.set(ui, self.result(op), Val::S(Sc::I(1))),
-            "mbarrier.consumer_initial_phase" => {
-                self.set(ui, self.result(op), Val::S(Sc::I(0)))
-            }
-            "mbarrier.arrive" | "mbarrier.arrive_expect_tx" | "mbarrier.arrive_expect_tx_remote" => {
+            "mbarrier.consumer_initial_phase" => self.set(ui, self.result(op), Val::S(Sc::I(0))),
+            "mbarrier.arrive"
+            | "mbarrier.arrive_expect_tx"
+            | "mbarrier.arrive_expect_tx_remote" => {
                 let ops = self.ctx.operands(op).to_vec();
                 let (first, n, _) = self.bars(ui, ops[0], op)?;
                 // Per-thread operands: group threads by (index, count/bytes, rank).
@@ -1267,16 +1269,18 @@ impl Machine<'_> {
                         "mbarrier.arrive" => {
                             let per = k.get(1).copied().unwrap_or(1);
                             if per < 1 {
-                                return Err(self.err(op, format!("arrive count {per} must be at least 1")));
+                                return Err(
+                                    self.err(op, format!("arrive count {per} must be at least 1"))
+                                );
                             }
-                            self.do_arrive(ui, op, cta, bar, cnt * per, 0, &ts)?;
+                            self.do_arrive(op, cta, bar, cnt * per, 0, &ts)?;
                         }
                         "mbarrier.arrive_expect_tx" => {
-                            self.do_arrive(ui, op, cta, bar, cnt, cnt * k[1], &ts)?;
+                            self.do_arrive(op, cta, bar, cnt, cnt * k[1], &ts)?;
                         }
                         _ => {
                             let target = self.cta_of_rank(k[2], op)?;
-                            self.do_arrive(ui, op, target, bar, cnt, cnt * k[1], &ts)?;
+                            self.do_arrive(op, target, bar, cnt, cnt * k[1], &ts)?;
                         }
                     }
                 }
@@ -1298,7 +1302,7 @@ impl Machine<'_> {
                         continue;
                     }
                     let target = self.cta_of_rank(r, op)?;
-                    self.do_arrive(ui, op, target, bar, 1, bytes, &[t])?;
+                    self.do_arrive(op, target, bar, 1, bytes, &[t])?;
                 }
             }
             "mbarrier.wait" => {
@@ -1307,7 +1311,10 @@ impl Machine<'_> {
                 let idx = self.int(ui, ops[1], op)?;
                 let parity = self.int(ui, ops[2], op)?;
                 if parity != 0 && parity != 1 {
-                    return Err(self.err(op, format!("mbarrier.wait on phase {parity}: the parity must be 0 or 1")));
+                    return Err(self.err(
+                        op,
+                        format!("mbarrier.wait on phase {parity}: the parity must be 0 or 1"),
+                    ));
                 }
                 let bar = self.bar_index(first, n, idx, op)?;
                 let b = &self.ctas[cta].bars[bar];
@@ -1338,12 +1345,7 @@ impl Machine<'_> {
                 let c = b.completed;
                 self.units[ui].seen.insert((cta, bar), c);
             }
-            _ => {
-                return Err(self.err(
-                    op,
-                    format!("the interpreter does not support '{name}'"),
-                ))
-            }
+            _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
         Ok(Flow::Next)
     }
@@ -1437,7 +1439,16 @@ impl Machine<'_> {
                 let cta_group = prop_i64(self.ctx, op, "cta_group").unwrap_or(1);
                 let bars: Vec<(usize, usize)> = ctas
                     .iter()
-                    .map(|&c| (if cta_group == 2 && mask.is_none() { c & !1 } else { c }, bar))
+                    .map(|&c| {
+                        (
+                            if cta_group == 2 && mask.is_none() {
+                                c & !1
+                            } else {
+                                c
+                            },
+                            bar,
+                        )
+                    })
                     .collect();
                 let r = SharedMemory::byte_range(&dst.view);
                 for &c in &ctas {
@@ -1516,12 +1527,7 @@ impl Machine<'_> {
                 }
                 self.retire_groups(cta, None, Some(leader));
             }
-            _ => {
-                return Err(self.err(
-                    op,
-                    format!("the interpreter does not support '{name}'"),
-                ))
-            }
+            _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
         Ok(Flow::Next)
     }
@@ -1652,12 +1658,7 @@ impl Machine<'_> {
                 }
                 self.retire_groups(cta, Some(wg), None);
             }
-            _ => {
-                return Err(self.err(
-                    op,
-                    format!("the interpreter does not support '{name}'"),
-                ))
-            }
+            _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
         Ok(Flow::Next)
     }
@@ -1720,7 +1721,10 @@ impl Machine<'_> {
                             other => {
                                 return Err(self.err(
                                     op,
-                                    format!("expected a shared or tensor-memory operand, found {}", describe_val(other)),
+                                    format!(
+                                        "expected a shared or tensor-memory operand, found {}",
+                                        describe_val(other)
+                                    ),
                                 ))
                             }
                         };
@@ -1866,12 +1870,7 @@ impl Machine<'_> {
                 };
                 self.set(ui, self.result(op), Val::Tmem(Rc::new(v)));
             }
-            _ => {
-                return Err(self.err(
-                    op,
-                    format!("the interpreter does not support '{name}'"),
-                ))
-            }
+            _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
         Ok(Flow::Next)
     }

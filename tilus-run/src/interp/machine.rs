@@ -9,13 +9,20 @@
 use super::asyncops::{AsyncOp, Groups};
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
-use super::value::{ScalarKind, Sc, Val};
+use super::value::{Sc, ScalarKind, Val};
 use super::{Options, Schedule};
 use crate::memory::{GlobalMemory, GlobalView, SharedMemory};
 use crate::tensor::Tensor;
 use std::collections::HashMap;
 use std::rc::Rc;
 use tilus_ir::{BlockId, Context, DiagLoc, Diagnostic, OpId, Severity};
+
+/// Steps a unit waits for its sibling to leave a region before running on its own (a long
+/// region is a role split, not a branch to reconverge after).
+pub(crate) const PARK_LIMIT: u64 = 32;
+
+/// Ops a unit runs before the deterministic scheduler moves to the next one.
+const QUANTUM: u64 = 16;
 
 /// Shared memory per CTA (sm_90 / sm_100).
 pub(crate) const SMEM_CAPACITY: i64 = 232448;
@@ -190,8 +197,11 @@ pub(crate) struct Unit {
     pub frames: Vec<Frame>,
     pub env: Vec<Val>,
     pub state: UState,
-    /// Waiting to reconverge with this unit (runs only while that one cannot).
+    /// Waiting to reconverge with this unit (runs only while that one cannot, or after
+    /// [`PARK_LIMIT`] steps).
     pub parked_for: Option<u64>,
+    /// The step at which the unit was parked.
+    pub parked_at: u64,
     /// Completed-phase count of each barrier (CTA-qualified) when this unit last passed a wait on it.
     pub seen: HashMap<(usize, usize), u64>,
 }
@@ -228,10 +238,7 @@ pub(crate) fn describe_threads(t: &[u32]) -> String {
             _ => ranges.push((x, x + 1)),
         }
     }
-    let parts: Vec<String> = ranges
-        .iter()
-        .map(|(a, b)| format!("[{a}, {b})"))
-        .collect();
+    let parts: Vec<String> = ranges.iter().map(|(a, b)| format!("[{a}, {b})")).collect();
     format!(
         "thread{} {}",
         if t.len() == 1 { "" } else { "s" },
@@ -263,6 +270,8 @@ pub(crate) struct Machine<'a> {
     /// mbarrier.alloc op → (first barrier, counts).
     pub bar_plan: HashMap<OpId, (usize, Vec<i64>)>,
     pub num_values: usize,
+    /// Barrier phases completed so far (all CTAs): a change preempts the running unit.
+    pub flips: u64,
     rr_last: u64,
 }
 
@@ -337,11 +346,12 @@ impl<'a> Machine<'a> {
             next_async: 0,
             now: 0,
             steps: 0,
-            latency: 24,
+            latency: 64,
             rng: Rng::new(seed),
             warnings: Vec::new(),
             bar_plan,
             num_values: ctx.num_values(),
+            flips: 0,
             rr_last: 0,
         }
     }
@@ -418,6 +428,7 @@ impl<'a> Machine<'a> {
                 env,
                 state: UState::Ready,
                 parked_for: None,
+                parked_at: 0,
                 seen: HashMap::new(),
             });
         }
@@ -470,10 +481,13 @@ impl<'a> Machine<'a> {
             .filter(|u| u.ready())
             .map(|u| u.id)
             .collect();
+        let now = self.now;
         let mut out: Vec<usize> = (0..self.units.len())
             .filter(|&i| {
                 let u = &self.units[i];
-                u.ready() && u.parked_for.is_none_or(|p| !ready_ids.contains(&p))
+                u.ready()
+                    && u.parked_for
+                        .is_none_or(|p| !ready_ids.contains(&p) || now >= u.parked_at + PARK_LIMIT)
             })
             .collect();
         if out.is_empty() {
@@ -488,7 +502,8 @@ impl<'a> Machine<'a> {
 
     fn schedule(&mut self) -> Result<(), Diagnostic> {
         loop {
-            self.units.retain(|u| !matches!(u.state, UState::Dead | UState::Done));
+            self.units
+                .retain(|u| !matches!(u.state, UState::Dead | UState::Done));
             self.complete_due()?;
             let run = self.runnable();
             if run.is_empty() {
@@ -507,7 +522,7 @@ impl<'a> Machine<'a> {
                         .copied()
                         .find(|&i| self.units[i].id > self.rr_last)
                         .unwrap_or(run[0]);
-                    (i, 64)
+                    (i, QUANTUM)
                 }
                 Schedule::Random { .. } => {
                     let i = run[self.rng.below(run.len() as u64) as usize];
@@ -522,12 +537,18 @@ impl<'a> Machine<'a> {
                 if self.steps > self.opts.max_steps {
                     return Err(self.step_limit_report());
                 }
+                let flips = self.flips;
                 self.step_unit(pick)?;
                 let u = &self.units[pick];
                 if !u.ready() || u.parked_for.is_some() {
                     break;
                 }
                 self.complete_due()?;
+                // A barrier phase completed: let the units waiting on it run now, as they
+                // would on hardware (this is what exposes stages reused too early).
+                if self.flips != flips {
+                    break;
+                }
             }
         }
     }
@@ -678,8 +699,14 @@ impl<'a> Machine<'a> {
                     _ => {}
                 }
             }
-            self.units[ui].parked_for = Some(sid);
+            self.park(ui, sid);
         }
+    }
+
+    /// Parks unit `i` until unit `partner` leaves its region (or blocks).
+    pub(crate) fn park(&mut self, i: usize, partner: u64) {
+        self.units[i].parked_for = Some(partner);
+        self.units[i].parked_at = self.now;
     }
 
     /// Merges units (same CTA, same position) into the first; the others die.
@@ -695,10 +722,7 @@ impl<'a> Machine<'a> {
         let mut env = Vec::with_capacity(n);
         for s in 0..n {
             let first = &self.units[keep].env[s];
-            if idx[1..]
-                .iter()
-                .all(|&i| self.units[i].env[s].same(first))
-            {
+            if idx[1..].iter().all(|&i| self.units[i].env[s].same(first)) {
                 env.push(first.clone());
                 continue;
             }
@@ -765,19 +789,24 @@ impl<'a> Machine<'a> {
                     let u = &self.units[i];
                     u.cta == cta
                         && match &u.state {
-                            UState::Blocked(Block::Sync { begin: b, size: s, .. }) => {
-                                sync && *b == begin && *s == size
-                            }
-                            UState::Blocked(Block::Converge { begin: b, size: s, .. }) => {
-                                !sync && *b == begin && *s == size
-                            }
+                            UState::Blocked(Block::Sync {
+                                begin: b, size: s, ..
+                            }) => sync && *b == begin && *s == size,
+                            UState::Blocked(Block::Converge {
+                                begin: b, size: s, ..
+                            }) => !sync && *b == begin && *s == size,
                             _ => false,
                         }
                 })
                 .collect();
             let have: usize = members.iter().map(|&i| self.units[i].threads.len()).sum();
             let root = begin == 0 && size == self.block_threads;
-            let need = size as usize - if root && sync { self.ctas[cta].exited } else { 0 };
+            let need = size as usize
+                - if root && sync {
+                    self.ctas[cta].exited
+                } else {
+                    0
+                };
             if have != need || members.is_empty() {
                 continue;
             }
@@ -872,9 +901,7 @@ impl<'a> Machine<'a> {
                 (format!("{who} {what}"), Some(op))
             }
             UState::Ready => (
-                format!(
-                    "{who} wait to reconverge with the other threads of their group"
-                ),
+                format!("{who} wait to reconverge with the other threads of their group"),
                 u.frames.last().and_then(|f| f.next),
             ),
             _ => (format!("{who} finished"), None),

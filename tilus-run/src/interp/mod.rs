@@ -77,7 +77,10 @@ fn kernel_body(ctx: &Context, kernel: OpId) -> Result<tilus_ir::BlockId, Diagnos
     if ctx.op_name_str(kernel) != "tilus.kernel" {
         return Err(Diagnostic::op(
             kernel,
-            format!("expected a tilus.kernel, found '{}'", ctx.op_name_str(kernel)),
+            format!(
+                "expected a tilus.kernel, found '{}'",
+                ctx.op_name_str(kernel)
+            ),
         ));
     }
     ctx.regions(kernel)
@@ -211,7 +214,10 @@ pub fn run(
             if *b >= mem.buffers.len() {
                 return Err(vec![Diagnostic::op(
                     kernel,
-                    format!("buffer argument {b} does not exist ({} buffers)", mem.buffers.len()),
+                    format!(
+                        "buffer argument {b} does not exist ({} buffers)",
+                        mem.buffers.len()
+                    ),
                 )]);
             }
         }
@@ -277,7 +283,9 @@ fn static_int(
                     return r;
                 }
             }
-            Err(format!("it depends on '{name}', which is not evaluated statically"))
+            Err(format!(
+                "it depends on '{name}', which is not evaluated statically"
+            ))
         }
     }
 }
@@ -331,7 +339,7 @@ pub fn buffer_shapes(
         let ext = eval(&ops[sizes[0]..sizes[0] + sizes[1]])?;
         let st = eval(&ops[sizes[0] + sizes[1]..])?;
         let view = exec::build_view(&tt, pi, &ext, &st).map_err(|e| Diagnostic::op(o, e))?;
-        let elems = if view.shape.iter().any(|&s| s == 0) {
+        let elems = if view.shape.contains(&0) {
             0
         } else {
             1 + view
@@ -341,21 +349,19 @@ pub fn buffer_shapes(
                 .map(|(&s, &t)| (s - 1) * t)
                 .sum::<i64>()
         };
-        let compact = tt.strides.is_none() || {
-            let rm = exec::build_view(
-                &TensorType {
-                    strides: None,
-                    ..tt.clone()
-                },
-                pi,
-                &ext,
-                &[],
-            )
-            .map(|v| v.strides == view.strides)
-            .unwrap_or(false);
-            rm
+        let row_major = TensorType {
+            strides: None,
+            ..tt.clone()
         };
-        let shape = if compact { Some(view.shape.clone()) } else { None };
+        let compact = tt.strides.is_none()
+            || exec::build_view(&row_major, pi, &ext, &[])
+                .map(|v| v.strides == view.strides)
+                .unwrap_or(false);
+        let shape = if compact {
+            Some(view.shape.clone())
+        } else {
+            None
+        };
         let e = need[pi].get_or_insert((view.dtype, Vec::new(), 0));
         e.1.push(shape);
         e.2 = e.2.max(elems);

@@ -98,16 +98,13 @@ impl Val {
                 Rc::ptr_eq(a, b)
                     || (a.dtype == b.dtype
                         && a.shape == b.shape
-                        && a
-                            .data
+                        && a.data
                             .iter()
                             .zip(&b.data)
                             .all(|(x, y)| x.to_bits() == y.to_bits()))
             }
             (Val::Global(a), Val::Global(b)) => a == b,
-            (Val::Shared(a), Val::Shared(b)) => {
-                a.view == b.view && a.alloc_base == b.alloc_base
-            }
+            (Val::Shared(a), Val::Shared(b)) => a.view == b.view && a.alloc_base == b.alloc_base,
             (Val::Bars { first: a, .. }, Val::Bars { first: b, .. }) => a == b,
             (Val::Tmem(a), Val::Tmem(b)) => a == b,
             (Val::Token(a), Val::Token(b)) => a == b,

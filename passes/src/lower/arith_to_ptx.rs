@@ -1,0 +1,584 @@
+//! `convert-arith-to-ptx`: scalar `arith` ops to `ptx.inst`, one PTX instruction each where PTX
+//! has one.
+//!
+//! | arith | PTX |
+//! |---|---|
+//! | `constant` | `mov.b32 %r, 42` (`mov.f32 %f, 0f3F800000`, `mov.b16 %h, 0x3C00`, `mov.pred`) |
+//! | `addi subi muli` | `add.s32`, `sub.s32`, `mul.lo.s32` (`.s16`, `.s64`; `xor.pred`/`and.pred` on `i1`) |
+//! | `divsi divui remsi remui` | `div.s32`, `div.u32`, `rem.s32`, `rem.u32` |
+//! | `andi ori xori` | `and.b32`, `or.b32`, `xor.b32` (`.pred` on `i1`) |
+//! | `shli shrsi shrui` | `shl.b32`, `shr.s32`, `shr.u32` (the amount is a `u32`: `cvt` first for `i64`) |
+//! | `maxsi minsi maxui minui` | `max.s32`, `min.s32`, `max.u32`, `min.u32` |
+//! | `addf subf mulf` | `add.rn.f32`, ... (`.f16`, `.bf16`, `.f64`); without `.rn` when the op's fastmath has `contract` or `fast`, so ptxas may fuse into `fma` |
+//! | `divf` | `div.rn.f32`, `div.rn.f64`; f16/bf16 through f32 (PTX has no half division) |
+//! | `maximumf minimumf` | `max.NaN.f32`, `min.NaN.f16`, ... (`max.f64` for f64, which has no `.NaN` form) |
+//! | `negf` | `neg.f32` |
+//! | `cmpi` | `setp.lt.s32`, `setp.ge.u64`, ... |
+//! | `cmpf` | `setp.lt.f32` (ordered), `setp.ltu.f32` (unordered), `setp.num`/`setp.nan` for `ord`/`uno` |
+//! | `select` | `selp.b32`/`selp.f32` (predicate logic for `i1`) |
+//! | `extsi extui trunci index_cast index_castui` | `cvt.s64.s32`, `cvt.u64.u32`, `cvt.u32.u64`; `selp` from `i1`, `and`+`setp` to `i1` |
+//! | `sitofp uitofp` | `cvt.rn.f32.s32`, `cvt.rn.f16.u32`, ... |
+//! | `fptosi fptoui` | `cvt.rzi.s32.f32`, ... |
+//! | `extf truncf` | `cvt.f32.f16`, `cvt.rn.f16.f32`, `cvt.rn.bf16.f32`, `cvt.rn.f32.f64`, ... |
+//! | `bitcast` | `mov.b32` |
+//!
+//! `index` is a 64-bit integer. Vectors, tensors, 8-bit arithmetic, `ceildivsi` and
+//! `floordivsi` are reported as not supported.
+
+use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::ptx::inst_properties;
+use tilus_ir::rewrite::{float_bits, int_bits, Rewriter};
+use tilus_ir::syntax::printer::type_to_string;
+use tilus_ir::types::FloatKind;
+use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "convert-arith-to-ptx",
+    summary: "Convert scalar arith ops to ptx.inst",
+    create: || Box::new(ArithToPtx),
+};
+
+/// The pass. It has no options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArithToPtx;
+
+impl Pass for ArithToPtx {
+    fn name(&self) -> &'static str {
+        "convert-arith-to-ptx"
+    }
+    fn class_name(&self) -> String {
+        "ConvertArithToPtx".into()
+    }
+    fn description(&self) -> &'static str {
+        "Replaces each scalar arith op by the ptx.inst (or the few) computing it: add.s32, \
+         mul.lo.s64, div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, cvt.rzi.s32.f32, mov \
+         for constants, and so on (the module docs have the table). Float add/sub/mul round \
+         to nearest (.rn, no fma contraction) unless the op's fastmath allows contraction. \
+         index is 64-bit. Vector and tensor operands, 8-bit arithmetic, ceildivsi and \
+         floordivsi are reported as unsupported. Statistic: num-lowered."
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let mut ops = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if ctx.op_name_str(o).starts_with("arith.") {
+                ops.push(o);
+            }
+        });
+        let mut errors = Vec::new();
+        let mut n = 0u64;
+        for o in ops {
+            let mut rw = Rewriter::new(ctx);
+            rw.set_insertion_point_before(o);
+            let loc = rw.ctx().op(o).loc;
+            let mut b = Builder { rw, loc };
+            match lower(&mut b, o) {
+                Ok(v) => {
+                    b.rw.replace_op(o, &[v]);
+                    n += 1;
+                }
+                Err(msg) => errors.push(Diagnostic::op(
+                    o,
+                    format!("cannot convert '{}' to PTX: {msg}", ctx.op_name_str(o)),
+                )),
+            }
+        }
+        stats.add("num-lowered", "Number of arith ops converted", n);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+    }
+}
+
+struct Builder<'a> {
+    rw: Rewriter<'a>,
+    loc: Attr,
+}
+
+impl Builder<'_> {
+    fn ctx(&self) -> &Context {
+        self.rw.ctx()
+    }
+    /// `ptx.inst opcode` with a form (`$N` for `args[N]`) and one result of type `ty`.
+    fn inst_form(&mut self, opcode: &str, form: &str, args: &[Value], ty: Type) -> Value {
+        let props = inst_properties(self.rw.ctx_mut(), opcode, Some(form), args.len(), None);
+        let o = self
+            .rw
+            .build("ptx.inst", args.to_vec(), vec![ty], props, self.loc);
+        self.rw.ctx().results(o)[0]
+    }
+    /// `ptx.inst opcode args...` with one result of type `ty`.
+    fn inst(&mut self, opcode: &str, args: &[Value], ty: Type) -> Value {
+        let form = tilus_dialects::ptx::default_form(args.len());
+        self.inst_form(opcode, &form, args, ty)
+    }
+    fn i1(&mut self) -> Type {
+        self.rw.ctx_mut().int_type(1)
+    }
+    fn int(&mut self, w: u32) -> Type {
+        self.rw.ctx_mut().int_type(w)
+    }
+    fn f32(&mut self) -> Type {
+        self.rw.ctx_mut().float_type(FloatKind::F32)
+    }
+}
+
+/// A scalar type as PTX sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scalar {
+    /// An integer of this many bits (`index` is 64).
+    Int(u32),
+    Float(FloatKind),
+}
+
+fn scalar(ctx: &Context, t: Type) -> Result<Scalar, String> {
+    match ctx.type_kind(t) {
+        TypeKind::Integer { width, .. } if matches!(width, 1 | 8 | 16 | 32 | 64) => {
+            Ok(Scalar::Int(*width))
+        }
+        TypeKind::Index => Ok(Scalar::Int(64)),
+        TypeKind::Float(
+            k @ (FloatKind::F16 | FloatKind::BF16 | FloatKind::F32 | FloatKind::F64),
+        ) => Ok(Scalar::Float(*k)),
+        _ => Err(format!(
+            "type '{}' is not a PTX scalar (i1, i8..i64, index, f16, bf16, f32, f64)",
+            type_to_string(ctx, t)
+        )),
+    }
+}
+
+fn fsuffix(k: FloatKind) -> &'static str {
+    match k {
+        FloatKind::F16 => "f16",
+        FloatKind::BF16 => "bf16",
+        FloatKind::F64 => "f64",
+        _ => "f32",
+    }
+}
+
+/// Bits of a float kind.
+fn fbits(k: FloatKind) -> u32 {
+    match k {
+        FloatKind::F16 | FloatKind::BF16 => 16,
+        FloatKind::F64 => 64,
+        _ => 32,
+    }
+}
+
+/// Whether the op's fastmath flags allow contraction into fma.
+fn contracts(ctx: &Context, o: OpId) -> bool {
+    match ctx
+        .get_inherent_or_attr(o, "fastmath")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Dialect { body: Some(b), .. }) => b
+            .split(',')
+            .any(|f| matches!(f.trim(), "contract" | "fast")),
+        _ => false,
+    }
+}
+
+/// An integer width arithmetic supports (16, 32, 64), else an error.
+fn arith_width(w: u32) -> Result<u32, String> {
+    match w {
+        16 | 32 | 64 => Ok(w),
+        8 => Err("PTX has no 8-bit arithmetic (extend to i16 or i32 first)".into()),
+        _ => Err(format!("i{w} is not supported here")),
+    }
+}
+
+const CMPI: &[(&str, &str)] = &[
+    ("eq", "s"),
+    ("ne", "s"),
+    ("lt", "s"),
+    ("le", "s"),
+    ("gt", "s"),
+    ("ge", "s"),
+    ("lt", "u"),
+    ("le", "u"),
+    ("gt", "u"),
+    ("ge", "u"),
+];
+
+/// `arith.cmpf` predicates (by their integer value) to PTX `setp` comparisons; `None` for
+/// `false`/`true`.
+const CMPF: &[Option<&str>] = &[
+    None,
+    Some("eq"),
+    Some("gt"),
+    Some("ge"),
+    Some("lt"),
+    Some("le"),
+    Some("ne"),
+    Some("num"),
+    Some("equ"),
+    Some("gtu"),
+    Some("geu"),
+    Some("ltu"),
+    Some("leu"),
+    Some("neu"),
+    Some("nan"),
+    None,
+];
+
+fn pred_index(ctx: &Context, o: OpId) -> Result<usize, String> {
+    match ctx.get_prop(o, "predicate").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Integer { value, .. }) => {
+            usize::try_from(value).map_err(|_| "bad predicate".to_string())
+        }
+        _ => Err("missing predicate".into()),
+    }
+}
+
+/// The PTX immediate of a constant attribute.
+fn immediate(ctx: &Context, a: Attr, s: Scalar) -> Result<String, String> {
+    match s {
+        Scalar::Int(w) => {
+            let (bits, _) = int_bits(ctx, a).ok_or("expected an integer value")?;
+            // Signed decimal, as the value reads in the IR (`-7`, not `4294967289`).
+            let mask = if w >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << w) - 1
+            };
+            let v = bits & mask;
+            if w > 1 && w < 128 && (v >> (w - 1)) & 1 == 1 {
+                Ok(format!("-{}", (1u128 << w) - v))
+            } else {
+                Ok(format!("{v}"))
+            }
+        }
+        Scalar::Float(k) => {
+            let (_, bits) = float_bits(ctx, a).ok_or("expected a float value")?;
+            Ok(match k {
+                FloatKind::F64 => format!("0d{:016X}", bits as u64),
+                FloatKind::F32 => format!("0f{:08X}", bits as u32),
+                _ => format!("0x{:04X}", bits as u16),
+            })
+        }
+    }
+}
+
+/// The converted value of `o` (its one result).
+fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
+    let ctx = b.ctx();
+    let name = ctx.op_name_str(o).to_string();
+    let ops = ctx.operands(o).to_vec();
+    let rt = ctx.value_type(ctx.results(o)[0]);
+    let rs = scalar(ctx, rt)?;
+    let short = name.trim_start_matches("arith.");
+    match short {
+        "constant" => {
+            let a = ctx.get_prop(o, "value").ok_or("no value")?;
+            if let (Scalar::Int(1), Some((bits, _))) = (rs, int_bits(ctx, a)) {
+                // A predicate constant: compare two immediates.
+                let v = if bits & 1 == 1 { "1" } else { "0" };
+                return Ok(b.inst_form("setp.ne.u32", &format!("{v}, 0"), &[], rt));
+            }
+            let imm = immediate(ctx, a, rs)?;
+            let opcode = match rs {
+                Scalar::Int(8 | 16) => "mov.b16",
+                Scalar::Int(32) => "mov.b32",
+                Scalar::Int(_) => "mov.b64",
+                Scalar::Float(FloatKind::F32) => "mov.f32",
+                Scalar::Float(FloatKind::F64) => "mov.f64",
+                Scalar::Float(_) => "mov.b16",
+            };
+            Ok(b.inst_form(opcode, &imm, &[], rt))
+        }
+        "addi" | "subi" | "muli" | "divsi" | "divui" | "remsi" | "remui" | "andi" | "ori"
+        | "xori" | "maxsi" | "minsi" | "maxui" | "minui" => {
+            let Scalar::Int(w) = rs else {
+                return Err("expected integers".into());
+            };
+            if w == 1 {
+                let op = match short {
+                    "addi" | "subi" | "xori" => "xor.pred",
+                    "muli" | "andi" | "minui" | "maxsi" => "and.pred",
+                    "ori" | "maxui" | "minsi" => "or.pred",
+                    _ => return Err("i1 division is not supported".into()),
+                };
+                return Ok(b.inst(op, &ops, rt));
+            }
+            if w == 8 && matches!(short, "andi" | "ori" | "xori") {
+                return Ok(b.inst(&format!("{}.b16", &short[..short.len() - 1]), &ops, rt));
+            }
+            let w = arith_width(w)?;
+            let opcode = match short {
+                "addi" => format!("add.s{w}"),
+                "subi" => format!("sub.s{w}"),
+                "muli" => format!("mul.lo.s{w}"),
+                "divsi" => format!("div.s{w}"),
+                "divui" => format!("div.u{w}"),
+                "remsi" => format!("rem.s{w}"),
+                "remui" => format!("rem.u{w}"),
+                "andi" => format!("and.b{w}"),
+                "ori" => format!("or.b{w}"),
+                "xori" => format!("xor.b{w}"),
+                "maxsi" => format!("max.s{w}"),
+                "minsi" => format!("min.s{w}"),
+                "maxui" => format!("max.u{w}"),
+                _ => format!("min.u{w}"),
+            };
+            Ok(b.inst(&opcode, &ops, rt))
+        }
+        "shli" | "shrsi" | "shrui" => {
+            let Scalar::Int(w) = rs else {
+                return Err("expected integers".into());
+            };
+            let w = arith_width(w)?;
+            let amount = if w == 32 {
+                ops[1]
+            } else {
+                let u32t = b.int(32);
+                b.inst(&format!("cvt.u32.u{w}"), &[ops[1]], u32t)
+            };
+            let opcode = match short {
+                "shli" => format!("shl.b{w}"),
+                "shrsi" => format!("shr.s{w}"),
+                _ => format!("shr.u{w}"),
+            };
+            Ok(b.inst(&opcode, &[ops[0], amount], rt))
+        }
+        "ceildivsi" | "floordivsi" => Err("not supported yet (expand it first)".into()),
+        "addf" | "subf" | "mulf" => {
+            let Scalar::Float(k) = rs else {
+                return Err("expected floats".into());
+            };
+            let rnd = if contracts(ctx, o) { "" } else { ".rn" };
+            let base = &short[..3];
+            let base = if base == "mul" { "mul" } else { base };
+            Ok(b.inst(&format!("{base}{rnd}.{}", fsuffix(k)), &ops, rt))
+        }
+        "divf" => {
+            let Scalar::Float(k) = rs else {
+                return Err("expected floats".into());
+            };
+            match k {
+                FloatKind::F32 | FloatKind::F64 => {
+                    Ok(b.inst(&format!("div.rn.{}", fsuffix(k)), &ops, rt))
+                }
+                _ => {
+                    let f32t = b.f32();
+                    let s = fsuffix(k);
+                    let x = b.inst(&format!("cvt.f32.{s}"), &[ops[0]], f32t);
+                    let y = b.inst(&format!("cvt.f32.{s}"), &[ops[1]], f32t);
+                    let q = b.inst("div.rn.f32", &[x, y], f32t);
+                    Ok(b.inst(&format!("cvt.rn.{s}.f32"), &[q], rt))
+                }
+            }
+        }
+        "maximumf" | "minimumf" => {
+            let Scalar::Float(k) = rs else {
+                return Err("expected floats".into());
+            };
+            let m = &short[..3];
+            let opcode = if k == FloatKind::F64 {
+                format!("{m}.f64")
+            } else {
+                format!("{m}.NaN.{}", fsuffix(k))
+            };
+            Ok(b.inst(&opcode, &ops, rt))
+        }
+        "negf" => {
+            let Scalar::Float(k) = rs else {
+                return Err("expected floats".into());
+            };
+            Ok(b.inst(&format!("neg.{}", fsuffix(k)), &ops, rt))
+        }
+        "cmpi" => {
+            let ot = scalar(ctx, ctx.value_type(ops[0]))?;
+            let Scalar::Int(w) = ot else {
+                return Err("expected integers".into());
+            };
+            let p = pred_index(ctx, o)?;
+            let (cmp, sign) = *CMPI.get(p).ok_or("bad predicate")?;
+            if w == 1 {
+                return match cmp {
+                    "ne" => Ok(b.inst("xor.pred", &ops, rt)),
+                    "eq" => {
+                        let x = b.inst("xor.pred", &ops, rt);
+                        Ok(b.inst("not.pred", &[x], rt))
+                    }
+                    _ => Err("ordered comparison of i1 is not supported".into()),
+                };
+            }
+            let w = arith_width(w)?;
+            Ok(b.inst(&format!("setp.{cmp}.{sign}{w}"), &ops, rt))
+        }
+        "cmpf" => {
+            let ot = scalar(ctx, ctx.value_type(ops[0]))?;
+            let Scalar::Float(k) = ot else {
+                return Err("expected floats".into());
+            };
+            let p = pred_index(ctx, o)?;
+            match CMPF.get(p).ok_or("bad predicate")? {
+                Some(cmp) => Ok(b.inst(&format!("setp.{cmp}.{}", fsuffix(k)), &ops, rt)),
+                None => {
+                    let v = if p == 15 { "1" } else { "0" };
+                    Ok(b.inst_form("setp.ne.u32", &format!("{v}, 0"), &[], rt))
+                }
+            }
+        }
+        "select" => {
+            let (c, t, f) = (ops[0], ops[1], ops[2]);
+            if matches!(ctx.type_kind(ctx.value_type(c)), TypeKind::Vector { .. }) {
+                return Err("vector conditions are not supported".into());
+            }
+            let opcode = match rs {
+                Scalar::Int(1) => {
+                    let i1 = b.i1();
+                    let x = b.inst("and.pred", &[c, t], i1);
+                    let nc = b.inst("not.pred", &[c], i1);
+                    let y = b.inst("and.pred", &[nc, f], i1);
+                    return Ok(b.inst("or.pred", &[x, y], rt));
+                }
+                Scalar::Int(8 | 16) => "selp.b16".to_string(),
+                Scalar::Int(w) => format!("selp.b{w}"),
+                Scalar::Float(FloatKind::F32) => "selp.f32".into(),
+                Scalar::Float(FloatKind::F64) => "selp.f64".into(),
+                Scalar::Float(_) => "selp.b16".into(),
+            };
+            Ok(b.inst_form(&opcode, "$0, $1, $2", &[t, f, c], rt))
+        }
+        "extsi" | "extui" | "trunci" | "index_cast" | "index_castui" => {
+            let Scalar::Int(ws) = scalar(ctx, ctx.value_type(ops[0]))? else {
+                return Err("expected integers".into());
+            };
+            let Scalar::Int(wd) = rs else {
+                return Err("expected integers".into());
+            };
+            let signed = matches!(short, "extsi" | "index_cast");
+            int_cast(b, ops[0], ws, wd, signed, rt)
+        }
+        "sitofp" | "uitofp" => {
+            let Scalar::Int(ws) = scalar(ctx, ctx.value_type(ops[0]))? else {
+                return Err("expected integers".into());
+            };
+            let Scalar::Float(k) = rs else {
+                return Err("expected a float result".into());
+            };
+            if ws == 1 {
+                return Err("conversion from i1 is not supported (extend it first)".into());
+            }
+            let s = if short == "sitofp" { "s" } else { "u" };
+            Ok(b.inst(&format!("cvt.rn.{}.{s}{ws}", fsuffix(k)), &ops, rt))
+        }
+        "fptosi" | "fptoui" => {
+            let Scalar::Float(k) = scalar(ctx, ctx.value_type(ops[0]))? else {
+                return Err("expected floats".into());
+            };
+            let Scalar::Int(wd) = rs else {
+                return Err("expected an integer result".into());
+            };
+            if wd == 1 {
+                return Err("conversion to i1 is not supported".into());
+            }
+            let s = if short == "fptosi" { "s" } else { "u" };
+            Ok(b.inst(&format!("cvt.rzi.{s}{wd}.{}", fsuffix(k)), &ops, rt))
+        }
+        "extf" | "truncf" => {
+            let Scalar::Float(ks) = scalar(ctx, ctx.value_type(ops[0]))? else {
+                return Err("expected floats".into());
+            };
+            let Scalar::Float(kd) = rs else {
+                return Err("expected floats".into());
+            };
+            let rnd = if fbits(kd) < fbits(ks) || (fbits(kd) == fbits(ks) && ks != kd) {
+                ".rn"
+            } else {
+                ""
+            };
+            if ks == kd {
+                return Ok(b.inst(
+                    &format!(
+                        "mov.{}",
+                        if fbits(ks) == 16 {
+                            "b16".to_string()
+                        } else {
+                            fsuffix(ks).to_string()
+                        }
+                    ),
+                    &ops,
+                    rt,
+                ));
+            }
+            if fbits(kd) == 16 && fbits(ks) == 16 {
+                // f16 <-> bf16: through f32.
+                let f32t = b.f32();
+                let x = b.inst(&format!("cvt.f32.{}", fsuffix(ks)), &ops, f32t);
+                return Ok(b.inst(&format!("cvt.rn.{}.f32", fsuffix(kd)), &[x], rt));
+            }
+            Ok(b.inst(
+                &format!("cvt{rnd}.{}.{}", fsuffix(kd), fsuffix(ks)),
+                &ops,
+                rt,
+            ))
+        }
+        "bitcast" => {
+            let bits = match rs {
+                Scalar::Int(w) => w,
+                Scalar::Float(k) => fbits(k),
+            };
+            if bits == 1 {
+                return Ok(b.inst("mov.pred", &ops, rt));
+            }
+            Ok(b.inst(&format!("mov.b{}", bits.max(16)), &ops, rt))
+        }
+        _ => Err("no PTX lowering for this op".into()),
+    }
+}
+
+/// An integer width change (or a move), `signed` choosing sign extension.
+fn int_cast(
+    b: &mut Builder<'_>,
+    x: Value,
+    ws: u32,
+    wd: u32,
+    signed: bool,
+    rt: Type,
+) -> Result<Value, String> {
+    if ws == 1 && wd == 1 {
+        return Ok(b.inst("mov.pred", &[x], rt));
+    }
+    if ws == 1 {
+        let wd2 = wd.max(16);
+        let (t, f) = if signed { ("-1", "0") } else { ("1", "0") };
+        let s = if signed { "s" } else { "u" };
+        return Ok(b.inst_form(
+            &format!("selp.{s}{wd2}"),
+            &format!("{t}, {f}, $0"),
+            &[x],
+            rt,
+        ));
+    }
+    if wd == 1 {
+        let ws2 = ws.max(16);
+        let xt = b.ctx().value_type(x);
+        let bit = b.inst_form(&format!("and.b{ws2}"), "$0, 1", &[x], xt);
+        return Ok(b.inst_form(&format!("setp.ne.b{ws2}"), "$0, 0", &[bit], rt));
+    }
+    let (rs, rd) = (ws.max(16), wd.max(16));
+    if rs == rd {
+        // Same register width (i8 <-> i16, index <-> i64, i64 <-> i64): sign- or zero-extend
+        // the low bits when narrowing from a wider logical type is not involved.
+        if ws < wd && ws == 8 {
+            let s = if signed { "s" } else { "u" };
+            return Ok(b.inst(&format!("cvt.{s}16.{s}8"), &[x], rt));
+        }
+        return Ok(b.inst(&format!("mov.b{rd}"), &[x], rt));
+    }
+    let opcode = if wd > ws {
+        let s = if signed { "s" } else { "u" };
+        format!("cvt.{s}{rd}.{s}{ws}")
+    } else {
+        format!("cvt.u{rd}.u{rs}")
+    };
+    Ok(b.inst(&opcode, &[x], rt))
+}

@@ -1,0 +1,79 @@
+//! Lowerings toward PTX, one pass per file:
+//!
+//! - [`scf_to_cf`] (`convert-scf-to-cf`): structured control flow to blocks and branches;
+//! - [`arith_to_ptx`] (`convert-arith-to-ptx`): scalar `arith` ops to `ptx.inst`;
+//! - [`func_to_ptx`] (`convert-func-to-ptx`): kernels written as `func.func` to `ptx.entry`.
+//!
+//! `crate::ptx_emit` then prints the result as PTX text. `docs/design/lowering.md` has the whole
+//! planned pipeline, from tile-level IR down.
+
+pub mod arith_to_ptx;
+pub mod func_to_ptx;
+pub mod scf_to_cf;
+
+use tilus_ir::{Attr, AttrKind, BlockId, Context, OpId, OperationState, Type};
+
+/// Detaches `b` from its region, keeping its ops (the context can only erase a block from a
+/// region, so the ops are moved out and back).
+pub(crate) fn take_block(ctx: &mut Context, b: BlockId) {
+    if ctx.block_parent(b).is_none() {
+        return;
+    }
+    let ops: Vec<OpId> = ctx.block_ops(b).collect();
+    for &o in &ops {
+        ctx.detach_op(o);
+    }
+    ctx.erase_block(b);
+    for o in ops {
+        ctx.append_op(b, o);
+    }
+}
+
+/// Makes `order` the blocks of region `r`, in that order (blocks may come from elsewhere or be
+/// detached).
+pub(crate) fn set_region_blocks(ctx: &mut Context, r: tilus_ir::RegionId, order: &[BlockId]) {
+    for b in ctx.region_blocks(r).to_vec() {
+        take_block(ctx, b);
+    }
+    for &b in order {
+        take_block(ctx, b);
+        ctx.push_block(r, b);
+    }
+}
+
+/// `array<i32: ...>`, the value of `operandSegmentSizes`.
+pub(crate) fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
+    let elem = ctx.int_type(32);
+    ctx.attr(AttrKind::DenseArray {
+        elem,
+        values: sizes.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// A detached op from its parts.
+pub(crate) fn op_state(
+    ctx: &mut Context,
+    name: &str,
+    operands: Vec<tilus_ir::Value>,
+    result_types: Vec<Type>,
+    props: Vec<(String, Attr)>,
+    successors: Vec<BlockId>,
+    loc: Attr,
+) -> OperationState {
+    let name = ctx.op_name(name);
+    let properties = if props.is_empty() {
+        None
+    } else {
+        Some(ctx.dict_attr(props))
+    };
+    OperationState {
+        name,
+        operands,
+        result_types,
+        properties,
+        attrs: Vec::new(),
+        regions: Vec::new(),
+        successors,
+        loc,
+    }
+}

@@ -1,0 +1,295 @@
+//! `convert-scf-to-cf`: `scf.for`, `scf.if` and `scf.yield` to blocks and `cf` branches, as
+//! MLIR's SCFToControlFlow does (same blocks, same order, same ops), so that the output matches
+//! `mlir-opt --convert-scf-to-cf` (`test/lower/scf-to-cf-mlir.mlir` compares them).
+//!
+//! `scf.for %iv = %lb to %ub step %s iter_args(...)` in block `B` becomes:
+//!
+//! ```text
+//! B:        ...ops before; cf.br ^cond(%lb, inits...)
+//! ^cond(%iv, iters...):   %c = arith.cmpi slt, %iv, %ub; cf.cond_br %c, ^body, ^end
+//! ^body:    ...body; %n = arith.addi %iv, %s; cf.br ^cond(%n, yielded...)
+//! ^end:     ...ops after, the loop's results being ^cond's carried arguments
+//! ```
+//!
+//! (`ult` for `scf.for unsigned`). `scf.if` becomes a `cf.cond_br` to the then/else blocks,
+//! which branch to a continuation block taking the results as arguments.
+//!
+//! Ops are lowered outermost first; scf ops in a region of another op (say a `func.func` in the
+//! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
+//! op cannot be lowered (the region would need several blocks) and is reported.
+
+use super::{op_state, segment_sizes, set_region_blocks, take_block};
+use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_ir::rewrite::Rewriter;
+use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, RegionId, Value};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "convert-scf-to-cf",
+    summary: "Convert scf.for/scf.if to blocks and cf branches",
+    create: || Box::new(ScfToCf),
+};
+
+/// The pass. It has no options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScfToCf;
+
+impl Pass for ScfToCf {
+    fn name(&self) -> &'static str {
+        "convert-scf-to-cf"
+    }
+    fn class_name(&self) -> String {
+        "SCFToControlFlowPass".into()
+    }
+    fn description(&self) -> &'static str {
+        "Lowers scf.for and scf.if (and their scf.yield) to blocks with cf.br and cf.cond_br, \
+         the way MLIR's convert-scf-to-cf does: a loop becomes a condition block taking the \
+         induction variable and carried values (arith.cmpi slt, or ult for unsigned loops), the \
+         body, and a step (arith.addi) branching back; an if becomes a conditional branch to \
+         its then/else blocks, which join in a block taking the results. Needed before \
+         emitting PTX, which has only branches. Statistic: num-lowered."
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let mut hosts = Vec::new();
+        ctx.walk(op, &mut |o| hosts.push(o));
+        let mut n = 0u64;
+        let mut errors = Vec::new();
+        for h in hosts {
+            if is_scf(ctx, h) {
+                continue;
+            }
+            let def = ctx.op_def(h);
+            for (i, r) in ctx.regions(h).to_vec().into_iter().enumerate() {
+                let scf_ops = collect_scf(ctx, r);
+                if scf_ops.is_empty() {
+                    continue;
+                }
+                let single = def.is_some_and(|d| {
+                    d.regions.get(i).is_some_and(|rd| rd.single_block)
+                        || d.has(tilus_ir::Trait::SingleBlock)
+                });
+                if single {
+                    errors.push(Diagnostic::op(
+                        scf_ops[0],
+                        format!(
+                            "cannot lower '{}' to branches: it is in a single-block region of '{}'",
+                            ctx.op_name_str(scf_ops[0]),
+                            ctx.op_name_str(h)
+                        ),
+                    ));
+                    continue;
+                }
+                let mut order: Vec<BlockId> = ctx.region_blocks(r).to_vec();
+                for s in scf_ops {
+                    match ctx.op_name_str(s) {
+                        "scf.for" => lower_for(ctx, s, &mut order),
+                        "scf.if" => lower_if(ctx, s, &mut order),
+                        _ => continue,
+                    }
+                    n += 1;
+                }
+                set_region_blocks(ctx, r, &order);
+            }
+        }
+        stats.add("num-lowered", "Number of scf ops lowered", n);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+    }
+}
+
+fn is_scf(ctx: &Context, o: OpId) -> bool {
+    matches!(ctx.op_name_str(o), "scf.for" | "scf.if")
+}
+
+/// The scf.for/scf.if ops of `r`, outermost first, following only scf nesting (ops nested in
+/// other ops belong to those ops' regions).
+fn collect_scf(ctx: &Context, r: RegionId) -> Vec<OpId> {
+    fn visit(ctx: &Context, r: RegionId, out: &mut Vec<OpId>) {
+        for &b in ctx.region_blocks(r) {
+            for o in ctx.block_ops(b) {
+                if is_scf(ctx, o) {
+                    out.push(o);
+                    for &ir in ctx.regions(o) {
+                        visit(ctx, ir, out);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    visit(ctx, r, &mut out);
+    out
+}
+
+/// Inserts `nb` right after `b` in `order`.
+fn insert_after(order: &mut Vec<BlockId>, b: BlockId, nb: BlockId) {
+    let i = order
+        .iter()
+        .position(|x| *x == b)
+        .map_or(order.len(), |i| i + 1);
+    order.insert(i, nb);
+}
+
+/// Inserts `nb` right before `b` in `order`.
+fn insert_before(order: &mut Vec<BlockId>, b: BlockId, nb: BlockId) {
+    let i = order.iter().position(|x| *x == b).unwrap_or(order.len());
+    order.insert(i, nb);
+}
+
+/// Moves `at` and the ops after it into a new block placed right after `b`; returns it.
+fn split_block(ctx: &mut Context, order: &mut Vec<BlockId>, at: OpId) -> BlockId {
+    let b = ctx.op_parent_block(at).expect("op in a block");
+    let nb = ctx.create_block(&[]);
+    let mut cur = Some(at);
+    while let Some(o) = cur {
+        cur = ctx.next_op(o);
+        ctx.detach_op(o);
+        ctx.append_op(nb, o);
+    }
+    insert_after(order, b, nb);
+    nb
+}
+
+/// Appends `cf.br dest(args)` to `b`.
+fn br(ctx: &mut Context, b: BlockId, dest: BlockId, args: Vec<Value>, loc: tilus_ir::Attr) {
+    let st = op_state(ctx, "cf.br", args, vec![], vec![], vec![dest], loc);
+    let o = ctx.create_op(st);
+    ctx.append_op(b, o);
+}
+
+/// Appends `cf.cond_br c, t, f` (no block arguments) to `b`.
+fn cond_br(ctx: &mut Context, b: BlockId, c: Value, t: BlockId, f: BlockId, loc: tilus_ir::Attr) {
+    let seg = segment_sizes(ctx, &[1, 0, 0]);
+    let st = op_state(
+        ctx,
+        "cf.cond_br",
+        vec![c],
+        vec![],
+        vec![("operandSegmentSizes".into(), seg)],
+        vec![t, f],
+        loc,
+    );
+    let o = ctx.create_op(st);
+    ctx.append_op(b, o);
+}
+
+/// Removes the `scf.yield` ending `b` and returns its operands.
+fn pop_yield(ctx: &mut Context, b: BlockId) -> Vec<Value> {
+    match ctx.block_last(b) {
+        Some(y) if ctx.op_name_str(y) == "scf.yield" => {
+            let vals = ctx.operands(y).to_vec();
+            ctx.erase_op(y);
+            vals
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn lower_for(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
+    let loc = ctx.op(op).loc;
+    let init_block = ctx.op_parent_block(op).expect("scf.for in a block");
+    let end_block = split_block(ctx, order, op);
+    let body = ctx.regions(op)[0];
+    let cond_block = ctx.region_blocks(body)[0];
+    // The condition block keeps the arguments; the ops move to the first body block.
+    let first_body = ctx.create_block(&[]);
+    let ops: Vec<OpId> = ctx.block_ops(cond_block).collect();
+    for o in ops {
+        ctx.detach_op(o);
+        ctx.append_op(first_body, o);
+    }
+    take_block(ctx, cond_block);
+    insert_before(order, end_block, cond_block);
+    insert_before(order, end_block, first_body);
+    let operands = ctx.operands(op).to_vec();
+    let (lb, ub, step) = (operands[0], operands[1], operands[2]);
+    let inits = operands[3..].to_vec();
+    let iv = ctx.block_args(cond_block)[0];
+    let iv_ty = ctx.value_type(iv);
+    // Step and back edge.
+    let yielded = pop_yield(ctx, first_body);
+    let st = op_state(
+        ctx,
+        "arith.addi",
+        vec![iv, step],
+        vec![iv_ty],
+        vec![],
+        vec![],
+        loc,
+    );
+    let add = ctx.create_op(st);
+    ctx.append_op(first_body, add);
+    let stepped = ctx.results(add)[0];
+    let mut carried = vec![stepped];
+    carried.extend(yielded);
+    br(ctx, first_body, cond_block, carried, loc);
+    // Entry edge.
+    let mut dest = vec![lb];
+    dest.extend(inits);
+    br(ctx, init_block, cond_block, dest, loc);
+    // Condition.
+    let unsigned = ctx.get_inherent_or_attr(op, "unsignedCmp").is_some();
+    let i64t = ctx.int_type(64);
+    let pred = ctx.attr(AttrKind::Integer {
+        value: (if unsigned { 6 } else { 2 }).into(),
+        ty: i64t,
+    });
+    let i1 = ctx.int_type(1);
+    let st = op_state(
+        ctx,
+        "arith.cmpi",
+        vec![iv, ub],
+        vec![i1],
+        vec![("predicate".into(), pred)],
+        vec![],
+        loc,
+    );
+    let cmp = ctx.create_op(st);
+    ctx.append_op(cond_block, cmp);
+    let c = ctx.results(cmp)[0];
+    cond_br(ctx, cond_block, c, first_body, end_block, loc);
+    let results: Vec<Value> = ctx.block_args(cond_block)[1..].to_vec();
+    Rewriter::new(ctx).replace_op(op, &results);
+}
+
+fn lower_if(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
+    let loc = ctx.op(op).loc;
+    let cond_block = ctx.op_parent_block(op).expect("scf.if in a block");
+    let remaining = split_block(ctx, order, op);
+    let result_types: Vec<_> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    let cont = if result_types.is_empty() {
+        remaining
+    } else {
+        let c = ctx.create_block(&result_types);
+        insert_before(order, remaining, c);
+        br(ctx, c, remaining, vec![], loc);
+        c
+    };
+    let regions = ctx.regions(op).to_vec();
+    let then_block = ctx.region_blocks(regions[0])[0];
+    let vals = pop_yield(ctx, then_block);
+    br(ctx, then_block, cont, vals, loc);
+    take_block(ctx, then_block);
+    insert_before(order, cont, then_block);
+    let else_block = match ctx.region_blocks(regions[1]).first().copied() {
+        Some(eb) => {
+            let vals = pop_yield(ctx, eb);
+            br(ctx, eb, cont, vals, loc);
+            take_block(ctx, eb);
+            insert_before(order, cont, eb);
+            eb
+        }
+        None => cont,
+    };
+    let c = ctx.operands(op)[0];
+    cond_br(ctx, cond_block, c, then_block, else_block, loc);
+    let results = ctx.block_args(cont).to_vec();
+    Rewriter::new(ctx).replace_op(op, &results);
+}

@@ -1,0 +1,14 @@
+// convert-scf-to-cf reports the scf ops it cannot lower.
+// RUN: tilus-opt %s --verify-diagnostics --convert-scf-to-cf --no-output
+
+// A region of one block cannot take the blocks a loop becomes.
+func.func @single_block_region(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  threadgroup.single_warp {
+    // expected-error@+1 {{cannot lower 'scf.for' to branches: it is in a single-block region of 'threadgroup.single_warp'}}
+    scf.for %i = %c0 to %n step %c1 {
+    }
+  }
+  return
+}

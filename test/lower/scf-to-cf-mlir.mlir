@@ -1,0 +1,69 @@
+// convert-scf-to-cf against MLIR 22's mlir-opt on the same input: tilus-opt's output is printed
+// again by mlir-opt, so only what the pass did is compared.
+// REQUIRES: mlir-opt
+
+// RUN: mlir-opt --allow-unregistered-dialect %s --convert-scf-to-cf >%t.mlir-opt
+// RUN: tilus-opt --allow-unregistered-dialect %s --convert-scf-to-cf \
+// RUN:   | mlir-opt --allow-unregistered-dialect >%t.tilus-opt
+// RUN: diff %t.mlir-opt %t.tilus-opt
+
+func.func @nested(%lb: index, %ub: index, %s: index, %x: f32, %c: i1) -> f32 {
+  %r = scf.for %i = %lb to %ub step %s iter_args(%acc = %x) -> (f32) {
+    %y = scf.if %c -> (f32) {
+      %a = arith.addf %acc, %acc : f32
+      scf.yield %a : f32
+    } else {
+      scf.yield %acc : f32
+    }
+    scf.for %j = %lb to %ub step %s {
+      scf.if %c {
+        %z = arith.addi %i, %j : index
+        "test.use"(%z) : (index) -> ()
+      }
+    }
+    scf.yield %y : f32
+  }
+  %u = scf.for unsigned %k = %lb to %ub step %s iter_args(%a2 = %r) -> (f32) : index {
+    scf.yield %a2 : f32
+  }
+  return %u : f32
+}
+
+func.func @i32_loop_two_carried(%n: i32, %x: i32) -> (i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x, %b = %c0) -> (i32, i32) : i32 {
+    %s = arith.addi %a, %i : i32
+    scf.yield %b, %s : i32, i32
+  }
+  return %r#0, %r#1 : i32, i32
+}
+
+func.func @if_in_cfg(%c: i1, %a: i32, %b: i32) -> i32 {
+  %r = scf.if %c -> (i32) {
+    scf.yield %a : i32
+  } else {
+    scf.yield %b : i32
+  }
+  cf.br ^bb1(%r : i32)
+^bb1(%v: i32):
+  scf.if %c {
+    "test.use"(%v) : (i32) -> ()
+  }
+  return %v : i32
+}
+
+func.func @nested_function_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    "test.region"() ({
+      %true = arith.constant true
+      scf.if %true {
+        "test.use"(%i) : (index) -> ()
+      }
+      "test.end"() : () -> ()
+    }) : () -> ()
+  }
+  return
+}

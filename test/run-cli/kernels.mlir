@@ -1,0 +1,45 @@
+// Which kernel runs: --kernel NAME, else the only kernel of the file that is not another
+// kernel's `tilus.reference`. Kernel selection problems are usage errors (status 2).
+//
+// Here @a names @a_ref as its reference, so @a and @b are the candidates: one must be chosen.
+// RUN: not tilus-run %s 2>&1 | FileCheck %s --check-prefix=SEVERAL
+// RUN: tilus-run %s 2>/dev/null; test $? -eq 2
+// SEVERAL: × '{{.*}}kernels.mlir' has several kernels (@a, @b); choose one with --kernel NAME
+//
+// RUN: tilus-run %s --kernel b | FileCheck %s --check-prefix=B
+// RUN: tilus-run %s --kernel @b | FileCheck %s --check-prefix=B
+// B: kernel: @b
+//
+// A reference kernel can also be run on its own.
+// RUN: tilus-run %s --kernel a_ref | FileCheck %s --check-prefix=REF
+// REF: kernel: @a_ref
+//
+// RUN: not tilus-run %s --kernel nope 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: tilus-run %s --kernel nope 2>/dev/null; test $? -eq 2
+// UNKNOWN: × --kernel nope: '{{.*}}kernels.mlir' has no kernel named @nope
+// UNKNOWN: help: its kernels are: @a, @a_ref, @b
+//
+// A file without kernels is invalid input (status 1); so is one that does not parse or verify,
+// reported as tilus-opt reports it.
+// RUN: echo 'func.func @f() { return }' > %t.mlir
+// RUN: not tilus-run %t.mlir 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: tilus-run %t.mlir 2>/dev/null; test $? -eq 1
+// NONE: × '{{.*}}.mlir' has no tilus.kernel to run
+// RUN: echo 'tilus.kernel @k() warps(0) blocks(affine_map<() -> (1)>) {}' > %t.bad.mlir
+// RUN: not tilus-run %t.bad.mlir --diagnostic-format=mlir 2>&1 | FileCheck %s --check-prefix=VERIFY
+// RUN: tilus-run %t.bad.mlir 2>/dev/null; test $? -eq 1
+// VERIFY: bad.mlir:1:25: error: 'tilus.kernel' op expects warps in [1, 32], but found 0
+// RUN: not tilus-run %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: × cannot open input file '{{.*}}missing.mlir'
+//
+// The kernel can come from standard input.
+// RUN: tilus-run - --kernel b < %s | FileCheck %s --check-prefix=B
+
+tilus.kernel @a() warps(1) blocks(affine_map<() -> (1)>) attributes {tilus.reference = "a_ref"} {
+}
+
+tilus.kernel @a_ref() warps(1) blocks(affine_map<() -> (1)>) {
+}
+
+tilus.kernel @b() warps(1) blocks(affine_map<() -> (1)>) {
+}

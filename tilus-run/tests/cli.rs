@@ -1,0 +1,293 @@
+//! `tilus-run` as a user runs it: exit codes, the report, `.npy` files, and snapshots of the
+//! rendered errors (argument problems, kernel choice, backends, a deadlock).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn tilus_run() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tilus-run"))
+}
+
+/// Runs with the kernel text on standard input (so diagnostics name `<stdin>`).
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = tilus_run()
+        .arg("-")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The tool may exit before reading its input (e.g. on a bad flag): a broken pipe is fine.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tilus-run-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `s` with the folder `d` written as `[TMP]`, for snapshots.
+fn redact(s: &str, d: &Path) -> String {
+    s.replace(&d.display().to_string(), "[TMP]")
+}
+
+/// y = x + 1 over n elements, 128 per block; n has no default.
+const ADD_ONE: &str = "\
+tilus.kernel @add_one(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
+    warps(4) blocks(affine_map<(d0, d1, d2) -> (d2 ceildiv 128)>)
+    attributes {tilus.outputs = [\"y\"]} {
+  %bx = tilus.block_id x
+  %c128 = arith.constant 128 : i32
+  %one = arith.constant 1.0 : f32
+  %off = arith.muli %bx, %c128 : i32
+  %gx = tilus.global_view %x[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %gy = tilus.global_view %y[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %o = tilus.register_tensor init(%one : f32) : !tilus.reg<1xf32>
+  %v = tilus.load_global %gx[%off] : !tilus.global<?xf32> -> !tilus.reg<128xf32>
+  %r = tilus.add %v, %o : (!tilus.reg<128xf32>, !tilus.reg<1xf32>) -> !tilus.reg<128xf32>
+  tilus.store_global %r, %gy[%off] : !tilus.reg<128xf32>, !tilus.global<?xf32>
+}
+";
+
+const DEADLOCK: &str = "\
+tilus.kernel @stuck() warps(2) blocks(affine_map<() -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %bar = mbarrier.alloc counts [64] : !mbarrier.barriers<1>
+  %phase = mbarrier.consumer_initial_phase
+  threadgroup.single_warp {
+    mbarrier.arrive %bar[%c0 : i32] : !mbarrier.barriers<1>
+    mbarrier.wait %bar[%c0 : i32], phase(%phase) : !mbarrier.barriers<1>
+  }
+}
+";
+
+#[test]
+fn runs_and_reports() {
+    let o = run_stdin(&["--arg", "n=300", "--backend", "interp"], ADD_ONE);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "kernel: @add_one (<stdin>)\n",
+        "backend: interp\n",
+        "grid: 3x1x1 blocks of 128 threads (4 warps)\n",
+        "schedule: deterministic\n",
+        "args: n=300\n",
+        "inputs: x=random y=random (seed 0)\n",
+        "output y: f32[300] sum=",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    // Only the named output is reported.
+    assert!(!out.contains("output x"), "{out}");
+}
+
+#[test]
+fn auto_backend_falls_back_with_a_note() {
+    let o = run_stdin(&["--arg", "n=8"], ADD_ONE);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "tilus-run: no usable GPU backend in this build; running on the CPU interpreter\n"
+    );
+}
+
+#[test]
+fn missing_argument() {
+    let o = run_stdin(&[], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("missing_arg", stderr(&o));
+}
+
+#[test]
+fn extra_argument() {
+    let o = run_stdin(&["--arg", "n=4", "--arg", "nope=1"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("extra_arg", stderr(&o));
+}
+
+#[test]
+fn malformed_argument() {
+    let o = run_stdin(&["--arg", "n=abc"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    insta::assert_snapshot!("bad_value", stderr(&o));
+    // Out of range for i32, a flag value without '=': also usage errors, never a panic.
+    let o = run_stdin(&["--arg", "n=99999999999"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("does not fit i32"), "{}", stderr(&o));
+    let o = run_stdin(&["--arg", "n"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("expected NAME=VALUE"), "{}", stderr(&o));
+}
+
+#[test]
+fn npy_of_the_wrong_shape() {
+    let d = tmpdir("shape");
+    let x = d.join("x.npy");
+    let o = run_stdin(
+        &["--arg", "n=5", "--output", &format!("x={}", x.display())],
+        ADD_ONE,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run_stdin(
+        &["--arg", "n=6", "--input", &format!("x={}", x.display())],
+        ADD_ONE,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    insta::assert_snapshot!("bad_npy_shape", redact(&stderr(&o), &d));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn unknown_kernel() {
+    let o = run_stdin(&["--kernel", "nope", "--arg", "n=1"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    insta::assert_snapshot!("unknown_kernel", stderr(&o));
+}
+
+#[test]
+fn cuda_backend_is_not_available() {
+    let o = run_stdin(&["--backend", "cuda"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("cuda_unavailable", stderr(&o));
+    let o = run_stdin(&["--compare-backends"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("needs the CUDA backend"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn deadlock_is_reported_with_spans() {
+    let o = run_stdin(&["--backend", "interp"], DEADLOCK);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    insta::assert_snapshot!("deadlock", stderr(&o));
+}
+
+#[test]
+fn npy_round_trip_and_expect() {
+    let d = tmpdir("roundtrip");
+    let x = d.join("x.npy");
+    let y = d.join("y.npy");
+    let o = run_stdin(
+        &[
+            "--arg",
+            "n=200",
+            "--seed",
+            "11",
+            "--output",
+            &format!("x={}", x.display()),
+            "--output",
+            &format!("y={}", y.display()),
+        ],
+        ADD_ONE,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Same inputs from the file: y matches exactly.
+    let o = run_stdin(
+        &[
+            "--arg",
+            "n=200",
+            "--input",
+            &format!("x={}", x.display()),
+            "--expect",
+            &format!("y={}", y.display()),
+        ],
+        ADD_ONE,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(" ok (max abs err 0, max rel err 0; atol 1e-5, rtol 1e-5)"),
+        "{}",
+        stdout(&o)
+    );
+    // Other random inputs: a mismatch, status 1, with the first bad index and both values.
+    let o = run_stdin(
+        &["--arg", "n=200", "--expect", &format!("y={}", y.display())],
+        ADD_ONE,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("MISMATCH: "), "{out}");
+    assert!(
+        out.contains("of 200 elements differ; first at [0]: got "),
+        "{out}"
+    );
+    assert!(stderr(&o).contains("check failed: 'y' differs from"));
+    // No temporary files are left next to the outputs.
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn failed_run_writes_no_output() {
+    let d = tmpdir("nowrite");
+    let out = d.join("out.npy");
+    let src = DEADLOCK.replace(
+        "tilus.kernel @stuck()",
+        "tilus.kernel @stuck(%p: !tilus.ptr<f32>)",
+    );
+    let src = src.replace("affine_map<() -> (1)>", "affine_map<(d0) -> (1)>");
+    let o = run_stdin(&["--output", &format!("p={}", out.display())], &src);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn invalid_ir_is_error_1() {
+    let o = run_stdin(
+        &[],
+        "tilus.kernel @k() warps(0) blocks(affine_map<() -> (1)>) {}\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("expects warps in [1, 32], but found 0"),
+        "{}",
+        stderr(&o)
+    );
+    let o = tilus_run().arg("/nonexistent/dir/x.mlir").output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot open input file '/nonexistent/dir/x.mlir'"));
+}
+
+#[test]
+fn bad_defaults_point_at_the_attribute() {
+    let src = ADD_ONE.replace(
+        "attributes {tilus.outputs = [\"y\"]}",
+        "attributes {tilus.args = {nn = 4 : i32}, tilus.outputs = [\"y\"]}",
+    );
+    let o = run_stdin(&[], &src);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("'tilus.args' names 'nn', which is not a parameter"),
+        "{err}"
+    );
+    assert!(err.contains("<stdin>:3:17"), "{err}");
+}
