@@ -22,6 +22,9 @@
 // Run on the CPU interpreter and compare C with the naive @matmul_ref at the end of the file:
 // RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
 // INTERP: check c vs reference @matmul_ref: ok
+// Eight K steps: the elected thread waits on every phase of the one barrier in turn (a run that
+// once tripped the interpreter's missed-phase check when units merged).
+// RUN: tilus-run %s --arg k=512 | FileCheck %s --check-prefix=INTERP
 
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v0
 // CHECK-SAME:    warps(4)

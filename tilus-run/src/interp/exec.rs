@@ -1326,7 +1326,13 @@ impl Machine<'_> {
                         parity: parity as u8,
                     }));
                 }
-                let seen = self.units[ui].seen.get(&(cta, bar)).copied().unwrap_or(0);
+                // The oldest phase count any waiting thread observed (0 for a first wait).
+                let seen = self.units[ui]
+                    .threads
+                    .iter()
+                    .map(|t| self.units[ui].seen.get(&(cta, bar, *t)).copied().unwrap_or(0))
+                    .min()
+                    .unwrap_or(0);
                 if b.completed >= seen + 2 {
                     let d = self
                         .err(
@@ -1343,7 +1349,10 @@ impl Machine<'_> {
                     return Err(d);
                 }
                 let c = b.completed;
-                self.units[ui].seen.insert((cta, bar), c);
+                let threads = self.units[ui].threads.clone();
+                for t in threads {
+                    self.units[ui].seen.insert((cta, bar, t), c);
+                }
             }
             _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }

@@ -203,7 +203,7 @@ pub(crate) struct Unit {
     /// The step at which the unit was parked.
     pub parked_at: u64,
     /// Completed-phase count of each barrier (CTA-qualified) when this unit last passed a wait on it.
-    pub seen: HashMap<(usize, usize), u64>,
+    pub seen: HashMap<(usize, usize, u32), u64>,
 }
 
 impl Unit {
@@ -748,12 +748,20 @@ impl<'a> Machine<'a> {
                 env.push(Val::Divergent);
             }
         }
-        let mut seen = self.units[keep].seen.clone();
-        for &i in &idx[1..] {
-            for (k, v) in &self.units[i].seen {
-                let e = seen.entry(*k).or_insert(*v);
-                *e = (*e).min(*v);
+        // `seen` is per thread and the merged units hold disjoint threads: a union. (A per-unit
+        // minimum would let threads that never waited drag the waiters' record back.)
+        // Each unit's own threads' entries only: a unit split off earlier still carries copies
+        // of its siblings' (older) entries.
+        let mut seen = HashMap::new();
+        for &i in idx {
+            let u = &self.units[i];
+            for (k, v) in &u.seen {
+                if u.threads.binary_search(&k.2).is_ok() {
+                    seen.insert(*k, *v);
+                }
             }
+        }
+        for &i in &idx[1..] {
             self.units[i].state = UState::Dead;
         }
         let u = &mut self.units[keep];
