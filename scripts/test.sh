@@ -29,6 +29,12 @@ PTXAS_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/tilus/ptxas"
 
 # Downloads the nvidia-cuda-nvcc 13.x wheel and keeps only bin/ptxas, in $PTXAS_CACHE/bin.
 fetch_ptxas() {
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      echo "test.sh: installing python3-pip to fetch ptxas"
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-pip >/dev/null) || true
+    fi
+  fi
   command -v python3 >/dev/null 2>&1 || return 1
   local tmp whl
   tmp="$(mktemp -d)"
