@@ -173,13 +173,13 @@ impl GlobalMemory {
             if elem < 0 || byte + size > len {
                 err = Some(MemError::OutOfBounds {
                     what: format!(
-                        "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({} {}, byte {byte}), outside the buffer of {len} bytes ({} elements)",
+                        "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({}, {size} byte{} each: byte {byte}), outside the buffer of {len} bytes ({} elements)",
                         b.name,
                         v.shape,
                         v.strides,
                         v.offset,
                         v.dtype.name(),
-                        if size == 1 { "byte" } else { "bytes" },
+                        if size == 1 { "" } else { "s" },
                         len / size
                     ),
                 });
