@@ -227,6 +227,27 @@ pub const CONSUMER_INITIAL_PHASE: OpDef = OpDef {
 };
 const _: () = CONSUMER_INITIAL_PHASE.check();
 
+/// `mbarrier.addr`.
+pub const ADDR: OpDef = OpDef {
+    name: "mbarrier.addr",
+    summary: "the 32-bit shared-window address of one barrier",
+    description: "`%a = mbarrier.addr %bars[%i : i32] : !mbarrier.barriers<2> -> i32` is the \
+        address, in the CTA's shared window, of the 8-byte barrier `%i` of the barriers made by \
+        `mbarrier.alloc` (barrier `i` sits at `8 * i` bytes after barrier 0). A constant index \
+        is checked against `N`. `lower-async-to-ptx` uses it for the `[addr]` operands of the \
+        `mbarrier.*` PTX instructions; shared-memory planning replaces it by the dynamic shared \
+        base plus the barriers' compile-time offset.",
+    operands: &[one("barriers", BARRIERS), one("index", INT_OR_INDEX)],
+    results: &[one("result", I32)],
+    traits: &[Trait::Pure],
+    verify: Some(verify_addr),
+    format: Format::Declarative(
+        "$barriers `[` $index `:` type($index) `]` attr-dict `:` type($barriers) `->` type($result)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = ADDR.check();
+
 /// The mbarrier dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &ALLOC,
@@ -237,6 +258,7 @@ pub static OPS: &[&OpDef] = &[
     &WAIT,
     &PRODUCER_INITIAL_PHASE,
     &CONSUMER_INITIAL_PHASE,
+    &ADDR,
 ];
 
 // ----- helpers shared with other dialects ------------------------------------------------------
@@ -388,6 +410,11 @@ fn verify_arrive(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         _ => {}
     }
     Ok(())
+}
+
+fn verify_addr(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    check_barrier_index(ctx, op, ops[0], ops[1])
 }
 
 fn verify_wait(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

@@ -13,6 +13,7 @@
 //! | tensors | `tilus.shared_tensor : T`, `tilus.free_shared %s : T`, `tilus.register_tensor init(%c : f32) : T` |
 //! | load/store | `tilus.load_global %g[%i, %j] : G -> R`, `tilus.store_global %r, %g[%i, %j] : R, G`, `tilus.load_shared %s : S -> R`, `tilus.store_shared %r, %s : R, S` |
 //! | views | `tilus.slice_shared %s[%i] : S -> S'`, `tilus.permute_shared %s [1, 0] : S -> S'` |
+//! | addresses | `%a = tilus.shared_addr %s : S -> i32` |
 //! | values | `tilus.cast`, `tilus.add` & co. (broadcasting), `tilus.exp` & co., `tilus.cmp`, `tilus.where`, `tilus.reduce`, `tilus.shuffle_up/down`, `tilus.dot` |
 //! | scalars | `%q, %r = tilus.fast_divmod %a, %b` |
 //! | semaphores | `tilus.lock_semaphore %g[%i], %v : G`, `tilus.release_semaphore %g[%i], %v : G` |
@@ -350,6 +351,25 @@ pub const PERMUTE_SHARED: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = PERMUTE_SHARED.check();
+
+/// `tilus.shared_addr`.
+pub const SHARED_ADDR: OpDef = OpDef {
+    name: "tilus.shared_addr",
+    summary: "the 32-bit shared-window address of a shared tensor's first element",
+    description: "`%a = tilus.shared_addr %s : !tilus.shared<128x64xf16, swizzle = 128B> -> i32` \
+        is the address, in the CTA's shared window (what `.shared::cta` instructions take), of \
+        element `[0, ..., 0]` of a shared tensor or of a view of one (`tilus.slice_shared`, \
+        `tilus.permute_shared`). The lowering of async copies and tensor-core operands \
+        (`lower-async-to-ptx`) uses it to build TMA destinations and matrix descriptors; \
+        shared-memory planning replaces it by the dynamic shared base plus the tensor's \
+        compile-time offset.",
+    operands: &[one("tensor", SHARED_TENSOR)],
+    results: &[one("result", I32)],
+    traits: &[Trait::Pure],
+    format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
+    ..OpDef::DEFAULT
+};
+const _: () = SHARED_ADDR.check();
 
 // ----- register tensor values ---------------------------------------------------------------
 
@@ -695,6 +715,7 @@ pub static OPS: &[&OpDef] = &[
     &STORE_SHARED,
     &SLICE_SHARED,
     &PERMUTE_SHARED,
+    &SHARED_ADDR,
     &CAST,
     &ADD,
     &SUB,

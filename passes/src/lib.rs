@@ -126,6 +126,12 @@ pub fn registry() -> Vec<PassInfo> {
         lower::scf_to_cf::INFO,
         lower::arith_to_ptx::INFO,
         lower::func_to_ptx::INFO,
+        lower::shared_memory::INFO,
+        lower::tiles::INFO,
+        lower::threadgroups::INFO,
+        lower::tilus_kernel::INFO,
+        lower::tilus_to_ptx::INFO,
+        lower::async_to_ptx::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PRINT_OP_COUNT,
         testing::FAIL,

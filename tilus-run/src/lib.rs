@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod check;
+pub mod cuda;
 pub mod interp;
 pub mod memory;
 pub mod tensor;

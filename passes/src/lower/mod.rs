@@ -2,14 +2,27 @@
 //!
 //! - [`scf_to_cf`] (`convert-scf-to-cf`): structured control flow to blocks and branches;
 //! - [`arith_to_ptx`] (`convert-arith-to-ptx`): scalar `arith` ops to `ptx.inst`;
-//! - [`func_to_ptx`] (`convert-func-to-ptx`): kernels written as `func.func` to `ptx.entry`.
+//! - [`func_to_ptx`] (`convert-func-to-ptx`): kernels written as `func.func` to `ptx.entry`;
+//! - [`async_to_ptx`] (`lower-async-to-ptx`): mbarrier, TMA, WGMMA and tcgen05 ops to PTX;
+//! - [`shared_memory`] (`plan-shared-memory`): static offsets in the dynamic shared buffer;
+//! - [`tiles`] (`lower-tiles`): register tensors to per-thread scalars;
+//! - [`threadgroups`] (`lower-threadgroups`): thread groups to predicates, syncs to barriers;
+//! - [`tilus_kernel`] (`lower-tilus-kernel`): `tilus.kernel` to `ptx.entry`, ids to specials;
+//! - [`tilus_to_ptx`] (`tilus-to-ptx`): all of the above in order, then scf/arith to PTX.
 //!
 //! `crate::ptx_emit` then prints the result as PTX text. `docs/design/lowering.md` has the whole
 //! planned pipeline, from tile-level IR down.
 
 pub mod arith_to_ptx;
+pub mod async_to_ptx;
 pub mod func_to_ptx;
 pub mod scf_to_cf;
+pub mod shared_memory;
+pub mod threadgroups;
+pub mod tiles;
+pub mod tilus_kernel;
+pub mod tilus_to_ptx;
+pub(crate) mod build;
 
 use tilus_ir::{Attr, AttrKind, BlockId, Context, OpId, OperationState, Type};
 

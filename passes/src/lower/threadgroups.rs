@@ -1,0 +1,297 @@
+//! `lower-threadgroups`: thread groups become `scf.if` on thread-index predicates, and
+//! `threadgroup.sync` becomes a hardware barrier (spec §1.3, §1.4).
+//!
+//! Every group knows its absolute thread range `[begin, begin + n)` at compile time (groups nest
+//! with constant offsets), so the predicate is written on the absolute `%tid.x` directly:
+//!
+//! | group | predicate |
+//! |---|---|
+//! | `threads(b, n)` covering the whole parent | none (the body is inlined) |
+//! | `threads(b, n)` otherwise | `begin <= tid < begin + n` (unsigned `tid - begin < n`) |
+//! | elect-any `single_thread`, parent one warp-aligned warp | `elect.sync` |
+//! | elect-any `single_thread`, parent warp-aligned whole warps | `tid / 32 == begin / 32 && elect.sync` (the parent's first warp) |
+//! | elect-any `single_thread`, other parents | `tid == begin` (the parent's first thread) |
+//!
+//! The spec's two latent bugs do not arise: the range test needs no divisibility, and an
+//! elect-any group always picks one thread. Ids inside groups (`tilus.thread_id`,
+//! `tilus.warp_id`) are lowered first, relative to their group, because the groups disappear.
+//!
+//! `threadgroup.sync` in a group of absolute range `[b, b + n)`:
+//!
+//! | group | PTX |
+//! |---|---|
+//! | the whole block | `bar.sync 0` |
+//! | one thread | nothing |
+//! | within one warp | `bar.warp.sync mask` (`mask` = the group's lanes) |
+//! | `b % 32 == 0`, `n % 32 == 0` | `bar.sync id, n`, `id` in 1..15, one per distinct range in first-use order |
+//!
+//! Anything else is rejected (the verifier already does).
+
+use super::build::{group_pos, B};
+use super::tilus_kernel::lower_ids;
+use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::threadgroup::group_range;
+use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "lower-threadgroups",
+    summary: "Lower thread groups to predicates and threadgroup.sync to barriers",
+    create: || Box::new(LowerThreadgroups),
+};
+
+/// The pass. It has no options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LowerThreadgroups;
+
+impl Pass for LowerThreadgroups {
+    fn name(&self) -> &'static str {
+        "lower-threadgroups"
+    }
+    fn class_name(&self) -> String {
+        "LowerThreadgroups".into()
+    }
+    fn description(&self) -> &'static str {
+        "Replaces threadgroup.group/single_thread/single_warp/warp_group by scf.if on the \
+         absolute thread index (elect.sync for an elect-any single thread of a warp-aligned \
+         parent), lowers the ids inside groups relative to them, and threadgroup.sync to \
+         bar.sync 0 (whole block), bar.warp.sync mask (within a warp) or a named barrier \
+         bar.sync id, n (ids 1..15 by first use). Statistics: num-groups, num-barriers."
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let mut kernels = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if matches!(ctx.op_name_str(o), "tilus.kernel" | "ptx.entry") {
+                kernels.push(o);
+            }
+        });
+        let mut errors = Vec::new();
+        let (mut ngroups, mut nbars) = (0u64, 0u64);
+        for k in kernels {
+            // Ids first, while the groups still say what they are relative to.
+            let mut in_group = false;
+            ctx.walk(k, &mut |o| in_group |= group_range(ctx, o).is_some());
+            if !in_group && !has_sync(ctx, k) {
+                continue;
+            }
+            lower_ids_in_groups(ctx, k);
+            // Barriers, in program order (named barrier ids by first use).
+            let mut syncs = Vec::new();
+            ctx.walk(k, &mut |o| {
+                if ctx.op_name_str(o) == "threadgroup.sync" {
+                    syncs.push(o);
+                }
+            });
+            let mut named: Vec<(i64, i64)> = Vec::new();
+            for s in syncs {
+                match lower_sync(ctx, s, &mut named) {
+                    Ok(()) => nbars += 1,
+                    Err(d) => errors.push(d),
+                }
+            }
+            // Groups, outermost first (a walk visits parents before children).
+            let mut groups = Vec::new();
+            ctx.walk(k, &mut |o| {
+                if group_range(ctx, o).is_some() {
+                    groups.push(o);
+                }
+            });
+            // Where each group's parent sits, before any group is dissolved.
+            let parents: Vec<_> = groups.iter().map(|&g| group_pos(ctx, g)).collect();
+            for (g, parent) in groups.into_iter().zip(parents) {
+                match lower_group(ctx, g, parent) {
+                    Ok(()) => ngroups += 1,
+                    Err(d) => errors.push(d),
+                }
+            }
+        }
+        stats.add("num-groups", "Number of thread groups lowered", ngroups);
+        stats.add("num-barriers", "Number of threadgroup.sync lowered", nbars);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(if ngroups + nbars > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}
+
+fn has_sync(ctx: &Context, k: OpId) -> bool {
+    let mut s = false;
+    ctx.walk(k, &mut |o| s |= ctx.op_name_str(o) == "threadgroup.sync");
+    s
+}
+
+/// Lowers the ids that sit inside some group (those of the root group can wait for
+/// `lower-tilus-kernel`, but lowering them here too is harmless).
+fn lower_ids_in_groups(ctx: &mut Context, k: OpId) {
+    let mut groups = Vec::new();
+    ctx.walk(k, &mut |o| {
+        if group_range(ctx, o).is_some() {
+            groups.push(o);
+        }
+    });
+    for g in groups {
+        if ctx.is_alive(g) {
+            lower_ids(ctx, g);
+        }
+    }
+}
+
+fn lower_sync(ctx: &mut Context, s: OpId, named: &mut Vec<(i64, i64)>) -> Result<(), Diagnostic> {
+    let g = group_pos(ctx, s).ok_or_else(|| {
+        Diagnostic::op(s, "'threadgroup.sync' outside a kernel cannot be lowered")
+    })?;
+    let mut b = B::before(ctx, s);
+    if g.size == 1 {
+        // Nothing to wait for.
+    } else if g.op.is_none() || (g.begin == Some(0) && g.size == g.block) {
+        b.inst("bar.sync", "0", &[], &[], None);
+    } else {
+        match g.begin {
+            Some(begin) if begin / 32 == (begin + g.size - 1) / 32 && g.size <= 32 => {
+                let lanes: u64 = if g.size == 32 {
+                    0xffff_ffff
+                } else {
+                    ((1u64 << g.size) - 1) << (begin % 32)
+                };
+                b.inst("bar.warp.sync", &format!("{lanes:#x}"), &[], &[], None);
+            }
+            Some(begin) if begin % 32 == 0 && g.size % 32 == 0 => {
+                let key = (begin, g.size);
+                let id = match named.iter().position(|r| *r == key) {
+                    Some(i) => i + 1,
+                    None => {
+                        named.push(key);
+                        named.len()
+                    }
+                };
+                if id > 15 {
+                    return Err(Diagnostic::op(
+                        s,
+                        "more than 15 distinct named barriers are needed (16 hardware barriers, \
+                         0 is the whole block)",
+                    ));
+                }
+                b.inst("bar.sync", &format!("{id}, {}", g.size), &[], &[], None);
+            }
+            _ => {
+                return Err(Diagnostic::op(
+                    s,
+                    "'threadgroup.sync' needs a group a barrier can count (whole warps from a \
+                     warp boundary, or threads within one warp)",
+                ))
+            }
+        }
+    }
+    ctx.erase_op(s);
+    Ok(())
+}
+
+/// The group `g` as an `scf.if` (or inlined when it covers its parent).
+fn lower_group(
+    ctx: &mut Context,
+    g: OpId,
+    parent: Option<super::build::GroupPos>,
+) -> Result<(), Diagnostic> {
+    let parent = parent
+        .ok_or_else(|| Diagnostic::op(g, "a thread group outside a kernel cannot be lowered"))?;
+    let (rel, n) = group_range(ctx, g).expect("group op");
+    if ctx.region_blocks(ctx.regions(g)[0]).is_empty() {
+        // An empty group does nothing.
+        ctx.erase_op(g);
+        return Ok(());
+    }
+    let name = ctx.op_name_str(g).to_string();
+    let mut b = B::before(ctx, g);
+    let cond: Option<Value> = match rel {
+        Some(r) => {
+            if r == 0 && n == parent.size {
+                None
+            } else {
+                let Some(pb) = parent.begin else {
+                    // Inside an elect-any thread the parent has one thread, so r == 0, n == 1.
+                    return Err(Diagnostic::op(g, "cannot place a group inside an elected thread"));
+                };
+                let begin = pb + r;
+                let t = b.special("tid.x");
+                let d = b.add_const(t, -begin);
+                let nn = b.c32(n);
+                Some(b.cmpi("ult", d, nn))
+            }
+        }
+        None => {
+            // Elect-any single thread.
+            debug_assert_eq!(name, "threadgroup.single_thread");
+            if parent.size == 1 {
+                None
+            } else {
+                match parent.begin {
+                    Some(pb) if pb % 32 == 0 && parent.size % 32 == 0 => {
+                        let i32t = b.i32();
+                        let e = b.asm(
+                            "{\n\t.reg .pred %elect_p;\n\telect.sync _|%elect_p, 0xffffffff;\n\tselp.u32 $0, 1, 0, %elect_p;\n\t}",
+                            &[],
+                            &[i32t],
+                        )[0];
+                        let zero = b.c32(0);
+                        let p = b.cmpi("ne", e, zero);
+                        if parent.size == 32 {
+                            Some(p)
+                        } else {
+                            let t = b.special("tid.x");
+                            let w = b.udiv_const(t, 32);
+                            let want = b.c32(pb / 32);
+                            let first = b.cmpi("eq", w, want);
+                            Some(b.and(first, p))
+                        }
+                    }
+                    Some(pb) => {
+                        let t = b.special("tid.x");
+                        let want = b.c32(pb);
+                        Some(b.cmpi("eq", t, want))
+                    }
+                    None => None,
+                }
+            }
+        }
+    };
+    let Some(&body) = ctx.region_blocks(ctx.regions(g)[0]).first() else {
+        // An empty group does nothing.
+        ctx.erase_op(g);
+        return Ok(());
+    };
+    let body: BlockId = body;
+    match cond {
+        None => {
+            let ops: Vec<OpId> = ctx.block_ops(body).collect();
+            for o in ops {
+                ctx.move_op_before(o, g);
+            }
+            ctx.erase_op(g);
+        }
+        Some(c) => {
+            let loc = ctx.op(g).loc;
+            // then region: the body plus scf.yield; else region: empty.
+            let y = super::op_state(ctx, "scf.yield", vec![], vec![], vec![], vec![], loc);
+            let y = ctx.create_op(y);
+            ctx.append_op(body, y);
+            let then_r = ctx.create_region();
+            super::set_region_blocks(ctx, then_r, &[body]);
+            let else_r = ctx.create_region();
+            let mut st = super::op_state(ctx, "scf.if", vec![c], vec![], vec![], vec![], loc);
+            st.regions = vec![then_r, else_r];
+            let i = ctx.create_op(st);
+            ctx.insert_op_before(g, i);
+            ctx.erase_op(g);
+        }
+    }
+    Ok(())
+}

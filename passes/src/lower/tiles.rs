@@ -1,0 +1,1699 @@
+//! `lower-tiles` (tile to thread): every register tensor becomes `local_size` scalar SSA values
+//! per thread, and every op on register tensors becomes scalar `arith` and `ptx.inst` code.
+//!
+//! **Layouts.** A register tensor's layout is its type's (`layout = ...`). Without one:
+//! `tilus.register_tensor init(...)` is a splat (any consumer layout reads the scalar), other
+//! ops get the default layout: the last dimension is cut into vectors of `16 / bytes` elements
+//! (fewer when it is shorter), vectors go to consecutive threads along the last dimension, then
+//! along the dimensions before it, threads left over replicate, elements left over stay local
+//! outermost — `local(...) * spatial(...) * local(1, .., V)` (Tilus's `auto_local_spatial` with a
+//! vector). `scf.for` iter_args expand into one iter_arg per register (a 1:N conversion).
+//!
+//! **Thread coordinates.** Coordinates are linear in the digits of the thread and register
+//! indices (spec §3.1), so each element is `tpart(t) + lpart(l)`: `tpart` is computed once per op
+//! from the group-relative `tilus.thread_id` (shifts and masks for power-of-two modes), `lpart`
+//! is a compile-time constant per register.
+//!
+//! **Global loads and stores.** Per element: address = `base + Σ idx_d · stride_d · bytes`,
+//! in bounds iff `idx_d <u extent_d` for every d. Each op gets a block-uniform fast path
+//! (`scf.if`): when the whole tile box is inside the view and the base, the offset of the last
+//! dimension and the other strides are aligned to the vector, accesses are unpredicated
+//! `ld/st.global.v4` (16-byte chunks wherever the layout gives contiguous registers whose thread
+//! part is a multiple of the vector); otherwise every element is a predicated scalar access, a
+//! load reading 0 out of bounds. Stores of replicated layouts are issued by replica 0 only.
+//!
+//! **Shared memory.** `load_shared`/`store_shared` go through the shared layout incl. swizzle
+//! (XOR at run time) with scalar `ld.shared`/`st.shared` at the tensor's address (the
+//! `tilus.smem_offset` of `plan-shared-memory`) plus the element offset.
+//!
+//! **Values.** Element-wise ops are `arith` per register (broadcasting maps each result
+//! register to the operand register holding that element in the same thread, checked for every
+//! thread at compile time; a mismatch asks for `layout.convert`). `exp` is `ex2.approx.f32(x ·
+//! log2 e)`, `exp2` `ex2.approx.f32`, `log` `lg2.approx.f32 · ln 2`, `rsqrt` `rsqrt.approx.f32`,
+//! `tanh` `tanh.approx.f32`, `sqrt` `sqrt.rn.f32` (approximations: ~2 ulp, as CUDA's fast math);
+//! f16/bf16 math goes through f32.
+//!
+//! **Reductions.** Registers of one output element are folded inside the thread, then
+//! `shfl.sync.bfly.b32` runs over every lane bit of the reduced dimension; a reduced dimension
+//! split across warps is not lowered yet (reported). Shuffles are `shfl.sync.up/down.b32` with
+//! the lane clamp (`c = 0` / `0x1f`), so a lane without a source keeps its value.
+//!
+//! `layout.convert` between layouts with the same mapping is free; other converts are
+//! reported (the shared-memory round trip is future work).
+
+use super::build::{group_body, group_pos, B};
+use super::shared_memory::{row_major, shared_addr};
+use crate::{Changed, Pass, PassInfo, Statistics};
+use rustc_hash::FxHashMap;
+use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
+use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
+use tilus_ir::rewrite::Rewriter;
+use tilus_ir::types::FloatKind;
+use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type, TypeKind, Value};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "lower-tiles",
+    summary: "Lower register tensors to per-thread scalars (tile to thread)",
+    create: || Box::new(LowerTiles),
+};
+
+/// The pass. It has no options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LowerTiles;
+
+impl Pass for LowerTiles {
+    fn name(&self) -> &'static str {
+        "lower-tiles"
+    }
+    fn class_name(&self) -> String {
+        "LowerTiles".into()
+    }
+    fn description(&self) -> &'static str {
+        "Tile to thread: each register tensor becomes local_size scalars per thread through \
+         its layout (a default layout when the type has none), scf.for iter_args expand; \
+         load_global/store_global become per-thread addresses with bounds checks (16-byte \
+         vector accesses on a block-uniform fast path when the tile is in bounds and aligned), \
+         load_shared/store_shared go through the shared layout and swizzle, element-wise ops \
+         become arith per register with broadcasting through the layouts, reductions fold in \
+         the thread then shfl.sync.bfly across lanes, shuffles become shfl.sync.up/down. \
+         Global views are consumed and pointer parameters become i64. Statistic: num-ops."
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let mut kernels = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if ctx.op_name_str(o) == "tilus.kernel" {
+                kernels.push(o);
+            }
+        });
+        let mut errors = Vec::new();
+        let mut n = 0;
+        for k in kernels {
+            let mut l = Lowering::default();
+            match l.kernel(ctx, k) {
+                Ok(()) => n += l.count,
+                Err(d) => errors.push(d),
+            }
+        }
+        stats.add("num-ops", "Number of tile ops lowered", n);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+    }
+}
+
+/// A lowered register tensor.
+#[derive(Clone, Debug)]
+struct Tile {
+    vals: Vec<Value>,
+    layout: RegisterLayout,
+    /// A splat of one scalar (`register_tensor init` without layout): any layout reads it.
+    splat: Option<Value>,
+}
+
+/// A lowered global view.
+#[derive(Clone, Debug)]
+struct View {
+    base: Value,
+    ext: Vec<Value>,
+    strides: Vec<Value>,
+    static_strides: Vec<Option<i64>>,
+}
+
+#[derive(Default)]
+struct Lowering {
+    tiles: FxHashMap<Value, Tile>,
+    views: FxHashMap<Value, View>,
+    tids: FxHashMap<BlockId, Value>,
+    dead: Vec<OpId>,
+    /// Block arguments to erase at the end (block, index).
+    dead_args: Vec<(BlockId, Value)>,
+    count: u64,
+    /// Shared scratch for cross-warp reductions and layout conversions: its offset in the
+    /// dynamic buffer (after what plan-shared-memory placed) and the most bytes one use needs.
+    scratch_off: i64,
+    scratch_bytes: i64,
+}
+
+type R<T> = Result<T, String>;
+
+fn elem_type(ctx: &mut Context, d: DType) -> Type {
+    d.to_type(ctx)
+}
+
+fn ty_of(ctx: &Context, v: Value) -> Option<TensorType> {
+    TensorType::of(ctx, ctx.value_type(v))
+}
+
+fn is_reg(ctx: &Context, v: Value) -> bool {
+    ty_of(ctx, v).is_some_and(|t| t.space == tilus_dialects::tilus_types::Space::Register)
+}
+
+/// The default layout of a `shape` tensor over `threads` threads (see the module docs).
+pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<RegisterLayout> {
+    let rank = shape.len();
+    let mut vec = (128 / bits.max(8) as i64).max(1);
+    while vec > 1 && shape[rank - 1] % vec != 0 {
+        vec /= 2;
+    }
+    let mut left = threads;
+    let mut sp = vec![1i64; rank];
+    let mut rest: Vec<i64> = shape.to_vec();
+    rest[rank - 1] /= vec;
+    for d in (0..rank).rev() {
+        let mut t = 1;
+        while left % 2 == 0 && rest[d] % 2 == 0 && t * 2 <= rest[d] {
+            t *= 2;
+            left /= 2;
+            rest[d] /= 2;
+            let _ = t;
+        }
+        // Non-power-of-two leftovers: take the whole dim when it divides.
+        if rest[d] > 1 && left % rest[d] == 0 {
+            left /= rest[d];
+            t *= rest[d];
+            rest[d] = 1;
+        }
+        sp[d] = t;
+    }
+    let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let mut inner = vec![1i64; rank];
+    inner[rank - 1] = vec;
+    let mut text = String::new();
+    if left > 1 {
+        text.push_str(&format!("replicate({left}) * "));
+    }
+    text.push_str(&format!(
+        "local({}) * spatial({}) * local({})",
+        list(&rest),
+        list(&sp),
+        list(&inner)
+    ));
+    RegisterLayout::parse(&text).map_err(|e| format!("default layout '{text}': {e}"))
+}
+
+/// Per-layout geometry: thread digits and register coordinates.
+struct Geo {
+    /// Spatial entries, most significant first: (mode or -r, thread stride, size).
+    tdig: Vec<(i64, i64, i64)>,
+    /// Dim of each mode and its weight within the dim.
+    mode_dim: Vec<usize>,
+    mode_weight: Vec<i64>,
+}
+
+fn geo(l: &RegisterLayout) -> Geo {
+    let mut mode_dim = Vec::new();
+    let mut mode_weight = Vec::new();
+    let mut m = 0;
+    for (k, &c) in l.dim_modes.iter().enumerate() {
+        let sizes = &l.mode_shape[m..m + c];
+        for i in 0..c {
+            mode_dim.push(k);
+            mode_weight.push(sizes[i + 1..].iter().product());
+        }
+        m += c;
+    }
+    let sizes: Vec<i64> = l.spatial_shape().collect();
+    let mut tdig = Vec::new();
+    let mut stride = 1;
+    for (i, &p) in l.spatial.iter().enumerate().rev() {
+        tdig.push((p, stride, sizes[i]));
+        stride *= sizes[i];
+    }
+    tdig.reverse();
+    Geo {
+        tdig,
+        mode_dim,
+        mode_weight,
+    }
+}
+
+/// The register part of the coordinates of local `l`.
+fn lpart(l: &RegisterLayout, local: i64) -> Vec<i64> {
+    l.coords(0, local)
+}
+
+impl Lowering {
+    fn kernel(&mut self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
+        let body = ctx.region_blocks(ctx.regions(k)[0])[0];
+        let planned = prop_i64(ctx, k, "tilus.smem_bytes").unwrap_or(0);
+        self.scratch_off = (planned + 127) / 128 * 128;
+        self.block(ctx, body)?;
+        if self.scratch_bytes > 0 {
+            let total = self.scratch_off + self.scratch_bytes;
+            if total > super::shared_memory::SMEM_LIMIT {
+                return Err(Diagnostic::op(k, format!("lower-tiles: the kernel needs {total} bytes of shared memory with the reduction scratch")));
+            }
+            let a = super::build::i64_attr(ctx, total);
+            ctx.set_attr(k, "tilus.smem_bytes", Some(a));
+            super::shared_memory::declare_smem(ctx, k);
+        }
+        // Erase what was lowered, users first.
+        for &o in self.dead.iter().rev() {
+            if ctx.is_alive(o) {
+                ctx.erase_op(o);
+            }
+        }
+        for &(b, v) in self.dead_args.iter().rev() {
+            if let Some(i) = ctx.block_args(b).iter().position(|a| *a == v) {
+                ctx.erase_block_arg(b, i);
+            }
+        }
+        // Shared tensors, views and frees nobody uses any more.
+        loop {
+            let mut gone = Vec::new();
+            ctx.walk(k, &mut |o| {
+                let n = ctx.op_name_str(o);
+                if n == "tilus.free_shared"
+                    || (matches!(
+                        n,
+                        "tilus.shared_tensor"
+                            | "tilus.slice_shared"
+                            | "tilus.permute_shared"
+                            | "mbarrier.alloc"
+                    ) && ctx.uses(ctx.results(o)[0]).is_empty())
+                {
+                    gone.push(o);
+                }
+            });
+            if gone.is_empty() {
+                break;
+            }
+            for o in gone {
+                if ctx.is_alive(o) {
+                    ctx.erase_op(o);
+                }
+            }
+        }
+        // Pointer parameters that only fed views are now i64.
+        let args = ctx.block_args(body).to_vec();
+        let tys: Vec<Type> = args.iter().map(|a| ctx.value_type(*a)).collect();
+        let fty = ctx.function_type(tys, vec![]);
+        let a = ctx.type_attr(fty);
+        tilus_ir::rewrite::set_property(ctx, k, "function_type", Some(a));
+        Ok(())
+    }
+
+    fn block(&mut self, ctx: &mut Context, b: BlockId) -> Result<(), Diagnostic> {
+        let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        for o in ops {
+            if !ctx.is_alive(o) {
+                continue;
+            }
+            let name = ctx.op_name_str(o).to_string();
+            if name == "scf.for" && self.for_has_tiles(ctx, o) {
+                self.lower_for(ctx, o)?;
+                continue;
+            }
+            if name == "scf.yield" {
+                let in_for = ctx.parent_op(o).is_some_and(|p| ctx.op_name_str(p) == "scf.for");
+                if !in_for && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
+                    return Err(Diagnostic::op(o, "cannot lower register tensors yielded here (only scf.for carries them)"));
+                }
+                continue;
+            }
+            if name.starts_with("tilus.") || name == "layout.convert" {
+                match self.op(ctx, o, &name) {
+                    Ok(true) => {
+                        self.count += 1;
+                        self.dead.push(o);
+                    }
+                    Ok(false) => {}
+                    Err(m) => return Err(Diagnostic::op(o, format!("lower-tiles: {m}"))),
+                }
+                continue;
+            }
+            if ctx.results(o).iter().any(|v| is_reg(ctx, *v)) {
+                return Err(Diagnostic::op(
+                    o,
+                    format!("lower-tiles: cannot lower '{name}' producing register tensors"),
+                ));
+            }
+            for r in ctx.regions(o).to_vec() {
+                for bb in ctx.region_blocks(r).to_vec() {
+                    self.block(ctx, bb)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn for_has_tiles(&self, ctx: &Context, o: OpId) -> bool {
+        ctx.results(o).iter().any(|v| is_reg(ctx, *v))
+    }
+
+    /// The group-relative thread index, read once per group body.
+    fn tid(&mut self, ctx: &mut Context, at: OpId) -> Value {
+        let body = group_body(ctx, at).expect("inside a kernel");
+        if let Some(v) = self.tids.get(&body) {
+            return *v;
+        }
+        let first = ctx.block_first(body).expect("non-empty");
+        let mut b = B::before(ctx, first);
+        let t = b.i32();
+        let v = b.op1("tilus.thread_id", &[], t, vec![]);
+        self.tids.insert(body, v);
+        v
+    }
+
+    fn group_size(ctx: &Context, o: OpId) -> i64 {
+        group_pos(ctx, o).map(|g| g.size).unwrap_or(1)
+    }
+
+    /// The layout of a result type, or the default.
+    fn result_layout(ctx: &Context, o: OpId, v: Value) -> R<RegisterLayout> {
+        let t = ty_of(ctx, v).ok_or("not a register tensor")?;
+        match t.register_layout() {
+            Some(l) => Ok(l),
+            None => default_layout(&t.shape, t.dtype.bits(), Self::group_size(ctx, o)),
+        }
+    }
+
+    fn tile(&self, v: Value) -> R<&Tile> {
+        self.tiles.get(&v).ok_or_else(|| "operand register tensor was not lowered".to_string())
+    }
+
+    /// Values of `src` (broadcast to `shape`) in the registers of layout `lt`.
+    fn gather(&self, ctx: &Context, src: Value, lt: &RegisterLayout) -> R<Vec<Value>> {
+        let s = self.tile(src)?;
+        let n = lt.local_size() as usize;
+        if let Some(v) = s.splat {
+            return Ok(vec![v; n]);
+        }
+        let ls = &s.layout;
+        if ls.shape == lt.shape && ls.same_mapping(lt) {
+            return Ok(s.vals.clone());
+        }
+        let _ = ctx;
+        let threads = lt.num_threads();
+        if ls.num_threads() != threads {
+            return Err(format!(
+                "layouts spread over different thread counts ({} vs {threads})",
+                ls.num_threads()
+            ));
+        }
+        let off = lt.rank() as isize - ls.rank() as isize;
+        let mut out = Vec::with_capacity(n);
+        for l in 0..n as i64 {
+            let mut found: Option<i64> = None;
+            for t in 0..threads {
+                let c = lt.coords(t, l);
+                let sidx: Vec<i64> = (0..ls.rank())
+                    .map(|j| {
+                        let k = j as isize + off;
+                        if ls.shape[j] == 1 || k < 0 {
+                            0
+                        } else {
+                            c[k as usize]
+                        }
+                    })
+                    .collect();
+                let (holders, sl) = ls.holders(&sidx);
+                if holders.binary_search(&t).is_err() || found.is_some_and(|f| f != sl) {
+                    return Err(format!(
+                        "the operand layout '{ls}' does not give thread {t} the element {sidx:?} \
+                         that register {l} of '{lt}' needs (use layout.convert)"
+                    ));
+                }
+                found = Some(sl);
+            }
+            out.push(s.vals[found.unwrap_or(0) as usize]);
+        }
+        Ok(out)
+    }
+
+    /// `tpart` of a layout: per-dim thread coordinates, and the replica digits.
+    fn tparts(
+        &mut self,
+        ctx: &mut Context,
+        at: OpId,
+        l: &RegisterLayout,
+    ) -> (Vec<Value>, Vec<Value>) {
+        let t = self.tid(ctx, at);
+        let g = geo(l);
+        let mut b = B::before(ctx, at);
+        let zero = b.c32(0);
+        let mut parts = vec![zero; l.rank()];
+        let mut reps = Vec::new();
+        let total = l.num_threads();
+        for &(p, stride, size) in &g.tdig {
+            let q = b.udiv_const(t, stride);
+            let d = if stride * size >= total {
+                q
+            } else {
+                b.urem_const(q, size)
+            };
+            if p < 0 {
+                reps.push(d);
+            } else {
+                let m = p as usize;
+                let w = b.mul_const(d, g.mode_weight[m]);
+                let k = g.mode_dim[m];
+                parts[k] = if parts[k] == zero { w } else { b.add(parts[k], w) };
+            }
+        }
+        (parts, reps)
+    }
+
+    /// Lowers one tilus op; `Ok(true)` when it is to be erased.
+    fn op(&mut self, ctx: &mut Context, o: OpId, name: &str) -> R<bool> {
+        let short = &name[name.find('.').map(|i| i + 1).unwrap_or(0)..];
+        match name {
+            "tilus.global_view" => {
+                self.global_view(ctx, o)?;
+                Ok(true)
+            }
+            "tilus.register_tensor" => {
+                let r = ctx.results(o)[0];
+                let t = ty_of(ctx, r).ok_or("bad type")?;
+                let init = ctx.operands(o).first().copied();
+                let elem = elem_type(ctx, t.dtype);
+                let mut b = B::before(ctx, o);
+                let v = match init {
+                    Some(v) => v,
+                    None => zero_of(&mut b, elem),
+                };
+                let (layout, splat) = match t.register_layout() {
+                    Some(l) => (l, None),
+                    None => (
+                        default_layout(&t.shape, t.dtype.bits(), Self::group_size(b.ctx(), o))?,
+                        Some(v),
+                    ),
+                };
+                let vals = vec![v; layout.local_size() as usize];
+                self.tiles.insert(r, Tile { vals, layout, splat });
+                Ok(true)
+            }
+            "tilus.load_global" => {
+                self.load_global(ctx, o)?;
+                Ok(true)
+            }
+            "tilus.store_global" => {
+                self.store_global(ctx, o)?;
+                Ok(true)
+            }
+            "tilus.load_shared" | "tilus.store_shared" => {
+                self.shared_access(ctx, o, name == "tilus.store_shared")?;
+                Ok(true)
+            }
+            "tilus.add" | "tilus.sub" | "tilus.mul" | "tilus.div" | "tilus.mod"
+            | "tilus.maximum" | "tilus.minimum" | "tilus.cmp" | "tilus.where" => {
+                self.elementwise(ctx, o, short)?;
+                Ok(true)
+            }
+            "tilus.exp" | "tilus.exp2" | "tilus.log" | "tilus.sqrt" | "tilus.rsqrt"
+            | "tilus.tanh" | "tilus.neg" | "tilus.abs" | "tilus.cast" => {
+                self.unary(ctx, o, short)?;
+                Ok(true)
+            }
+            "tilus.reduce" => {
+                self.reduce(ctx, o)?;
+                Ok(true)
+            }
+            "tilus.shuffle_up" | "tilus.shuffle_down" => {
+                self.shuffle(ctx, o, short == "shuffle_up")?;
+                Ok(true)
+            }
+            "layout.convert" => {
+                let r = ctx.results(o)[0];
+                let lt = Self::result_layout(ctx, o, r)?;
+                let vals = self.gather(ctx, ctx.operands(o)[0], &lt)?;
+                self.tiles.insert(r, Tile { vals, layout: lt, splat: None });
+                Ok(true)
+            }
+            "tilus.dot" => Err("tilus.dot is not lowered yet".into()),
+            _ => {
+                if ctx.results(o).iter().any(|v| is_reg(ctx, *v))
+                    || ctx.operands(o).iter().any(|v| is_reg(ctx, *v))
+                {
+                    return Err(format!("'{name}' on register tensors is not lowered yet"));
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    fn global_view(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        let r = ctx.results(o)[0];
+        let t = ty_of(ctx, r).ok_or("bad view type")?;
+        let ptr = ctx.operands(o)[0];
+        let ndyn_ext = t.shape.iter().filter(|d| **d == DYN).count();
+        let ext_ops: Vec<Value> = ctx.operands(o)[1..1 + ndyn_ext].to_vec();
+        let str_ops: Vec<Value> = ctx.operands(o)[1 + ndyn_ext..].to_vec();
+        // The pointer parameter becomes an i64.
+        let i64t = ctx.int_type(64);
+        if ctx.value_type(ptr) != i64t {
+            if ctx.defining_op(ptr).is_some() {
+                return Err("the view's pointer must be a kernel parameter".into());
+            }
+            ctx.set_value_type(ptr, i64t);
+        }
+        let mut b = B::before(ctx, o);
+        let mut ext = Vec::new();
+        let mut it = ext_ops.into_iter();
+        for &d in &t.shape {
+            ext.push(if d == DYN { it.next().ok_or("extent operand")? } else { b.c32(d) });
+        }
+        let rank = t.shape.len();
+        let mut strides = vec![None; rank];
+        let mut static_strides = vec![None; rank];
+        match &t.strides {
+            Some(s) => {
+                let mut it = str_ops.into_iter();
+                for (i, &x) in s.iter().enumerate() {
+                    if x == DYN {
+                        strides[i] = Some(it.next().ok_or("stride operand")?);
+                    } else {
+                        strides[i] = Some(b.c32(x));
+                        static_strides[i] = Some(x);
+                    }
+                }
+            }
+            None => {
+                let mut acc: Option<Value> = None;
+                let mut acc_static = Some(1i64);
+                for i in (0..rank).rev() {
+                    static_strides[i] = acc_static;
+                    strides[i] = Some(match acc {
+                        Some(v) => v,
+                        None => b.c32(1),
+                    });
+                    let cur = strides[i].unwrap();
+                    acc = Some(b.mul(cur, ext[i]));
+                    acc_static = match (acc_static, t.shape[i]) {
+                        (Some(a), d) if d != DYN => Some(a * d),
+                        _ => None,
+                    };
+                }
+            }
+        }
+        self.views.insert(
+            r,
+            View {
+                base: ptr,
+                ext,
+                strides: strides.into_iter().map(|s| s.unwrap()).collect(),
+                static_strides,
+            },
+        );
+        Ok(())
+    }
+
+    /// Shared part of global loads and stores.
+    #[allow(clippy::type_complexity)]
+    fn global_plan(
+        &mut self,
+        ctx: &mut Context,
+        o: OpId,
+        view: Value,
+        offsets: &[Value],
+        layout: &RegisterLayout,
+        dtype: DType,
+    ) -> R<GPlan> {
+        let v = self.views.get(&view).ok_or("the view was not lowered")?.clone();
+        let (tp, reps) = self.tparts(ctx, o, layout);
+        let bytes = (dtype.bits() / 8).max(1) as i64;
+        let rank = layout.rank();
+        let n = layout.local_size();
+        let lparts: Vec<Vec<i64>> = (0..n).map(|l| lpart(layout, l)).collect();
+        // Vector width.
+        let g = geo(layout);
+        let mut vw = if dtype.bits() >= 16 { 16 / bytes } else { 1 };
+        let last = rank - 1;
+        let ok_vec = |vw: i64| -> bool {
+            if vw == 1 {
+                return true;
+            }
+            if n % vw != 0 || v.static_strides[last] != Some(1) {
+                return false;
+            }
+            for &(p, _, _) in &g.tdig {
+                if p >= 0 && g.mode_dim[p as usize] == last && g.mode_weight[p as usize] % vw != 0 {
+                    return false;
+                }
+            }
+            for d in 0..last {
+                if let Some(s) = v.static_strides[d] {
+                    if s % vw != 0 {
+                        return false;
+                    }
+                }
+            }
+            (0..n).step_by(vw as usize).all(|l| {
+                let a = &lparts[l as usize];
+                a[last] % vw == 0
+                    && (1..vw).all(|i| {
+                        let c = &lparts[(l + i) as usize];
+                        (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
+                    })
+            })
+        };
+        while vw > 1 && !ok_vec(vw) {
+            vw /= 2;
+        }
+        let mut b = B::before(ctx, o);
+        // Element coordinates of the thread's register 0 part.
+        let idx: Vec<Value> = (0..rank).map(|d| b.add(offsets[d], tp[d])).collect();
+        // Thread base address: base + Σ idx_d · stride_d · bytes (64-bit).
+        let i64t = b.i64();
+        let mut addr = v.base;
+        for d in 0..rank {
+            let x = b.op1("arith.extsi", &[idx[d]], i64t, vec![]);
+            let s = match v.static_strides[d] {
+                Some(s) => b.mul_const(x, s * bytes),
+                None => {
+                    let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                    let s = b.mul_const(s, bytes);
+                    b.mul(x, s)
+                }
+            };
+            addr = b.add(addr, s);
+        }
+        // Per-register byte deltas: constants when the strides are.
+        let mut deltas = Vec::new();
+        let mut stride64: Vec<Option<Value>> = vec![None; rank];
+        for l in 0..n as usize {
+            let mut k = 0i64;
+            let mut dynv: Option<Value> = None;
+            for d in 0..rank {
+                let c = lparts[l][d];
+                if c == 0 {
+                    continue;
+                }
+                match v.static_strides[d] {
+                    Some(s) => k += c * s * bytes,
+                    None => {
+                        let s64 = match stride64[d] {
+                            Some(s) => s,
+                            None => {
+                                let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                                let s = b.mul_const(s, bytes);
+                                stride64[d] = Some(s);
+                                s
+                            }
+                        };
+                        let t = b.mul_const(s64, c);
+                        dynv = Some(match dynv {
+                            Some(a) => b.add(a, t),
+                            None => t,
+                        });
+                    }
+                }
+            }
+            deltas.push(match dynv {
+                None => Delta::Imm(k),
+                Some(dv) => {
+                    let a = b.add(addr, dv);
+                    Delta::Addr(a, k)
+                }
+            });
+        }
+        // Fast path: the box is inside the view, everything aligned.
+        let mut conds = Vec::new();
+        let zero = b.c32(0);
+        for d in 0..rank {
+            conds.push(b.cmpi("sge", offsets[d], zero));
+            let end = b.add_const(offsets[d], layout.shape[d]);
+            conds.push(b.cmpi("sle", end, v.ext[d]));
+        }
+        if vw > 1 {
+            let m = b.c32(vw - 1);
+            let r = b.and(offsets[last], m);
+            conds.push(b.cmpi("eq", r, zero));
+            for d in 0..last {
+                if v.static_strides[d].is_none() {
+                    let r = b.and(v.strides[d], m);
+                    conds.push(b.cmpi("eq", r, zero));
+                }
+            }
+            let m64 = b.c64(vw * bytes - 1);
+            let z64 = b.c64(0);
+            let r = b.and(v.base, m64);
+            conds.push(b.cmpi("eq", r, z64));
+        }
+        let fast = b.all(&conds);
+        // Replica 0 issues stores.
+        let rep = if reps.is_empty() {
+            None
+        } else {
+            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            Some(b.all(&c))
+        };
+        Ok(GPlan {
+            idx,
+            ext: v.ext,
+            lparts,
+            addr,
+            deltas,
+            vw,
+            fast,
+            rep,
+            bytes,
+        })
+    }
+
+    fn load_global(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        let r = ctx.results(o)[0];
+        let t = ty_of(ctx, r).ok_or("bad type")?;
+        let layout = Self::result_layout(ctx, o, r)?;
+        let view = ctx.operands(o)[0];
+        let offsets = ctx.operands(o)[1..].to_vec();
+        let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
+        let elem = elem_type(ctx, t.dtype);
+        let n = layout.local_size() as usize;
+        let tys = vec![elem; n];
+        let mut b = B::before(ctx, o);
+        let sfx = ld_suffix(t.dtype)?;
+        let vals = build_if(&mut b, p.fast, &tys, |b| {
+            let mut out = Vec::new();
+            for l in (0..n).step_by(p.vw as usize) {
+                let (a, k) = p.addr_of(l);
+                out.extend(vector_load(b, "global", a, k, elem, p.vw as usize, p.bytes, sfx));
+            }
+            out
+        }, |b| {
+            let mut out = Vec::new();
+            for l in 0..n {
+                let inb = p.in_bounds(b, l);
+                let (a, k) = p.addr_of(l);
+                let z = zero_imm(b.ctx(), elem);
+                let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
+                out.push(b.asm(&text, &[a, inb], &[elem])[0]);
+            }
+            out
+        });
+        self.tiles.insert(r, Tile { vals, layout, splat: None });
+        Ok(())
+    }
+
+    fn store_global(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        let val = ctx.operands(o)[0];
+        let view = ctx.operands(o)[1];
+        let offsets = ctx.operands(o)[2..].to_vec();
+        let t = ty_of(ctx, val).ok_or("bad type")?;
+        let layout = match self.tile(val)? {
+            Tile { splat: Some(_), .. } | Tile { .. } if t.register_layout().is_some() => {
+                t.register_layout().unwrap()
+            }
+            tile => tile.layout.clone(),
+        };
+        let vals = self.gather(ctx, val, &layout)?;
+        let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
+        let elem = elem_type(ctx, t.dtype);
+        let n = layout.local_size() as usize;
+        let sfx = ld_suffix(t.dtype)?;
+        let mut b = B::before(ctx, o);
+        build_if(&mut b, p.fast, &[], |b| {
+            for l in (0..n).step_by(p.vw as usize) {
+                let (a, k) = p.addr_of(l);
+                vector_store(b, "global", a, k, &vals[l..l + p.vw as usize], elem, p.bytes, sfx, p.rep);
+            }
+            vec![]
+        }, |b| {
+            for l in 0..n {
+                let inb = p.in_bounds(b, l);
+                let g = match p.rep {
+                    Some(r) => b.and(inb, r),
+                    None => inb,
+                };
+                let (a, k) = p.addr_of(l);
+                b.inst(
+                    &format!("st.global.{sfx}"),
+                    &format!("[$0{}], $1", imm(k)),
+                    &[a, vals[l]],
+                    &[],
+                    Some(g),
+                );
+            }
+            vec![]
+        });
+        Ok(())
+    }
+
+    fn shared_access(&mut self, ctx: &mut Context, o: OpId, store: bool) -> R<()> {
+        let (smem, val) = if store {
+            (ctx.operands(o)[1], Some(ctx.operands(o)[0]))
+        } else {
+            (ctx.operands(o)[0], None)
+        };
+        let st = ty_of(ctx, smem).ok_or("bad shared type")?;
+        let (rv, layout) = match val {
+            Some(v) => {
+                let t = ty_of(ctx, v).ok_or("bad type")?;
+                let l = match t.register_layout() {
+                    Some(l) => l,
+                    None => self.tile(v)?.layout.clone(),
+                };
+                (v, l)
+            }
+            None => {
+                let r = ctx.results(o)[0];
+                (r, Self::result_layout(ctx, o, r)?)
+            }
+        };
+        let vals = match val {
+            Some(v) => Some(self.gather(ctx, v, &layout)?),
+            None => None,
+        };
+        let (tp, reps) = self.tparts(ctx, o, &layout);
+        let strides = st.strides.clone().unwrap_or_else(|| row_major(&st.shape));
+        let swz = Swizzle::from_mode(st.swizzle, st.dtype.bits())?;
+        let bytes = (st.dtype.bits() / 8).max(1) as i64;
+        let elem = elem_type(ctx, st.dtype);
+        let sfx = ld_suffix(st.dtype)?;
+        let n = layout.local_size();
+        let mut b = B::before(ctx, o);
+        let base = shared_addr(&mut b, smem)?;
+        // Thread part of the (unswizzled) element offset.
+        let mut toff = b.c32(0);
+        for (d, s) in strides.iter().enumerate() {
+            let x = b.mul_const(tp[d], *s);
+            toff = b.add(toff, x);
+        }
+        let zero = b.c32(0);
+        let rep = if reps.is_empty() || !store {
+            None
+        } else {
+            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            Some(b.all(&c))
+        };
+        let mut out = Vec::new();
+        for l in 0..n {
+            let lp = lpart(&layout, l);
+            let k: i64 = lp.iter().zip(&strides).map(|(c, s)| c * s).sum();
+            let (a, imm_b) = match swz {
+                None => (base, 0),
+                Some(_) if false => (base, 0),
+                Some(sw) => {
+                    let off = b.add_const(toff, k);
+                    let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
+                    let m = b.c32(mask);
+                    let hi = b.and(off, m);
+                    let sh = b.c32(sw.shift as i64);
+                    let hi = b.ar("shrui", hi, sh);
+                    let s = b.ar("xori", off, hi);
+                    let s = b.mul_const(s, bytes);
+                    (b.add(base, s), 0)
+                }
+            };
+            let (a, kk) = if swz.is_none() {
+                let tb = b.mul_const(toff, bytes);
+                (b.add(a, tb), k * bytes)
+            } else {
+                (a, imm_b)
+            };
+            match &vals {
+                Some(vs) => {
+                    b.inst(
+                        &format!("st.shared.{sfx}"),
+                        &format!("[$0{}], $1", imm(kk)),
+                        &[a, vs[l as usize]],
+                        &[],
+                        rep,
+                    );
+                }
+                None => {
+                    let v = b.inst(
+                        &format!("ld.shared.{sfx}"),
+                        &format!("[$0{}]", imm(kk)),
+                        &[a],
+                        &[elem],
+                        None,
+                    )[0];
+                    out.push(v);
+                }
+            }
+        }
+        if !store {
+            self.tiles.insert(rv, Tile { vals: out, layout, splat: None });
+        }
+        Ok(())
+    }
+
+    fn elementwise(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+        let r = ctx.results(o)[0];
+        let lt = Self::result_layout(ctx, o, r)?;
+        let args = ctx.operands(o).to_vec();
+        let ins: Vec<Vec<Value>> = args
+            .iter()
+            .map(|a| self.gather(ctx, *a, &lt))
+            .collect::<R<_>>()?;
+        let dt = ty_of(ctx, args[args.len() - 1]).ok_or("bad type")?.dtype;
+        let pred = prop_i64(ctx, o, "predicate").unwrap_or(0);
+        let n = lt.local_size() as usize;
+        let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
+        let mut b = B::before(ctx, o);
+        let mut vals = Vec::with_capacity(n);
+        let mut cache: FxHashMap<Vec<Value>, Value> = FxHashMap::default();
+        for l in 0..n {
+            let key: Vec<Value> = ins.iter().map(|v| v[l]).collect();
+            if let Some(v) = cache.get(&key) {
+                vals.push(*v);
+                continue;
+            }
+            let v = scalar_binary(&mut b, kind, &key, dt, pred)?;
+            cache.insert(key, v);
+            vals.push(v);
+        }
+        let splat = if all_splat { Some(vals[0]) } else { None };
+        self.tiles.insert(r, Tile { vals, layout: lt, splat });
+        Ok(())
+    }
+
+    fn unary(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+        let r = ctx.results(o)[0];
+        let x = ctx.operands(o)[0];
+        let src = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let dst = ty_of(ctx, r).ok_or("bad type")?.dtype;
+        let lt = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
+            Some(l) => l,
+            None => self.tile(x)?.layout.clone(),
+        };
+        let ins = self.gather(ctx, x, &lt)?;
+        let splat = self.tile(x)?.splat.is_some();
+        let mut b = B::before(ctx, o);
+        let mut vals = Vec::new();
+        let mut cache: FxHashMap<Value, Value> = FxHashMap::default();
+        for v in ins {
+            if let Some(w) = cache.get(&v) {
+                vals.push(*w);
+                continue;
+            }
+            let w = if kind == "cast" {
+                scalar_cast(&mut b, v, src, dst)?
+            } else {
+                scalar_unary(&mut b, kind, v, src)?
+            };
+            cache.insert(v, w);
+            vals.push(w);
+        }
+        let splat = if splat { Some(vals[0]) } else { None };
+        self.tiles.insert(r, Tile { vals, layout: lt, splat });
+        Ok(())
+    }
+
+    fn reduce(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        let x = ctx.operands(o)[0];
+        let r = ctx.results(o)[0];
+        let dim = prop_i64(ctx, o, "dim").ok_or("dim")? as usize;
+        let keepdim = ctx.get_inherent_or_attr(o, "keepdim").is_some();
+        let kind = ["sum", "max", "min", "any", "all"]
+            [prop_i64(ctx, o, "kind").unwrap_or(0).clamp(0, 4) as usize];
+        let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let src = self.tile(x)?.clone();
+        let li = src.layout.clone();
+        let lo = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
+            Some(l) => l,
+            None => li.reduce(&[dim], keepdim),
+        };
+        if lo.num_threads() != li.num_threads() {
+            return Err("the result layout spreads over a different number of threads".into());
+        }
+        let g = geo(&li);
+        // Lane digits of the reduced dim: (stride, size).
+        let mut lanes = Vec::new();
+        let mut warps = Vec::new();
+        for &(p, stride, size) in &g.tdig {
+            if p >= 0 && g.mode_dim[p as usize] == dim {
+                if stride >= 32 {
+                    warps.push((stride, size));
+                    continue;
+                }
+                if stride * size > 32 || stride.count_ones() != 1 || size.count_ones() != 1 {
+                    return Err("a reduced dimension over a thread mode that straddles warps or is not a power of two".into());
+                }
+                lanes.push((stride, size));
+            }
+        }
+        let tid = if warps.is_empty() { None } else { Some(self.tid(ctx, o)) };
+        let gp = group_pos(ctx, o).ok_or("outside a kernel")?;
+        let member: u64 = if gp.size >= 32 {
+            0xffff_ffff
+        } else {
+            match gp.begin {
+                Some(bg) => ((1u64 << gp.size) - 1) << (bg % 32),
+                None => 1,
+            }
+        };
+        let n = li.local_size();
+        // Group registers by their coordinates outside the reduced dim.
+        let mut keys: Vec<(Vec<i64>, Vec<usize>)> = Vec::new();
+        for l in 0..n {
+            let mut c = lpart(&li, l);
+            c[dim] = 0;
+            match keys.iter_mut().find(|(k, _)| *k == c) {
+                Some((_, ls)) => ls.push(l as usize),
+                None => keys.push((c, vec![l as usize])),
+            }
+        }
+        let mut b = B::before(ctx, o);
+        let mut partial: Vec<Value> = Vec::new();
+        for (_, ls) in &keys {
+            let mut acc = src.vals[ls[0]];
+            for &l in &ls[1..] {
+                acc = combine(&mut b, kind, acc, src.vals[l], dt)?;
+            }
+            for &(stride, size) in &lanes {
+                let mut m = stride;
+                while m < stride * size {
+                    let other = shfl(&mut b, "bfly", acc, &m.to_string(), "0x1f", member, dt)?;
+                    acc = combine(&mut b, kind, acc, other, dt)?;
+                    m *= 2;
+                }
+            }
+            partial.push(acc);
+        }
+        if let Some(t) = tid {
+            partial = self.cross_warp(&mut b, o, t, &partial, &warps, li.num_threads(), kind, dt)?;
+        }
+        // Output registers: match each to a partial by coordinates, for every thread.
+        let proj = |c: &[i64]| -> Vec<i64> {
+            let mut c = c.to_vec();
+            if keepdim {
+                c[dim] = 0;
+            } else {
+                c.remove(dim);
+            }
+            c
+        };
+        let threads = li.num_threads();
+        let mut vals = Vec::new();
+        for lo_i in 0..lo.local_size() {
+            let pick = keys.iter().position(|(_, ls)| {
+                (0..threads).all(|t| proj(&li.coords(t, ls[0] as i64)) == lo.coords(t, lo_i))
+            });
+            match pick {
+                Some(i) => vals.push(partial[i]),
+                None => {
+                    return Err(format!(
+                        "the result layout '{lo}' does not match the reduction of '{li}'"
+                    ))
+                }
+            }
+        }
+        self.tiles.insert(r, Tile { vals, layout: lo, splat: None });
+        Ok(())
+    }
+
+    /// Combines per-thread partials across the warp digits `warps` (stride, size) of the
+    /// thread index through shared scratch: every thread writes its partials at
+    /// `[k][t]`, the group syncs, every thread folds the partials of the threads that differ
+    /// from it only in those digits (in digit order, so every replica gets the same value),
+    /// and the group syncs again before the scratch is reused.
+    #[allow(clippy::too_many_arguments)]
+    fn cross_warp(
+        &mut self,
+        b: &mut B<'_>,
+        o: OpId,
+        t: Value,
+        partial: &[Value],
+        warps: &[(i64, i64)],
+        threads: i64,
+        kind: &str,
+        dt: DType,
+    ) -> R<Vec<Value>> {
+        let bytes = (dt.bits() / 8).max(1) as i64;
+        let sfx = ld_suffix(dt)?;
+        let k = partial.len() as i64;
+        self.scratch_bytes = self.scratch_bytes.max(k * threads * bytes);
+        let base = super::shared_memory::smem_base(b);
+        let base = b.add_const(base, self.scratch_off);
+        let tb = b.mul_const(t, bytes);
+        let mine = b.add(base, tb);
+        for (i, v) in partial.iter().enumerate() {
+            b.inst(
+                &format!("st.shared.{sfx}"),
+                &format!("[$0{}], $1", imm(i as i64 * threads * bytes)),
+                &[mine, *v],
+                &[],
+                None,
+            );
+        }
+        b.op0("threadgroup.sync", &[], vec![]);
+        // t with the reduced warp digits cleared.
+        let mut t0 = t;
+        for &(stride, size) in warps {
+            let q = b.udiv_const(t, stride);
+            let d = b.urem_const(q, size);
+            let x = b.mul_const(d, stride);
+            t0 = b.ar("subi", t0, x);
+        }
+        let t0b = b.mul_const(t0, bytes);
+        let first = b.add(base, t0b);
+        let mut offs = vec![0i64];
+        for &(stride, size) in warps {
+            offs = offs
+                .iter()
+                .flat_map(|o| (0..size).map(move |j| o + j * stride))
+                .collect();
+        }
+        offs.sort_unstable();
+        let elem = b.ctx().value_type(partial[0]);
+        let mut out = Vec::new();
+        for i in 0..k {
+            let mut acc: Option<Value> = None;
+            for &off in &offs {
+                let v = b.inst(
+                    &format!("ld.shared.{sfx}"),
+                    &format!("[$0{}]", imm((i * threads + off) * bytes)),
+                    &[first],
+                    &[elem],
+                    None,
+                )[0];
+                acc = Some(match acc {
+                    None => v,
+                    Some(a) => combine(b, kind, a, v, dt)?,
+                });
+            }
+            out.push(acc.expect("a warp digit"));
+        }
+        b.op0("threadgroup.sync", &[], vec![]);
+        let _ = o;
+        Ok(out)
+    }
+
+    fn shuffle(&mut self, ctx: &mut Context, o: OpId, up: bool) -> R<()> {
+        let x = ctx.operands(o)[0];
+        let delta = ctx.operands(o)[1];
+        let r = ctx.results(o)[0];
+        let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let src = self.tile(x)?.clone();
+        let mut b = B::before(ctx, o);
+        let mut vals = Vec::new();
+        for v in &src.vals {
+            let (mode, c) = if up { ("up", "0") } else { ("down", "0x1f") };
+            vals.push(shfl_dyn(&mut b, mode, *v, delta, c, dt)?);
+        }
+        self.tiles.insert(r, Tile { vals, layout: src.layout, splat: None });
+        Ok(())
+    }
+
+    fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(f).loc;
+        let ops = ctx.operands(f).to_vec();
+        let (bounds, inits) = ops.split_at(3);
+        let body = ctx.region_blocks(ctx.regions(f)[0])[0];
+        let old_args: Vec<Value> = ctx.block_args(body)[1..].to_vec();
+        let results = ctx.results(f).to_vec();
+        let mut new_inits = Vec::new();
+        let mut tail_inits = Vec::new();
+        let mut layouts = Vec::new();
+        for (i, &init) in inits.iter().enumerate() {
+            if is_reg(ctx, init) {
+                let l = match ty_of(ctx, init).and_then(|t| t.register_layout()) {
+                    Some(l) => l,
+                    None => self.tile(init).map_err(|m| Diagnostic::op(f, m))?.layout.clone(),
+                };
+                let vals = self.gather(ctx, init, &l).map_err(|m| Diagnostic::op(f, m))?;
+                // New block args for its registers.
+                let mut args = Vec::new();
+                for v in &vals {
+                    let t = ctx.value_type(*v);
+                    args.push(ctx.add_block_arg(body, t, None));
+                }
+                tail_inits.extend(vals);
+                self.tiles.insert(
+                    old_args[i],
+                    Tile { vals: args, layout: l.clone(), splat: None },
+                );
+                self.dead_args.push((body, old_args[i]));
+                layouts.push(Some(l));
+            } else {
+                new_inits.push(init);
+                layouts.push(None);
+            }
+        }
+        new_inits.extend(tail_inits);
+        self.block(ctx, body)?;
+        // The yield.
+        let y = ctx.block_last(body).expect("scf.yield");
+        let yops = ctx.operands(y).to_vec();
+        let mut ny = Vec::new();
+        let mut tail = Vec::new();
+        for (i, v) in yops.iter().enumerate() {
+            match &layouts[i] {
+                Some(l) => tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?),
+                None => ny.push(*v),
+            }
+        }
+        ny.extend(tail);
+        let st = super::op_state(ctx, "scf.yield", ny, vec![], vec![], vec![], ctx.op(y).loc);
+        let nyo = ctx.create_op(st);
+        ctx.insert_op_before(y, nyo);
+        ctx.erase_op(y);
+        // The new loop.
+        let mut operands = bounds.to_vec();
+        operands.extend(new_inits.iter().copied());
+        let rtys: Vec<Type> = new_inits.iter().map(|v| ctx.value_type(*v)).collect();
+        let mut st = super::op_state(ctx, "scf.for", operands, rtys, vec![], vec![], loc);
+        st.properties = ctx.op(f).properties;
+        let region = ctx.create_region();
+        super::set_region_blocks(ctx, region, &[body]);
+        st.regions = vec![region];
+        let nf = ctx.create_op(st);
+        ctx.insert_op_before(f, nf);
+        let nres = ctx.results(nf).to_vec();
+        let mut scalar_i = 0;
+        let mut tail_i = results.iter().filter(|r| !is_reg(ctx, **r)).count();
+        for (i, r) in results.iter().enumerate() {
+            match &layouts[i] {
+                None => {
+                    let mut rw = Rewriter::new(ctx);
+                    rw.replace_all_uses_with(*r, nres[scalar_i]);
+                    scalar_i += 1;
+                }
+                Some(l) => {
+                    let k = l.local_size() as usize;
+                    self.tiles.insert(
+                        *r,
+                        Tile { vals: nres[tail_i..tail_i + k].to_vec(), layout: l.clone(), splat: None },
+                    );
+                    tail_i += k;
+                }
+            }
+        }
+        self.dead.push(f);
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// How a register's address is formed.
+#[derive(Clone, Copy, Debug)]
+enum Delta {
+    /// Thread address plus a constant.
+    Imm(i64),
+    /// Its own address plus a constant.
+    Addr(Value, i64),
+}
+
+struct GPlan {
+    idx: Vec<Value>,
+    ext: Vec<Value>,
+    lparts: Vec<Vec<i64>>,
+    addr: Value,
+    deltas: Vec<Delta>,
+    vw: i64,
+    fast: Value,
+    rep: Option<Value>,
+    bytes: i64,
+}
+
+impl GPlan {
+    fn addr_of(&self, l: usize) -> (Value, i64) {
+        match self.deltas[l] {
+            Delta::Imm(k) => (self.addr, k),
+            Delta::Addr(a, k) => (a, k),
+        }
+    }
+    fn in_bounds(&self, b: &mut B<'_>, l: usize) -> Value {
+        let mut ps = Vec::new();
+        for d in 0..self.idx.len() {
+            let i = b.add_const(self.idx[d], self.lparts[l][d]);
+            ps.push(b.cmpi("ult", i, self.ext[d]));
+        }
+        b.all(&ps)
+    }
+}
+
+fn imm(k: i64) -> String {
+    match k.cmp(&0) {
+        std::cmp::Ordering::Equal => String::new(),
+        std::cmp::Ordering::Greater => format!("+{k}"),
+        std::cmp::Ordering::Less => format!("+{k}"),
+    }
+}
+
+/// The `ld`/`st` type suffix of an element type.
+fn ld_suffix(d: DType) -> R<&'static str> {
+    Ok(match d {
+        DType::F32 | DType::TF32 => "f32",
+        DType::F64 => "f64",
+        DType::F16 | DType::BF16 => "b16",
+        DType::Int { bits: 32, .. } => "b32",
+        DType::Int { bits: 64, .. } => "b64",
+        DType::Int { bits: 16, .. } => "b16",
+        DType::Int { bits: 8, .. } => "s8",
+        other => return Err(format!("memory accesses of '{}' are not lowered", other.name())),
+    })
+}
+
+/// `mov` of zero into `$0`, for a register of type `t`.
+fn zero_imm(ctx: &Context, t: Type) -> String {
+    match ctx.type_kind(t) {
+        TypeKind::Float(FloatKind::F32) => "f32 $0, 0f00000000".into(),
+        TypeKind::Float(FloatKind::F64) => "f64 $0, 0d0000000000000000".into(),
+        TypeKind::Float(_) => "b16 $0, 0".into(),
+        TypeKind::Integer { width: 64, .. } => "b64 $0, 0".into(),
+        TypeKind::Integer { width: 8 | 16, .. } => "b16 $0, 0".into(),
+        _ => "b32 $0, 0".into(),
+    }
+}
+
+fn zero_of(b: &mut B<'_>, t: Type) -> Value {
+    match b.ctx().type_kind(t).clone() {
+        TypeKind::Float(_) => b.cfloat_bits(t, 0),
+        _ => b.cint(t, 0),
+    }
+}
+
+/// `scf.if cond -> (tys) { then } else { else }`, returning the results.
+fn build_if(
+    b: &mut B<'_>,
+    cond: Value,
+    tys: &[Type],
+    then_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
+    else_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
+) -> Vec<Value> {
+    let ctx = b.ctx_mut();
+    let tb = ctx.create_block(&[]);
+    let eb = ctx.create_block(&[]);
+    let tr = ctx.create_region();
+    ctx.push_block(tr, tb);
+    let er = ctx.create_region();
+    ctx.push_block(er, eb);
+    let loc = b.loc;
+    let mut st = super::op_state(b.ctx_mut(), "scf.if", vec![cond], tys.to_vec(), vec![], vec![], loc);
+    st.regions = vec![tr, er];
+    let i = b.rw.create(st);
+    let saved = b.rw.insertion_point();
+    b.rw.set_insertion_point_to_end(tb);
+    let tv = then_f(b);
+    b.op0("scf.yield", &tv, vec![]);
+    b.rw.set_insertion_point_to_end(eb);
+    let ev = else_f(b);
+    b.op0("scf.yield", &ev, vec![]);
+    b.rw.set_insertion_point(saved);
+    b.ctx().results(i).to_vec()
+}
+
+/// `vw` contiguous elements from `[a+k]`.
+#[allow(clippy::too_many_arguments)]
+fn vector_load(
+    b: &mut B<'_>,
+    space: &str,
+    a: Value,
+    k: i64,
+    elem: Type,
+    vw: usize,
+    bytes: i64,
+    sfx: &str,
+) -> Vec<Value> {
+    let addr = format!("[$0{}]", imm(k));
+    if vw == 1 {
+        return b.inst(&format!("ld.{space}.{sfx}"), &addr, &[a], &[elem], None);
+    }
+    if bytes >= 4 {
+        return b.inst(&format!("ld.{space}.v{vw}.{sfx}"), &addr, &[a], &vec![elem; vw], None);
+    }
+    // 16-bit elements: 32-bit words, then unpacked.
+    let words = vw / 2;
+    let i32t = b.i32();
+    let ws = if words == 1 {
+        b.inst(&format!("ld.{space}.b32"), &addr, &[a], &[i32t], None)
+    } else {
+        b.inst(&format!("ld.{space}.v{words}.b32"), &addr, &[a], &vec![i32t; words], None)
+    };
+    let mut out = Vec::new();
+    for w in ws {
+        out.extend(b.inst("mov.b32", "$0", &[w], &[elem, elem], None));
+    }
+    out
+}
+
+/// Stores `vals` (contiguous) at `[a+k]`.
+#[allow(clippy::too_many_arguments)]
+fn vector_store(
+    b: &mut B<'_>,
+    space: &str,
+    a: Value,
+    k: i64,
+    vals: &[Value],
+    elem: Type,
+    bytes: i64,
+    sfx: &str,
+    guard: Option<Value>,
+) {
+    let _ = elem;
+    let vw = vals.len();
+    if vw == 1 {
+        b.inst(&format!("st.{space}.{sfx}"), &format!("[$0{}], $1", imm(k)), &[a, vals[0]], &[], guard);
+        return;
+    }
+    let (op, args): (String, Vec<Value>) = if bytes >= 4 {
+        (format!("st.{space}.v{vw}.{sfx}"), vals.to_vec())
+    } else {
+        let i32t = b.i32();
+        let words: Vec<Value> = vals
+            .chunks(2)
+            .map(|p| b.inst("mov.b32", "{$0, $1}", &[p[0], p[1]], &[i32t], None)[0])
+            .collect();
+        let op = if words.len() == 1 {
+            format!("st.{space}.b32")
+        } else {
+            format!("st.{space}.v{}.b32", words.len())
+        };
+        (op, words)
+    };
+    let mut all = vec![a];
+    all.extend(args.iter().copied());
+    let list: Vec<String> = (1..all.len()).map(|i| format!("${i}")).collect();
+    let form = if args.len() == 1 {
+        format!("[$0{}], $1", imm(k))
+    } else {
+        format!("[$0{}], {{{}}}", imm(k), list.join(", "))
+    };
+    b.inst(&op, &form, &all, &[], guard);
+}
+
+fn float_kind(d: DType) -> Option<FloatKind> {
+    Some(match d {
+        DType::F16 => FloatKind::F16,
+        DType::BF16 => FloatKind::BF16,
+        DType::F32 => FloatKind::F32,
+        DType::F64 => FloatKind::F64,
+        _ => return None,
+    })
+}
+
+/// One element of a binary op (`kind` is the tilus op name without `tilus.`).
+fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
+    let float = float_kind(dt).is_some();
+    let unsigned = matches!(dt, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. });
+    let name = match (kind, float) {
+        ("add", true) => "addf",
+        ("add", false) => "addi",
+        ("sub", true) => "subf",
+        ("sub", false) => "subi",
+        ("mul", true) => "mulf",
+        ("mul", false) => "muli",
+        ("div", true) => "divf",
+        ("div", false) => if unsigned { "divui" } else { "divsi" },
+        ("mod", false) => if unsigned { "remui" } else { "remsi" },
+        ("maximum", true) => "maximumf",
+        ("maximum", false) => if unsigned { "maxui" } else { "maxsi" },
+        ("minimum", true) => "minimumf",
+        ("minimum", false) => if unsigned { "minui" } else { "minsi" },
+        ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
+        ("cmp", true) => {
+            let p = ["oeq", "une", "olt", "ole", "ogt", "oge"][pred.clamp(0, 5) as usize];
+            return Ok(b.cmpf(p, a[0], a[1]));
+        }
+        ("cmp", false) => {
+            let s = ["eq", "ne", "slt", "sle", "sgt", "sge"];
+            let u = ["eq", "ne", "ult", "ule", "ugt", "uge"];
+            let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
+            return Ok(b.cmpi(p, a[0], a[1]));
+        }
+        _ => return Err(format!("element-wise '{kind}' on {} is not lowered", dt.name())),
+    };
+    Ok(b.ar(name, a[0], a[1]))
+}
+
+/// Runs `f` in f32 for half types.
+fn via_f32(b: &mut B<'_>, v: Value, dt: DType, f: impl FnOnce(&mut B<'_>, Value) -> Value) -> Value {
+    match dt {
+        DType::F32 => f(b, v),
+        _ => {
+            let f32t = b.f32();
+            let t = b.ctx().value_type(v);
+            let x = b.op1("arith.extf", &[v], f32t, vec![]);
+            let y = f(b, x);
+            b.op1("arith.truncf", &[y], t, vec![])
+        }
+    }
+}
+
+fn cf32(b: &mut B<'_>, x: f32) -> Value {
+    let t = b.f32();
+    b.cfloat_bits(t, x.to_bits() as u128)
+}
+
+fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
+    let float = float_kind(dt).is_some();
+    if matches!(kind, "neg" | "abs") {
+        let ty = b.ctx().value_type(v);
+        return Ok(match (kind, float) {
+            ("neg", true) => b.op1("arith.negf", &[v], ty, vec![]),
+            ("neg", false) => {
+                let z = b.cint(ty, 0);
+                b.ar("subi", z, v)
+            }
+            ("abs", true) => {
+                let s = match dt {
+                    DType::F64 => "abs.f64",
+                    DType::F32 => "abs.f32",
+                    DType::BF16 => "abs.bf16",
+                    _ => "abs.f16",
+                };
+                b.inst1(s, &[v], ty)
+            }
+            _ => {
+                let bits = dt.bits();
+                b.inst1(&format!("abs.s{bits}"), &[v], ty)
+            }
+        });
+    }
+    if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
+        return Err(format!("'{kind}' on {} is not lowered", dt.name()));
+    }
+    let kind = kind.to_string();
+    Ok(via_f32(b, v, dt, |b, x| {
+        let f = b.f32();
+        match kind.as_str() {
+            "exp" => {
+                let c = cf32(b, std::f32::consts::LOG2_E);
+                let y = b.ar("mulf", x, c);
+                b.inst1("ex2.approx.ftz.f32", &[y], f)
+            }
+            "exp2" => b.inst1("ex2.approx.ftz.f32", &[x], f),
+            "log" => {
+                let y = b.inst1("lg2.approx.ftz.f32", &[x], f);
+                let c = cf32(b, std::f32::consts::LN_2);
+                b.ar("mulf", y, c)
+            }
+            "sqrt" => b.inst1("sqrt.rn.f32", &[x], f),
+            "rsqrt" => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
+            _ => b.inst1("tanh.approx.f32", &[x], f),
+        }
+    }))
+}
+
+fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
+    if src == dst {
+        return Ok(v);
+    }
+    let t = dst.to_type(b.ctx_mut());
+    let name = match (float_kind(src), float_kind(dst)) {
+        (Some(_), Some(_)) => {
+            if dst.bits() > src.bits() {
+                "arith.extf"
+            } else if dst.bits() < src.bits() {
+                "arith.truncf"
+            } else {
+                // f16 <-> bf16 through f32.
+                let f = b.f32();
+                let x = b.op1("arith.extf", &[v], f, vec![]);
+                return Ok(b.op1("arith.truncf", &[x], t, vec![]));
+            }
+        }
+        (None, Some(_)) => {
+            if matches!(src, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) {
+                "arith.uitofp"
+            } else {
+                "arith.sitofp"
+            }
+        }
+        (Some(_), None) => {
+            if matches!(dst, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) {
+                "arith.fptoui"
+            } else {
+                "arith.fptosi"
+            }
+        }
+        (None, None) => {
+            if dst.bits() > src.bits() {
+                if matches!(src, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) || src.bits() == 1 {
+                    "arith.extui"
+                } else {
+                    "arith.extsi"
+                }
+            } else if dst.bits() < src.bits() {
+                "arith.trunci"
+            } else {
+                return Ok(v);
+            }
+        }
+    };
+    Ok(b.op1(name, &[v], t, vec![]))
+}
+
+fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
+    let k = match kind {
+        "sum" => "add",
+        "max" => "maximum",
+        "min" => "minimum",
+        _ => return Err(format!("reduce '{kind}' is not lowered yet")),
+    };
+    scalar_binary(b, k, &[x, y], dt, 0)
+}
+
+/// `shfl.sync.MODE.b32` of a value by an immediate lane operand.
+fn shfl(b: &mut B<'_>, mode: &str, v: Value, lane: &str, c: &str, member: u64, dt: DType) -> R<Value> {
+    shfl_any(b, mode, v, None, lane, c, member, dt)
+}
+
+fn shfl_dyn(b: &mut B<'_>, mode: &str, v: Value, delta: Value, c: &str, dt: DType) -> R<Value> {
+    shfl_any(b, mode, v, Some(delta), "", c, 0xffff_ffff, dt)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shfl_any(
+    b: &mut B<'_>,
+    mode: &str,
+    v: Value,
+    delta: Option<Value>,
+    lane: &str,
+    c: &str,
+    member: u64,
+    dt: DType,
+) -> R<Value> {
+    let ty = b.ctx().value_type(v);
+    let bits = dt.bits();
+    let (x, packed) = match bits {
+        32 => (v, false),
+        16 => {
+            let i32t = b.i32();
+            (b.inst("mov.b32", "{$0, $0}", &[v], &[i32t], None)[0], true)
+        }
+        _ => return Err(format!("shuffles of {} are not lowered", dt.name())),
+    };
+    let xt = b.ctx().value_type(x);
+    let r = match delta {
+        Some(d) => b.inst(
+            &format!("shfl.sync.{mode}.b32"),
+            &format!("$0, $1, {c}, {member:#x}"),
+            &[x, d],
+            &[xt],
+            None,
+        )[0],
+        None => b.inst(
+            &format!("shfl.sync.{mode}.b32"),
+            &format!("$0, {lane}, {c}, {member:#x}"),
+            &[x],
+            &[xt],
+            None,
+        )[0],
+    };
+    if packed {
+        Ok(b.inst("mov.b32", "$0", &[r], &[ty, ty], None)[0])
+    } else {
+        Ok(r)
+    }
+}

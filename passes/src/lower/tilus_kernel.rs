@@ -1,0 +1,284 @@
+//! `lower-tilus-kernel`: `tilus.kernel` becomes a `ptx.entry`, and the id ops become special
+//! registers.
+//!
+//! * Parameters: `!tilus.ptr<T>` becomes `i64` (the generic address), scalars keep their type.
+//!   `warps(w)` gives `maxntid = 32·w` (and the discardable `tilus.threads`), a 1-D `cluster(x)`
+//!   gives `reqnctapercluster = x`. The kernel's attributes are kept, plus `tilus.warps`,
+//!   `tilus.blocks` (the grid map) and `tilus.cluster` for the launcher; `tilus.smem_bytes` (set
+//!   by `plan-shared-memory`) stays too: it is the dynamic shared memory to launch with.
+//! * `tilus.block_id d` / `tilus.num_blocks d` are `%ctaid.d` / `%nctaid.d`; `tilus.lane_id` is
+//!   `%laneid`; `tilus.thread_id` is `%tid.x` minus the enclosing group's absolute first
+//!   thread (0 in a one-thread group), `tilus.warp_id` that divided by 32.
+//! * `tilus.fast_divmod a, b` is `divui` / `remui` for now (the spec's magic-number form needs
+//!   host-side multipliers as extra parameters; the operands are non-negative, so unsigned
+//!   division is exact).
+//! * Unused `tilus.global_view`s are dropped (`lower-tiles` consumed the others); one still in
+//!   use is an error.
+//!
+//! The body must be free of register tensors and thread groups by now (run `lower-tiles` and
+//! `lower-threadgroups` first); ids inside groups are nevertheless lowered relative to them.
+
+use super::build::{group_pos, i64_attr, relative_tid, B};
+use super::{op_state, set_region_blocks};
+use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
+use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, Type, TypeKind};
+
+/// Registry entry.
+pub const INFO: PassInfo = PassInfo {
+    name: "lower-tilus-kernel",
+    summary: "Turn tilus.kernel into ptx.entry and ids into special registers",
+    create: || Box::new(LowerTilusKernel::default()),
+};
+
+/// The pass; its field is its option.
+#[derive(Clone, Debug)]
+pub struct LowerTilusKernel {
+    /// `.target` of the kernels.
+    pub target: String,
+}
+
+impl Default for LowerTilusKernel {
+    fn default() -> Self {
+        LowerTilusKernel {
+            target: "sm_90a".into(),
+        }
+    }
+}
+
+impl Pass for LowerTilusKernel {
+    fn name(&self) -> &'static str {
+        "lower-tilus-kernel"
+    }
+    fn class_name(&self) -> String {
+        "LowerTilusKernel".into()
+    }
+    fn description(&self) -> &'static str {
+        "Turns each tilus.kernel into a ptx.entry: pointer parameters become i64, scalars keep \
+         their type, warps gives maxntid = 32*warps, a 1-D cluster gives reqnctapercluster; \
+         the grid map, warps, cluster and tilus.smem_bytes stay as tilus.* attributes for the \
+         launcher. tilus.block_id/num_blocks/lane_id become ptx.special ctaid/nctaid/laneid, \
+         tilus.thread_id/warp_id become tid.x relative to the enclosing group, \
+         tilus.fast_divmod becomes divui/remui. Statistic: num-kernels."
+    }
+    fn options(&self) -> Vec<PassOption> {
+        vec![PassOption {
+            name: "target",
+            value: self.target.clone(),
+            doc: "PTX target of the kernels (sm_90a)",
+        }]
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "target" if value.starts_with("sm_") => {
+                self.target = value.to_string();
+                Ok(())
+            }
+            "target" => Err(format!("expected a target like 'sm_90a', got '{value}'")),
+            _ => Err(format!("pass 'lower-tilus-kernel' has no option '{name}'")),
+        }
+    }
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        let mut kernels = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if ctx.op_name_str(o) == "tilus.kernel" {
+                kernels.push(o);
+            }
+        });
+        let mut errors = Vec::new();
+        for &k in &kernels {
+            lower_ids(ctx, k);
+            if let Err(d) = lower_misc(ctx, k) {
+                errors.push(d);
+                continue;
+            }
+            if let Err(d) = self.convert(ctx, k) {
+                errors.push(d);
+            }
+        }
+        stats.add(
+            "num-kernels",
+            "Number of kernels lowered",
+            kernels.len() as u64,
+        );
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(if kernels.is_empty() {
+            Changed::No
+        } else {
+            Changed::Yes
+        })
+    }
+}
+
+/// Lowers every `tilus.thread_id/warp_id/lane_id/block_id/num_blocks` under `root` to
+/// `ptx.special` arithmetic, relative to the group each sits in.
+pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
+    let mut ids = Vec::new();
+    ctx.walk(root, &mut |o| {
+        if matches!(
+            ctx.op_name_str(o),
+            "tilus.thread_id"
+                | "tilus.warp_id"
+                | "tilus.lane_id"
+                | "tilus.block_id"
+                | "tilus.num_blocks"
+        ) {
+            ids.push(o);
+        }
+    });
+    for o in ids {
+        let name = ctx.op_name_str(o).to_string();
+        let g = group_pos(ctx, o);
+        let mut b = B::before(ctx, o);
+        let v = match name.as_str() {
+            "tilus.lane_id" => b.special("laneid"),
+            "tilus.block_id" | "tilus.num_blocks" => {
+                let d = ["x", "y", "z"][prop_i64(b.ctx(), o, "dim").unwrap_or(0).clamp(0, 2) as usize];
+                let reg = if name == "tilus.block_id" { "ctaid" } else { "nctaid" };
+                b.special(&format!("{reg}.{d}"))
+            }
+            _ => {
+                let g = g.unwrap_or(super::build::GroupPos {
+                    op: None,
+                    begin: Some(0),
+                    size: 1024,
+                    block: 1024,
+                });
+                let t = relative_tid(&mut b, &g);
+                if name == "tilus.warp_id" {
+                    b.udiv_const(t, 32)
+                } else {
+                    t
+                }
+            }
+        };
+        b.rw.replace_op(o, &[v]);
+    }
+}
+
+/// `fast_divmod`, dead global views.
+fn lower_misc(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
+    let mut ops = Vec::new();
+    ctx.walk(k, &mut |o| {
+        if matches!(
+            ctx.op_name_str(o),
+            "tilus.fast_divmod" | "tilus.global_view"
+        ) {
+            ops.push(o);
+        }
+    });
+    for o in ops {
+        if ctx.op_name_str(o) == "tilus.global_view" {
+            if ctx.uses(ctx.results(o)[0]).is_empty() {
+                ctx.erase_op(o);
+                continue;
+            }
+            return Err(Diagnostic::op(
+                o,
+                "cannot lower a 'tilus.global_view' that is still used (run lower-tiles first)",
+            ));
+        }
+        let (a, d) = (ctx.operands(o)[0], ctx.operands(o)[1]);
+        let mut b = B::before(ctx, o);
+        let q = b.ar("divui", a, d);
+        let r = b.ar("remui", a, d);
+        b.rw.replace_op(o, &[q, r]);
+    }
+    Ok(())
+}
+
+impl LowerTilusKernel {
+    fn convert(&self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(k).loc;
+        let warps = prop_i64(ctx, k, "warps").unwrap_or(1);
+        let old = ctx.regions(k)[0];
+        let blocks: Vec<BlockId> = ctx.region_blocks(old).to_vec();
+        let body = blocks[0];
+        // Pointer parameters become i64.
+        let i64t = ctx.int_type(64);
+        let mut inputs: Vec<Type> = Vec::new();
+        for a in ctx.block_args(body).to_vec() {
+            let t = ctx.value_type(a);
+            if ptr_elem(ctx, t).is_some() {
+                ctx.set_value_type(a, i64t);
+                inputs.push(i64t);
+            } else {
+                inputs.push(t);
+            }
+        }
+        let fty = ctx.function_type(inputs, vec![]);
+        let fty_attr = ctx.type_attr(fty);
+        // The body gets its terminator.
+        let st = op_state(ctx, "ptx.ret", vec![], vec![], vec![], vec![], loc);
+        let ret = ctx.create_op(st);
+        ctx.append_op(body, ret);
+        let region = ctx.create_region();
+        set_region_blocks(ctx, region, &blocks);
+        let mut props = Vec::new();
+        if let Some(v) = ctx.get_prop(k, "sym_name") {
+            props.push(("sym_name".to_string(), v));
+        }
+        props.push(("function_type".into(), fty_attr));
+        props.push(("target".into(), ctx.str_attr(&self.target)));
+        props.push(("maxntid".into(), i64_attr(ctx, 32 * warps)));
+        let cluster = ctx
+            .get_inherent_or_attr(k, "cluster")
+            .and_then(|a| attr_i64s(ctx, a));
+        if let Some(c) = &cluster {
+            if c.iter().skip(1).any(|&d| d != 1) {
+                return Err(Diagnostic::op(
+                    k,
+                    format!(
+                        "cannot lower cluster {c:?}: only 1-D clusters are expressible \
+                         (.reqnctapercluster n, 1, 1)"
+                    ),
+                ));
+            }
+            let n = c.first().copied().unwrap_or(1);
+            props.push(("reqnctapercluster".into(), i64_attr(ctx, n)));
+        }
+        let mut st = op_state(ctx, "ptx.entry", vec![], vec![], props, vec![], loc);
+        st.regions = vec![region];
+        let mut attrs: Vec<(String, tilus_ir::Attr)> = ctx
+            .attrs(k)
+            .iter()
+            .filter(|(n, _)| {
+                !matches!(
+                    n.as_str(),
+                    "sym_name" | "function_type" | "warps" | "blocks" | "cluster"
+                )
+            })
+            .cloned()
+            .collect();
+        attrs.push(("tilus.warps".into(), i64_attr(ctx, warps)));
+        attrs.push(("tilus.threads".into(), i64_attr(ctx, 32 * warps)));
+        if let Some(bm) = ctx.get_inherent_or_attr(k, "blocks") {
+            attrs.push(("tilus.blocks".into(), bm));
+        }
+        if let Some(c) = ctx.get_inherent_or_attr(k, "cluster") {
+            attrs.push(("tilus.cluster".into(), c));
+        }
+        st.attrs = attrs;
+        let e = ctx.create_op(st);
+        ctx.insert_op_before(k, e);
+        ctx.erase_op(k);
+        Ok(())
+    }
+}
+
+/// Whether `t` is `!tilus.ptr<...>`.
+#[allow(dead_code)]
+pub(crate) fn is_ptr(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "tilus" && name == "ptr")
+}
+
+/// Silences an unused-import lint in builds that drop `AttrKind` use.
+#[allow(dead_code)]
+fn _unused(_: &AttrKind) {}

@@ -1,0 +1,165 @@
+//! The example kernels of `examples/` lowered by the `tilus-to-ptx` pipeline and assembled by
+//! NVIDIA's `ptxas` for `sm_90a`: vector_add, reduction (row_sum, block_sum), softmax,
+//! rmsnorm, stencil (add_bias, stencil3) and thread_groups. The PTX of vector_add is an insta
+//! snapshot (`tests/snapshots/`).
+//!
+//! ptxas is `$PTXAS`, else `ptxas` on `PATH`, else the cache `scripts/test.sh` fills
+//! (`${XDG_CACHE_HOME:-$HOME/.cache}/tilus/ptxas/bin/ptxas`). Without one the assembly step is
+//! skipped with a message on stderr, unless `TILUS_REQUIRE_PTXAS=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tilus_ir::Context;
+use tilus_passes::{parse_pipeline, Nesting, PassManager};
+
+const PIPELINE: &str = "builtin.module(tilus-to-ptx)";
+
+/// The PTX of `examples/<name>.mlir`, without the kernels named in `drop`.
+fn lower(name: &str, drop: &[&str]) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(format!("{name}.mlir"));
+    let src = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut ctx = Context::new();
+    tilus_dialects::register_all(&mut ctx);
+    let module = tilus_ir::parse(&mut ctx, &src, &path.display().to_string())
+        .unwrap_or_else(|(d, _)| panic!("{name}: parse failed: {d:?}"))
+        .module;
+    let errs = tilus_ir::verify(&ctx, module);
+    assert!(errs.is_empty(), "{name}: invalid input: {errs:?}");
+    if !drop.is_empty() {
+        let body = ctx.region_blocks(ctx.regions(module)[0])[0];
+        let ops: Vec<_> = ctx.block_ops(body).collect();
+        for o in ops {
+            let sym = tilus_dialects::ptx::str_prop(&ctx, o, "sym_name");
+            if sym.is_some_and(|s| drop.contains(&s.as_str())) {
+                ctx.erase_op(o);
+            }
+        }
+    }
+    let root = parse_pipeline(PIPELINE, Nesting::Explicit).expect("pipeline");
+    let mut pm = PassManager::new(root);
+    pm.enable_verifier(true);
+    pm.run(&mut ctx, module)
+        .unwrap_or_else(|d| panic!("{name}: lowering failed: {d:?}"));
+    tilus_passes::ptx_emit::emit_ptx(&ctx, module)
+        .unwrap_or_else(|d| panic!("{name}: emit failed: {}", d.message))
+}
+
+/// The ptxas to use, if any.
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(p) = std::env::split_paths(&path)
+            .map(|d| d.join("ptxas"))
+            .find(|p| p.is_file())
+        {
+            return Some(p);
+        }
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    let p = cache.join("tilus/ptxas/bin/ptxas");
+    p.is_file().then_some(p)
+}
+
+/// Assembles `ptx` for its `.target`; panics with ptxas's output on rejection.
+fn assemble(name: &str, ptx: &str) {
+    let Some(ptxas) = find_ptxas() else {
+        if std::env::var("TILUS_REQUIRE_PTXAS").is_ok_and(|v| v == "1") {
+            panic!("{name}: no ptxas found and TILUS_REQUIRE_PTXAS=1 (set PTXAS or run scripts/test.sh)");
+        }
+        eprintln!("ptxas: skipped for '{name}': no ptxas found (set PTXAS, or run scripts/test.sh to fetch one)");
+        return;
+    };
+    let target = ptx
+        .lines()
+        .find_map(|l| l.strip_prefix(".target "))
+        .map(|t| t.trim().to_string())
+        .expect("a .target line");
+    let dir = std::env::temp_dir().join(format!(
+        "tilus-ptxas-examples-{}-{name}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let input = dir.join(format!("{name}.ptx"));
+    let output = dir.join(format!("{name}.cubin"));
+    std::fs::write(&input, ptx).expect("write ptx");
+    let out = Command::new(&ptxas)
+        .arg(format!("-arch={target}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", ptxas.display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{name}: ptxas -arch={target} rejected the PTX:\n{}{}\n--- PTX ---\n{ptx}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The end-to-end milestone: loads with a vectorised fast path and a predicated slow path.
+#[test]
+fn vector_add() {
+    let ptx = lower("vector_add", &[]);
+    assert!(ptx.contains("ld.global.v4.f32"), "no 16-byte loads:\n{ptx}");
+    assert!(ptx.contains("st.global.v4.f32"), "no 16-byte stores:\n{ptx}");
+    insta::assert_snapshot!("example_vector_add", ptx);
+    assemble("vector_add", &ptx);
+}
+
+/// row_sum (scf.for carrying a tile, in-warp shuffles) and block_sum (shared partials, a
+/// barrier, a single-warp stage).
+#[test]
+fn reduction() {
+    let ptx = lower("reduction", &[]);
+    assert!(ptx.contains("shfl.sync.bfly.b32"));
+    assert!(ptx.contains("bar.sync"));
+    assert!(ptx.contains("st.shared.f32"));
+    assemble("reduction", &ptx);
+}
+
+/// Three sweeps, max and sum reductions, ex2.approx, a cast to f16.
+#[test]
+fn softmax() {
+    let ptx = lower("softmax", &[]);
+    assert!(ptx.contains("ex2.approx"));
+    assemble("softmax", &ptx);
+}
+
+/// f16 in and out, a reduction across warps through shared memory, rsqrt.approx.
+#[test]
+fn rmsnorm() {
+    let ptx = lower("rmsnorm", &[]);
+    assert!(ptx.contains("rsqrt.approx"));
+    assert!(ptx.contains("ld.shared.f32"));
+    assemble("rmsnorm", &ptx);
+}
+
+/// Broadcasting a row vector and scalars; shfl.sync.up/down.
+#[test]
+fn stencil() {
+    let ptx = lower("stencil", &[]);
+    assert!(ptx.contains("shfl.sync.up.b32"));
+    assert!(ptx.contains("shfl.sync.down.b32"));
+    assemble("stencil", &ptx);
+}
+
+/// Groups as predicates, elect.sync, bar.warp.sync and named barriers. `@shortcuts` also uses
+/// mbarriers; it is lowered only when `lower-async-to-ptx` is registered and handles them.
+#[test]
+fn thread_groups() {
+    let ptx = lower("thread_groups", &[]);
+    assert!(ptx.contains("mbarrier.arrive"));
+    assert!(ptx.contains("elect.sync"));
+    assert!(ptx.contains("bar.warp.sync"));
+    assert!(ptx.contains("bar.sync \t1, 64") || ptx.contains("bar.sync 1, 64"));
+    assemble("thread_groups", &ptx);
+}
