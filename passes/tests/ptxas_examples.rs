@@ -110,7 +110,10 @@ fn assemble(name: &str, ptx: &str) {
 fn vector_add() {
     let ptx = lower("vector_add", &[]);
     assert!(ptx.contains("ld.global.v4.f32"), "no 16-byte loads:\n{ptx}");
-    assert!(ptx.contains("st.global.v4.f32"), "no 16-byte stores:\n{ptx}");
+    assert!(
+        ptx.contains("st.global.v4.f32"),
+        "no 16-byte stores:\n{ptx}"
+    );
     insta::assert_snapshot!("example_vector_add", ptx);
     assemble("vector_add", &ptx);
 }

@@ -13,7 +13,8 @@
 // CHECK:           arith.cmpi ult
 // CHECK-NEXT:      scf.if
 // threads [40, 48): thread_id is tid - 40; a 8-lane warp barrier over lanes 8..15.
-// CHECK:             arith.constant -8 : i32
+// CHECK:             arith.constant -40 : i32
+// CHECK:             arith.constant 8 : i32
 // CHECK:             scf.if
 // CHECK-NEXT:          ptx.special tid.x
 // CHECK-NEXT:          arith.constant -40 : i32
@@ -37,11 +38,9 @@
 // CHECK-NEXT:      arith.cmpi eq
 // CHECK-NEXT:      arith.andi
 // CHECK-NEXT:      scf.if
-// A one-thread group needs no barrier.
-// CHECK-NOT:         bar
-// CHECK:         }
-// threads(0, 128) is the whole block: inlined, bar.sync 0.
-// CHECK-NEXT:    ptx.inst "bar.sync" 0
+// A one-thread group needs no barrier; threads(0, 128) is the whole block: inlined, bar.sync 0.
+// CHECK-NOT:       bar.
+// CHECK:         ptx.inst "bar.sync" 0
 // Not warp-aligned: tid - 3 < 50, and the elected thread is the group's first, tid == 3.
 // CHECK:         arith.constant -3 : i32
 // CHECK:         arith.constant 50 : i32

@@ -45,7 +45,13 @@ impl<'a> B<'a> {
         self.ctx_mut().float_type(FloatKind::F32)
     }
     /// An op with one result.
-    pub fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value {
+    pub fn op1(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        ty: Type,
+        props: Vec<(String, Attr)>,
+    ) -> Value {
         let loc = self.loc;
         let o = self.rw.build(name, args.to_vec(), vec![ty], props, loc);
         self.ctx().results(o)[0]
@@ -139,7 +145,9 @@ impl<'a> B<'a> {
     }
     /// `arith.cmpi pred, a, b` (`pred` in `eq ne slt sle sgt sge ult ule ugt uge`).
     pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        const P: &[&str] = &["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
+        const P: &[&str] = &[
+            "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+        ];
         let i = P.iter().position(|p| *p == pred).expect("cmpi predicate") as u128;
         let i64t = self.i64();
         let a_ = int_attr(self.ctx_mut(), i64t, i);
@@ -222,7 +230,10 @@ impl<'a> B<'a> {
 /// An `i64` attribute.
 pub(crate) fn i64_attr(ctx: &mut Context, v: i64) -> Attr {
     let t = ctx.int_type(64);
-    ctx.attr(AttrKind::Integer { value: v.into(), ty: t })
+    ctx.attr(AttrKind::Integer {
+        value: v.into(),
+        ty: t,
+    })
 }
 
 /// Where a thread group sits: absolute first thread (when known at compile time) and size.

@@ -15,6 +15,7 @@
 
 pub mod arith_to_ptx;
 pub mod async_to_ptx;
+pub(crate) mod build;
 pub mod func_to_ptx;
 pub mod scf_to_cf;
 pub mod shared_memory;
@@ -22,7 +23,6 @@ pub mod threadgroups;
 pub mod tiles;
 pub mod tilus_kernel;
 pub mod tilus_to_ptx;
-pub(crate) mod build;
 
 use tilus_ir::{Attr, AttrKind, BlockId, Context, OpId, OperationState, Type};
 

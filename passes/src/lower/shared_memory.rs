@@ -225,7 +225,10 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
 
 /// `ptx.addressof @smem : i32`.
 pub(crate) fn smem_base(b: &mut B<'_>) -> Value {
-    let sym = b.ctx_mut().attr(AttrKind::SymbolRef { root: SMEM.to_string(), nested: vec![] });
+    let sym = b.ctx_mut().attr(AttrKind::SymbolRef {
+        root: SMEM.to_string(),
+        nested: vec![],
+    });
     let t = b.i32();
     b.op1("ptx.addressof", &[], t, vec![("global_name".into(), sym)])
 }
@@ -251,7 +254,8 @@ pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
         "tilus.slice_shared" => {
             let src = b.ctx().operands(d)[0];
             let idx: Vec<Value> = b.ctx().operands(d)[1..].to_vec();
-            let t = TensorType::of(b.ctx(), b.ctx().value_type(src)).ok_or("not a shared tensor")?;
+            let t =
+                TensorType::of(b.ctx(), b.ctx().value_type(src)).ok_or("not a shared tensor")?;
             let strides = match &t.strides {
                 Some(s) => s.clone(),
                 None => row_major(&t.shape),
@@ -265,7 +269,9 @@ pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
             Ok(addr)
         }
         "tilus.permute_shared" => shared_addr(b, b.ctx().operands(d)[0]),
-        other => Err(format!("cannot find the address of a shared tensor made by '{other}'")),
+        other => Err(format!(
+            "cannot find the address of a shared tensor made by '{other}'"
+        )),
     }
 }
 

@@ -218,7 +218,10 @@ fn lower_group(
             } else {
                 let Some(pb) = parent.begin else {
                     // Inside an elect-any thread the parent has one thread, so r == 0, n == 1.
-                    return Err(Diagnostic::op(g, "cannot place a group inside an elected thread"));
+                    return Err(Diagnostic::op(
+                        g,
+                        "cannot place a group inside an elected thread",
+                    ));
                 };
                 let begin = pb + r;
                 let t = b.special("tid.x");

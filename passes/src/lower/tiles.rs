@@ -38,8 +38,14 @@
 //! split across warps is not lowered yet (reported). Shuffles are `shfl.sync.up/down.b32` with
 //! the lane clamp (`c = 0` / `0x1f`), so a lane without a source keeps its value.
 //!
-//! `layout.convert` between layouts with the same mapping is free; other converts are
-//! reported (the shared-memory round trip is future work).
+//! `layout.convert` moves no data when every thread already holds what the target layout
+//! asks of it (same mapping, or a broadcast-compatible one); otherwise it goes through a
+//! shared scratch buffer (store by the source layout, sync, load by the target, sync). The
+//! scratch, also used by reductions across warps, is placed after what `plan-shared-memory`
+//! allocated and `tilus.smem_bytes` grows to cover it.
+
+// Index loops over dims and registers read more clearly than zipped iterators here.
+#![allow(clippy::needless_range_loop)]
 
 use super::build::{group_body, group_pos, B};
 use super::shared_memory::{row_major, shared_addr};
@@ -168,11 +174,10 @@ pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<Regist
     rest[rank - 1] /= vec;
     for d in (0..rank).rev() {
         let mut t = 1;
-        while left % 2 == 0 && rest[d] % 2 == 0 && t * 2 <= rest[d] {
+        while left % 2 == 0 && rest[d] % 2 == 0 {
             t *= 2;
             left /= 2;
             rest[d] /= 2;
-            let _ = t;
         }
         // Non-power-of-two leftovers: take the whole dim when it divides.
         if rest[d] > 1 && left % rest[d] == 0 {
@@ -182,7 +187,12 @@ pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<Regist
         }
         sp[d] = t;
     }
-    let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let list = |v: &[i64]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut inner = vec![1i64; rank];
     inner[rank - 1] = vec;
     let mut text = String::new();
@@ -312,9 +322,14 @@ impl Lowering {
                 continue;
             }
             if name == "scf.yield" {
-                let in_for = ctx.parent_op(o).is_some_and(|p| ctx.op_name_str(p) == "scf.for");
+                let in_for = ctx
+                    .parent_op(o)
+                    .is_some_and(|p| ctx.op_name_str(p) == "scf.for");
                 if !in_for && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
-                    return Err(Diagnostic::op(o, "cannot lower register tensors yielded here (only scf.for carries them)"));
+                    return Err(Diagnostic::op(
+                        o,
+                        "cannot lower register tensors yielded here (only scf.for carries them)",
+                    ));
                 }
                 continue;
             }
@@ -376,7 +391,9 @@ impl Lowering {
     }
 
     fn tile(&self, v: Value) -> R<&Tile> {
-        self.tiles.get(&v).ok_or_else(|| "operand register tensor was not lowered".to_string())
+        self.tiles
+            .get(&v)
+            .ok_or_else(|| "operand register tensor was not lowered".to_string())
     }
 
     /// Values of `src` (broadcast to `shape`) in the registers of layout `lt`.
@@ -455,7 +472,11 @@ impl Lowering {
                 let m = p as usize;
                 let w = b.mul_const(d, g.mode_weight[m]);
                 let k = g.mode_dim[m];
-                parts[k] = if parts[k] == zero { w } else { b.add(parts[k], w) };
+                parts[k] = if parts[k] == zero {
+                    w
+                } else {
+                    b.add(parts[k], w)
+                };
             }
         }
         (parts, reps)
@@ -487,7 +508,14 @@ impl Lowering {
                     ),
                 };
                 let vals = vec![v; layout.local_size() as usize];
-                self.tiles.insert(r, Tile { vals, layout, splat });
+                self.tiles.insert(
+                    r,
+                    Tile {
+                        vals,
+                        layout,
+                        splat,
+                    },
+                );
                 Ok(true)
             }
             "tilus.load_global" => {
@@ -523,8 +551,19 @@ impl Lowering {
             "layout.convert" => {
                 let r = ctx.results(o)[0];
                 let lt = Self::result_layout(ctx, o, r)?;
-                let vals = self.gather(ctx, ctx.operands(o)[0], &lt)?;
-                self.tiles.insert(r, Tile { vals, layout: lt, splat: None });
+                let src = ctx.operands(o)[0];
+                let vals = match self.gather(ctx, src, &lt) {
+                    Ok(v) => v,
+                    Err(_) => self.convert_via_shared(ctx, o, src, &lt)?,
+                };
+                self.tiles.insert(
+                    r,
+                    Tile {
+                        vals,
+                        layout: lt,
+                        splat: None,
+                    },
+                );
                 Ok(true)
             }
             "tilus.dot" => Err("tilus.dot is not lowered yet".into()),
@@ -558,7 +597,11 @@ impl Lowering {
         let mut ext = Vec::new();
         let mut it = ext_ops.into_iter();
         for &d in &t.shape {
-            ext.push(if d == DYN { it.next().ok_or("extent operand")? } else { b.c32(d) });
+            ext.push(if d == DYN {
+                it.next().ok_or("extent operand")?
+            } else {
+                b.c32(d)
+            });
         }
         let rank = t.shape.len();
         let mut strides = vec![None; rank];
@@ -616,7 +659,11 @@ impl Lowering {
         layout: &RegisterLayout,
         dtype: DType,
     ) -> R<GPlan> {
-        let v = self.views.get(&view).ok_or("the view was not lowered")?.clone();
+        let v = self
+            .views
+            .get(&view)
+            .ok_or("the view was not lowered")?
+            .clone();
         let (tp, reps) = self.tparts(ctx, o, layout);
         let bytes = (dtype.bits() / 8).max(1) as i64;
         let rank = layout.rank();
@@ -770,25 +817,47 @@ impl Lowering {
         let tys = vec![elem; n];
         let mut b = B::before(ctx, o);
         let sfx = ld_suffix(t.dtype)?;
-        let vals = build_if(&mut b, p.fast, &tys, |b| {
-            let mut out = Vec::new();
-            for l in (0..n).step_by(p.vw as usize) {
-                let (a, k) = p.addr_of(l);
-                out.extend(vector_load(b, "global", a, k, elem, p.vw as usize, p.bytes, sfx));
-            }
-            out
-        }, |b| {
-            let mut out = Vec::new();
-            for l in 0..n {
-                let inb = p.in_bounds(b, l);
-                let (a, k) = p.addr_of(l);
-                let z = zero_imm(b.ctx(), elem);
-                let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
-                out.push(b.asm(&text, &[a, inb], &[elem])[0]);
-            }
-            out
-        });
-        self.tiles.insert(r, Tile { vals, layout, splat: None });
+        let vals = build_if(
+            &mut b,
+            p.fast,
+            &tys,
+            |b| {
+                let mut out = Vec::new();
+                for l in (0..n).step_by(p.vw as usize) {
+                    let (a, k) = p.addr_of(l);
+                    out.extend(vector_load(
+                        b,
+                        "global",
+                        a,
+                        k,
+                        elem,
+                        p.vw as usize,
+                        p.bytes,
+                        sfx,
+                    ));
+                }
+                out
+            },
+            |b| {
+                let mut out = Vec::new();
+                for l in 0..n {
+                    let inb = p.in_bounds(b, l);
+                    let (a, k) = p.addr_of(l);
+                    let z = zero_imm(b.ctx(), elem);
+                    let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
+                    out.push(b.asm(&text, &[a, inb], &[elem])[0]);
+                }
+                out
+            },
+        );
+        self.tiles.insert(
+            r,
+            Tile {
+                vals,
+                layout,
+                splat: None,
+            },
+        );
         Ok(())
     }
 
@@ -809,30 +878,46 @@ impl Lowering {
         let n = layout.local_size() as usize;
         let sfx = ld_suffix(t.dtype)?;
         let mut b = B::before(ctx, o);
-        build_if(&mut b, p.fast, &[], |b| {
-            for l in (0..n).step_by(p.vw as usize) {
-                let (a, k) = p.addr_of(l);
-                vector_store(b, "global", a, k, &vals[l..l + p.vw as usize], elem, p.bytes, sfx, p.rep);
-            }
-            vec![]
-        }, |b| {
-            for l in 0..n {
-                let inb = p.in_bounds(b, l);
-                let g = match p.rep {
-                    Some(r) => b.and(inb, r),
-                    None => inb,
-                };
-                let (a, k) = p.addr_of(l);
-                b.inst(
-                    &format!("st.global.{sfx}"),
-                    &format!("[$0{}], $1", imm(k)),
-                    &[a, vals[l]],
-                    &[],
-                    Some(g),
-                );
-            }
-            vec![]
-        });
+        build_if(
+            &mut b,
+            p.fast,
+            &[],
+            |b| {
+                for l in (0..n).step_by(p.vw as usize) {
+                    let (a, k) = p.addr_of(l);
+                    vector_store(
+                        b,
+                        "global",
+                        a,
+                        k,
+                        &vals[l..l + p.vw as usize],
+                        elem,
+                        p.bytes,
+                        sfx,
+                        p.rep,
+                    );
+                }
+                vec![]
+            },
+            |b| {
+                for l in 0..n {
+                    let inb = p.in_bounds(b, l);
+                    let g = match p.rep {
+                        Some(r) => b.and(inb, r),
+                        None => inb,
+                    };
+                    let (a, k) = p.addr_of(l);
+                    b.inst(
+                        &format!("st.global.{sfx}"),
+                        &format!("[$0{}], $1", imm(k)),
+                        &[a, vals[l]],
+                        &[],
+                        Some(g),
+                    );
+                }
+                vec![]
+            },
+        );
         Ok(())
     }
 
@@ -889,7 +974,6 @@ impl Lowering {
             let k: i64 = lp.iter().zip(&strides).map(|(c, s)| c * s).sum();
             let (a, imm_b) = match swz {
                 None => (base, 0),
-                Some(_) if false => (base, 0),
                 Some(sw) => {
                     let off = b.add_const(toff, k);
                     let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
@@ -931,7 +1015,14 @@ impl Lowering {
             }
         }
         if !store {
-            self.tiles.insert(rv, Tile { vals: out, layout, splat: None });
+            self.tiles.insert(
+                rv,
+                Tile {
+                    vals: out,
+                    layout,
+                    splat: None,
+                },
+            );
         }
         Ok(())
     }
@@ -962,7 +1053,14 @@ impl Lowering {
             vals.push(v);
         }
         let splat = if all_splat { Some(vals[0]) } else { None };
-        self.tiles.insert(r, Tile { vals, layout: lt, splat });
+        self.tiles.insert(
+            r,
+            Tile {
+                vals,
+                layout: lt,
+                splat,
+            },
+        );
         Ok(())
     }
 
@@ -994,7 +1092,14 @@ impl Lowering {
             vals.push(w);
         }
         let splat = if splat { Some(vals[0]) } else { None };
-        self.tiles.insert(r, Tile { vals, layout: lt, splat });
+        self.tiles.insert(
+            r,
+            Tile {
+                vals,
+                layout: lt,
+                splat,
+            },
+        );
         Ok(())
     }
 
@@ -1031,7 +1136,11 @@ impl Lowering {
                 lanes.push((stride, size));
             }
         }
-        let tid = if warps.is_empty() { None } else { Some(self.tid(ctx, o)) };
+        let tid = if warps.is_empty() {
+            None
+        } else {
+            Some(self.tid(ctx, o))
+        };
         let gp = group_pos(ctx, o).ok_or("outside a kernel")?;
         let member: u64 = if gp.size >= 32 {
             0xffff_ffff
@@ -1070,7 +1179,8 @@ impl Lowering {
             partial.push(acc);
         }
         if let Some(t) = tid {
-            partial = self.cross_warp(&mut b, o, t, &partial, &warps, li.num_threads(), kind, dt)?;
+            partial =
+                self.cross_warp(&mut b, o, t, &partial, &warps, li.num_threads(), kind, dt)?;
         }
         // Output registers: match each to a partial by coordinates, for every thread.
         let proj = |c: &[i64]| -> Vec<i64> {
@@ -1097,7 +1207,14 @@ impl Lowering {
                 }
             }
         }
-        self.tiles.insert(r, Tile { vals, layout: lo, splat: None });
+        self.tiles.insert(
+            r,
+            Tile {
+                vals,
+                layout: lo,
+                splat: None,
+            },
+        );
         Ok(())
     }
 
@@ -1178,6 +1295,79 @@ impl Lowering {
         Ok(out)
     }
 
+    /// `layout.convert` through the shared scratch: every thread writes its registers at the
+    /// elements' row-major positions (replica 0 of each element only), the group syncs, every
+    /// thread reads the registers of the target layout, and the group syncs again.
+    fn convert_via_shared(
+        &mut self,
+        ctx: &mut Context,
+        o: OpId,
+        src: Value,
+        lt: &RegisterLayout,
+    ) -> R<Vec<Value>> {
+        let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
+        let s = self.tile(src)?.clone();
+        let ls = s.layout.clone();
+        let bytes = (dt.bits() / 8).max(1) as i64;
+        let sfx = ld_suffix(dt)?;
+        let rm = row_major(&lt.shape);
+        self.scratch_bytes = self.scratch_bytes.max(lt.num_elements() * bytes);
+        let (tps, reps) = self.tparts(ctx, o, &ls);
+        let (tpt, _) = self.tparts(ctx, o, lt);
+        let scratch = self.scratch_off;
+        let mut b = B::before(ctx, o);
+        let base = super::shared_memory::smem_base(&mut b);
+        let base = b.add_const(base, scratch);
+        let lin = |b: &mut B<'_>, tp: &[Value]| -> Value {
+            let mut acc = b.c32(0);
+            for (d, v) in tp.iter().enumerate() {
+                let x = b.mul_const(*v, rm[d] * bytes);
+                acc = b.add(acc, x);
+            }
+            b.add(base, acc)
+        };
+        let zero = b.c32(0);
+        let rep = if reps.is_empty() {
+            None
+        } else {
+            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            Some(b.all(&c))
+        };
+        let a = lin(&mut b, &tps);
+        for (l, v) in s.vals.iter().enumerate() {
+            let k: i64 = lpart(&ls, l as i64)
+                .iter()
+                .zip(&rm)
+                .map(|(c, s)| c * s)
+                .sum();
+            b.inst(
+                &format!("st.shared.{sfx}"),
+                &format!("[$0{}], $1", imm(k * bytes)),
+                &[a, *v],
+                &[],
+                rep,
+            );
+        }
+        b.op0("threadgroup.sync", &[], vec![]);
+        let a = lin(&mut b, &tpt);
+        let elem = b.ctx().value_type(s.vals[0]);
+        let mut out = Vec::new();
+        for l in 0..lt.local_size() {
+            let k: i64 = lpart(lt, l).iter().zip(&rm).map(|(c, s)| c * s).sum();
+            out.push(
+                b.inst(
+                    &format!("ld.shared.{sfx}"),
+                    &format!("[$0{}]", imm(k * bytes)),
+                    &[a],
+                    &[elem],
+                    None,
+                )[0],
+            );
+        }
+        b.op0("threadgroup.sync", &[], vec![]);
+        Ok(out)
+    }
+
     fn shuffle(&mut self, ctx: &mut Context, o: OpId, up: bool) -> R<()> {
         let x = ctx.operands(o)[0];
         let delta = ctx.operands(o)[1];
@@ -1190,7 +1380,14 @@ impl Lowering {
             let (mode, c) = if up { ("up", "0") } else { ("down", "0x1f") };
             vals.push(shfl_dyn(&mut b, mode, *v, delta, c, dt)?);
         }
-        self.tiles.insert(r, Tile { vals, layout: src.layout, splat: None });
+        self.tiles.insert(
+            r,
+            Tile {
+                vals,
+                layout: src.layout,
+                splat: None,
+            },
+        );
         Ok(())
     }
 
@@ -1208,9 +1405,15 @@ impl Lowering {
             if is_reg(ctx, init) {
                 let l = match ty_of(ctx, init).and_then(|t| t.register_layout()) {
                     Some(l) => l,
-                    None => self.tile(init).map_err(|m| Diagnostic::op(f, m))?.layout.clone(),
+                    None => self
+                        .tile(init)
+                        .map_err(|m| Diagnostic::op(f, m))?
+                        .layout
+                        .clone(),
                 };
-                let vals = self.gather(ctx, init, &l).map_err(|m| Diagnostic::op(f, m))?;
+                let vals = self
+                    .gather(ctx, init, &l)
+                    .map_err(|m| Diagnostic::op(f, m))?;
                 // New block args for its registers.
                 let mut args = Vec::new();
                 for v in &vals {
@@ -1220,7 +1423,11 @@ impl Lowering {
                 tail_inits.extend(vals);
                 self.tiles.insert(
                     old_args[i],
-                    Tile { vals: args, layout: l.clone(), splat: None },
+                    Tile {
+                        vals: args,
+                        layout: l.clone(),
+                        splat: None,
+                    },
                 );
                 self.dead_args.push((body, old_args[i]));
                 layouts.push(Some(l));
@@ -1272,7 +1479,11 @@ impl Lowering {
                     let k = l.local_size() as usize;
                     self.tiles.insert(
                         *r,
-                        Tile { vals: nres[tail_i..tail_i + k].to_vec(), layout: l.clone(), splat: None },
+                        Tile {
+                            vals: nres[tail_i..tail_i + k].to_vec(),
+                            layout: l.clone(),
+                            splat: None,
+                        },
                     );
                     tail_i += k;
                 }
@@ -1340,7 +1551,12 @@ fn ld_suffix(d: DType) -> R<&'static str> {
         DType::Int { bits: 64, .. } => "b64",
         DType::Int { bits: 16, .. } => "b16",
         DType::Int { bits: 8, .. } => "s8",
-        other => return Err(format!("memory accesses of '{}' are not lowered", other.name())),
+        other => {
+            return Err(format!(
+                "memory accesses of '{}' are not lowered",
+                other.name()
+            ))
+        }
     })
 }
 
@@ -1379,7 +1595,15 @@ fn build_if(
     let er = ctx.create_region();
     ctx.push_block(er, eb);
     let loc = b.loc;
-    let mut st = super::op_state(b.ctx_mut(), "scf.if", vec![cond], tys.to_vec(), vec![], vec![], loc);
+    let mut st = super::op_state(
+        b.ctx_mut(),
+        "scf.if",
+        vec![cond],
+        tys.to_vec(),
+        vec![],
+        vec![],
+        loc,
+    );
     st.regions = vec![tr, er];
     let i = b.rw.create(st);
     let saved = b.rw.insertion_point();
@@ -1410,7 +1634,13 @@ fn vector_load(
         return b.inst(&format!("ld.{space}.{sfx}"), &addr, &[a], &[elem], None);
     }
     if bytes >= 4 {
-        return b.inst(&format!("ld.{space}.v{vw}.{sfx}"), &addr, &[a], &vec![elem; vw], None);
+        return b.inst(
+            &format!("ld.{space}.v{vw}.{sfx}"),
+            &addr,
+            &[a],
+            &vec![elem; vw],
+            None,
+        );
     }
     // 16-bit elements: 32-bit words, then unpacked.
     let words = vw / 2;
@@ -1418,7 +1648,13 @@ fn vector_load(
     let ws = if words == 1 {
         b.inst(&format!("ld.{space}.b32"), &addr, &[a], &[i32t], None)
     } else {
-        b.inst(&format!("ld.{space}.v{words}.b32"), &addr, &[a], &vec![i32t; words], None)
+        b.inst(
+            &format!("ld.{space}.v{words}.b32"),
+            &addr,
+            &[a],
+            &vec![i32t; words],
+            None,
+        )
     };
     let mut out = Vec::new();
     for w in ws {
@@ -1443,7 +1679,13 @@ fn vector_store(
     let _ = elem;
     let vw = vals.len();
     if vw == 1 {
-        b.inst(&format!("st.{space}.{sfx}"), &format!("[$0{}], $1", imm(k)), &[a, vals[0]], &[], guard);
+        b.inst(
+            &format!("st.{space}.{sfx}"),
+            &format!("[$0{}], $1", imm(k)),
+            &[a, vals[0]],
+            &[],
+            guard,
+        );
         return;
     }
     let (op, args): (String, Vec<Value>) = if bytes >= 4 {
@@ -1485,7 +1727,13 @@ fn float_kind(d: DType) -> Option<FloatKind> {
 /// One element of a binary op (`kind` is the tilus op name without `tilus.`).
 fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
     let float = float_kind(dt).is_some();
-    let unsigned = matches!(dt, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. });
+    let unsigned = matches!(
+        dt,
+        DType::Int {
+            signedness: tilus_ir::types::Signedness::Unsigned,
+            ..
+        }
+    );
     let name = match (kind, float) {
         ("add", true) => "addf",
         ("add", false) => "addi",
@@ -1494,12 +1742,36 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
         ("mul", true) => "mulf",
         ("mul", false) => "muli",
         ("div", true) => "divf",
-        ("div", false) => if unsigned { "divui" } else { "divsi" },
-        ("mod", false) => if unsigned { "remui" } else { "remsi" },
+        ("div", false) => {
+            if unsigned {
+                "divui"
+            } else {
+                "divsi"
+            }
+        }
+        ("mod", false) => {
+            if unsigned {
+                "remui"
+            } else {
+                "remsi"
+            }
+        }
         ("maximum", true) => "maximumf",
-        ("maximum", false) => if unsigned { "maxui" } else { "maxsi" },
+        ("maximum", false) => {
+            if unsigned {
+                "maxui"
+            } else {
+                "maxsi"
+            }
+        }
         ("minimum", true) => "minimumf",
-        ("minimum", false) => if unsigned { "minui" } else { "minsi" },
+        ("minimum", false) => {
+            if unsigned {
+                "minui"
+            } else {
+                "minsi"
+            }
+        }
         ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
         ("cmp", true) => {
             let p = ["oeq", "une", "olt", "ole", "ogt", "oge"][pred.clamp(0, 5) as usize];
@@ -1511,13 +1783,23 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
-        _ => return Err(format!("element-wise '{kind}' on {} is not lowered", dt.name())),
+        _ => {
+            return Err(format!(
+                "element-wise '{kind}' on {} is not lowered",
+                dt.name()
+            ))
+        }
     };
     Ok(b.ar(name, a[0], a[1]))
 }
 
 /// Runs `f` in f32 for half types.
-fn via_f32(b: &mut B<'_>, v: Value, dt: DType, f: impl FnOnce(&mut B<'_>, Value) -> Value) -> Value {
+fn via_f32(
+    b: &mut B<'_>,
+    v: Value,
+    dt: DType,
+    f: impl FnOnce(&mut B<'_>, Value) -> Value,
+) -> Value {
     match dt {
         DType::F32 => f(b, v),
         _ => {
@@ -1604,14 +1886,26 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
             }
         }
         (None, Some(_)) => {
-            if matches!(src, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) {
+            if matches!(
+                src,
+                DType::Int {
+                    signedness: tilus_ir::types::Signedness::Unsigned,
+                    ..
+                }
+            ) {
                 "arith.uitofp"
             } else {
                 "arith.sitofp"
             }
         }
         (Some(_), None) => {
-            if matches!(dst, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) {
+            if matches!(
+                dst,
+                DType::Int {
+                    signedness: tilus_ir::types::Signedness::Unsigned,
+                    ..
+                }
+            ) {
                 "arith.fptoui"
             } else {
                 "arith.fptosi"
@@ -1619,7 +1913,14 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
         }
         (None, None) => {
             if dst.bits() > src.bits() {
-                if matches!(src, DType::Int { signedness: tilus_ir::types::Signedness::Unsigned, .. }) || src.bits() == 1 {
+                if matches!(
+                    src,
+                    DType::Int {
+                        signedness: tilus_ir::types::Signedness::Unsigned,
+                        ..
+                    }
+                ) || src.bits() == 1
+                {
                     "arith.extui"
                 } else {
                     "arith.extsi"
@@ -1645,7 +1946,15 @@ fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value>
 }
 
 /// `shfl.sync.MODE.b32` of a value by an immediate lane operand.
-fn shfl(b: &mut B<'_>, mode: &str, v: Value, lane: &str, c: &str, member: u64, dt: DType) -> R<Value> {
+fn shfl(
+    b: &mut B<'_>,
+    mode: &str,
+    v: Value,
+    lane: &str,
+    c: &str,
+    member: u64,
+    dt: DType,
+) -> R<Value> {
     shfl_any(b, mode, v, None, lane, c, member, dt)
 }
 
@@ -1695,5 +2004,32 @@ fn shfl_any(
         Ok(b.inst("mov.b32", "$0", &[r], &[ty, ty], None)[0])
     } else {
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_layout;
+    use tilus_dialects::layout_algebra::RegisterLayout;
+
+    fn same(a: &RegisterLayout, b: &str) -> bool {
+        a.same_mapping(&RegisterLayout::parse(b).unwrap())
+    }
+
+    #[test]
+    fn default_layouts() {
+        // 4-element vectors along the last dim, threads along it, then the rows.
+        let l = default_layout(&[32, 16], 32, 128).unwrap();
+        assert!(same(&l, "spatial(32, 4) * local(1, 4)"), "{l}");
+        // More elements than threads: the rest stays local, outermost.
+        let l = default_layout(&[1024], 32, 128).unwrap();
+        assert!(same(&l, "local(2) * spatial(128) * local(4)"), "{l}");
+        // f16: 8-element (16-byte) vectors.
+        let l = default_layout(&[4, 256], 16, 128).unwrap();
+        assert!(same(&l, "spatial(4, 32) * local(1, 8)"), "{l}");
+        // Fewer elements than threads: replication.
+        let l = default_layout(&[8], 32, 32).unwrap();
+        assert!(same(&l, "replicate(16) * spatial(2) * local(4)"), "{l}");
+        assert_eq!(l.num_threads(), 32);
     }
 }

@@ -22,7 +22,7 @@ use super::build::{group_pos, i64_attr, relative_tid, B};
 use super::{op_state, set_region_blocks};
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
 use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
-use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, Type, TypeKind};
+use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -140,8 +140,13 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
         let v = match name.as_str() {
             "tilus.lane_id" => b.special("laneid"),
             "tilus.block_id" | "tilus.num_blocks" => {
-                let d = ["x", "y", "z"][prop_i64(b.ctx(), o, "dim").unwrap_or(0).clamp(0, 2) as usize];
-                let reg = if name == "tilus.block_id" { "ctaid" } else { "nctaid" };
+                let d =
+                    ["x", "y", "z"][prop_i64(b.ctx(), o, "dim").unwrap_or(0).clamp(0, 2) as usize];
+                let reg = if name == "tilus.block_id" {
+                    "ctaid"
+                } else {
+                    "nctaid"
+                };
                 b.special(&format!("{reg}.{d}"))
             }
             _ => {
@@ -272,13 +277,3 @@ impl LowerTilusKernel {
         Ok(())
     }
 }
-
-/// Whether `t` is `!tilus.ptr<...>`.
-#[allow(dead_code)]
-pub(crate) fn is_ptr(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "tilus" && name == "ptr")
-}
-
-/// Silences an unused-import lint in builds that drop `AttrKind` use.
-#[allow(dead_code)]
-fn _unused(_: &AttrKind) {}

@@ -69,7 +69,10 @@ impl Pass for TilusToPtx {
                 let mut errs = errs;
                 errs.insert(
                     0,
-                    Diagnostic::op(op, format!("tilus-to-ptx: the IR is invalid after '{name}'")),
+                    Diagnostic::op(
+                        op,
+                        format!("tilus-to-ptx: the IR is invalid after '{name}'"),
+                    ),
                 );
                 return Err(errs);
             }
