@@ -122,6 +122,21 @@ pub const PTX_REG_TYPE: TypeConstraint = TypeConstraint {
     build: None,
 };
 
+/// A register tile (`!tilus.reg<...>`): admitted as a `ptx.inst` operand or result only on an
+/// instruction with a `tile_block` attribute (see [`INST`]); `lower-tiles` expands it.
+pub fn is_register_tile(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "tilus" && name == "reg")
+}
+
+/// A `ptx.inst` operand or result type: a register type, or a register tile (which the
+/// verifier admits only with `tile_block`).
+pub const PTX_INST_TYPE: TypeConstraint = TypeConstraint {
+    desc: "a PTX register type (i1, i8, i16, i32, i64, index, f16, bf16, f32, f64, \
+           vector<2xf16>, vector<2xbf16> or !ptx.tensormap)",
+    check: |c, t| reg_class(c, t).is_some() || is_register_tile(c, t),
+    build: None,
+};
+
 /// A kernel parameter type: a register type but `i1`.
 fn param_ok(ctx: &Context, t: Type) -> bool {
     reg_class(ctx, t).is_some_and(|c| c != RegClass::Pred)
@@ -295,8 +310,8 @@ pub const INST: OpDef = OpDef {
         be left out when there are neither values nor results (`ptx.inst \"bar.sync\" 0`). \
         In generic form the operand syntax is the property `form`, a string in which `$N` \
         stands for operand `N`.",
-    operands: &[many("args", PTX_REG_TYPE), maybe("guard", I1)],
-    results: &[many("results", PTX_REG_TYPE)],
+    operands: &[many("args", PTX_INST_TYPE), maybe("guard", I1)],
+    results: &[many("results", PTX_INST_TYPE)],
     attributes: &[
         attr("opcode", STR_ATTR),
         opt_attr("form", STR_ATTR),
@@ -644,6 +659,7 @@ fn verify_inst(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     let (args, _) = inst_args_and_guard(ctx, op);
+    verify_tile_operands(ctx, op, &args)?;
     let form = inst_form(ctx, op, args.len());
     let pieces =
         split_form(&form).map_err(|e| Diagnostic::op(op, format!("'ptx.inst' op form: {e}")))?;
@@ -671,6 +687,86 @@ fn verify_inst(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Err(Diagnostic::op(
             op,
             format!("'ptx.inst' op operand #{i} does not appear in the form"),
+        ));
+    }
+    Ok(())
+}
+
+/// The tile-operand contract of `lower-async-to-ptx` with `lower-tiles`: a register tile may
+/// only be operand 0 of an instruction carrying `tile_block = array<i64: b, n>` (`0 <= b < n`),
+/// and its only result, when it has one, is the updated tile of the same type. The `tied = N`
+/// attribute (set by `lower-tiles` on the expanded instruction: result `i` is operand `i`
+/// updated in place, for `i < N`; the results are a `{...}` list) must fit the operands and
+/// results and pair equal types.
+fn verify_tile_operands(
+    ctx: &Context,
+    op: OpId,
+    args: &[tilus_ir::Value],
+) -> Result<(), Diagnostic> {
+    let tile_at: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| is_register_tile(ctx, ctx.value_type(**v)))
+        .map(|(i, _)| i)
+        .collect();
+    let tile_results = ctx
+        .results(op)
+        .iter()
+        .filter(|v| is_register_tile(ctx, ctx.value_type(**v)))
+        .count();
+    if ctx.get_attr(op, "tied").is_some() {
+        match int_prop(ctx, op, "tied") {
+            Some(n)
+                if n >= 0
+                    && n as usize <= ctx.results(op).len()
+                    && n as usize <= args.len()
+                    && (0..n as usize).all(|i| {
+                        ctx.value_type(args[i]) == ctx.value_type(ctx.results(op)[i])
+                    }) => {}
+            _ => {
+                return Err(Diagnostic::op(
+                    op,
+                    "'ptx.inst' op 'tied' must be an integer N <= #results, #operands, with operand i and result i of one type for i < N (result i is operand i updated in place)",
+                ))
+            }
+        }
+    }
+    if tile_at.is_empty() && tile_results == 0 {
+        return Ok(());
+    }
+    let block = ctx
+        .get_attr(op, "tile_block")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::DenseArray { values, .. } if values.len() == 2 => {
+                let b: i64 = values[0].trim().parse().ok()?;
+                let n: i64 = values[1].trim().parse().ok()?;
+                Some((b, n))
+            }
+            _ => None,
+        });
+    let Some((b, n)) = block else {
+        return Err(Diagnostic::op(
+            op,
+            "'ptx.inst' op a register tile operand or result needs the attribute 'tile_block = array<i64: b, n>' (lower-tiles expands it into registers)",
+        ));
+    };
+    if !(0 <= b && b < n) {
+        return Err(Diagnostic::op(
+            op,
+            format!("'ptx.inst' op tile_block [{b}, {n}] must have 0 <= b < n"),
+        ));
+    }
+    if tile_at != [0] {
+        return Err(Diagnostic::op(
+            op,
+            "'ptx.inst' op with tile_block takes exactly one register tile, as operand 0",
+        ));
+    }
+    let res = ctx.results(op);
+    if !res.is_empty() && (res.len() != 1 || ctx.value_type(res[0]) != ctx.value_type(args[0])) {
+        return Err(Diagnostic::op(
+            op,
+            "'ptx.inst' op with tile_block returns nothing or the updated tile (the type of operand 0)",
         ));
     }
     Ok(())

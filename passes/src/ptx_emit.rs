@@ -12,7 +12,7 @@
 //! The module's `.version` is its `ptx.version` attribute when set, else [`DEFAULT_VERSION`];
 //! `.target` is the kernels' `target` (they must agree).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 use tilus_dialects::ptx::{
     self, inst_args_and_guard, inst_form, int_prop, reg_class, split_form, str_prop, FormPiece,
@@ -135,6 +135,58 @@ fn err_op(op: OpId, msg: String) -> Diagnostic {
     Diagnostic::op(op, msg)
 }
 
+/// The values live on exit from each block (backward data flow; branch operands are uses of
+/// their block, block arguments definitions of theirs).
+fn live_out(ctx: &Context, blocks: &[BlockId]) -> FxHashMap<BlockId, FxHashSet<Value>> {
+    let mut uses: FxHashMap<BlockId, FxHashSet<Value>> = FxHashMap::default();
+    let mut defs: FxHashMap<BlockId, FxHashSet<Value>> = FxHashMap::default();
+    for &b in blocks {
+        let mut u = FxHashSet::default();
+        let mut d: FxHashSet<Value> = ctx.block_args(b).iter().copied().collect();
+        for o in ctx.block_ops(b) {
+            for v in ctx.operands(o) {
+                if !d.contains(v) {
+                    u.insert(*v);
+                }
+            }
+            d.extend(ctx.results(o).iter().copied());
+        }
+        uses.insert(b, u);
+        defs.insert(b, d);
+    }
+    let mut live_in: FxHashMap<BlockId, FxHashSet<Value>> =
+        blocks.iter().map(|b| (*b, uses[b].clone())).collect();
+    let mut out: FxHashMap<BlockId, FxHashSet<Value>> =
+        blocks.iter().map(|b| (*b, FxHashSet::default())).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in blocks.iter().rev() {
+            let mut lo = FxHashSet::default();
+            if let Some(t) = ctx.block_last(b) {
+                for s in ctx.successors(t) {
+                    if let Some(li) = live_in.get(s) {
+                        lo.extend(li.iter().copied());
+                    }
+                }
+            }
+            let mut li = uses[&b].clone();
+            li.extend(lo.iter().filter(|v| !defs[&b].contains(v)).copied());
+            if li.len() != live_in[&b].len() || lo.len() != out[&b].len() {
+                changed = true;
+                live_in.insert(b, li);
+                out.insert(b, lo);
+            }
+        }
+    }
+    out
+}
+
+/// The number of leading operands a `ptx.inst`'s results are tied to (its `tied` attribute).
+fn tied_count(ctx: &Context, o: OpId) -> usize {
+    int_prop(ctx, o, "tied").unwrap_or(0).max(0) as usize
+}
+
 /// The PTX `mov` type of a register class.
 fn mov_type(c: RegClass) -> &'static str {
     match c {
@@ -255,6 +307,7 @@ impl<'a> KernelEmitter<'a> {
                 self.line(&format!("ld.param.{pt} \t{rn}, [{pname}];"));
             }
         }
+        self.tie_registers(&blocks)?;
         for (i, &b) in blocks.iter().enumerate() {
             if i > 0 {
                 let l = self.labels[&b].clone();
@@ -296,6 +349,53 @@ impl<'a> KernelEmitter<'a> {
         out.push('\n');
         out.push_str(&self.body);
         out.push_str("}\n");
+        Ok(())
+    }
+
+    /// Tied destinations (`ptx.inst` with `tied = N`: result `i` reads and writes operand `i`'s
+    /// register, as `wgmma.mma_async`'s accumulators do): the result gets the operand's register
+    /// when the operand dies at this instruction (live-variable analysis over the blocks: it is
+    /// not live out of the block, no later op of the block uses it, and it fills one tied slot
+    /// only); otherwise `inst` copies the operand into a fresh register first. Done for every
+    /// instruction in block order before printing, so chains (`d1 = mma(d0)`, `d2 = mma(d1)`,
+    /// ...) and loop-carried accumulators share one register set.
+    fn tie_registers(&mut self, blocks: &[BlockId]) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let has_tied = blocks.iter().any(|&b| {
+            ctx.block_ops(b)
+                .any(|o| ctx.op_name_str(o) == "ptx.inst" && tied_count(ctx, o) > 0)
+        });
+        if !has_tied {
+            return Ok(());
+        }
+        let live_out = live_out(ctx, blocks);
+        for &b in blocks {
+            let ops: Vec<OpId> = ctx.block_ops(b).collect();
+            for (k, &o) in ops.iter().enumerate() {
+                if ctx.op_name_str(o) != "ptx.inst" {
+                    continue;
+                }
+                let n = tied_count(ctx, o);
+                if n == 0 {
+                    continue;
+                }
+                let (args, _) = inst_args_and_guard(ctx, o);
+                let results = ctx.results(o).to_vec();
+                for i in 0..n {
+                    let (a, r) = (args[i], results[i]);
+                    let same_class =
+                        reg_class(ctx, ctx.value_type(a)) == reg_class(ctx, ctx.value_type(r));
+                    let once = ctx.operands(o).iter().filter(|v| **v == a).count() == 1;
+                    let dies = !live_out[&b].contains(&a)
+                        && ops[k + 1..].iter().all(|l| !ctx.operands(*l).contains(&a));
+                    if same_class && once && dies && !self.regs.contains_key(&r) {
+                        self.reg_of(a, o)?;
+                        let reg = self.regs[&a];
+                        self.regs.insert(r, reg);
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -393,10 +493,23 @@ impl<'a> KernelEmitter<'a> {
         }
         text.push_str(&opcode);
         let results = ctx.results(o).to_vec();
+        let tied = tied_count(ctx, o);
+        let has_tied = ctx.get_attr(o, "tied").is_some();
+        // Tied results that could not share their operand's register start as its copy.
+        for i in 0..tied {
+            let (a, r) = (args[i], results[i]);
+            let (ra, rr) = (self.reg_of(a, o)?, self.reg_of(r, o)?);
+            if ra != rr {
+                let class = reg_class(ctx, ctx.value_type(r)).unwrap_or(RegClass::B32);
+                self.line(&format!("mov.{} \t{rr}, {ra};", mov_type(class)));
+            }
+        }
         let mut ops = String::new();
         match results.len() {
+            // Tied: the form writes the destination (operands 0..N, printed as the results).
+            _ if tied > 0 => {}
             0 => {}
-            1 => ops.push_str(&self.reg_of(results[0], o)?),
+            1 if !has_tied => ops.push_str(&self.reg_of(results[0], o)?),
             _ => {
                 ops.push('{');
                 for (i, v) in results.iter().enumerate() {
@@ -415,6 +528,9 @@ impl<'a> KernelEmitter<'a> {
             for p in split_form(&form).map_err(|e| err_op(o, e))? {
                 match p {
                     FormPiece::Text(t) => ops.push_str(&t),
+                    FormPiece::Operand(n) if n < tied => {
+                        ops.push_str(&self.reg_of(results[n], o)?);
+                    }
                     FormPiece::Operand(n) => {
                         let v = *args.get(n).ok_or_else(|| {
                             err_op(
@@ -440,15 +556,19 @@ impl<'a> KernelEmitter<'a> {
     fn copies(&mut self, o: OpId, dest: BlockId, vals: &[Value]) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let args: Vec<Value> = ctx.block_args(dest).to_vec();
-        let pairs: Vec<(Value, Value)> = args
-            .iter()
-            .zip(vals)
-            .filter(|(a, v)| a != v)
-            .map(|(a, v)| (*a, *v))
-            .collect();
+        // Compared by register, not value: tied results share their operand's register.
+        let mut pairs: Vec<(Value, Value)> = Vec::new();
+        let mut names: Vec<(String, String)> = Vec::new();
+        for (a, v) in args.iter().zip(vals) {
+            let (ra, rv) = (self.reg_of(*a, o)?, self.reg_of(*v, o)?);
+            if ra != rv {
+                pairs.push((*a, *v));
+                names.push((ra, rv));
+            }
+        }
         // A source that is also a destination would be overwritten before it is read: go through
         // temporaries then.
-        let clash = pairs.iter().any(|(_, v)| pairs.iter().any(|(a, _)| a == v));
+        let clash = names.iter().any(|(_, v)| names.iter().any(|(a, _)| a == v));
         if clash {
             let mut temps = Vec::new();
             for (_, v) in &pairs {

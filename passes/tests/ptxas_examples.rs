@@ -166,3 +166,90 @@ fn thread_groups() {
     assert!(ptx.contains("bar.sync \t1, 64") || ptx.contains("bar.sync 1, 64"));
     assemble("thread_groups", &ptx);
 }
+
+/// The register list of every `wgmma.mma_async` line, in order.
+fn wgmma_lists(ptx: &str) -> Vec<String> {
+    ptx.lines()
+        .filter(|l| l.contains("wgmma.mma_async"))
+        .map(|l| {
+            let s = l.find('{').expect("a register list");
+            let e = l.find('}').expect("a register list");
+            l[s..=e].to_string()
+        })
+        .collect()
+}
+
+/// No instruction touches an accumulator register between `wgmma.fence` and the commit: the
+/// tied accumulators are the wgmma's own registers, without copies in between.
+fn no_copies_in_mma(ptx: &str) {
+    let mut inside = false;
+    for l in ptx.lines() {
+        if l.contains("wgmma.fence") {
+            inside = true;
+        }
+        if l.contains("wgmma.commit_group") {
+            inside = false;
+        }
+        assert!(
+            !(inside && l.trim_start().starts_with("mov.f32")),
+            "a copy inside the MMA: {l}"
+        );
+    }
+}
+
+/// Hopper v0: TMA into swizzled shared tiles, `tilus.dot` (the SIMT dot: f32 staging in the
+/// shared scratch, a k loop of fma.rn.f32), the cast and store of the f16 tile; and the
+/// `matmul_ref` kernel (global loads and `tilus.dot`).
+#[test]
+fn hopper_matmul_v0_tma() {
+    let ptx = lower("hopper_matmul_v0_tma", &[]);
+    assert!(ptx.contains("cp.async.bulk.tensor.2d"));
+    assert!(ptx.contains(".param .align 64 .b8 hopper_matmul_v0_param_6[128]"));
+    assert!(ptx.contains(".param .align 64 .b8 hopper_matmul_v0_param_7[128]"));
+    assert!(ptx.contains("fma.rn.f32"));
+    assert!(ptx.contains("cvt.rn.f16.f32"));
+    assemble("hopper_matmul_v0_tma", &ptx);
+}
+
+/// Hopper v1: one warpgroup, 2 (m64) x 4 (k16) m64n128k16 instructions per K step. The
+/// accumulator is 128 f32 registers per thread in two blocks of 64 (`local(2, 1)` outermost):
+/// instruction (i, kk) uses block i, and every instruction on block i names the same registers
+/// (read-write: the loop-carried accumulators, tied, no copies).
+#[test]
+fn hopper_matmul_v1_wgmma() {
+    let ptx = lower("hopper_matmul_v1_wgmma", &[]);
+    let lists = wgmma_lists(&ptx);
+    assert_eq!(lists.len(), 8, "8 wgmma per K step");
+    assert!(lists.iter().all(|l| l.matches('%').count() == 64));
+    assert_ne!(lists[0], lists[1], "two m64 blocks");
+    for (i, l) in lists.iter().enumerate() {
+        assert_eq!(l, &lists[i % 2], "instruction {i} on block {}", i % 2);
+    }
+    assert!(ptx.contains("m64n128k16.f32.f16.f16"));
+    no_copies_in_mma(&ptx);
+    assemble("hopper_matmul_v1_wgmma", &ptx);
+}
+
+/// Hopper v2: a multi-stage TMA ring, (stage, phase) and the accumulator carried by the loop.
+#[test]
+fn hopper_matmul_v2_pipeline() {
+    let ptx = lower("hopper_matmul_v2_pipeline", &[]);
+    let lists = wgmma_lists(&ptx);
+    assert!(!lists.is_empty());
+    no_copies_in_mma(&ptx);
+    assert!(ptx.contains("mbarrier.try_wait.parity"));
+    assemble("hopper_matmul_v2_pipeline", &ptx);
+}
+
+/// Hopper warp-specialized: a producer warp and two consumer warpgroups, each with a
+/// [64, 256] accumulator (one m64n256k16 block of 128 registers).
+#[test]
+fn hopper_matmul_v3_warp_specialized() {
+    let ptx = lower("hopper_matmul_v3_warp_specialized", &[]);
+    let lists = wgmma_lists(&ptx);
+    assert!(!lists.is_empty());
+    assert!(lists.iter().all(|l| l.matches('%').count() == 128));
+    assert!(ptx.contains("m64n256k16.f32.f16.f16"));
+    no_copies_in_mma(&ptx);
+    assemble("hopper_matmul_v3_warp_specialized", &ptx);
+}

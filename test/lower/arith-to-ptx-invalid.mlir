@@ -14,11 +14,3 @@ func.func @byte_arith(%a: i8) -> i8 {
   %0 = arith.muli %a, %a : i8
   return %0 : i8
 }
-
-// -----
-
-func.func @ceildiv(%a: i32) -> i32 {
-  // expected-error@+1 {{cannot convert 'arith.ceildivsi' to PTX: not supported yet (expand it first)}}
-  %0 = arith.ceildivsi %a, %a : i32
-  return %0 : i32
-}

@@ -15,10 +15,10 @@ tilus.kernel @mismatch(%p: !tilus.ptr<f32>) warps(1) blocks(affine_map<(d0) -> (
 // -----
 
 tilus.kernel @dot() warps(1) blocks(affine_map<() -> (1)>) {
-  %z = arith.constant 0.0 : f32
-  %h = arith.constant 0.0 : f16
-  %a = tilus.register_tensor init(%h : f16) : !tilus.reg<16x16xf16>
-  %c = tilus.register_tensor init(%z : f32) : !tilus.reg<16x16xf32>
-  // expected-error@+1 {{lower-tiles: tilus.dot is not lowered yet}}
-  %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xf16>, !tilus.reg<16x16xf16>, !tilus.reg<16x16xf32>) -> !tilus.reg<16x16xf32>
+  %z = arith.constant 0 : i32
+  %h = arith.constant 0 : i8
+  %a = tilus.register_tensor init(%h : i8) : !tilus.reg<16x16xi8>
+  %c = tilus.register_tensor init(%z : i32) : !tilus.reg<16x16xi32>
+  // expected-error@+1 {{lower-tiles: tilus.dot: only an f32 accumulator and result are lowered}}
+  %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xi8>, !tilus.reg<16x16xi8>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
 }

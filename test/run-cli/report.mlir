@@ -24,9 +24,9 @@
 // ALPHA: args: n=5 alpha=0.1
 // ALPHA: output y: f32[5]
 //
-// --backend auto (the default) says on standard error that no GPU backend is built in.
+// --backend auto (the default) says on standard error that it found no usable GPU.
 // RUN: tilus-run %s 2>&1 >/dev/null | FileCheck %s --check-prefix=AUTO
-// AUTO: tilus-run: no usable GPU backend in this build; running on the CPU interpreter
+// AUTO: tilus-run: no usable GPU ({{.*}}); running on the CPU interpreter
 // RUN: tilus-run %s --backend interp 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=QUIET
 // QUIET-NOT: {{.}}
 //

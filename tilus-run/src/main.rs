@@ -1,10 +1,13 @@
-//! `tilus-run`: run a tilus kernel on the CPU interpreter (a GPU backend comes later), check its
+//! `tilus-run`: run a tilus kernel on the CPU interpreter or on the GPU (CUDA backend, through
+//! the `tilus-to-ptx` lowering; see `gpu.rs` and `docs/design/cuda-backend.md`), check its
 //! outputs, and report.
 //!
 //! ```text
 //! tilus-run FILE [--kernel NAME] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
 //!           [--output NAME=FILE.npy]... [--expect NAME=FILE.npy]... [--reference NAME]
 //!           [--seed N] [--schedule deterministic|random] [--backend auto|interp|cuda] [--max-steps N]
+//!           [--dump-ptx] [--compare-backends] [--timeout SECS]
+//!           [--bench [--bench-reps N] [--bench-warmup N] [--bench-json PATH] [--bytes N] [--flops N]]
 //! ```
 //!
 //! * The kernel is `--kernel`, else the only `tilus.kernel` of the file that is not another
@@ -28,14 +31,17 @@ use clap::Parser as ClapParser;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
 use tilus_ir::{Context, DiagLoc, Diagnostic, OpId, Severity, SourceMap};
 use tilus_run::args::{self, Assignment, Buffer, KernelDefaults, Param, Requests};
 use tilus_run::check::{self, Tolerance};
+use tilus_run::cuda::{CudaBackend, CudaError};
 use tilus_run::interp::{self, ArgValue, Options, Schedule};
 use tilus_run::memory::GlobalMemory;
 use tilus_run::tensor::Tensor;
+
+mod gpu;
 
 /// Steps before a run is stopped as runaway (`--max-steps`).
 const DEFAULT_MAX_STEPS: u64 = 100_000_000;
@@ -92,6 +98,34 @@ struct Cli {
     /// Relative tolerance of every comparison (default: by dtype).
     #[arg(long, value_name = "X")]
     rtol: Option<f64>,
+    /// Print the kernel's PTX (the `tilus-to-ptx` pipeline) to standard output and exit without
+    /// running (needs no GPU).
+    #[arg(long)]
+    dump_ptx: bool,
+    /// Watchdog of the CUDA backend: a launch that has not finished after this many seconds is
+    /// reported with the kernel's name and the process exits with status 1.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    timeout: f64,
+    /// Time the kernel on the GPU (CUDA events, after warm-up; median) and report time, GB/s
+    /// and TFLOP/s beside the device's copy bandwidth.
+    #[arg(long)]
+    bench: bool,
+    /// Timed repetitions of --bench.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    bench_reps: usize,
+    /// Untimed warm-up launches of --bench.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    bench_warmup: usize,
+    /// Also write the --bench figures as JSON to this file.
+    #[arg(long, value_name = "PATH")]
+    bench_json: Option<PathBuf>,
+    /// Bytes one launch moves, for GB/s (default: the kernel's `tilus.bytes`, else every
+    /// buffer's size).
+    #[arg(long, value_name = "N")]
+    bytes: Option<f64>,
+    /// Floating-point operations of one launch, for TFLOP/s (default: the kernel's `tilus.flops`).
+    #[arg(long, value_name = "N")]
+    flops: Option<f64>,
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
@@ -371,6 +405,15 @@ fn fresh_memory(buffers: &[Buffer], initial: &[Tensor]) -> GlobalMemory {
     mem
 }
 
+/// The tolerance of `--compare-backends` (`check::backend_tolerance`), unless given.
+fn backend_tolerance_for(cli: &Cli, b: &Buffer) -> Tolerance {
+    let d = check::backend_tolerance(b.dtype);
+    Tolerance {
+        atol: cli.atol.unwrap_or(d.atol),
+        rtol: cli.rtol.unwrap_or(d.rtol),
+    }
+}
+
 fn tolerance_for(cli: &Cli, b: &Buffer) -> Tolerance {
     let d = check::tolerance(b.dtype);
     Tolerance {
@@ -379,28 +422,175 @@ fn tolerance_for(cli: &Cli, b: &Buffer) -> Tolerance {
     }
 }
 
-fn run(cli: &Cli) -> Result<(), u8> {
-    // Backends first: nothing else matters when the one asked for does not exist.
-    match cli.backend {
-        Backend::Cuda => {
-            plain_error(
-                "--backend cuda: the CUDA backend is not available yet in this build",
-                Some("run on the CPU interpreter with --backend interp (or auto)"),
-            );
-            return Err(USAGE);
-        }
-        Backend::Auto | Backend::Interp => {}
-    }
-    if cli.compare_backends {
+/// Where the kernel runs, once the backends have been tried.
+struct Gpu {
+    be: CudaBackend,
+    lowered: gpu::Lowered,
+}
+
+/// Reports a CUDA failure. A watchdog timeout exits the process at once with status 1 (the
+/// context may still be running the kernel: nothing may call the driver again, spec'd in
+/// `docs/design/cuda-backend.md`); any other failure is status 1 too, returned.
+fn cuda_fail(what: &str, e: CudaError) -> u8 {
+    if let CudaError::Timeout { .. } = e {
         plain_error(
-            "--compare-backends: comparing the interpreter with the GPU needs the CUDA backend, which is not available yet",
-            Some("check against a reference kernel (--reference) or a file (--expect) instead"),
+            &format!("{what}: {e}"),
+            Some("raise the limit with --timeout SECS if the kernel is only slow; run it on the interpreter (--backend interp) for a deadlock report"),
+        );
+        std::process::exit(INVALID as i32);
+    }
+    plain_error(&format!("{what}: {e}"), None);
+    INVALID
+}
+
+fn buffers_shown<'b>(defaults: &KernelDefaults, buffers: &'b [Buffer]) -> Vec<&'b Buffer> {
+    match &defaults.outputs {
+        Some(names) => buffers.iter().filter(|b| names.contains(&b.name)).collect(),
+        None => buffers.iter().collect(),
+    }
+}
+
+/// The launch of a kernel on the GPU: grid as the interpreter computes it, its warps and
+/// cluster, the lowering's shared memory.
+fn gpu_launch(
+    l: &Loaded,
+    g: &Gpu,
+    kernel: OpId,
+    params: &[Param],
+    args: &[ArgValue],
+    mem: &GlobalMemory,
+    grid: [i64; 3],
+) -> Result<gpu::Launch, CudaError> {
+    let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(1);
+    let cluster = l
+        .ctx
+        .get_inherent_or_attr(kernel, "cluster")
+        .and_then(|a| tilus_dialects::tilus_types::attr_i64s(&l.ctx, a));
+    let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), g.lowered.smem_bytes)?;
+    gpu::prepare(&g.be, &g.lowered, params, args, mem, cfg)
+}
+
+fn run(cli: &Cli) -> Result<(), u8> {
+    if cli.backend == Backend::Interp && (cli.compare_backends || cli.bench) {
+        let flag = if cli.bench {
+            "--bench"
+        } else {
+            "--compare-backends"
+        };
+        plain_error(
+            &format!(
+                "{flag} runs the kernel on the GPU; it cannot be combined with --backend interp"
+            ),
+            Some("use --backend cuda (or auto)"),
         );
         return Err(USAGE);
+    }
+    if cli.bench && cli.bench_reps == 0 {
+        plain_error("--bench-reps must be at least 1", None);
+        return Err(USAGE);
+    }
+    if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
+        plain_error(
+            &format!(
+                "--timeout {}: expected a positive number of seconds",
+                cli.timeout
+            ),
+            None,
+        );
+        return Err(USAGE);
+    }
+    // Backends first: nothing else matters when the one asked for does not exist. `auto` falls
+    // back to the interpreter; `cuda`, --compare-backends and --bench need the GPU.
+    let needs_gpu =
+        !cli.dump_ptx && (cli.backend == Backend::Cuda || cli.compare_backends || cli.bench);
+    let mut backend: Option<CudaBackend> = None;
+    let mut no_gpu_reason = String::new();
+    if !cli.dump_ptx && cli.backend != Backend::Interp {
+        match CudaBackend::open() {
+            Ok(mut be) => {
+                be.set_timeout(Duration::from_secs_f64(cli.timeout));
+                backend = Some(be);
+            }
+            Err(e) if needs_gpu => {
+                let (flag, help) = if cli.backend == Backend::Cuda {
+                    (
+                        "--backend cuda",
+                        "run on the CPU interpreter with --backend interp (or auto)",
+                    )
+                } else if cli.compare_backends {
+                    ("--compare-backends (the GPU against the interpreter)", "check against a reference kernel (--reference) or a file (--expect) instead")
+                } else {
+                    (
+                        "--bench (timing on the GPU)",
+                        "run without --bench on the CPU interpreter",
+                    )
+                };
+                plain_error(&format!("{flag}: {e}"), Some(help));
+                return Err(USAGE);
+            }
+            Err(e) => no_gpu_reason = e.to_string(),
+        }
     }
 
     let l = load(cli)?;
     let (name, kernel) = pick_kernel(cli, &l)?;
+    let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
+    if cli.dump_ptx {
+        return match gpu::lower(&l.file, &name, mlir_style) {
+            Ok(low) => {
+                print_stdout(&low.ptx);
+                Ok(())
+            }
+            Err((rendered, _)) => {
+                let _ = std::io::stderr().write_all(rendered.as_bytes());
+                plain_error(
+                    &format!("--dump-ptx: kernel @{name} cannot be lowered to PTX (see above)"),
+                    None,
+                );
+                Err(INVALID)
+            }
+        };
+    }
+    // What `auto` picked, said just before the run (after the arguments are checked).
+    let mut auto_note = None;
+    let gpu_ctx: Option<Gpu> = match backend {
+        None => {
+            if cli.backend == Backend::Auto {
+                auto_note = Some(format!(
+                    "tilus-run: no usable GPU ({no_gpu_reason}); running on the CPU interpreter"
+                ));
+            }
+            None
+        }
+        Some(be) => {
+            match gpu::lower(&l.file, &name, mlir_style) {
+                Ok(lowered) => {
+                    if cli.backend == Backend::Auto {
+                        auto_note = Some(format!(
+                            "tilus-run: running on the GPU ({})",
+                            be.info().name
+                        ));
+                    }
+                    Some(Gpu { be, lowered })
+                }
+                Err((_, first)) if !needs_gpu => {
+                    auto_note = Some(format!(
+                    "tilus-run: kernel @{name} cannot be lowered to PTX ({first}); running on the CPU interpreter"
+                ));
+                    None
+                }
+                Err((rendered, _)) => {
+                    let _ = std::io::stderr().write_all(rendered.as_bytes());
+                    plain_error(
+                    &format!("kernel @{name} cannot be lowered to PTX for the CUDA backend (see above)"),
+                    Some("run it on the CPU interpreter with --backend interp (or auto)"),
+                );
+                    return Err(INVALID);
+                }
+            }
+        }
+    };
+
     let params = args::params(&l.ctx, kernel, &l.file);
     let base = match cli.input.parent() {
         Some(p) if cli.input.as_os_str() != "-" => p.to_path_buf(),
@@ -423,17 +613,42 @@ fn run(cli: &Cli) -> Result<(), u8> {
     let (mem, initial) = args::init_memory(kernel, &params, &buffers, cli.seed)
         .map_err(|d| l.fail(cli, USAGE, d))?;
     let grid = interp::grid(&l.ctx, kernel, &arg_values).map_err(|d| l.fail(cli, INVALID, d))?;
+    let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(0);
 
-    if cli.backend == Backend::Auto {
-        eprintln!("tilus-run: no usable GPU backend in this build; running on the CPU interpreter");
+    if let Some(n) = auto_note {
+        eprintln!("{n}");
     }
-    let ran = run_kernel(cli, &l, kernel, &arg_values, mem)?;
+    // Run.
+    let mut launch: Option<gpu::Launch> = None;
+    let (final_mem, wall, steps) = match &gpu_ctx {
+        Some(g) => {
+            let what = format!("running @{name} on the GPU");
+            let lz = gpu_launch(&l, g, kernel, &params, &arg_values, &mem, grid)
+                .map_err(|e| cuda_fail(&what, e))?;
+            let wall = lz.run(&g.be).map_err(|e| cuda_fail(&what, e))?;
+            let mut out = mem;
+            lz.download(&g.be, &mut out)
+                .map_err(|e| cuda_fail(&what, e))?;
+            launch = Some(lz);
+            (out, wall, None)
+        }
+        None => {
+            let ran = run_kernel(cli, &l, kernel, &arg_values, mem)?;
+            (ran.mem, ran.wall, Some(ran.stats))
+        }
+    };
 
     // Report.
     let mut out = String::new();
-    let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(0);
     out.push_str(&format!("kernel: @{name} ({})\n", l.file.name));
-    out.push_str("backend: interp\n");
+    match &gpu_ctx {
+        Some(g) => out.push_str(&format!(
+            "backend: cuda ({}, {})\n",
+            g.be.info().name,
+            g.lowered.target
+        )),
+        None => out.push_str("backend: interp\n"),
+    }
     out.push_str(&format!(
         "grid: {}x{}x{} blocks of {} threads ({warps} warps)\n",
         grid[0],
@@ -441,11 +656,28 @@ fn run(cli: &Cli) -> Result<(), u8> {
         grid[2],
         32 * warps
     ));
-    let sched = match cli.schedule {
-        ScheduleKind::Deterministic => "deterministic".to_string(),
-        ScheduleKind::Random => format!("random (seed {})", cli.seed),
-    };
-    out.push_str(&format!("schedule: {sched}\n"));
+    match (&gpu_ctx, &launch) {
+        (Some(g), Some(lz)) => {
+            let cluster = match lz.cfg.cluster {
+                Some(c) => format!(", cluster {}", gpu::dim(c)),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "launch: {} registers a thread, {} bytes of dynamic shared memory{cluster}, {} tensor map{}\n",
+                lz.kernel.num_regs,
+                g.lowered.smem_bytes,
+                g.lowered.tensor_maps.len(),
+                if g.lowered.tensor_maps.len() == 1 { "" } else { "s" }
+            ));
+        }
+        _ => {
+            let sched = match cli.schedule {
+                ScheduleKind::Deterministic => "deterministic".to_string(),
+                ScheduleKind::Random => format!("random (seed {})", cli.seed),
+            };
+            out.push_str(&format!("schedule: {sched}\n"));
+        }
+    }
     let scalars: Vec<String> = params
         .iter()
         .zip(&arg_values)
@@ -466,20 +698,21 @@ fn run(cli: &Cli) -> Result<(), u8> {
             cli.seed
         ));
     }
-    let plural = if ran.stats.ctas == 1 { "" } else { "s" };
-    out.push_str(&format!(
-        "steps: {} ({} block{plural} run)\n",
-        ran.stats.steps, ran.stats.ctas
-    ));
-    out.push_str(&format!(
-        "wall time: {:.3} ms\n",
-        ran.wall.as_secs_f64() * 1e3
-    ));
-    let shown: Vec<&Buffer> = match &defaults.outputs {
-        Some(names) => buffers.iter().filter(|b| names.contains(&b.name)).collect(),
-        None => buffers.iter().collect(),
-    };
-    let final_data = |b: &Buffer| ran.mem.tensor(b.index, &b.shape).data;
+    if let Some(stats) = &steps {
+        let plural = if stats.ctas == 1 { "" } else { "s" };
+        out.push_str(&format!(
+            "steps: {} ({} block{plural} run)\n",
+            stats.steps, stats.ctas
+        ));
+        out.push_str(&format!("wall time: {:.3} ms\n", wall.as_secs_f64() * 1e3));
+    } else {
+        out.push_str(&format!(
+            "wall time: {:.3} ms (one launch and its wait)\n",
+            wall.as_secs_f64() * 1e3
+        ));
+    }
+    let shown = buffers_shown(&defaults, &buffers);
+    let final_data = |b: &Buffer| final_mem.tensor(b.index, &b.shape).data;
     for b in &shown {
         let (sum, hash) = check::checksum(&final_data(b));
         out.push_str(&format!(
@@ -542,10 +775,43 @@ fn run(cli: &Cli) -> Result<(), u8> {
             failures.push(format!("'{}' differs from {}", b.name, a.value));
         }
     }
-    if let Some((ref_name, ref_kernel)) = reference {
-        let compared = run_reference(
+    if cli.compare_backends {
+        eprintln!("tilus-run: running @{name} on the CPU interpreter for --compare-backends");
+        let ran = run_kernel(
             cli,
             &l,
+            kernel,
+            &arg_values,
+            fresh_memory(&buffers, &initial),
+        )?;
+        for b in &shown {
+            let want = ran.mem.tensor(b.index, &b.shape).data;
+            let c = check::compare(
+                &b.shape,
+                &final_data(b),
+                &want,
+                backend_tolerance_for(cli, b),
+            );
+            report.push_str(&format!("compare {}: cuda vs interp: {c}\n", b.name));
+            if !c.ok() {
+                failures.push(format!(
+                    "'{}' differs between the GPU and the interpreter",
+                    b.name
+                ));
+            }
+        }
+        report.push_str(&format!(
+            "interp wall time: {:.3} ms ({} steps)\n",
+            ran.wall.as_secs_f64() * 1e3,
+            ran.stats.steps
+        ));
+    }
+    if let Some((ref_name, ref_kernel)) = reference {
+        // Where the reference ran is said on standard error.
+        let (compared, _on) = run_reference(
+            cli,
+            &l,
+            gpu_ctx.as_ref().map(|g| &g.be),
             (&name, &params, &arg_values),
             (&ref_name, ref_kernel),
             &buffers,
@@ -567,6 +833,148 @@ fn run(cli: &Cli) -> Result<(), u8> {
             Some("the report on standard output shows the first mismatching element of each"),
         );
         return Err(INVALID);
+    }
+    if let (true, Some(g), Some(lz)) = (cli.bench, &gpu_ctx, &launch) {
+        bench(
+            cli,
+            &l,
+            g,
+            lz,
+            (&name, kernel),
+            (&params, &arg_values),
+            &final_mem,
+        )?;
+    } else if cli.bench {
+        // Only reachable under `auto` when the kernel did not lower (said above).
+        plain_error(
+            "--bench: the kernel ran on the interpreter, nothing was timed",
+            None,
+        );
+        return Err(INVALID);
+    }
+    Ok(())
+}
+
+/// `--bench`: time the launch, the device's copy of the largest buffer, print and write JSON.
+fn bench(
+    cli: &Cli,
+    l: &Loaded,
+    g: &Gpu,
+    lz: &gpu::Launch,
+    (name, kernel): (&str, OpId),
+    (params, args): (&[Param], &[ArgValue]),
+    mem: &GlobalMemory,
+) -> Result<(), u8> {
+    let what = format!("timing @{name}");
+    let attr = |n: &str| {
+        gpu::metric_attr(&l.ctx, kernel, n, params, args).map_err(|m| {
+            plain_error(&format!("--bench: {m}"), None);
+            INVALID
+        })
+    };
+    let all_bytes: usize = mem.buffers.iter().map(|b| b.bytes.len()).sum();
+    let (bytes, bytes_src) = match (cli.bytes, attr("tilus.bytes")?) {
+        (Some(b), _) => (b, "--bytes"),
+        (None, Some(b)) => (b, "tilus.bytes"),
+        (None, None) => (all_bytes as f64, "every buffer once"),
+    };
+    let (flops, flops_src) = match (cli.flops, attr("tilus.flops")?) {
+        (Some(f), _) => (Some(f), "--flops"),
+        (None, Some(f)) => (Some(f), "tilus.flops"),
+        (None, None) => (None, ""),
+    };
+    let s = lz
+        .bench(&g.be, cli.bench_warmup, cli.bench_reps)
+        .map_err(|e| cuda_fail(&what, e))?;
+    let gbs = bytes / (s.median_ms * 1e-3) / 1e9;
+    let tflops = flops.map(|f| f / (s.median_ms * 1e-3) / 1e12);
+    // The device's copy bandwidth on the largest buffer (read + write counted).
+    let largest = lz
+        .buffers
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, b)| b.len())
+        .map(|(i, b)| (i, b.len()));
+    let mut copy = None;
+    if let Some((i, n)) = largest.filter(|(_, n)| *n > 0) {
+        let dst = g.be.alloc(n).map_err(|e| cuda_fail(&what, e))?;
+        let c =
+            g.be.bench_copy(&dst, &lz.buffers[i], n, cli.bench_warmup, cli.bench_reps)
+                .map_err(|e| cuda_fail(&what, e))?;
+        copy = Some((n, c.gb_per_s(2 * n as u64), c.median_ms));
+    }
+    let mut o = String::new();
+    o.push_str(&format!(
+        "bench: median {:.4} ms (min {:.4}, max {:.4}; {} runs after {} warm-up)\n",
+        s.median_ms, s.min_ms, s.max_ms, s.reps, cli.bench_warmup
+    ));
+    o.push_str(&format!(
+        "bench: {gbs:.1} GB/s ({} bytes: {bytes_src})\n",
+        bytes as u64
+    ));
+    if let (Some(t), Some(f)) = (tflops, flops) {
+        o.push_str(&format!("bench: {t:.2} TFLOP/s ({f} FLOP: {flops_src})\n"));
+    }
+    if let Some((n, cbw, _)) = copy {
+        o.push_str(&format!(
+            "bench: device copy {cbw:.1} GB/s ({n} bytes read + written); kernel at {:.1}% of copy\n",
+            100.0 * gbs / cbw
+        ));
+    }
+    print_stdout(&o);
+    if let Some(path) = &cli.bench_json {
+        let scalars: Vec<String> = params
+            .iter()
+            .zip(args)
+            .filter(|(p, _)| !p.is_pointer())
+            .map(|(p, v)| {
+                format!(
+                    "{}: {}",
+                    gpu::json_str(&p.name),
+                    gpu::json_str(&args::arg_text(v))
+                )
+            })
+            .collect();
+        let mut j = String::from("{\n");
+        let mut field = |k: &str, v: String| j.push_str(&format!("  {}: {v},\n", gpu::json_str(k)));
+        field("kernel", gpu::json_str(name));
+        field("file", gpu::json_str(&l.file.name));
+        field("device", gpu::json_str(&g.be.info().name));
+        field("args", format!("{{{}}}", scalars.join(", ")));
+        field("grid", gpu::json_str(&gpu::dim(lz.cfg.grid)));
+        field("block", gpu::json_str(&gpu::dim(lz.cfg.block)));
+        field("dynamic_smem", lz.cfg.dynamic_smem.to_string());
+        field("registers", lz.kernel.num_regs.to_string());
+        field("reps", s.reps.to_string());
+        field("warmup", cli.bench_warmup.to_string());
+        field("median_ms", gpu::json_num(s.median_ms));
+        field("min_ms", gpu::json_num(s.min_ms));
+        field("max_ms", gpu::json_num(s.max_ms));
+        field("bytes", gpu::json_num(bytes));
+        field("bytes_source", gpu::json_str(bytes_src));
+        field("gb_per_s", gpu::json_num(gbs));
+        field(
+            "flops",
+            flops.map(gpu::json_num).unwrap_or_else(|| "null".into()),
+        );
+        field(
+            "tflop_per_s",
+            tflops.map(gpu::json_num).unwrap_or_else(|| "null".into()),
+        );
+        field(
+            "copy_gb_per_s",
+            copy.map(|c| gpu::json_num(c.1))
+                .unwrap_or_else(|| "null".into()),
+        );
+        j.push_str(&format!(
+            "  \"copy_bytes\": {}\n}}\n",
+            copy.map(|c| c.0.to_string())
+                .unwrap_or_else(|| "null".into())
+        ));
+        args::write_atomically(path, j.as_bytes()).map_err(|m| {
+            plain_error(&format!("--bench-json: {m}"), None);
+            INVALID
+        })?;
     }
     Ok(())
 }
@@ -631,15 +1039,20 @@ fn resolve_reference(
 
 /// Runs the reference kernel with the main kernel's arguments (matched by parameter name) on
 /// copies of the initial buffers; returns, per compared buffer, the reference's final contents.
+/// Per compared buffer the reference's final contents, and where it ran (`interp`, `cuda`).
+type RefResult<'b> = (Vec<(&'b Buffer, Vec<f64>)>, &'static str);
+
+#[allow(clippy::too_many_arguments)]
 fn run_reference<'b>(
     cli: &Cli,
     l: &Loaded,
+    be: Option<&CudaBackend>,
     main: (&str, &[Param], &[ArgValue]),
     reference: (&str, OpId),
     buffers: &'b [Buffer],
     initial: &[Tensor],
     defaults: &KernelDefaults,
-) -> Result<Vec<(&'b Buffer, Vec<f64>)>, u8> {
+) -> Result<RefResult<'b>, u8> {
     let (main_name, main_params, main_args) = main;
     let (ref_name, ref_kernel) = reference;
     let ref_params = args::params(&l.ctx, ref_kernel, &l.file);
@@ -699,13 +1112,52 @@ fn run_reference<'b>(
         }
     }
     let mem = fresh_memory(buffers, initial);
-    eprintln!("tilus-run: running reference kernel @{ref_name}");
-    let ran = run_kernel(cli, l, ref_kernel, &ref_args, mem).inspect_err(|_| {
-        plain_error(
-            &format!("the reference kernel @{ref_name} failed (see above)"),
-            None,
-        );
-    })?;
+    // On the GPU when the kernel ran there and the reference lowers, else on the interpreter.
+    let mut on = "interp";
+    let mut ref_mem = None;
+    if let Some(be) = be {
+        let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
+        match gpu::lower(&l.file, ref_name, mlir_style) {
+            Ok(lowered) => {
+                eprintln!("tilus-run: running reference kernel @{ref_name} on the GPU");
+                let what = format!("running reference kernel @{ref_name} on the GPU");
+                let grid = interp::grid(&l.ctx, ref_kernel, &ref_args)
+                    .map_err(|d| l.fail(cli, INVALID, d))?;
+                let warps =
+                    tilus_dialects::tilus_types::prop_i64(&l.ctx, ref_kernel, "warps").unwrap_or(1);
+                let cluster = l
+                    .ctx
+                    .get_inherent_or_attr(ref_kernel, "cluster")
+                    .and_then(|a| tilus_dialects::tilus_types::attr_i64s(&l.ctx, a));
+                let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), lowered.smem_bytes)
+                    .map_err(|e| cuda_fail(&what, e))?;
+                let lz = gpu::prepare(be, &lowered, &ref_params, &ref_args, &mem, cfg)
+                    .map_err(|e| cuda_fail(&what, e))?;
+                lz.run(be).map_err(|e| cuda_fail(&what, e))?;
+                let mut out = mem.clone();
+                lz.download(be, &mut out).map_err(|e| cuda_fail(&what, e))?;
+                ref_mem = Some(out);
+                on = "cuda";
+            }
+            Err((_, why)) => eprintln!(
+                "tilus-run: reference kernel @{ref_name} cannot be lowered to PTX ({why}); running it on the CPU interpreter"
+            ),
+        }
+    }
+    let ref_mem = match ref_mem {
+        Some(m) => m,
+        None => {
+            eprintln!("tilus-run: running reference kernel @{ref_name}");
+            run_kernel(cli, l, ref_kernel, &ref_args, mem)
+                .inspect_err(|_| {
+                    plain_error(
+                        &format!("the reference kernel @{ref_name} failed (see above)"),
+                        None,
+                    );
+                })?
+                .mem
+        }
+    };
     let mut out = Vec::new();
     for b in buffers {
         let named = defaults.outputs.as_ref().map(|o| o.contains(&b.name));
@@ -724,7 +1176,7 @@ fn run_reference<'b>(
             }
             _ => {}
         }
-        out.push((b, ran.mem.tensor(b.index, &b.shape).data));
+        out.push((b, ref_mem.tensor(b.index, &b.shape).data));
     }
-    Ok(out)
+    Ok((out, on))
 }

@@ -97,14 +97,36 @@ fn runs_and_reports() {
     assert!(!out.contains("output x"), "{out}");
 }
 
+/// Whether this machine has a usable GPU (the no-GPU tests below are skipped there).
+fn has_gpu() -> bool {
+    tilus_run::cuda::CudaBackend::open().is_ok()
+}
+
 #[test]
 fn auto_backend_falls_back_with_a_note() {
+    if has_gpu() {
+        return;
+    }
     let o = run_stdin(&["--arg", "n=8"], ADD_ONE);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        stderr(&o),
-        "tilus-run: no usable GPU backend in this build; running on the CPU interpreter\n"
+    let e = stderr(&o);
+    assert!(
+        e.starts_with("tilus-run: no usable GPU (the CUDA backend is unavailable: ")
+            && e.ends_with("); running on the CPU interpreter\n")
+            && e.lines().count() == 1,
+        "{e}"
     );
+    assert!(stdout(&o).contains("backend: interp\n"));
+}
+
+#[test]
+fn dump_ptx_needs_no_gpu() {
+    let o = run_stdin(&["--dump-ptx", "--backend", "cuda"], ADD_ONE);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ptx = stdout(&o);
+    assert!(ptx.contains(".target sm_90a\n"), "{ptx}");
+    assert!(ptx.contains(".visible .entry add_one("), "{ptx}");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
 
 #[test]
@@ -164,14 +186,21 @@ fn unknown_kernel() {
 
 #[test]
 fn cuda_backend_is_not_available() {
+    if has_gpu() {
+        return;
+    }
     let o = run_stdin(&["--backend", "cuda"], ADD_ONE);
     assert_eq!(o.status.code(), Some(2));
     assert!(stdout(&o).is_empty());
     insta::assert_snapshot!("cuda_unavailable", stderr(&o));
     let o = run_stdin(&["--compare-backends"], ADD_ONE);
     assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("compare_backends_unavailable", stderr(&o));
+    let o = run_stdin(&["--bench", "--arg", "n=8"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("needs the CUDA backend"),
+        stderr(&o).contains("--bench (timing on the GPU): the CUDA backend is unavailable"),
         "{}",
         stderr(&o)
     );

@@ -22,8 +22,9 @@
 //! | `extf truncf` | `cvt.f32.f16`, `cvt.rn.f16.f32`, `cvt.rn.bf16.f32`, `cvt.rn.f32.f64`, ... |
 //! | `bitcast` | `mov.b32` |
 //!
-//! `index` is a 64-bit integer. Vectors, tensors, 8-bit arithmetic, `ceildivsi` and
-//! `floordivsi` are reported as not supported.
+//! `index` is a 64-bit integer. `ceildivsi`/`floordivsi` are `div.s` + `rem.s` and a fix-up
+//! (`selp` of ±1 when the remainder is non-zero and its sign agrees / differs with the divisor's).
+//! Vectors, tensors and 8-bit arithmetic are reported as not supported.
 
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::ptx::inst_properties;
@@ -55,8 +56,8 @@ impl Pass for ArithToPtx {
          mul.lo.s64, div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, cvt.rzi.s32.f32, mov \
          for constants, and so on (the module docs have the table). Float add/sub/mul round \
          to nearest (.rn, no fma contraction) unless the op's fastmath allows contraction. \
-         index is 64-bit. Vector and tensor operands, 8-bit arithmetic, ceildivsi and \
-         floordivsi are reported as unsupported. Statistic: num-lowered."
+         index is 64-bit; ceildivsi/floordivsi are div + rem + a fix-up. Vector and tensor \
+         operands and 8-bit arithmetic are reported as unsupported. Statistic: num-lowered."
     }
     fn run(
         &mut self,
@@ -346,7 +347,28 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             };
             Ok(b.inst(&opcode, &[ops[0], amount], rt))
         }
-        "ceildivsi" | "floordivsi" => Err("not supported yet (expand it first)".into()),
+        "ceildivsi" | "floordivsi" => {
+            // q = a / b (truncating), r = a % b; ceil adds 1 when r != 0 and r, b have the same
+            // sign, floor subtracts 1 when they differ.
+            let Scalar::Int(w) = rs else {
+                return Err("expected integers".into());
+            };
+            if w == 1 {
+                return Err("i1 division is not supported".into());
+            }
+            let w = arith_width(w)?;
+            let q = b.inst(&format!("div.s{w}"), &ops, rt);
+            let r = b.inst(&format!("rem.s{w}"), &ops, rt);
+            let x = b.inst(&format!("xor.b{w}"), &[r, ops[1]], rt);
+            let i1 = b.i1();
+            let nz = b.inst_form(&format!("setp.ne.s{w}"), "$0, 0", &[r], i1);
+            let cmp = if short == "ceildivsi" { "ge" } else { "lt" };
+            let sg = b.inst_form(&format!("setp.{cmp}.s{w}"), "$0, 0", &[x], i1);
+            let p = b.inst("and.pred", &[nz, sg], i1);
+            let adj = if short == "ceildivsi" { "1" } else { "-1" };
+            let d = b.inst_form(&format!("selp.s{w}"), &format!("{adj}, 0, $0"), &[p], rt);
+            Ok(b.inst(&format!("add.s{w}"), &[q, d], rt))
+        }
         "addf" | "subf" | "mulf" => {
             let Scalar::Float(k) = rs else {
                 return Err("expected floats".into());

@@ -333,6 +333,16 @@ impl Lowering {
                 }
                 continue;
             }
+            if name == "ptx.inst" && ctx.get_attr(o, "tile_block").is_some() {
+                match self.tile_inst(ctx, o) {
+                    Ok(()) => {
+                        self.count += 1;
+                        self.dead.push(o);
+                    }
+                    Err(m) => return Err(Diagnostic::op(o, format!("lower-tiles: {m}"))),
+                }
+                continue;
+            }
             if name.starts_with("tilus.") || name == "layout.convert" {
                 match self.op(ctx, o, &name) {
                     Ok(true) => {
@@ -566,7 +576,10 @@ impl Lowering {
                 );
                 Ok(true)
             }
-            "tilus.dot" => Err("tilus.dot is not lowered yet".into()),
+            "tilus.dot" => {
+                self.dot(ctx, o)?;
+                Ok(true)
+            }
             _ => {
                 if ctx.results(o).iter().any(|v| is_reg(ctx, *v))
                     || ctx.operands(o).iter().any(|v| is_reg(ctx, *v))
@@ -1391,6 +1404,381 @@ impl Lowering {
         Ok(())
     }
 
+    /// A `ptx.inst` with a register-tile operand (`tile_block = array<i64: b, n>`, made by
+    /// `lower-async-to-ptx` for `wgmma.mma`, `tcgen05.ld`, `tcgen05.st`): the tile's registers
+    /// in local-index order are cut into `n` equal blocks and block `b` becomes the
+    /// instruction's register list.
+    ///
+    /// * With a result (the updated tile), the results are `bs = local_size / n` new scalars.
+    ///   For `wgmma.*` the destination is read-write: the block's scalars become the leading
+    ///   operands, written `{$0, ..., $bs-1}` where `{$0}` was, and the attribute `tied = bs`
+    ///   says result `i` is operand `i` updated in place (the emitter gives both one register).
+    ///   For `tcgen05.ld` it is write-only: `{$0}, ` leaves the form and `tied = 0` makes the
+    ///   emitter print the results as the `{...}` destination. The result tile is the operand
+    ///   tile with block `b` replaced by the new scalars.
+    /// * Without a result (`tcgen05.st`): `{$0}` in the form becomes the brace list of the
+    ///   block's scalars, appended after the other operands.
+    fn tile_inst(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        use tilus_dialects::ptx::{
+            inst_args_and_guard, inst_form, split_form, str_prop, FormPiece,
+        };
+        let (b, n) = match ctx
+            .get_attr(o, "tile_block")
+            .map(|a| ctx.attr_kind(a).clone())
+        {
+            Some(tilus_ir::AttrKind::DenseArray { values, .. }) if values.len() == 2 => {
+                let p = |s: &String| s.trim().parse::<i64>().map_err(|_| "bad tile_block");
+                (p(&values[0])?, p(&values[1])?)
+            }
+            _ => return Err("tile_block must be array<i64: b, n>".into()),
+        };
+        let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
+        let (args, guard) = inst_args_and_guard(ctx, o);
+        let tile_v = *args
+            .first()
+            .ok_or("a tile_block instruction without operands")?;
+        let tt = ty_of(ctx, tile_v)
+            .ok_or("operand 0 of a tile_block instruction is not a register tile")?;
+        let layout = match tt.register_layout() {
+            Some(l) => l,
+            None => self.tile(tile_v)?.layout.clone(),
+        };
+        let vals = self.gather(ctx, tile_v, &layout)?;
+        let ls = vals.len() as i64;
+        if n <= 0 || b < 0 || b >= n || ls % n != 0 {
+            return Err(format!(
+                "tile_block [{b}, {n}] does not cut the {ls} registers per thread into equal blocks"
+            ));
+        }
+        if tt.dtype.bits() != 32 {
+            return Err(format!(
+                "'{opcode}' on a {} tile: only 32-bit registers (f32, i32) are expanded (packed 16-bit accumulators are not lowered yet)",
+                tt.dtype.name()
+            ));
+        }
+        let bs = ls / n;
+        if opcode.starts_with("wgmma.mma_async") {
+            check_wgmma_fragment(&layout, &opcode, &tt.shape, b, n)?;
+        }
+        let mut blk: Vec<Value> = vals[(b * bs) as usize..((b + 1) * bs) as usize].to_vec();
+        let has_result = !ctx.results(o).is_empty();
+        let tied = has_result && opcode.starts_with("wgmma.");
+        if tied {
+            // A value in several registers of the tile (a splat `register_tensor init`) cannot
+            // be updated in place: give each such register its own copy, made right after the
+            // value's definition (so before the `wgmma.fence` that orders register writes).
+            let elem_ty = ctx.value_type(blk[0]);
+            let mov = if tt.dtype.is_float() {
+                "mov.f32"
+            } else {
+                "mov.b32"
+            };
+            let mut last: FxHashMap<Value, OpId> = FxHashMap::default();
+            for j in 0..blk.len() {
+                let v = blk[j];
+                if vals.iter().filter(|x| **x == v).count() > 1 {
+                    let mut rw = Rewriter::new(ctx);
+                    match last.get(&v).copied().or_else(|| rw.ctx().defining_op(v)) {
+                        Some(d) => rw.set_insertion_point_after(d),
+                        None => {
+                            let bb = rw
+                                .ctx()
+                                .value_block(v)
+                                .ok_or("a tile register without a block")?;
+                            rw.set_insertion_point_to_start(bb)
+                        }
+                    }
+                    let props = tilus_dialects::ptx::inst_properties(
+                        rw.ctx_mut(),
+                        mov,
+                        Some("$0"),
+                        1,
+                        None,
+                    );
+                    let loc = ctx_loc_of(rw.ctx(), v, o);
+                    let c = rw.build("ptx.inst", vec![v], vec![elem_ty], props, loc);
+                    blk[j] = rw.ctx().results(c)[0];
+                    last.insert(v, c);
+                }
+            }
+        }
+        let others: Vec<Value> = args[1..].to_vec();
+        let form = inst_form(ctx, o, args.len());
+        let pieces = split_form(&form)?;
+        let ntied = if tied { bs as usize } else { 0 };
+        let mut new_form = String::new();
+        let mut operands: Vec<Value> = Vec::new();
+        if has_result {
+            // The destination `{$0}` comes first: for a tied (read-write) destination it becomes
+            // the block's registers `{$0, ..., $bs-1}` (the leading operands); for a write-only
+            // one it goes, with the separator after it (the results print as `{...}`).
+            let mut it = pieces.into_iter();
+            match (it.next(), it.next()) {
+                (Some(FormPiece::Text(t0)), Some(FormPiece::Operand(0))) if t0.trim() == "{" => {}
+                _ => {
+                    return Err(format!(
+                        "the form '{form}' does not start with the destination {{$0}}"
+                    ))
+                }
+            }
+            match it.next() {
+                Some(FormPiece::Text(t)) => {
+                    let t = t.trim_start();
+                    let t = t.strip_prefix('}').ok_or("expected '}' after {$0}")?;
+                    if tied {
+                        new_form.push('{');
+                        new_form.push_str(
+                            &(0..ntied)
+                                .map(|i| format!("${i}"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        );
+                        new_form.push('}');
+                        new_form.push_str(&t.replace('$', "$$"));
+                    } else {
+                        let t = t.trim_start();
+                        let t = t.strip_prefix(',').unwrap_or(t);
+                        new_form.push_str(&t.trim_start().replace('$', "$$"));
+                    }
+                }
+                None => {}
+                Some(_) => return Err(format!("unexpected form '{form}'")),
+            }
+            for p in it {
+                match p {
+                    FormPiece::Text(t) => new_form.push_str(&t.replace('$', "$$")),
+                    FormPiece::Operand(0) => {
+                        return Err("the tile appears twice in the form".into())
+                    }
+                    FormPiece::Operand(k) => new_form.push_str(&format!("${}", k - 1 + ntied)),
+                }
+            }
+            if tied {
+                operands.extend(&blk);
+            }
+            operands.extend(&others);
+        } else {
+            let m = others.len();
+            for p in pieces {
+                match p {
+                    FormPiece::Text(t) => new_form.push_str(&t.replace('$', "$$")),
+                    FormPiece::Operand(0) => new_form.push_str(
+                        &(0..bs as usize)
+                            .map(|i| format!("${}", m + i))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    ),
+                    FormPiece::Operand(k) => new_form.push_str(&format!("${}", k - 1)),
+                }
+            }
+            operands.extend(&others);
+            operands.extend(&blk);
+        }
+        let neg = ctx.get_prop(o, "guard_negated").is_some();
+        let mut props = tilus_dialects::ptx::inst_properties(
+            ctx,
+            &opcode,
+            Some(&new_form),
+            operands.len(),
+            guard.map(|_| neg),
+        );
+        let elem = elem_type(ctx, tt.dtype);
+        let rtys: Vec<Type> = if has_result {
+            vec![elem; bs as usize]
+        } else {
+            vec![]
+        };
+        let mut all = operands;
+        all.extend(guard);
+        let loc = ctx.op(o).loc;
+        let mut rw = Rewriter::new(ctx);
+        rw.set_insertion_point_before(o);
+        let no = rw.build("ptx.inst", all, rtys, std::mem::take(&mut props), loc);
+        if has_result {
+            let i64t = ctx.int_type(64);
+            let a = tilus_ir::rewrite::int_attr(ctx, i64t, ntied as u128);
+            ctx.set_attr(no, "tied", Some(a));
+            let res = ctx.results(no).to_vec();
+            let mut nv = vals;
+            nv[(b * bs) as usize..((b + 1) * bs) as usize].copy_from_slice(&res);
+            let r = ctx.results(o)[0];
+            self.tiles.insert(
+                r,
+                Tile {
+                    vals: nv,
+                    layout,
+                    splat: None,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation), the simple correct
+    /// way (a SIMT dot, no tensor cores): every thread stores its registers of A and B, as
+    /// f32, into the shared scratch (A row-major `[M][K+1]`, B `[K][N+1]`, the `+1` spreads a
+    /// column over the banks), the group syncs, then one `scf.for` over `k` carries the
+    /// accumulator registers: per step each thread loads `a[row, k]` for each distinct row of
+    /// its output registers and `b[k, col]` for each distinct column, and does one
+    /// `fma.rn.f32` per register, `k` ascending (the interpreter's order; an f16·f16 product is
+    /// exact in f32, so `fma` and `mul`+`add` agree). A sync after the loop frees the scratch.
+    fn dot(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        let ops = ctx.operands(o).to_vec();
+        let (a, bm, c) = (ops[0], ops[1], ops[2]);
+        let r = ctx.results(o)[0];
+        let (ta, tb, tc, tr) = (
+            ty_of(ctx, a).ok_or("bad type")?,
+            ty_of(ctx, bm).ok_or("bad type")?,
+            ty_of(ctx, c).ok_or("bad type")?,
+            ty_of(ctx, r).ok_or("bad type")?,
+        );
+        if ta.shape.len() != 2 || tb.shape.len() != 2 || tc.shape.len() != 2 {
+            return Err("tilus.dot: only 2-D operands are lowered".into());
+        }
+        if tc.dtype != DType::F32 || tr.dtype != DType::F32 {
+            return Err("tilus.dot: only an f32 accumulator and result are lowered".into());
+        }
+        for (t, n) in [(&ta, "A"), (&tb, "B")] {
+            if !matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32) {
+                return Err(format!(
+                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32)",
+                    t.dtype.name()
+                ));
+            }
+        }
+        let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
+        let lc = Self::result_layout(ctx, o, r)?;
+        let acc = self.gather(ctx, c, &lc)?;
+        let sa = k + 1; // A row stride (elements)
+        let sb = n + 1; // B row stride
+        let a_bytes = m * sa * 4;
+        let total = a_bytes + k * sb * 4;
+        self.scratch_bytes = self.scratch_bytes.max(total);
+        let scratch = self.scratch_off;
+        // Store A and B as f32.
+        for (src, t, stride, off) in [(a, &ta, sa, 0i64), (bm, &tb, sb, a_bytes)] {
+            let tile = self.tile(src)?.clone();
+            let (vals, ls) = if tile.splat.is_some() {
+                let l = default_layout(&t.shape, t.dtype.bits(), Self::group_size(ctx, o))?;
+                (self.gather(ctx, src, &l)?, l)
+            } else {
+                (tile.vals.clone(), tile.layout.clone())
+            };
+            let (tp, reps) = self.tparts(ctx, o, &ls);
+            let mut b = B::before(ctx, o);
+            let base = super::shared_memory::smem_base(&mut b);
+            let base = b.add_const(base, scratch + off);
+            let zero = b.c32(0);
+            let rep = if reps.is_empty() {
+                None
+            } else {
+                let cs: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+                Some(b.all(&cs))
+            };
+            let row = b.mul_const(tp[0], stride * 4);
+            let col = b.mul_const(tp[1], 4);
+            let x = b.add(row, col);
+            let addr = b.add(base, x);
+            let mut cache: FxHashMap<Value, Value> = FxHashMap::default();
+            for (l, v) in vals.iter().enumerate() {
+                let lp = lpart(&ls, l as i64);
+                let f = match cache.get(v) {
+                    Some(f) => *f,
+                    None => {
+                        let f = scalar_cast(&mut b, *v, t.dtype, DType::F32)?;
+                        cache.insert(*v, f);
+                        f
+                    }
+                };
+                b.inst(
+                    "st.shared.f32",
+                    &format!("[$0{}], $1", imm((lp[0] * stride + lp[1]) * 4)),
+                    &[addr, f],
+                    &[],
+                    rep,
+                );
+            }
+        }
+        // Thread parts of the output layout.
+        let (tp, _) = self.tparts(ctx, o, &lc);
+        let nl = lc.local_size();
+        let lps: Vec<Vec<i64>> = (0..nl).map(|l| lpart(&lc, l)).collect();
+        let mut rows: Vec<i64> = lps.iter().map(|p| p[0]).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut cols: Vec<i64> = lps.iter().map(|p| p[1]).collect();
+        cols.sort_unstable();
+        cols.dedup();
+        let mut b = B::before(ctx, o);
+        b.op0("threadgroup.sync", &[], vec![]);
+        let base = super::shared_memory::smem_base(&mut b);
+        let abase = b.add_const(base, scratch);
+        let arow = b.mul_const(tp[0], sa * 4);
+        let a0 = b.add(abase, arow);
+        let bbase = b.add_const(base, scratch + a_bytes);
+        let bcol = b.mul_const(tp[1], 4);
+        let b0 = b.add(bbase, bcol);
+        let lo = b.c32(0);
+        let hi = b.c32(k);
+        let one = b.c32(1);
+        let f32t = b.f32();
+        let out = build_for(&mut b, lo, hi, one, &acc, |b, kv, accs| {
+            let ka = b.mul_const(kv, 4);
+            let pa = b.add(a0, ka);
+            let kb = b.mul_const(kv, sb * 4);
+            let pb = b.add(b0, kb);
+            let av: FxHashMap<i64, Value> = rows
+                .iter()
+                .map(|&rr| {
+                    let v = b.inst(
+                        "ld.shared.f32",
+                        &format!("[$0{}]", imm(rr * sa * 4)),
+                        &[pa],
+                        &[f32t],
+                        None,
+                    )[0];
+                    (rr, v)
+                })
+                .collect();
+            let bv: FxHashMap<i64, Value> = cols
+                .iter()
+                .map(|&cc| {
+                    let v = b.inst(
+                        "ld.shared.f32",
+                        &format!("[$0{}]", imm(cc * 4)),
+                        &[pb],
+                        &[f32t],
+                        None,
+                    )[0];
+                    (cc, v)
+                })
+                .collect();
+            accs.iter()
+                .enumerate()
+                .map(|(l, &acc)| {
+                    let p = &lps[l];
+                    b.inst(
+                        "fma.rn.f32",
+                        "$0, $1, $2",
+                        &[av[&p[0]], bv[&p[1]], acc],
+                        &[f32t],
+                        None,
+                    )[0]
+                })
+                .collect()
+        });
+        b.op0("threadgroup.sync", &[], vec![]);
+        self.tiles.insert(
+            r,
+            Tile {
+                vals: out,
+                layout: lc,
+                splat: None,
+            },
+        );
+        Ok(())
+    }
+
     fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(f).loc;
         let ops = ctx.operands(f).to_vec();
@@ -1495,6 +1883,56 @@ impl Lowering {
     }
 }
 
+/// The location for a copy of `v`: its definition's, else `fallback`'s.
+fn ctx_loc_of(ctx: &Context, v: Value, fallback: OpId) -> tilus_ir::Attr {
+    ctx.defining_op(v)
+        .map(|d| ctx.op(d).loc)
+        .unwrap_or_else(|| ctx.op(fallback).loc)
+}
+
+/// Checks that register block `b` of `n` of an accumulator tile with layout `l` is the PTX
+/// wgmma D fragment of a `wgmma.mma_async...m64n{N}k..` instruction (`opcode`): for thread `t`
+/// of the warpgroup and register `j` of the block, the element is row `64·i + 16·(t/32) +
+/// (t%32)/4 + 8·((j/2)%2)`, column `N·jn + 8·(j/4) + 2·(t%4) + j%2`, with `(i, jn) =
+/// (b / rn, b % rn)` and `rn = cols / N` (spec §3.1, §6.5).
+fn check_wgmma_fragment(l: &RegisterLayout, opcode: &str, shape: &[i64], b: i64, n: i64) -> R<()> {
+    let inst_n: i64 = opcode
+        .split('.')
+        .find_map(|p| p.strip_prefix("m64n").and_then(|r| r.split('k').next()))
+        .and_then(|x| x.parse().ok())
+        .ok_or_else(|| format!("cannot read the instruction shape of '{opcode}'"))?;
+    if shape.len() != 2 || shape[0] % 64 != 0 || shape[1] % inst_n != 0 {
+        return Err(format!(
+            "accumulator shape {shape:?} is not a multiple of m64n{inst_n}"
+        ));
+    }
+    let (rm, rn) = (shape[0] / 64, shape[1] / inst_n);
+    if rm * rn != n || l.num_threads() != 128 || l.local_size() != n * inst_n / 2 {
+        return Err(format!(
+            "the accumulator layout '{l}' is not the wgmma fragment of {rm}x{rn} m64n{inst_n} instructions (128 threads, {} registers each)",
+            inst_n / 2
+        ));
+    }
+    let bs = inst_n / 2;
+    let (i, jn) = (b / rn, b % rn);
+    for t in 0..128 {
+        for j in 0..bs {
+            let want = [
+                64 * i + 16 * (t / 32) + (t % 32) / 4 + 8 * ((j / 2) % 2),
+                inst_n * jn + 8 * (j / 4) + 2 * (t % 4) + j % 2,
+            ];
+            let got = l.coords(t, b * bs + j);
+            if got != want {
+                return Err(format!(
+                    "the accumulator layout '{l}' puts thread {t}, register {} at {got:?}, but register {j} of wgmma block {b} holds {want:?} (use the wgmma accumulator layout, spec §3.1)",
+                    b * bs + j
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// How a register's address is formed.
 #[derive(Clone, Copy, Debug)]
 enum Delta {
@@ -1580,6 +2018,46 @@ fn zero_of(b: &mut B<'_>, t: Type) -> Value {
 }
 
 /// `scf.if cond -> (tys) { then } else { else }`, returning the results.
+/// `scf.for %i = lo to hi step st iter_args(inits)` (i32 bounds) with the body from `body_f`
+/// (given the induction variable and the carried values, returning the yielded ones).
+fn build_for(
+    b: &mut B<'_>,
+    lo: Value,
+    hi: Value,
+    st: Value,
+    inits: &[Value],
+    body_f: impl FnOnce(&mut B<'_>, Value, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let i32t = b.i32();
+    let mut arg_tys = vec![i32t];
+    arg_tys.extend(inits.iter().map(|v| b.ctx().value_type(*v)));
+    let ctx = b.ctx_mut();
+    let body = ctx.create_block(&arg_tys);
+    let region = ctx.create_region();
+    ctx.push_block(region, body);
+    let loc = b.loc;
+    let mut operands = vec![lo, hi, st];
+    operands.extend(inits);
+    let mut state = super::op_state(
+        b.ctx_mut(),
+        "scf.for",
+        operands,
+        arg_tys[1..].to_vec(),
+        vec![],
+        vec![],
+        loc,
+    );
+    state.regions = vec![region];
+    let f = b.rw.create(state);
+    let saved = b.rw.insertion_point();
+    b.rw.set_insertion_point_to_end(body);
+    let args = b.ctx().block_args(body).to_vec();
+    let ys = body_f(b, args[0], &args[1..]);
+    b.op0("scf.yield", &ys, vec![]);
+    b.rw.set_insertion_point(saved);
+    b.ctx().results(f).to_vec()
+}
+
 fn build_if(
     b: &mut B<'_>,
     cond: Value,

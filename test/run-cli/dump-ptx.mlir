@@ -1,0 +1,30 @@
+// --dump-ptx lowers the chosen kernel with the tilus-to-ptx pipeline and prints the PTX on
+// standard output, without running anything (no GPU needed, whatever --backend says).
+//
+// RUN: tilus-run %S/../../examples/vector_add.mlir --dump-ptx | FileCheck %s
+// RUN: tilus-run %S/../../examples/vector_add.mlir --dump-ptx --backend cuda | FileCheck %s
+// CHECK: .version 8.7
+// CHECK-NEXT: .target sm_90a
+// CHECK-NEXT: .address_size 64
+// CHECK: .visible .entry vector_add(
+// CHECK-NEXT: .param .u64 vector_add_param_0,
+// CHECK: .param .u32 vector_add_param_3
+// CHECK: .maxntid 128, 1, 1
+// CHECK: ret;
+//
+// Only the chosen kernel is lowered and printed.
+// RUN: tilus-run %S/../../examples/reduction.mlir --kernel block_sum --dump-ptx | FileCheck %s --check-prefix=ONE
+// ONE: .entry block_sum(
+// ONE-NOT: .entry row_sum
+//
+// A kernel that does not lower is reported against the source (status 1).
+// RUN: not tilus-run %s --kernel bad --dump-ptx 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: tilus-run %s --kernel bad --dump-ptx 2>/dev/null; test $? -eq 1
+// BAD: × --dump-ptx: kernel @bad cannot be lowered to PTX (see above)
+
+tilus.kernel @bad(%p: !tilus.ptr<i32>, %i: i32) warps(1) blocks(affine_map<(d0, d1) -> (1)>) {
+  %g = tilus.global_view %p[%i] : !tilus.ptr<i32> -> !tilus.global<?xi32>
+  threadgroup.single_thread {
+    tilus.lock_semaphore %g[%i], %i : !tilus.global<?xi32>
+  }
+}

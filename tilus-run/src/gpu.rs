@@ -1,0 +1,634 @@
+//! The glue between the command line and the CUDA backend: lower one kernel to PTX with the
+//! `tilus-to-ptx` pipeline, bind the interpreter's arguments and buffers as kernel parameters,
+//! build the tensor maps the lowering asks for (`tilus.tensor_maps`), launch, read back, time.
+//!
+//! Lowering works on a fresh parse of the source with every other `tilus.kernel` erased, so a
+//! reference kernel that does not lower (yet) does not stop the kernel that does. What the
+//! launcher needs comes from the lowered `ptx.entry`: its parameter types (pointers are `i64`,
+//! scalars keep their type, `!ptx.tensormap` parameters are appended, one per TMA site),
+//! `tilus.smem_bytes` (the dynamic shared memory of the launch) and `tilus.tensor_maps`. The
+//! grid, warps and cluster come from the tile-level kernel, as for the interpreter.
+
+use std::time::{Duration, Instant};
+use tilus_ir::source::{render, render_mlir_style, SourceFile};
+use tilus_ir::{AttrKind, Context, OpId};
+use tilus_run::args::{self, Param};
+use tilus_run::cuda::{
+    BenchStats, CudaBackend, CudaError, DeviceBuffer, Dim3, Kernel, LaunchConfig, Param as KParam,
+    Swizzle, TensorMapDesc, TmaDType,
+};
+use tilus_run::interp::ArgValue;
+use tilus_run::memory::GlobalMemory;
+
+/// The pipeline `--backend cuda` lowers with.
+pub const PIPELINE: &str = "builtin.module(tilus-to-ptx)";
+
+/// What a `ptx.entry` parameter is, from its type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EntryParam {
+    /// `iN` (pointers are `i64`).
+    Int(u32),
+    /// `f32`, `f64`.
+    Float(u32),
+    /// `!ptx.tensormap` (128 bytes by value).
+    TensorMap,
+    /// Anything else (its type as printed).
+    Other(String),
+}
+
+/// One TMA site's tensor map, as the lowering describes it (`docs/design/lowering.md`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TmaSite {
+    pub param: usize,
+    pub pointer: usize,
+    pub dtype: String,
+    pub global_dims: Vec<String>,
+    pub global_strides: Vec<String>,
+    pub box_dims: Vec<i64>,
+    pub swizzle: String,
+    pub base_offset: String,
+}
+
+/// A lowered kernel.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub ptx: String,
+    pub entry: String,
+    pub target: String,
+    /// `tilus.smem_bytes`: the launch's dynamic shared memory.
+    pub smem_bytes: u32,
+    pub params: Vec<EntryParam>,
+    pub tensor_maps: Vec<TmaSite>,
+}
+
+/// Lowers kernel `name` of `file` to PTX. On failure, the diagnostics rendered against the
+/// source (fancy, or `file:line:col: error:` when `mlir_style`), and the first message alone
+/// (for one-line notes).
+pub fn lower(file: &SourceFile, name: &str, mlir_style: bool) -> Result<Lowered, (String, String)> {
+    let mut ctx = Context::new();
+    tilus_dialects::register_all(&mut ctx);
+    let parsed = tilus_ir::parse(&mut ctx, &file.text, &file.name).map_err(|_| {
+        (
+            "the file does not parse".to_string(),
+            "parse error".to_string(),
+        )
+    })?;
+    let module = parsed.module;
+    let map = parsed.source_map;
+    let fail = |ctx: &Context, diags: &[tilus_ir::Diagnostic]| {
+        let mut s = String::new();
+        for d in diags {
+            s.push_str(&if mlir_style {
+                render_mlir_style(Some(ctx), Some(&map), file, d)
+            } else {
+                render(Some(ctx), Some(&map), file, d)
+            });
+        }
+        let first = diags
+            .iter()
+            .find(|d| d.severity == tilus_ir::Severity::Error)
+            .or(diags.first())
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| "unknown reason".into());
+        (s, first)
+    };
+    // Only the kernel asked for is lowered.
+    for (n, k) in args::kernels(&ctx, module) {
+        if n != name {
+            ctx.erase_op(k);
+        }
+    }
+    let root = tilus_passes::parse_pipeline(PIPELINE, tilus_passes::Nesting::Explicit)
+        .map_err(|d| fail(&ctx, &[d]))?;
+    let mut pm = tilus_passes::PassManager::new(root);
+    pm.run(&mut ctx, module).map_err(|d| fail(&ctx, &d))?;
+    let ptx = tilus_passes::ptx_emit::emit_ptx(&ctx, module).map_err(|d| fail(&ctx, &[d]))?;
+    let mut entry = None;
+    ctx.walk(module, &mut |o| {
+        if ctx.op_name_str(o) == "ptx.entry" && args::kernel_name(&ctx, o) == name {
+            entry = Some(o);
+        }
+    });
+    let Some(entry) = entry else {
+        let m = format!("the lowering left no ptx.entry named @{name}");
+        return Err((m.clone(), m));
+    };
+    let params = entry_params(&ctx, entry);
+    let smem_bytes = tilus_dialects::tilus_types::prop_i64(&ctx, entry, "tilus.smem_bytes")
+        .unwrap_or(0)
+        .clamp(0, u32::MAX as i64) as u32;
+    let target = match ctx
+        .get_inherent_or_attr(entry, "target")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
+        _ => "sm_90a".into(),
+    };
+    let tensor_maps = tensor_maps(&ctx, entry).map_err(|m| (m.clone(), m))?;
+    Ok(Lowered {
+        ptx,
+        entry: name.to_string(),
+        target,
+        smem_bytes,
+        params,
+        tensor_maps,
+    })
+}
+
+fn entry_params(ctx: &Context, entry: OpId) -> Vec<EntryParam> {
+    let Some(&region) = ctx.regions(entry).first() else {
+        return Vec::new();
+    };
+    let Some(&block) = ctx.region_blocks(region).first() else {
+        return Vec::new();
+    };
+    ctx.block_args(block)
+        .iter()
+        .map(|&v| {
+            let t = tilus_dialects::tilus_types::type_str(ctx, ctx.value_type(v));
+            match t.as_str() {
+                "!ptx.tensormap" => EntryParam::TensorMap,
+                "index" => EntryParam::Int(64),
+                s if s.starts_with('i') && s[1..].parse::<u32>().is_ok() => {
+                    EntryParam::Int(s[1..].parse().unwrap())
+                }
+                "f32" => EntryParam::Float(32),
+                "f64" => EntryParam::Float(64),
+                _ => EntryParam::Other(t),
+            }
+        })
+        .collect()
+}
+
+fn tensor_maps(ctx: &Context, entry: OpId) -> Result<Vec<TmaSite>, String> {
+    let Some(a) = ctx.get_attr(entry, "tilus.tensor_maps") else {
+        return Ok(Vec::new());
+    };
+    let AttrKind::Array(items) = ctx.attr_kind(a) else {
+        return Err("'tilus.tensor_maps' is not an array".into());
+    };
+    let mut out = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        let AttrKind::Dict(entries) = ctx.attr_kind(*it) else {
+            return Err(format!("'tilus.tensor_maps'[{i}] is not a dictionary"));
+        };
+        let get = |k: &str| {
+            entries
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("'tilus.tensor_maps'[{i}] has no '{k}'"))
+        };
+        let int = |k: &str| -> Result<i64, String> {
+            match ctx.attr_kind(get(k)?) {
+                AttrKind::Integer { value, .. } => i64::try_from(value)
+                    .map_err(|_| format!("'tilus.tensor_maps'[{i}].{k} is out of range")),
+                _ => Err(format!("'tilus.tensor_maps'[{i}].{k} is not an integer")),
+            }
+        };
+        let string = |k: &str| -> Result<String, String> {
+            match ctx.attr_kind(get(k)?) {
+                AttrKind::String { value, .. } => Ok(String::from_utf8_lossy(value).into_owned()),
+                _ => Err(format!("'tilus.tensor_maps'[{i}].{k} is not a string")),
+            }
+        };
+        let strings = |k: &str| -> Result<Vec<String>, String> {
+            match ctx.attr_kind(get(k)?) {
+                AttrKind::Array(xs) => xs
+                    .iter()
+                    .map(|x| match ctx.attr_kind(*x) {
+                        AttrKind::String { value, .. } => {
+                            Ok(String::from_utf8_lossy(value).into_owned())
+                        }
+                        _ => Err(format!("'tilus.tensor_maps'[{i}].{k} holds a non-string")),
+                    })
+                    .collect(),
+                _ => Err(format!("'tilus.tensor_maps'[{i}].{k} is not an array")),
+            }
+        };
+        let box_dims = tilus_dialects::tilus_types::attr_i64s(ctx, get("box_dims")?)
+            .ok_or_else(|| format!("'tilus.tensor_maps'[{i}].box_dims is not an array<i64>"))?;
+        out.push(TmaSite {
+            param: int("param")? as usize,
+            pointer: int("pointer")? as usize,
+            dtype: string("dtype")?,
+            global_dims: strings("global_dims")?,
+            global_strides: strings("global_strides")?,
+            box_dims,
+            swizzle: string("swizzle")?,
+            base_offset: string("base_offset")?,
+        });
+    }
+    Ok(out)
+}
+
+// ----- expressions (`tilus.tensor_maps`, `tilus.bytes`, `tilus.flops`) ------------------------
+
+/// Evaluates an expression over integers and names with `+`, `-`, `*` and parentheses; `var`
+/// gives a name's value (`p3` for parameter 3, or a parameter's name).
+pub fn eval_expr(text: &str, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
+    struct P<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+                self.i += 1;
+            }
+        }
+        fn sum(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
+            let mut v = self.prod(var)?;
+            loop {
+                self.ws();
+                match self.s.get(self.i) {
+                    Some(b'+') => {
+                        self.i += 1;
+                        v += self.prod(var)?;
+                    }
+                    Some(b'-') => {
+                        self.i += 1;
+                        v -= self.prod(var)?;
+                    }
+                    _ => return Ok(v),
+                }
+            }
+        }
+        fn prod(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
+            let mut v = self.atom(var)?;
+            loop {
+                self.ws();
+                if self.s.get(self.i) == Some(&b'*') {
+                    self.i += 1;
+                    v *= self.atom(var)?;
+                } else {
+                    return Ok(v);
+                }
+            }
+        }
+        fn atom(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
+            self.ws();
+            let start = self.i;
+            match self.s.get(self.i) {
+                Some(b'(') => {
+                    self.i += 1;
+                    let v = self.sum(var)?;
+                    self.ws();
+                    if self.s.get(self.i) != Some(&b')') {
+                        return Err("a ')' is missing".into());
+                    }
+                    self.i += 1;
+                    Ok(v)
+                }
+                Some(b'-') => {
+                    self.i += 1;
+                    Ok(-self.atom(var)?)
+                }
+                Some(c) if c.is_ascii_digit() => {
+                    while self.i < self.s.len()
+                        && (self.s[self.i].is_ascii_alphanumeric()
+                            || b".".contains(&self.s[self.i]))
+                    {
+                        self.i += 1;
+                    }
+                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
+                    t.parse::<f64>()
+                        .map_err(|_| format!("'{t}' is not a number"))
+                }
+                Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                    while self.i < self.s.len()
+                        && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
+                    {
+                        self.i += 1;
+                    }
+                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
+                    var(t).ok_or_else(|| format!("'{t}' is not a scalar parameter"))
+                }
+                _ => Err(format!("unexpected text at offset {}", self.i)),
+            }
+        }
+    }
+    let mut p = P {
+        s: text.as_bytes(),
+        i: 0,
+    };
+    let v = p.sum(var).map_err(|m| format!("in '{text}': {m}"))?;
+    p.ws();
+    if p.i != text.len() {
+        return Err(format!("in '{text}': unexpected text at offset {}", p.i));
+    }
+    Ok(v)
+}
+
+/// A name's value for [`eval_expr`]: `pN` is parameter N, else a parameter by name; pointers
+/// have no value.
+pub fn scalar_lookup<'a>(
+    params: &'a [Param],
+    args: &'a [ArgValue],
+) -> impl Fn(&str) -> Option<f64> + 'a {
+    move |name: &str| {
+        let i = name
+            .strip_prefix('p')
+            .and_then(|d| d.parse::<usize>().ok())
+            .filter(|&i| i < args.len())
+            .or_else(|| params.iter().position(|p| p.name == name))?;
+        match args.get(i)? {
+            ArgValue::Int(v) => Some(*v as f64),
+            ArgValue::Float(v) => Some(*v),
+            ArgValue::Buffer(_) => None,
+        }
+    }
+}
+
+/// `tilus.bytes` / `tilus.flops` of the kernel: an integer or float attribute, or a string
+/// expression over the scalar parameters (`"4 * m * n"`).
+pub fn metric_attr(
+    ctx: &Context,
+    kernel: OpId,
+    name: &str,
+    params: &[Param],
+    args: &[ArgValue],
+) -> Result<Option<f64>, String> {
+    let Some(a) = ctx.get_attr(kernel, name) else {
+        return Ok(None);
+    };
+    match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(value)
+            .map(|v| Some(v as f64))
+            .map_err(|_| format!("'{name}' is out of range")),
+        AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
+            tilus_ir::TypeKind::Float(fk) => Ok(Some(tilus_ir::float::to_f64(*fk, *bits))),
+            _ => Err(format!("'{name}' is not a number")),
+        },
+        AttrKind::String { value, .. } => {
+            let text = String::from_utf8_lossy(value).into_owned();
+            eval_expr(&text, &scalar_lookup(params, args))
+                .map(Some)
+                .map_err(|m| format!("'{name}': {m}"))
+        }
+        _ => Err(format!(
+            "'{name}' must be a number or a string expression over the parameters"
+        )),
+    }
+}
+
+// ----- launching ------------------------------------------------------------------------------
+
+/// A kernel ready to launch: loaded, its buffers on the device, its parameters bound.
+pub struct Launch {
+    pub kernel: Kernel,
+    pub cfg: LaunchConfig,
+    pub params: Vec<KParam>,
+    /// One device buffer per interpreter buffer, same index.
+    pub buffers: Vec<DeviceBuffer>,
+}
+
+fn tma_dtype(name: &str) -> Result<TmaDType, String> {
+    Ok(match name {
+        "f16" => TmaDType::F16,
+        "bf16" => TmaDType::BF16,
+        "f32" => TmaDType::F32,
+        "tf32" => TmaDType::TF32,
+        "f64" => TmaDType::F64,
+        "i8" | "si8" | "ui8" | "f8E4M3FN" | "f8E5M2" => TmaDType::U8,
+        "i16" | "si16" | "ui16" => TmaDType::U16,
+        "i32" | "si32" => TmaDType::I32,
+        "ui32" => TmaDType::U32,
+        "i64" | "si64" => TmaDType::I64,
+        "ui64" => TmaDType::U64,
+        other => return Err(format!("a tensor map cannot describe '{other}' elements")),
+    })
+}
+
+fn swizzle(name: &str) -> Result<Swizzle, String> {
+    Ok(match name {
+        "none" => Swizzle::None,
+        "32B" => Swizzle::B32,
+        "64B" => Swizzle::B64,
+        "128B" => Swizzle::B128,
+        other => return Err(format!("unknown swizzle '{other}'")),
+    })
+}
+
+/// The tensor map description of one TMA site, for a buffer at `base` (device address).
+pub fn tensor_map_desc(
+    site: &TmaSite,
+    base: u64,
+    var: &dyn Fn(&str) -> Option<f64>,
+) -> Result<TensorMapDesc, String> {
+    let dtype = tma_dtype(&site.dtype)?;
+    let ev = |e: &str| -> Result<u64, String> {
+        let v = eval_expr(e, var)?;
+        if v < 0.0 || v.fract() != 0.0 {
+            return Err(format!("'{e}' = {v} is not a non-negative integer"));
+        }
+        Ok(v as u64)
+    };
+    let offset = ev(&site.base_offset)?;
+    let rank = site.global_dims.len();
+    Ok(TensorMapDesc {
+        dtype,
+        global_address: base + offset * dtype.size(),
+        global_dims: site
+            .global_dims
+            .iter()
+            .map(|e| ev(e))
+            .collect::<Result<_, _>>()?,
+        global_strides: site
+            .global_strides
+            .iter()
+            .map(|e| ev(e))
+            .collect::<Result<_, _>>()?,
+        box_dims: site.box_dims.iter().map(|&b| b.max(0) as u32).collect(),
+        element_strides: vec![1; rank],
+        swizzle: swizzle(&site.swizzle)?,
+    })
+}
+
+/// The launch shape of a kernel: the interpreter's grid, `32·warps` threads, the cluster, the
+/// lowering's shared memory.
+pub fn launch_config(
+    grid: [i64; 3],
+    warps: i64,
+    cluster: Option<&[i64]>,
+    smem: u32,
+) -> Result<LaunchConfig, CudaError> {
+    let to_u32 = |v: i64, what: &str| {
+        u32::try_from(v).map_err(|_| CudaError::Invalid(format!("{what} {v} is out of range")))
+    };
+    let g = [
+        to_u32(grid[0], "grid extent")?,
+        to_u32(grid[1], "grid extent")?,
+        to_u32(grid[2], "grid extent")?,
+    ];
+    let c: Option<Vec<u32>> = cluster
+        .map(|c| c.iter().map(|&x| to_u32(x, "cluster extent")).collect())
+        .transpose()?;
+    LaunchConfig::for_kernel(&g, to_u32(warps, "warps")?, c.as_deref(), smem)
+}
+
+/// Loads the PTX, uploads every buffer of `mem`, binds the parameters (scalars by the entry's
+/// types, pointers as device addresses, tensor maps built from `tilus.tensor_maps`).
+pub fn prepare(
+    be: &CudaBackend,
+    lowered: &Lowered,
+    params: &[Param],
+    args: &[ArgValue],
+    mem: &GlobalMemory,
+    cfg: LaunchConfig,
+) -> Result<Launch, CudaError> {
+    let kernel = be.load_ptx(&lowered.ptx, &lowered.entry)?;
+    let mut buffers = Vec::with_capacity(mem.buffers.len());
+    for b in &mem.buffers {
+        buffers.push(be.upload_buffer(b)?);
+    }
+    let var = scalar_lookup(params, args);
+    let bad = |m: String| CudaError::Invalid(format!("kernel '{}': {m}", lowered.entry));
+    let mut kp = Vec::with_capacity(lowered.params.len());
+    for (i, ep) in lowered.params.iter().enumerate() {
+        let pname = params
+            .get(i)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| format!("#{i}"));
+        let p = match (ep, args.get(i)) {
+            (EntryParam::TensorMap, _) => {
+                let site = lowered
+                    .tensor_maps
+                    .iter()
+                    .find(|s| s.param == i)
+                    .ok_or_else(|| {
+                        bad(format!("no 'tilus.tensor_maps' entry fills parameter {i}"))
+                    })?;
+                let Some(ArgValue::Buffer(b)) = args.get(site.pointer) else {
+                    return Err(bad(format!(
+                        "tensor map of parameter {i}: parameter {} is not a pointer",
+                        site.pointer
+                    )));
+                };
+                let desc = tensor_map_desc(site, buffers[*b].ptr(), &var)
+                    .map_err(|m| bad(format!("tensor map of parameter {i}: {m}")))?;
+                KParam::TensorMap(be.tensor_map(&desc)?)
+            }
+            (EntryParam::Int(64), Some(ArgValue::Buffer(b))) => KParam::Ptr(buffers[*b].ptr()),
+            (EntryParam::Int(32), Some(ArgValue::Int(v))) => KParam::I32(*v as i32),
+            (EntryParam::Int(64), Some(ArgValue::Int(v))) => KParam::I64(*v),
+            (EntryParam::Float(32), Some(ArgValue::Float(v))) => KParam::F32(*v as f32),
+            (EntryParam::Float(64), Some(ArgValue::Float(v))) => KParam::F64(*v),
+            (ep, a) => {
+                return Err(bad(format!(
+                    "parameter '{pname}' ({ep:?}) cannot be passed from {a:?} yet"
+                )))
+            }
+        };
+        kp.push(p);
+    }
+    Ok(Launch {
+        kernel,
+        cfg,
+        params: kp,
+        buffers,
+    })
+}
+
+impl Launch {
+    /// Launches once and waits (watchdog); the wall time of launch + wait.
+    pub fn run(&self, be: &CudaBackend) -> Result<Duration, CudaError> {
+        let t = Instant::now();
+        be.run(&self.kernel, &self.cfg, &self.params)?;
+        Ok(t.elapsed())
+    }
+
+    /// Reads every buffer back into `mem`.
+    pub fn download(&self, be: &CudaBackend, mem: &mut GlobalMemory) -> Result<(), CudaError> {
+        for (d, g) in self.buffers.iter().zip(mem.buffers.iter_mut()) {
+            be.download_into(d, g)?;
+        }
+        Ok(())
+    }
+
+    /// `warmup` untimed launches, then the median of `reps` (CUDA events).
+    pub fn bench(
+        &self,
+        be: &CudaBackend,
+        warmup: usize,
+        reps: usize,
+    ) -> Result<BenchStats, CudaError> {
+        be.bench(&self.kernel, &self.cfg, &self.params, warmup, reps)
+    }
+}
+
+/// `1x2x1`.
+pub fn dim(d: Dim3) -> String {
+    d.to_string()
+}
+
+/// A JSON string literal.
+pub fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// A JSON number (`null` when not finite).
+pub fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions() {
+        let v = |n: &str| match n {
+            "p2" => Some(8.0),
+            "m" => Some(3.0),
+            _ => None,
+        };
+        assert_eq!(eval_expr("p2 * 2", &v).unwrap(), 16.0);
+        assert_eq!(eval_expr("(p2 + 1) * m - 2", &v).unwrap(), 25.0);
+        assert_eq!(eval_expr("0", &v).unwrap(), 0.0);
+        assert!(eval_expr("p9", &v).is_err());
+        assert!(eval_expr("2 +", &v).is_err());
+        assert!(eval_expr("(2", &v).is_err());
+    }
+
+    #[test]
+    fn tensor_map_from_site() {
+        let site = TmaSite {
+            param: 6,
+            pointer: 0,
+            dtype: "f16".into(),
+            global_dims: vec!["p2".into(), "p1".into()],
+            global_strides: vec!["p2 * 2".into()],
+            box_dims: vec![64, 128],
+            swizzle: "128B".into(),
+            base_offset: "8".into(),
+        };
+        let v = |n: &str| match n {
+            "p1" => Some(256.0),
+            "p2" => Some(512.0),
+            _ => None,
+        };
+        let d = tensor_map_desc(&site, 0x1000, &v).unwrap();
+        assert_eq!(d.global_address, 0x1010);
+        assert_eq!(d.global_dims, vec![512, 256]);
+        assert_eq!(d.global_strides, vec![1024]);
+        assert_eq!(d.box_dims, vec![64, 128]);
+        assert_eq!(d.swizzle, Swizzle::B128);
+        assert!(d.validate().is_ok());
+    }
+}
