@@ -1330,7 +1330,13 @@ impl Machine<'_> {
                 let seen = self.units[ui]
                     .threads
                     .iter()
-                    .map(|t| self.units[ui].seen.get(&(cta, bar, *t)).copied().unwrap_or(0))
+                    .map(|t| {
+                        self.units[ui]
+                            .seen
+                            .get(&(cta, bar, *t))
+                            .copied()
+                            .unwrap_or(0)
+                    })
                     .min()
                     .unwrap_or(0);
                 if b.completed >= seen + 2 {

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Times the Hopper matmul examples on the GPU beside cuBLAS (through PyTorch) in one run, and
+# checks their C against PyTorch on the same random inputs:
+#
+#   here:   cargo build --release -p tilus-run
+#   device: run(command="bash bench/gpu_matmul.sh", carry=["target/release/tilus-run"])
+#
+# For M = N = K in $SIZES (default 4096 8192): f16 A [M, K] and B [N, K] from .npy files,
+# `tilus-run --backend cuda --bench` (CUDA events, median of 20 after 3 warm-ups) for each
+# example, C written with --output and compared with torch (A @ B^T in f32, then f16), then
+# torch.matmul(A, B.T) in f16 timed the same way. One table at the end (TFLOP/s = 2MNK / t).
+set -uo pipefail
+bin=${1:-target/release/tilus-run}
+out=${OUT:-/tmp/tilus-gpu}
+tmp=/tmp/tilus-mm
+mkdir -p "$out" "$tmp"
+SIZES=${SIZES:-"4096 8192"}
+table=$out/matmul.txt
+: >"$table"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee -a "$table"
+for s in $SIZES; do
+  python3 - "$s" "$tmp" <<'PY'
+import sys, numpy as np
+s, d = int(sys.argv[1]), sys.argv[2]
+rng = np.random.default_rng(s)
+np.save(f"{d}/a_{s}.npy", (rng.random((s, s), dtype=np.float32) * 2 - 1).astype(np.float16))
+np.save(f"{d}/b_{s}.npy", (rng.random((s, s), dtype=np.float32) * 2 - 1).astype(np.float16))
+PY
+  flops=$((2 * s * s * s))
+  for ex in hopper_matmul_v1_wgmma hopper_matmul_v2_pipeline hopper_matmul_v3_warp_specialized; do
+    extra=""
+    [ "$ex" = hopper_matmul_v3_warp_specialized ] && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
+    o=$("$bin" examples/$ex.mlir --backend cuda --no-reference --timeout 60 \
+        --arg m=$s --arg n=$s --arg k=$s $extra \
+        --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_${ex}_$s.npy \
+        --bench --bench-reps 20 --bench-warmup 3 --flops $flops 2>&1)
+    rc=$?
+    echo "== $ex $s rc=$rc" >>"$out/matmul.log"
+    echo "$o" >>"$out/matmul.log"
+    line=$(echo "$o" | grep -iE 'median|TFLOP' | head -2 | tr '\n' ' ')
+    chk=$(python3 - "$s" "$tmp" "$ex" <<'PY'
+import sys, numpy as np, torch
+s, d, ex = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+try:
+    c = torch.from_numpy(np.load(f"{d}/c_{ex}_{s}.npy").astype(np.float32)).cuda()
+except Exception as e:
+    print(f"no output ({e.__class__.__name__})"); sys.exit()
+a = torch.from_numpy(np.load(f"{d}/a_{s}.npy")).cuda().float()
+b = torch.from_numpy(np.load(f"{d}/b_{s}.npy")).cuda().float()
+ref = (a @ b.T).half().float()
+err = (c - ref).abs().max().item()
+print(f"max abs err vs torch {err:.3g} (|C| max {ref.abs().max().item():.3g})")
+PY
+)
+    printf '%-36s %5d rc=%d  %s  %s\n' "$ex" "$s" "$rc" "$line" "$chk" | tee -a "$table"
+  done
+  python3 - "$s" "$tmp" <<'PY' | tee -a "$table"
+import sys, numpy as np, torch
+s, d = int(sys.argv[1]), sys.argv[2]
+a = torch.from_numpy(np.load(f"{d}/a_{s}.npy")).cuda()
+b = torch.from_numpy(np.load(f"{d}/b_{s}.npy")).cuda()
+for _ in range(3): torch.matmul(a, b.T)
+ts = []
+for _ in range(20):
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    e0.record(); torch.matmul(a, b.T); e1.record(); torch.cuda.synchronize()
+    ts.append(e0.elapsed_time(e1))
+t = sorted(ts)[len(ts) // 2]
+print(f"{'torch.matmul (cuBLAS) f16':36s} {s:5d}        median {t:.3f} ms  {2*s**3/t/1e9:.1f} TFLOP/s")
+PY
+done
+cat "$table"
