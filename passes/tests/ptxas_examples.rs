@@ -253,3 +253,14 @@ fn hopper_matmul_v3_warp_specialized() {
     no_copies_in_mma(&ptx);
     assemble("hopper_matmul_v3_warp_specialized", &ptx);
 }
+
+/// The Blackwell example's tcgen05 kernel lowers to sm_100a PTX (its naive reference, sm_90a,
+/// is a separate PTX file) and assembles for that target.
+#[test]
+fn blackwell_matmul_tcgen05() {
+    let ptx = lower("blackwell_matmul_tcgen05", &["matmul_ref"]);
+    assert!(ptx.contains(".target sm_100a"), "expected an sm_100a target");
+    assert!(ptx.contains("tcgen05.mma.cta_group::1.kind::f16"));
+    assert!(ptx.contains("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32"));
+    assemble("blackwell_matmul_tcgen05", &ptx);
+}

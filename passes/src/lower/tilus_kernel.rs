@@ -231,7 +231,18 @@ impl LowerTilusKernel {
             props.push(("sym_name".to_string(), v));
         }
         props.push(("function_type".into(), fty_attr));
-        props.push(("target".into(), ctx.str_attr(&self.target)));
+        // A kernel that needs another target (tcgen05: sm_100a, set by lower-async-to-ptx as
+        // `tilus.ptx_target`) keeps it; the pass option is the default for the others.
+        let target = match ctx
+            .get_attr(k, "tilus.ptx_target")
+            .map(|a| ctx.attr_kind(a).clone())
+        {
+            Some(tilus_ir::AttrKind::String { value, .. }) => {
+                String::from_utf8_lossy(&value).into_owned()
+            }
+            _ => self.target.clone(),
+        };
+        props.push(("target".into(), ctx.str_attr(&target)));
         props.push(("maxntid".into(), i64_attr(ctx, 32 * warps)));
         let cluster = ctx
             .get_inherent_or_attr(k, "cluster")
