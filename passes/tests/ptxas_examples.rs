@@ -259,8 +259,50 @@ fn hopper_matmul_v3_warp_specialized() {
 #[test]
 fn blackwell_matmul_tcgen05() {
     let ptx = lower("blackwell_matmul_tcgen05", &["matmul_ref"]);
-    assert!(ptx.contains(".target sm_100a"), "expected an sm_100a target");
+    assert!(
+        ptx.contains(".target sm_100a"),
+        "expected an sm_100a target"
+    );
     assert!(ptx.contains("tcgen05.mma.cta_group::1.kind::f16"));
     assert!(ptx.contains("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32"));
     assemble("blackwell_matmul_tcgen05", &ptx);
+}
+
+/// Every kernel of every example lowers on its own (the other kernels of its file dropped, as
+/// `tilus-run --dump-ptx` does) and its PTX assembles for its target: a new example or op that
+/// the lowering cannot handle fails here.
+#[test]
+fn every_example_kernel_lowers_and_assembles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    let mut count = 0;
+    for path in files {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let kernels: Vec<String> = src
+            .lines()
+            .filter(|l| l.trim_start().starts_with("tilus.kernel @"))
+            .filter_map(|l| {
+                let rest = l.trim_start().strip_prefix("tilus.kernel @")?;
+                Some(rest.split('(').next()?.to_string())
+            })
+            .collect();
+        for k in &kernels {
+            let others: Vec<&str> = kernels
+                .iter()
+                .filter(|o| *o != k)
+                .map(String::as_str)
+                .collect();
+            let ptx = lower(&name, &others);
+            assemble(&format!("{name}-{k}"), &ptx);
+            count += 1;
+        }
+    }
+    assert!(count >= 20, "expected the examples' kernels, found {count}");
 }
