@@ -11,10 +11,12 @@
 //! `nvidia-cuda-nvcc` wheel). Without one the assembly step is skipped with a message on
 //! stderr, unless `TILUS_REQUIRE_PTXAS=1`, which makes a missing ptxas a failure.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use tilus_ir::Context;
 use tilus_passes::{parse_pipeline, Nesting, PassManager};
+
+mod ptxas_common;
+use ptxas_common::{assemble, find_ptxas};
 
 const PIPELINE: &str = "builtin.module(convert-scf-to-cf,convert-arith-to-ptx,\
                         convert-func-to-ptx{maxntid=128})";
@@ -40,61 +42,6 @@ fn lower(name: &str) -> String {
         .unwrap_or_else(|d| panic!("{name}: lowering failed: {d:?}"));
     tilus_passes::ptx_emit::emit_ptx(&ctx, module)
         .unwrap_or_else(|d| panic!("{name}: emit failed: {}", d.message))
-}
-
-/// The ptxas to use, if any.
-fn find_ptxas() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("PTXAS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path)
-            .map(|d| d.join("ptxas"))
-            .find(|p| p.is_file())
-        {
-            return Some(p);
-        }
-    }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    let p = cache.join("tilus/ptxas/bin/ptxas");
-    p.is_file().then_some(p)
-}
-
-/// Assembles `ptx` with ptxas for the file's `.target`; panics with ptxas's output on rejection.
-fn assemble(name: &str, ptx: &str) {
-    let Some(ptxas) = find_ptxas() else {
-        if std::env::var("TILUS_REQUIRE_PTXAS").is_ok_and(|v| v == "1") {
-            panic!("{name}: no ptxas found and TILUS_REQUIRE_PTXAS=1 (set PTXAS or run scripts/test.sh)");
-        }
-        eprintln!("ptxas: skipped for '{name}': no ptxas found (set PTXAS, or run scripts/test.sh to fetch one)");
-        return;
-    };
-    let target = ptx
-        .lines()
-        .find_map(|l| l.strip_prefix(".target "))
-        .map(|t| t.trim().to_string())
-        .expect("a .target line");
-    let dir = std::env::temp_dir().join(format!("tilus-ptxas-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let input = dir.join(format!("{name}.ptx"));
-    let output = dir.join(format!("{name}.cubin"));
-    std::fs::write(&input, ptx).expect("write ptx");
-    let out = Command::new(&ptxas)
-        .arg(format!("-arch={target}"))
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", ptxas.display()));
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{name}: ptxas -arch={target} rejected the PTX:\n{}{}\n--- PTX ---\n{ptx}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 fn check(name: &str) {

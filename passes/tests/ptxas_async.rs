@@ -12,8 +12,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::ptx::{inst_args_and_guard, inst_form, split_form, str_prop, FormPiece};
 use tilus_dialects::tilus_types::{DType, TensorType};
@@ -23,53 +22,8 @@ use tilus_passes::lower::async_to_ptx::{
 };
 use tilus_passes::{Pass, Statistics};
 
-fn find_ptxas() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("PTXAS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path)
-            .map(|d| d.join("ptxas"))
-            .find(|p| p.is_file())
-        {
-            return Some(p);
-        }
-    }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    let p = cache.join("tilus/ptxas/bin/ptxas");
-    p.is_file().then_some(p)
-}
-
-/// Assembles `ptx` for `target`; panics with ptxas's message on rejection.
-fn assemble(name: &str, target: &str, ptx: &str) {
-    let Some(ptxas) = find_ptxas() else {
-        if std::env::var("TILUS_REQUIRE_PTXAS").is_ok_and(|v| v == "1") {
-            panic!("{name}: no ptxas found and TILUS_REQUIRE_PTXAS=1");
-        }
-        eprintln!("ptxas: skipped for '{name}': no ptxas found");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("tilus-ptxas-async-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let input = dir.join(format!("{name}.ptx"));
-    std::fs::write(&input, ptx).expect("write ptx");
-    let out = Command::new(&ptxas)
-        .arg(format!("-arch={target}"))
-        .arg(&input)
-        .arg("-o")
-        .arg(dir.join(format!("{name}.cubin")))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", ptxas.display()));
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{name}: ptxas -arch={target} rejected the PTX:\n{}{}\n--- PTX ---\n{ptx}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+mod ptxas_common;
+use ptxas_common::assemble_for;
 
 /// Registers of a hand-made entry, by class.
 #[derive(Default)]
@@ -251,7 +205,7 @@ fn lowered(file: &str, target: &str) -> Vec<String> {
 
 fn check(file: &str, target: &str) {
     for (i, ptx) in lowered(file, target).iter().enumerate() {
-        assemble(
+        assemble_for(
             &format!("{}-{i}", file.trim_end_matches(".mlir")),
             target,
             ptx,
@@ -260,26 +214,26 @@ fn check(file: &str, target: &str) {
 }
 
 #[test]
-fn mbarrier_spellings_assemble() {
+fn mbarrier_spellings_assemble_for() {
     let ptx = lowered("async-mbarrier.mlir", "sm_90a");
     assert!(ptx[0].contains("mbarrier.try_wait.parity.acquire.cta.shared::cta.b64"));
     check("async-mbarrier.mlir", "sm_90a");
 }
 
 #[test]
-fn tma_spellings_assemble() {
+fn tma_spellings_assemble_for() {
     check("async-tma.mlir", "sm_90a");
 }
 
 #[test]
-fn wgmma_spellings_assemble() {
+fn wgmma_spellings_assemble_for() {
     let ptx = lowered("async-wgmma.mlir", "sm_90a");
     assert!(ptx[0].contains("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%f1, "));
     check("async-wgmma.mlir", "sm_90a");
 }
 
 #[test]
-fn tcgen05_spellings_assemble() {
+fn tcgen05_spellings_assemble_for() {
     check("async-tcgen05.mlir", "sm_100a");
 }
 
