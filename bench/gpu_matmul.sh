@@ -8,13 +8,26 @@
 # For M = N = K in $SIZES (default 4096 8192): f16 A [M, K] and B [N, K] from .npy files,
 # `tilus-run --backend cuda --bench` (CUDA events, median of 20 after 3 warm-ups) for each
 # example, C written with --output and compared with torch (A @ B^T in f32, then f16), then
-# torch.matmul(A, B.T) in f16 timed the same way. One table at the end (TFLOP/s = 2MNK / t).
+# torch.matmul(A, B.T) in f16 timed the same way. Each tilus-run also runs `--compare cublas`:
+# cuBLAS's GemmEx (f16 in, f32 accumulation, f16 out) on the same device buffers in the same
+# process, its C checked against ours and timed the same way ("ours/cublas = Z%").
+# One table at the end (TFLOP/s = 2MNK / t).
 set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
 tmp=/tmp/tilus-mm
 mkdir -p "$out" "$tmp"
 SIZES=${SIZES:-"4096 8192"}
+# tilus-run loads libcublas at run time: put the toolkit's and PyTorch's copies on the path.
+cublas_dirs=$(python3 - <<'PY' 2>/dev/null
+import glob, os, sys
+ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
+for p in sys.path:
+    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
+print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
+PY
+)
+export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 table=$out/matmul.txt
 : >"$table"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee -a "$table"
@@ -33,11 +46,12 @@ PY
     o=$("$bin" examples/$ex.mlir --backend cuda --no-reference --timeout 60 \
         --arg m=$s --arg n=$s --arg k=$s $extra \
         --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_${ex}_$s.npy \
-        --bench --bench-reps 20 --bench-warmup 3 --flops $flops 2>&1)
+        --bench --bench-reps 20 --bench-warmup 3 --flops $flops --compare cublas 2>&1)
     rc=$?
     echo "== $ex $s rc=$rc" >>"$out/matmul.log"
     echo "$o" >>"$out/matmul.log"
-    line=$(echo "$o" | grep -iE 'median|TFLOP' | head -2 | tr '\n' ' ')
+    line=$(echo "$o" | grep -E '^bench: (median|.*TFLOP)' | head -2 | tr '\n' ' ')
+    cub=$(echo "$o" | grep -E '^cublas: ' | tr '\n' ' ')
     chk=$(python3 - "$s" "$tmp" "$ex" <<'PY'
 import sys, numpy as np, torch
 s, d, ex = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -53,6 +67,7 @@ print(f"max abs err vs torch {err:.3g} (|C| max {ref.abs().max().item():.3g})")
 PY
 )
     printf '%-36s %5d rc=%d  %s  %s\n' "$ex" "$s" "$rc" "$line" "$chk" | tee -a "$table"
+    printf '%-36s %5d       %s\n' "  (same run) cuBLAS" "$s" "${cub:-no cublas line: see matmul.log}" | tee -a "$table"
   done
   python3 - "$s" "$tmp" <<'PY' | tee -a "$table"
 import sys, numpy as np, torch

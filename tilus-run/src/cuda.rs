@@ -8,11 +8,14 @@
 //! This file holds what needs no driver (errors, launch configurations and their checks,
 //! parameter packing, tensor-map descriptions and their checks), so that it can be tested
 //! anywhere; `device.rs` makes the driver calls; `selftest.rs` is the device check that runs
-//! hand-written PTX from `bench/gpu/`.
+//! hand-written PTX from `bench/gpu/`; `cublas.rs` runs cuBLAS's GEMM on the backend's stream
+//! (`--compare cublas`).
 
+mod cublas;
 mod device;
 pub mod selftest;
 
+pub use cublas::{library_present as cublas_present, Cublas, GemmShape};
 pub use device::{BenchStats, CudaBackend, DeviceBuffer, DeviceInfo, Kernel, Module};
 
 use crate::tensor::{storage_bytes, DType};

@@ -14,8 +14,8 @@ use tilus_ir::source::{render, render_mlir_style, SourceFile};
 use tilus_ir::{AttrKind, Context, OpId};
 use tilus_run::args::{self, Param};
 use tilus_run::cuda::{
-    BenchStats, CudaBackend, CudaError, DeviceBuffer, Dim3, Kernel, LaunchConfig, Param as KParam,
-    Swizzle, TensorMapDesc, TmaDType,
+    BenchStats, CudaBackend, CudaError, DeviceBuffer, Dim3, GemmShape, Kernel, LaunchConfig,
+    Param as KParam, Swizzle, TensorMapDesc, TmaDType,
 };
 use tilus_run::interp::ArgValue;
 use tilus_run::memory::GlobalMemory;
@@ -370,6 +370,106 @@ pub fn metric_attr(
             "'{name}' must be a number or a string expression over the parameters"
         )),
     }
+}
+
+// ----- `--compare cublas` --------------------------------------------------------------------
+
+/// The GEMM a kernel computes, for `--compare cublas`: parameter indices of A `[M, K]`,
+/// B `[N, K]` and C `[M, N]` (f16, row-major, `C = A·Bᵀ`) and the extents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GemmOperands {
+    pub a: usize,
+    pub b: usize,
+    pub c: usize,
+    /// The parameters' names, for messages.
+    pub names: [String; 3],
+    pub shape: GemmShape,
+}
+
+/// Reads `tilus.gemm = {a = "a", b = "b", c = "c", m = "m", n = "n", k = "k"}` from the kernel
+/// (every key optional; `a`/`b`/`c` name pointer parameters, `m`/`n`/`k` are expressions over
+/// the scalar parameters), defaulting to the parameters named `a`, `b`, `c` and the scalars
+/// `m`, `n`, `k`.
+pub fn gemm_operands(
+    ctx: &Context,
+    kernel: OpId,
+    params: &[Param],
+    args: &[ArgValue],
+) -> Result<GemmOperands, String> {
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let from_attr = match ctx.get_attr(kernel, "tilus.gemm") {
+        None => false,
+        Some(a) => match ctx.attr_kind(a) {
+            AttrKind::Dict(entries) => {
+                for (k, v) in entries {
+                    match ctx.attr_kind(*v) {
+                        AttrKind::String { value, .. } => {
+                            keys.push((k.clone(), String::from_utf8_lossy(value).into_owned()))
+                        }
+                        _ => return Err(format!("'tilus.gemm'.{k} is not a string")),
+                    }
+                    if !["a", "b", "c", "m", "n", "k"].contains(&k.as_str()) {
+                        return Err(format!(
+                            "'tilus.gemm' has an unknown key '{k}' (expected a, b, c, m, n, k)"
+                        ));
+                    }
+                }
+                true
+            }
+            _ => return Err("'tilus.gemm' is not a dictionary".into()),
+        },
+    };
+    let get = |k: &str| {
+        keys.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| k.to_string())
+    };
+    let whence = if from_attr {
+        "from 'tilus.gemm'"
+    } else {
+        "by default, as the kernel has no 'tilus.gemm = {a = \"..\", b = \"..\", c = \"..\"}'"
+    };
+    let pointer = |role: &str| -> Result<(usize, String), String> {
+        let name = get(role);
+        let i = params.iter().position(|p| p.name == name).ok_or_else(|| {
+            format!("operand {} is parameter '{name}' ({whence}), and the kernel has no parameter of that name", role.to_uppercase())
+        })?;
+        match args.get(i) {
+            Some(ArgValue::Buffer(_)) => Ok((i, name)),
+            _ => Err(format!(
+                "operand {} is parameter '{name}' ({whence}), which is not a pointer",
+                role.to_uppercase()
+            )),
+        }
+    };
+    let var = scalar_lookup(params, args);
+    let extent = |role: &str| -> Result<usize, String> {
+        let e = get(role);
+        let v = eval_expr(&e, &var)
+            .map_err(|m| format!("extent {} = '{e}' ({whence}): {m}", role.to_uppercase()))?;
+        if !(v >= 1.0 && v.fract() == 0.0 && v < 9.0e15) {
+            return Err(format!(
+                "extent {} = '{e}' is {v}, not a positive integer",
+                role.to_uppercase()
+            ));
+        }
+        Ok(v as usize)
+    };
+    let (a, na) = pointer("a")?;
+    let (b, nb) = pointer("b")?;
+    let (c, nc) = pointer("c")?;
+    Ok(GemmOperands {
+        a,
+        b,
+        c,
+        names: [na, nb, nc],
+        shape: GemmShape {
+            m: extent("m")?,
+            n: extent("n")?,
+            k: extent("k")?,
+        },
+    })
 }
 
 // ----- launching ------------------------------------------------------------------------------

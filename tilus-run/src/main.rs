@@ -36,7 +36,7 @@ use tilus_ir::source::{render, render_mlir_style, SourceFile};
 use tilus_ir::{Context, DiagLoc, Diagnostic, OpId, Severity, SourceMap};
 use tilus_run::args::{self, Assignment, Buffer, KernelDefaults, Param, Requests};
 use tilus_run::check::{self, Tolerance};
-use tilus_run::cuda::{CudaBackend, CudaError};
+use tilus_run::cuda::{self, BenchStats, Cublas, CudaBackend, CudaError};
 use tilus_run::interp::{self, ArgValue, Options, Schedule};
 use tilus_run::memory::GlobalMemory;
 use tilus_run::tensor::Tensor;
@@ -126,6 +126,12 @@ struct Cli {
     /// Floating-point operations of one launch, for TFLOP/s (default: the kernel's `tilus.flops`).
     #[arg(long, value_name = "N")]
     flops: Option<f64>,
+    /// With --bench, also time a library on the same device buffers and print the ratio:
+    /// `cublas` runs cuBLAS's f16 GEMM (`C = A·Bᵀ`, f32 accumulation) on the kernel's A, B
+    /// (`tilus.gemm`, else the parameters a, b, c and the scalars m, n, k), checks its C
+    /// against the kernel's and times it the same way.
+    #[arg(long, value_enum, value_name = "LIB")]
+    compare: Option<CompareWith>,
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
@@ -142,6 +148,11 @@ enum Backend {
     Auto,
     Interp,
     Cuda,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+enum CompareWith {
+    Cublas,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
@@ -485,6 +496,13 @@ fn run(cli: &Cli) -> Result<(), u8> {
         );
         return Err(USAGE);
     }
+    if cli.compare.is_some() && !cli.bench {
+        plain_error(
+            "--compare cublas times cuBLAS beside the kernel's timing; it needs --bench",
+            Some("add --bench (and --backend cuda)"),
+        );
+        return Err(USAGE);
+    }
     if cli.bench && cli.bench_reps == 0 {
         plain_error("--bench-reps must be at least 1", None);
         return Err(USAGE);
@@ -512,7 +530,12 @@ fn run(cli: &Cli) -> Result<(), u8> {
                 backend = Some(be);
             }
             Err(e) if needs_gpu => {
-                let (flag, help) = if cli.backend == Backend::Cuda {
+                let (flag, help) = if cli.compare.is_some() {
+                    (
+                        "--compare cublas (timing cuBLAS on the GPU)",
+                        "run without --bench and --compare on the CPU interpreter",
+                    )
+                } else if cli.backend == Backend::Cuda {
                     (
                         "--backend cuda",
                         "run on the CPU interpreter with --backend interp (or auto)",
@@ -530,6 +553,13 @@ fn run(cli: &Cli) -> Result<(), u8> {
             }
             Err(e) => no_gpu_reason = e.to_string(),
         }
+    }
+    if backend.is_some() && cli.compare == Some(CompareWith::Cublas) && !cuda::cublas_present() {
+        plain_error(
+            "--compare cublas: the CUDA backend is unavailable: no cuBLAS library was found (libcublas.so, libcublas.so.13 or libcublas.so.12 is not on the loader's path)",
+            Some("add the CUDA toolkit's lib64 folder (or the nvidia-cublas wheel's lib folder) to LD_LIBRARY_PATH, or run without --compare"),
+        );
+        return Err(USAGE);
     }
 
     let l = load(cli)?;
@@ -903,6 +933,19 @@ fn bench(
                 .map_err(|e| cuda_fail(&what, e))?;
         copy = Some((n, c.gb_per_s(2 * n as u64), c.median_ms));
     }
+    let cublas = match cli.compare {
+        Some(CompareWith::Cublas) => Some(compare_cublas(
+            cli,
+            l,
+            g,
+            lz,
+            kernel,
+            (params, args),
+            mem,
+            &s,
+        )?),
+        None => None,
+    };
     let mut o = String::new();
     o.push_str(&format!(
         "bench: median {:.4} ms (min {:.4}, max {:.4}; {} runs after {} warm-up)\n",
@@ -919,6 +962,18 @@ fn bench(
         o.push_str(&format!(
             "bench: device copy {cbw:.1} GB/s ({n} bytes read + written); kernel at {:.1}% of copy\n",
             100.0 * gbs / cbw
+        ));
+    }
+    if let Some(cb) = &cublas {
+        o.push_str(&format!(
+            "cublas: check {} vs cuBLAS (M={} N={} K={}): {}\n",
+            cb.c_name, cb.shape.m, cb.shape.n, cb.shape.k, cb.check
+        ));
+        o.push_str(&format!(
+            "cublas: median {:.4} ms, {:.2} TFLOP/s; ours/cublas = {:.1}%\n",
+            cb.stats.median_ms,
+            cb.stats.tflop_per_s(cb.shape.flops()),
+            cb.ratio_pct
         ));
     }
     print_stdout(&o);
@@ -966,6 +1021,17 @@ fn bench(
             copy.map(|c| gpu::json_num(c.1))
                 .unwrap_or_else(|| "null".into()),
         );
+        if let Some(cb) = &cublas {
+            field("cublas_median_ms", gpu::json_num(cb.stats.median_ms));
+            field(
+                "cublas_tflop_per_s",
+                gpu::json_num(cb.stats.tflop_per_s(cb.shape.flops())),
+            );
+            field("ours_over_cublas_pct", gpu::json_num(cb.ratio_pct));
+            field("cublas_check_ok", cb.check.ok().to_string());
+            field("cublas_max_abs_err", gpu::json_num(cb.check.max_abs));
+            field("cublas_max_rel_err", gpu::json_num(cb.check.max_rel));
+        }
         j.push_str(&format!(
             "  \"copy_bytes\": {}\n}}\n",
             copy.map(|c| c.0.to_string())
@@ -976,7 +1042,128 @@ fn bench(
             INVALID
         })?;
     }
+    if let Some(cb) = &cublas {
+        if !cb.check.ok() {
+            plain_error(
+                &format!(
+                    "--compare cublas: the kernel's '{}' differs from cuBLAS's C",
+                    cb.c_name
+                ),
+                Some("the report on standard output shows the first mismatching element"),
+            );
+            return Err(INVALID);
+        }
+    }
     Ok(())
+}
+
+/// What `--compare cublas` measured.
+struct CublasRun {
+    shape: cuda::GemmShape,
+    c_name: String,
+    check: check::Comparison,
+    stats: BenchStats,
+    /// Our TFLOP/s over cuBLAS's (= cuBLAS's median time over ours), in percent.
+    ratio_pct: f64,
+}
+
+/// `--compare cublas`: cuBLAS's f16 GEMM on the kernel's A and B device buffers, into a buffer
+/// of its own; its C checked against the kernel's (`mem`, read back after the first launch)
+/// and timed like the kernel.
+#[allow(clippy::too_many_arguments)]
+fn compare_cublas(
+    cli: &Cli,
+    l: &Loaded,
+    g: &Gpu,
+    lz: &gpu::Launch,
+    kernel: OpId,
+    (params, args): (&[Param], &[ArgValue]),
+    mem: &GlobalMemory,
+    ours: &BenchStats,
+) -> Result<CublasRun, u8> {
+    let what = "--compare cublas";
+    let ops = gpu::gemm_operands(&l.ctx, kernel, params, args).map_err(|m| {
+        plain_error(
+            &format!("{what}: cannot tell the kernel's GEMM operands: {m}"),
+            Some("declare them on the kernel: tilus.gemm = {a = \"A\", b = \"B\", c = \"C\", m = \"M\", n = \"N\", k = \"K\"} (parameter names; extents as expressions over the scalars)"),
+        );
+        INVALID
+    })?;
+    let shape = ops.shape;
+    let (ab, bb, cb) = shape.f16_bytes();
+    let mut bufs = [0usize; 3];
+    for (j, (param, need)) in [(ops.a, ab), (ops.b, bb), (ops.c, cb)]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(ArgValue::Buffer(i)) = args.get(param) else {
+            unreachable!("gemm_operands returns pointer parameters")
+        };
+        let gb = &mem.buffers[*i];
+        let role = ["A", "B", "C"][j];
+        if gb.dtype != tilus_run::tensor::DType::F16 {
+            plain_error(
+                &format!(
+                    "{what}: operand {role} ('{}') holds {:?} elements; cuBLAS is compared on f16 GEMMs only",
+                    gb.name, gb.dtype
+                ),
+                None,
+            );
+            return Err(INVALID);
+        }
+        if gb.bytes.len() < need {
+            plain_error(
+                &format!(
+                    "{what}: operand {role} ('{}') holds {} bytes, but M={} N={} K={} needs {need}",
+                    gb.name,
+                    gb.bytes.len(),
+                    shape.m,
+                    shape.n,
+                    shape.k
+                ),
+                None,
+            );
+            return Err(INVALID);
+        }
+        bufs[j] = *i;
+    }
+    let fail = |e: CudaError| cuda_fail(what, e);
+    let lib = Cublas::open(&g.be).map_err(fail)?;
+    let c_ref = g.be.alloc(cb).map_err(fail)?;
+    // NaN everywhere (0xffff is an f16 NaN), so a GEMM that writes nothing cannot pass.
+    g.be.fill(&c_ref, 0xff).map_err(fail)?;
+    let (a, b) = (&lz.buffers[bufs[0]], &lz.buffers[bufs[1]]);
+    lib.gemm_f16_nt(shape, a, b, &c_ref).map_err(fail)?;
+    let mut theirs = vec![0u8; cb];
+    g.be.read(&c_ref, &mut theirs).map_err(fail)?;
+    let f16s = |bytes: &[u8]| -> Vec<f64> {
+        bytes
+            .chunks_exact(2)
+            .map(|p| half::f16::from_le_bytes([p[0], p[1]]).to_f64())
+            .collect()
+    };
+    let ours_c = f16s(&mem.buffers[bufs[2]].bytes[..cb]);
+    let d = check::tolerance(tilus_run::tensor::DType::F16);
+    let tol = Tolerance {
+        atol: cli.atol.unwrap_or(d.atol),
+        rtol: cli.rtol.unwrap_or(d.rtol),
+    };
+    let cmp = check::compare(
+        &[shape.m as i64, shape.n as i64],
+        &ours_c,
+        &f16s(&theirs),
+        tol,
+    );
+    let stats = lib
+        .bench(shape, (a, b, &c_ref), cli.bench_warmup, cli.bench_reps)
+        .map_err(fail)?;
+    Ok(CublasRun {
+        shape,
+        c_name: ops.names[2].clone(),
+        check: cmp,
+        ratio_pct: 100.0 * stats.median_ms / ours.median_ms,
+        stats,
+    })
 }
 
 fn print_stdout(s: &str) {

@@ -207,6 +207,33 @@ fn cuda_backend_is_not_available() {
 }
 
 #[test]
+fn compare_cublas_needs_bench_and_a_gpu() {
+    // Usage first, on any machine: --compare times beside --bench.
+    let o = run_stdin(&["--compare", "cublas", "--arg", "n=8"], ADD_ONE);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("compare_cublas_needs_bench", stderr(&o));
+    if has_gpu() {
+        return;
+    }
+    let o = run_stdin(
+        &[
+            "--backend",
+            "cuda",
+            "--bench",
+            "--compare",
+            "cublas",
+            "--arg",
+            "n=8",
+        ],
+        ADD_ONE,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    insta::assert_snapshot!("compare_cublas_unavailable", stderr(&o));
+}
+
+#[test]
 fn deadlock_is_reported_with_spans() {
     let o = run_stdin(&["--backend", "interp"], DEADLOCK);
     assert_eq!(o.status.code(), Some(1));

@@ -467,7 +467,29 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     ("rmsnorm.mlir", &[("rmsnorm", "rmsnorm")]),
+    (
+        "rmsnorm_rowwise.mlir",
+        &[
+            ("rmsnorm_4096", "rmsnorm_rowwise"),
+            ("rmsnorm_8192", "rmsnorm_rowwise"),
+            ("rmsnorm_4096_r1g8", "rmsnorm_rowwise"),
+            ("rmsnorm_4096_r4g2", "rmsnorm_rowwise"),
+            ("rmsnorm_8192_r1g16", "rmsnorm_rowwise"),
+            ("rmsnorm_8192_r2g4", "rmsnorm_rowwise"),
+        ],
+    ),
     ("softmax.mlir", &[("softmax", "softmax")]),
+    (
+        "softmax_rowwise.mlir",
+        &[
+            ("softmax_4096", "softmax_rowwise"),
+            ("softmax_8192", "softmax_rowwise"),
+            ("softmax_4096_r1g4", "softmax_rowwise"),
+            ("softmax_4096_r4g1", "softmax_rowwise"),
+            ("softmax_8192_r1g8", "softmax_rowwise"),
+            ("softmax_8192_r2g2", "softmax_rowwise"),
+        ],
+    ),
     (
         "stencil.mlir",
         &[
@@ -676,6 +698,67 @@ fn rmsnorm() {
         }
         vec![expect("y", DType::F16, &[m, n], want, F16_NORMALIZED)]
     });
+}
+
+/// RMSNorm of rows of `N` (the row-wise kernels' tile width, in their names).
+fn rmsnorm_rows<const N: i64>(s: &Setup) -> Vec<Expect> {
+    let (m, eps) = (s.int("m"), s.float("eps"));
+    let x = s.input("x", DType::F16, &[m, N]);
+    let w = s.input("w", DType::F16, &[N]);
+    let mut want = Vec::with_capacity(x.len());
+    for row in x.chunks(N as usize) {
+        let ms = row.iter().map(|v| v * v).sum::<f64>() / N as f64;
+        let rstd = 1.0 / (ms + eps).sqrt();
+        want.extend(row.iter().zip(w).map(|(v, g)| v * rstd * g));
+    }
+    vec![expect("y", DType::F16, &[m, N], want, F16_NORMALIZED)]
+}
+
+/// Softmax of rows of `N`.
+fn softmax_rows<const N: i64>(s: &Setup) -> Vec<Expect> {
+    let m = s.int("m");
+    let x = s.input("x", DType::F16, &[m, N]);
+    let mut want = Vec::with_capacity(x.len());
+    for row in x.chunks(N as usize) {
+        let mx = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = row.iter().map(|v| (v - mx).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        want.extend(e.iter().map(|v| v / sum));
+    }
+    vec![expect("y", DType::F16, &[m, N], want, F16_NORMALIZED)]
+}
+
+/// The kernels of a row-wise example file, each with the reference for its row length.
+fn rowwise_kernels(file: &str) -> Vec<&'static str> {
+    COVERED
+        .iter()
+        .find(|(f, _)| *f == file)
+        .map(|(_, ks)| ks.iter().map(|(k, _)| *k).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn rmsnorm_rowwise() {
+    for k in rowwise_kernels("rmsnorm_rowwise.mlir") {
+        let reference = if k.contains("8192") {
+            rmsnorm_rows::<8192>
+        } else {
+            rmsnorm_rows::<4096>
+        };
+        check_kernel("rmsnorm_rowwise.mlir", k, false, reference);
+    }
+}
+
+#[test]
+fn softmax_rowwise() {
+    for k in rowwise_kernels("softmax_rowwise.mlir") {
+        let reference = if k.contains("8192") {
+            softmax_rows::<8192>
+        } else {
+            softmax_rows::<4096>
+        };
+        check_kernel("softmax_rowwise.mlir", k, false, reference);
+    }
 }
 
 #[test]

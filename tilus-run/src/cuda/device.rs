@@ -204,6 +204,21 @@ impl CudaBackend {
         }
     }
 
+    /// The stream all work goes to (for libraries such as cuBLAS that queue on it).
+    pub(super) fn raw_stream(&self) -> sys::CUstream {
+        self.stream
+    }
+
+    /// Makes the backend's context current on this thread.
+    pub(super) fn bind(&self) -> Result<(), CudaError> {
+        self.ctx.bind()
+    }
+
+    /// Whether the watchdog has seen a hung kernel (no driver call may be made then).
+    pub(super) fn is_hung(&self) -> bool {
+        self.ctx.hung.get()
+    }
+
     /// The device.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
