@@ -41,26 +41,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
 
 results=$out/checks.txt
 : >"$results"
-check() { # label, then tilus-run arguments
-  local label=$1
-  shift
-  local t0 t1 rc o
-  t0=$(date +%s%N)
-  o=$("$bin" "$@" --timeout 20 2>&1)
-  rc=$?
-  t1=$(date +%s%N)
-  {
-    echo "== $label: $bin $*"
-    echo "$o"
-    echo "rc=$rc"
-  } >>"$log"
-  local cmp
-  cmp=$(echo "$o" | grep -E '^(compare|check) ' | sed -E 's/^(compare|check) //; s/ \(max abs err ([^,]*), max rel err ([^;]*);.*$/ abs \1 rel \2/' | tr '\n' ';')
-  local b
-  b=$(echo "$o" | grep -E '^bench: (median|[0-9.]+ GB/s)' | sed -E 's/^bench: //; s/ \(.*//' | tr '\n' ' ')
-  local ms=$(((t1 - t0) / 1000000))
-  printf '%-40s rc=%d %3d.%01ds  %s%s\n' "$label" "$rc" $((ms / 1000)) $((ms % 1000 / 100)) "$cmp" "$b" | tee -a "$results"
-}
+# shellcheck source=gpu/lib.sh
+source "$(dirname "$0")/gpu/lib.sh"
 file_of() { case $1 in rmsnorm*) echo examples/rmsnorm_rowwise.mlir ;; *) echo examples/softmax_rowwise.mlir ;; esac; }
 cols_of() { local s=${1#*_}; echo "${s%%_*}"; }
 

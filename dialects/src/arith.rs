@@ -6,8 +6,8 @@
 
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
-    attr, default_attr, enum_attr, one, typed_attr_type, AttrConstraint, Format, OpDef, Trait,
-    TypeConstraint, BOOL_LIKE, FLOAT_LIKE, I1, SCALAR, SIGNLESS_INT_LIKE, TYPED_ATTR,
+    attr, default_attr, enum_attr, one, typed_attr_type, AttrConstraint, AttrDef, Format, OpDef,
+    Trait, TypeConstraint, BOOL_LIKE, FLOAT_LIKE, I1, SCALAR, SIGNLESS_INT_LIKE, TYPED_ATTR,
 };
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::syntax::printer::type_to_string;
@@ -37,6 +37,12 @@ const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
     short_form: Some(("arith", "fastmath")),
 };
 
+/// The `overflowFlags` property of the integer ops that take it (default `none`).
+const OVERFLOW_ATTR: AttrDef =
+    default_attr("overflowFlags", OVERFLOW_FLAGS, "#arith.overflow<none>");
+/// The `fastmath` property of the float ops (default `none`).
+const FASTMATH_ATTR: AttrDef = default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>");
+
 macro_rules! binary {
     ($id:ident, $name:literal, $ty:expr, $fmt:expr, [$($extra:expr),*], [$($tr:expr),*], $doc:literal) => {
         binary!($id, $name, $ty, $fmt, [$($extra),*], [$($tr),*], $doc, None, &[]);
@@ -65,11 +71,7 @@ binary!(
     "arith.addi",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr(
-        "overflowFlags",
-        OVERFLOW_FLAGS,
-        "#arith.overflow<none>"
-    )],
+    [OVERFLOW_ATTR],
     [Trait::Commutative],
     "Integer addition, wrapping modulo 2^N.",
     Some(fold::addi),
@@ -80,11 +82,7 @@ binary!(
     "arith.subi",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr(
-        "overflowFlags",
-        OVERFLOW_FLAGS,
-        "#arith.overflow<none>"
-    )],
+    [OVERFLOW_ATTR],
     [],
     "Integer subtraction, wrapping modulo 2^N.",
     Some(fold::subi),
@@ -95,11 +93,7 @@ binary!(
     "arith.muli",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr(
-        "overflowFlags",
-        OVERFLOW_FLAGS,
-        "#arith.overflow<none>"
-    )],
+    [OVERFLOW_ATTR],
     [Trait::Commutative],
     "Integer multiplication, wrapping modulo 2^N.",
     Some(fold::muli),
@@ -187,11 +181,7 @@ binary!(
     "arith.shli",
     SIGNLESS_INT_LIKE,
     INT_OVF_FORMAT,
-    [default_attr(
-        "overflowFlags",
-        OVERFLOW_FLAGS,
-        "#arith.overflow<none>"
-    )],
+    [OVERFLOW_ATTR],
     [],
     "Shift left; shifting by the bit width or more gives poison.",
     Some(fold::shli),
@@ -286,11 +276,7 @@ binary!(
     "arith.addf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [Trait::Commutative],
     "Float addition.",
     Some(fold::addf),
@@ -301,11 +287,7 @@ binary!(
     "arith.subf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [],
     "Float subtraction.",
     Some(fold::subf),
@@ -316,11 +298,7 @@ binary!(
     "arith.mulf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [Trait::Commutative],
     "Float multiplication.",
     Some(fold::mulf),
@@ -331,11 +309,7 @@ binary!(
     "arith.divf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [],
     "Float division.",
     Some(fold::divf),
@@ -346,11 +320,7 @@ binary!(
     "arith.maximumf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [Trait::Commutative],
     "Float maximum; NaN if either operand is NaN.",
     Some(fold::maximumf),
@@ -361,11 +331,7 @@ binary!(
     "arith.minimumf",
     FLOAT_LIKE,
     FLOAT_FORMAT,
-    [default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>"
-    )],
+    [FASTMATH_ATTR],
     [Trait::Commutative],
     "Float minimum; NaN if either operand is NaN.",
     Some(fold::minimumf),
@@ -379,11 +345,7 @@ pub const NEGF: OpDef = OpDef {
     description: "Flips the sign of a float (also of NaN and zero).",
     operands: &[one("operand", FLOAT_LIKE)],
     results: &[one("result", FLOAT_LIKE)],
-    attributes: &[default_attr(
-        "fastmath",
-        FASTMATH_FLAGS,
-        "#arith.fastmath<none>",
-    )],
+    attributes: &[FASTMATH_ATTR],
     traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
     format: Format::Declarative("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
     fold: Some(fold::negf),
@@ -484,7 +446,7 @@ pub const CMPF: OpDef = OpDef {
             "predicate",
             enum_attr("float comparison predicate", CMPF_PREDICATES),
         ),
-        default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>"),
+        FASTMATH_ATTR,
     ],
     traits: &[Trait::Pure, Trait::SameTypeOperands],
     format: Format::Declarative(
@@ -986,6 +948,7 @@ mod helpers {
 mod fold {
     use super::helpers::*;
     use super::CMPI_PREDICATES;
+    use std::ops::{Add, Div, Mul, Sub};
     use tilus_ir::float::{from_f64, to_f64};
     use tilus_ir::rewrite::{bool_attr, float_attr, float_bits, int_attr, int_bits, Folded};
     use tilus_ir::types::FloatKind;
@@ -996,6 +959,11 @@ mod fold {
     /// Folders see splats as constants too (MLIR's `m_ConstantInt`, `m_Zero`, `m_One`).
     fn int_const(ctx: &Context, a: Option<Attr>) -> Option<(u128, u32)> {
         int_or_splat(ctx, a)
+    }
+
+    /// A fold to `a`, or none.
+    fn attr_or_failed(a: Option<Attr>) -> Folded {
+        a.map_or(Folded::Failed, Folded::attr)
     }
 
     fn rhs_int(ctx: &Context, c: Consts) -> Option<(u128, u32)> {
@@ -1017,10 +985,7 @@ mod fold {
             return Folded::Failed;
         }
         let ty = result_type(ctx, op);
-        match f(a, b, w).and_then(|r| int_like_attr(ctx, ty, r & ones(w))) {
-            Some(a) => Folded::attr(a),
-            None => Folded::Failed,
-        }
+        attr_or_failed(f(a, b, w).and_then(|r| int_like_attr(ctx, ty, r & ones(w))))
     }
 
     fn lhs(ctx: &Context, op: OpId) -> Folded {
@@ -1031,10 +996,7 @@ mod fold {
     }
     fn zero(ctx: &mut Context, op: OpId) -> Folded {
         let ty = result_type(ctx, op);
-        match zero_like(ctx, ty) {
-            Some(z) => Folded::attr(z),
-            None => Folded::Failed,
-        }
+        attr_or_failed(zero_like(ctx, ty))
     }
     fn is_zero(ctx: &Context, a: Option<Attr>) -> bool {
         int_const(ctx, a).is_some_and(|(v, _)| v == 0)
@@ -1049,14 +1011,11 @@ mod fold {
         if is_zero(ctx, c[1]) {
             return lhs(ctx, op);
         }
-        if let Some(sub) = def_named(ctx, l, "arith.subi") {
-            if r == operand(ctx, sub, 1) {
-                return Folded::value(operand(ctx, sub, 0));
-            }
-        }
-        if let Some(sub) = def_named(ctx, r, "arith.subi") {
-            if l == operand(ctx, sub, 1) {
-                return Folded::value(operand(ctx, sub, 0));
+        for (sub_v, other) in [(l, r), (r, l)] {
+            if let Some(sub) = def_named(ctx, sub_v, "arith.subi") {
+                if other == operand(ctx, sub, 1) {
+                    return Folded::value(operand(ctx, sub, 0));
+                }
             }
         }
         int_binary(ctx, op, c, |a, b, _| Some(a.wrapping_add(b)))
@@ -1219,13 +1178,11 @@ mod fold {
                 return Folded::attr(c[1].unwrap());
             }
         }
-        if not_of(ctx, r) == Some(l) {
-            let x = def_named(ctx, r, "arith.xori").unwrap();
-            return Folded::value(operand(ctx, x, 1));
-        }
-        if not_of(ctx, l) == Some(r) {
-            let x = def_named(ctx, l, "arith.xori").unwrap();
-            return Folded::value(operand(ctx, x, 1));
+        for (not_v, other) in [(r, l), (l, r)] {
+            if not_of(ctx, not_v) == Some(other) {
+                let x = def_named(ctx, not_v, "arith.xori").unwrap();
+                return Folded::value(operand(ctx, x, 1));
+            }
         }
         let f = int_binary(ctx, op, c, |a, b, _| Some(a | b));
         if f != Folded::Failed {
@@ -1247,20 +1204,14 @@ mod fold {
         if l == r {
             return zero(ctx, op);
         }
-        if let Some(prev) = def_named(ctx, l, "arith.xori") {
-            if operand(ctx, prev, 1) == r {
-                return Folded::value(operand(ctx, prev, 0));
-            }
-            if operand(ctx, prev, 0) == r {
-                return Folded::value(operand(ctx, prev, 1));
-            }
-        }
-        if let Some(prev) = def_named(ctx, r, "arith.xori") {
-            if operand(ctx, prev, 1) == l {
-                return Folded::value(operand(ctx, prev, 0));
-            }
-            if operand(ctx, prev, 0) == l {
-                return Folded::value(operand(ctx, prev, 1));
+        for (prev_v, other) in [(l, r), (r, l)] {
+            if let Some(prev) = def_named(ctx, prev_v, "arith.xori") {
+                if operand(ctx, prev, 1) == other {
+                    return Folded::value(operand(ctx, prev, 0));
+                }
+                if operand(ctx, prev, 0) == other {
+                    return Folded::value(operand(ctx, prev, 1));
+                }
             }
         }
         int_binary(ctx, op, c, |a, b, _| Some(a ^ b))
@@ -1390,10 +1341,7 @@ mod fold {
         let ty = result_type(ctx, op);
         if l == r {
             let v = matches!(pred, "eq" | "sle" | "sge" | "ule" | "uge");
-            return match bool_like(ctx, ty, v) {
-                Some(a) => Folded::attr(a),
-                None => Folded::Failed,
-            };
+            return attr_or_failed(bool_like(ctx, ty, v));
         }
         let lty = ctx.value_type(l);
         if is_zero(ctx, c[1]) {
@@ -1433,10 +1381,7 @@ mod fold {
         let (Some((a, w)), Some((b, _))) = (int_const(ctx, c[0]), int_const(ctx, c[1])) else {
             return Folded::Failed;
         };
-        match bool_like(ctx, ty, apply_pred(pred, a, b, w)) {
-            Some(a) => Folded::attr(a),
-            None => Folded::Failed,
-        }
+        attr_or_failed(bool_like(ctx, ty, apply_pred(pred, a, b, w)))
     }
 
     /// `select` folds: equal choices, constant condition, `select(c, true, false) → c`, and
@@ -1484,10 +1429,7 @@ mod fold {
         let Some(to) = tilus_ir::rewrite::int_width(ctx, elem_type(ctx, ty)) else {
             return Folded::Failed;
         };
-        match int_like_attr(ctx, ty, f(a, w, to)) {
-            Some(a) => Folded::attr(a),
-            None => Folded::Failed,
-        }
+        attr_or_failed(int_like_attr(ctx, ty, f(a, w, to)))
     }
     fn sext_to(a: u128, w: u32, _to: u32) -> u128 {
         sext(a, w) as u128
@@ -1593,6 +1535,20 @@ mod fold {
         Div,
     }
 
+    impl FOp {
+        fn apply<T>(self, p: T, q: T) -> T
+        where
+            T: Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
+        {
+            match self {
+                FOp::Add => p + q,
+                FOp::Sub => p - q,
+                FOp::Mul => p * q,
+                FOp::Div => p / q,
+            }
+        }
+    }
+
     /// IEEE arithmetic on two float constants, as LLVM's `APFloat` does it: round to nearest
     /// even; a NaN operand propagates quieted (the left one first); a new NaN is the positive
     /// quiet NaN. `f32`/`f64` use the host's IEEE arithmetic; `f16`/`bf16` go through `f64`,
@@ -1615,32 +1571,17 @@ mod fold {
             let r = match k {
                 FloatKind::F32 => {
                     let (p, q) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
-                    let v = match o {
-                        FOp::Add => p + q,
-                        FOp::Sub => p - q,
-                        FOp::Mul => p * q,
-                        FOp::Div => p / q,
-                    };
+                    let v = o.apply(p, q);
                     v.to_bits() as u128
                 }
                 FloatKind::F64 => {
                     let (p, q) = (f64::from_bits(x as u64), f64::from_bits(y as u64));
-                    let v = match o {
-                        FOp::Add => p + q,
-                        FOp::Sub => p - q,
-                        FOp::Mul => p * q,
-                        FOp::Div => p / q,
-                    };
+                    let v = o.apply(p, q);
                     v.to_bits() as u128
                 }
                 _ => {
                     let (p, q) = (to_f64(k, x), to_f64(k, y));
-                    let v = match o {
-                        FOp::Add => p + q,
-                        FOp::Sub => p - q,
-                        FOp::Mul => p * q,
-                        FOp::Div => p / q,
-                    };
+                    let v = o.apply(p, q);
                     if v.is_nan() {
                         default_nan(k)
                     } else {
@@ -1820,23 +1761,55 @@ mod canon {
     use tilus_ir::{OpId, TypeKind, Value};
 
     pub const ADDI: &[Pattern] = &[
-        Pattern::new("addi-add-constant", add_add_constant).with_benefit(2),
-        Pattern::new("addi-sub-constant-rhs", add_sub_constant_rhs).with_benefit(2),
-        Pattern::new("addi-sub-constant-lhs", add_sub_constant_lhs).with_benefit(2),
-        Pattern::new("addi-mul-negative-one-rhs", add_mul_neg_one_rhs).with_benefit(2),
-        Pattern::new("addi-mul-negative-one-lhs", add_mul_neg_one_lhs).with_benefit(2),
+        Pattern::new("addi-add-constant", |rw, op| ADD_ADD_CONSTANT.apply(rw, op)).with_benefit(2),
+        Pattern::new("addi-sub-constant-rhs", |rw, op| {
+            ADD_SUB_CONSTANT_RHS.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("addi-sub-constant-lhs", |rw, op| {
+            ADD_SUB_CONSTANT_LHS.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("addi-mul-negative-one-rhs", |rw, op| {
+            add_mul_neg_one(rw, op, 1)
+        })
+        .with_benefit(2),
+        Pattern::new("addi-mul-negative-one-lhs", |rw, op| {
+            add_mul_neg_one(rw, op, 0)
+        })
+        .with_benefit(2),
     ];
     pub const SUBI: &[Pattern] = &[
-        Pattern::new("subi-rhs-add-constant", sub_rhs_add_constant).with_benefit(2),
-        Pattern::new("subi-lhs-add-constant", sub_lhs_add_constant).with_benefit(2),
-        Pattern::new("subi-rhs-sub-constant-rhs", sub_rhs_sub_constant_rhs).with_benefit(2),
-        Pattern::new("subi-rhs-sub-constant-lhs", sub_rhs_sub_constant_lhs).with_benefit(2),
-        Pattern::new("subi-lhs-sub-constant-rhs", sub_lhs_sub_constant_rhs).with_benefit(2),
-        Pattern::new("subi-lhs-sub-constant-lhs", sub_lhs_sub_constant_lhs).with_benefit(2),
+        Pattern::new("subi-rhs-add-constant", |rw, op| {
+            SUB_RHS_ADD_CONSTANT.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("subi-lhs-add-constant", |rw, op| {
+            SUB_LHS_ADD_CONSTANT.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("subi-rhs-sub-constant-rhs", |rw, op| {
+            SUB_RHS_SUB_CONSTANT_RHS.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("subi-rhs-sub-constant-lhs", |rw, op| {
+            SUB_RHS_SUB_CONSTANT_LHS.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("subi-lhs-sub-constant-rhs", |rw, op| {
+            SUB_LHS_SUB_CONSTANT_RHS.apply(rw, op)
+        })
+        .with_benefit(2),
+        Pattern::new("subi-lhs-sub-constant-lhs", |rw, op| {
+            SUB_LHS_SUB_CONSTANT_LHS.apply(rw, op)
+        })
+        .with_benefit(2),
         Pattern::new("subi-sub-lhs-rhs-lhs", sub_sub_lhs_rhs_lhs).with_benefit(2),
     ];
-    pub const MULI: &[Pattern] =
-        &[Pattern::new("muli-muli-constant", mul_mul_constant).with_benefit(2)];
+    pub const MULI: &[Pattern] = &[Pattern::new("muli-muli-constant", |rw, op| {
+        MUL_MUL_CONSTANT.apply(rw, op)
+    })
+    .with_benefit(2)];
     pub const XORI: &[Pattern] = &[
         Pattern::new("xori-not-cmpi", xor_not_cmpi).with_benefit(2),
         Pattern::new("xori-of-extui", |rw, op| {
@@ -1867,8 +1840,14 @@ mod canon {
         Pattern::new("cmpi-extui", |rw, op| cmp_of_ext(rw, op, "arith.extui")).with_benefit(3),
     ];
     pub const SELECT: &[Pattern] = &[
-        Pattern::new("redundant-select-false", redundant_select_false).with_benefit(2),
-        Pattern::new("redundant-select-true", redundant_select_true).with_benefit(2),
+        Pattern::new("redundant-select-false", |rw, op| {
+            redundant_select(rw, op, 2)
+        })
+        .with_benefit(2),
+        Pattern::new("redundant-select-true", |rw, op| {
+            redundant_select(rw, op, 1)
+        })
+        .with_benefit(2),
         Pattern::new("select-not-cond", select_not_cond).with_benefit(2),
         Pattern::new("select-i1-to-not", select_i1_to_not),
         Pattern::new("select-to-extui", select_to_extui),
@@ -1918,45 +1897,165 @@ mod canon {
                 .with_benefit(3),
         ];
 
-    /// `(x, c)` when `v` is `name(x, c)` with `c` a scalar integer constant.
-    fn with_const_rhs(rw: &Rewriter<'_>, v: Value, name: &str) -> Option<(OpId, Value, u128)> {
-        let ctx = rw.ctx();
-        let d = def_named(ctx, v, name)?;
-        let (c, _) = int_const_of(ctx, operand(ctx, d, 1))?;
-        Some((d, operand(ctx, d, 0), c))
-    }
-    /// `(x, c)` when `v` is `name(c, x)` with `c` a scalar integer constant.
-    fn with_const_lhs(rw: &Rewriter<'_>, v: Value, name: &str) -> Option<(OpId, Value, u128)> {
-        let ctx = rw.ctx();
-        let d = def_named(ctx, v, name)?;
-        let (c, _) = int_const_of(ctx, operand(ctx, d, 0))?;
-        Some((d, operand(ctx, d, 1), c))
+    /// A reassociation of constants (`ArithCanonicalization.td`): `root(inner, c1)` or
+    /// `root(c1, inner)` where `inner` is `x` and a scalar constant `c0` in either order, rewritten
+    /// to `new(x, c)` or `new(c, x)` with `c = fold(c0, c1)`.
+    struct ConstChain {
+        /// The root's constant operand (0 or 1); `inner` defines the other.
+        root_const: usize,
+        /// The inner op's name.
+        inner: &'static str,
+        /// The inner op's constant operand (0 or 1); the other is `x`.
+        inner_const: usize,
+        /// The new op's name.
+        new: &'static str,
+        /// The new constant from `c0` and `c1`.
+        fold: fn(u128, u128) -> u128,
+        /// Whether the new constant is the new op's left operand.
+        const_on_left: bool,
+        /// Whether the new op keeps the overflow flags both ops carry (else it has none).
+        keep_flags: bool,
     }
 
-    /// Replaces `root` by `name(lhs, rhs)` where one side is a new constant `c`; the constant
-    /// is created first, as DRR does.
-    #[allow(clippy::too_many_arguments)]
-    fn replace_with_const_binop(
-        rw: &mut Rewriter<'_>,
-        root: OpId,
-        inner: OpId,
-        name: &str,
-        x: Value,
-        c: u128,
-        const_on_left: bool,
-        flags: u8,
-    ) -> bool {
-        let ctx = rw.ctx();
-        let ty = result_type(ctx, root);
-        let locs = [ctx.op(root).loc, ctx.op(inner).loc];
-        let loc = fused_loc(rw.ctx_mut(), &locs);
-        let cv = int_constant(rw, ty, c, loc);
-        let (l, r) = if const_on_left { (cv, x) } else { (x, cv) };
-        let props = overflow_prop(rw.ctx_mut(), flags);
-        let new = op1(rw, name, vec![l, r], ty, props, loc);
-        rw.replace_op(root, &[new]);
-        true
+    impl ConstChain {
+        /// Matches and rewrites; the constant is created first, as DRR does.
+        fn apply(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+            let ctx = rw.ctx();
+            let Some((c1, _)) = int_const_of(ctx, operand(ctx, op, self.root_const)) else {
+                return false;
+            };
+            let Some(inner) = def_named(ctx, operand(ctx, op, 1 - self.root_const), self.inner)
+            else {
+                return false;
+            };
+            let Some((c0, _)) = int_const_of(ctx, operand(ctx, inner, self.inner_const)) else {
+                return false;
+            };
+            let x = operand(ctx, inner, 1 - self.inner_const);
+            let flags = if self.keep_flags {
+                overflow_flags(ctx, inner) & overflow_flags(ctx, op)
+            } else {
+                0
+            };
+            // The first op DRR matched in operand order: the root's constant when it is on the
+            // left, else the inner op's constant.
+            let first = if self.root_const == 0 {
+                operand_def(rw, op, 0)
+            } else {
+                operand_def(rw, inner, self.inner_const)
+            };
+            let ty = result_type(ctx, op);
+            let locs = [ctx.op(op).loc, ctx.op(first).loc];
+            let loc = fused_loc(rw.ctx_mut(), &locs);
+            let cv = int_constant(rw, ty, (self.fold)(c0, c1), loc);
+            let (l, r) = if self.const_on_left { (cv, x) } else { (x, cv) };
+            let props = overflow_prop(rw.ctx_mut(), flags);
+            let new = op1(rw, self.new, vec![l, r], ty, props, loc);
+            rw.replace_op(op, &[new]);
+            true
+        }
     }
+
+    /// `addi(addi(x, c0), c1) → addi(x, c0 + c1)`.
+    const ADD_ADD_CONSTANT: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.addi",
+        inner_const: 1,
+        new: "arith.addi",
+        fold: |c0, c1| c0.wrapping_add(c1),
+        const_on_left: false,
+        keep_flags: true,
+    };
+    /// `addi(subi(x, c0), c1) → addi(x, c1 - c0)`.
+    const ADD_SUB_CONSTANT_RHS: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.subi",
+        inner_const: 1,
+        new: "arith.addi",
+        fold: |c0, c1| c1.wrapping_sub(c0),
+        const_on_left: false,
+        keep_flags: true,
+    };
+    /// `addi(subi(c0, x), c1) → subi(c0 + c1, x)`.
+    const ADD_SUB_CONSTANT_LHS: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.subi",
+        inner_const: 0,
+        new: "arith.subi",
+        fold: |c0, c1| c0.wrapping_add(c1),
+        const_on_left: true,
+        keep_flags: true,
+    };
+    /// `muli(muli(x, c0), c1) → muli(x, c0 * c1)`.
+    const MUL_MUL_CONSTANT: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.muli",
+        inner_const: 1,
+        new: "arith.muli",
+        fold: |c0, c1| c0.wrapping_mul(c1),
+        const_on_left: false,
+        keep_flags: true,
+    };
+    /// `subi(addi(x, c0), c1) → addi(x, c0 - c1)` (flags dropped, as MLIR does).
+    const SUB_RHS_ADD_CONSTANT: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.addi",
+        inner_const: 1,
+        new: "arith.addi",
+        fold: |c0, c1| c0.wrapping_sub(c1),
+        const_on_left: false,
+        keep_flags: false,
+    };
+    /// `subi(c1, addi(x, c0)) → subi(c1 - c0, x)`.
+    const SUB_LHS_ADD_CONSTANT: ConstChain = ConstChain {
+        root_const: 0,
+        inner: "arith.addi",
+        inner_const: 1,
+        new: "arith.subi",
+        fold: |c0, c1| c1.wrapping_sub(c0),
+        const_on_left: true,
+        keep_flags: true,
+    };
+    /// `subi(subi(x, c0), c1) → subi(x, c0 + c1)`.
+    const SUB_RHS_SUB_CONSTANT_RHS: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.subi",
+        inner_const: 1,
+        new: "arith.subi",
+        fold: |c0, c1| c0.wrapping_add(c1),
+        const_on_left: false,
+        keep_flags: true,
+    };
+    /// `subi(subi(c0, x), c1) → subi(c0 - c1, x)`.
+    const SUB_RHS_SUB_CONSTANT_LHS: ConstChain = ConstChain {
+        root_const: 1,
+        inner: "arith.subi",
+        inner_const: 0,
+        new: "arith.subi",
+        fold: |c0, c1| c0.wrapping_sub(c1),
+        const_on_left: true,
+        keep_flags: true,
+    };
+    /// `subi(c1, subi(x, c0)) → subi(c0 + c1, x)`.
+    const SUB_LHS_SUB_CONSTANT_RHS: ConstChain = ConstChain {
+        root_const: 0,
+        inner: "arith.subi",
+        inner_const: 1,
+        new: "arith.subi",
+        fold: |c0, c1| c0.wrapping_add(c1),
+        const_on_left: true,
+        keep_flags: true,
+    };
+    /// `subi(c1, subi(c0, x)) → addi(x, c1 - c0)`.
+    const SUB_LHS_SUB_CONSTANT_LHS: ConstChain = ConstChain {
+        root_const: 0,
+        inner: "arith.subi",
+        inner_const: 0,
+        new: "arith.addi",
+        fold: |c0, c1| c1.wrapping_sub(c0),
+        const_on_left: false,
+        keep_flags: true,
+    };
 
     /// The op defining operand `i` of `op` (itself when a block argument defines it): DRR fuses
     /// the root's location with the first op it matched in operand order, and a constant
@@ -1965,81 +2064,6 @@ mod canon {
         rw.ctx().defining_op(operand(rw.ctx(), op, i)).unwrap_or(op)
     }
 
-    fn merged_flags(rw: &Rewriter<'_>, a: OpId, b: OpId) -> u8 {
-        overflow_flags(rw.ctx(), a) & overflow_flags(rw.ctx(), b)
-    }
-
-    fn root_rhs_const(rw: &Rewriter<'_>, op: OpId) -> Option<u128> {
-        int_const_of(rw.ctx(), operand(rw.ctx(), op, 1)).map(|(c, _)| c)
-    }
-    fn root_lhs_const(rw: &Rewriter<'_>, op: OpId) -> Option<u128> {
-        int_const_of(rw.ctx(), operand(rw.ctx(), op, 0)).map(|(c, _)| c)
-    }
-
-    /// `addi(addi(x, c0), c1) → addi(x, c0 + c1)`.
-    fn add_add_constant(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 0), "arith.addi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, inner, 1),
-            "arith.addi",
-            x,
-            c0.wrapping_add(c1),
-            false,
-            f,
-        )
-    }
-    /// `addi(subi(x, c0), c1) → addi(x, c1 - c0)`.
-    fn add_sub_constant_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 0), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, inner, 1),
-            "arith.addi",
-            x,
-            c1.wrapping_sub(c0),
-            false,
-            f,
-        )
-    }
-    /// `addi(subi(c0, x), c1) → subi(c0 + c1, x)`.
-    fn add_sub_constant_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_lhs(rw, operand(rw.ctx(), op, 0), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        let loc_op = operand_def(rw, inner, 0);
-        replace_with_const_binop(
-            rw,
-            op,
-            loc_op,
-            "arith.subi",
-            x,
-            c0.wrapping_add(c1),
-            true,
-            f,
-        )
-    }
     /// Whether `v` is `muli(y, -1)` (scalar), and `y`.
     fn mul_by_neg_one(rw: &Rewriter<'_>, v: Value) -> Option<(OpId, Value)> {
         let ctx = rw.ctx();
@@ -2047,23 +2071,15 @@ mod canon {
         let (c, w) = int_const_of(ctx, operand(ctx, m, 1))?;
         (c == ones(w)).then(|| (m, operand(ctx, m, 0)))
     }
-    /// `addi(x, muli(y, -1)) → subi(x, y)`.
-    fn add_mul_neg_one_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let x = operand(rw.ctx(), op, 0);
-        let Some((m, y)) = mul_by_neg_one(rw, operand(rw.ctx(), op, 1)) else {
+    /// `addi(x, muli(y, -1)) → subi(x, y)` (`mul` = 1) and `addi(muli(y, -1), x) → subi(x, y)`
+    /// (`mul` = 0).
+    fn add_mul_neg_one(rw: &mut Rewriter<'_>, op: OpId, mul: usize) -> bool {
+        let x = operand(rw.ctx(), op, 1 - mul);
+        let Some((m, y)) = mul_by_neg_one(rw, operand(rw.ctx(), op, mul)) else {
             return false;
         };
         let c = operand_def(rw, m, 1);
         replace_with_binop(rw, op, &[c], "arith.subi", x, y)
-    }
-    /// `addi(muli(x, -1), y) → subi(y, x)`.
-    fn add_mul_neg_one_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let y = operand(rw.ctx(), op, 1);
-        let Some((m, x)) = mul_by_neg_one(rw, operand(rw.ctx(), op, 0)) else {
-            return false;
-        };
-        let c = operand_def(rw, m, 1);
-        replace_with_binop(rw, op, &[c], "arith.subi", y, x)
     }
     /// Replaces `root` by `name(a, b)` of its type (no flags).
     fn replace_with_binop(
@@ -2083,155 +2099,6 @@ mod canon {
         rw.replace_op(root, &[new]);
         true
     }
-    /// `muli(muli(x, c0), c1) → muli(x, c0 * c1)`.
-    fn mul_mul_constant(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 0), "arith.muli")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, inner, 1),
-            "arith.muli",
-            x,
-            c0.wrapping_mul(c1),
-            false,
-            f,
-        )
-    }
-    /// `subi(addi(x, c0), c1) → addi(x, c0 - c1)` (flags dropped, as MLIR does).
-    fn sub_rhs_add_constant(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 0), "arith.addi")
-        else {
-            return false;
-        };
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, inner, 1),
-            "arith.addi",
-            x,
-            c0.wrapping_sub(c1),
-            false,
-            0,
-        )
-    }
-    /// `subi(c1, addi(x, c0)) → subi(c1 - c0, x)`.
-    fn sub_lhs_add_constant(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_lhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 1), "arith.addi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        let loc_op = operand_def(rw, op, 0);
-        replace_with_const_binop(
-            rw,
-            op,
-            loc_op,
-            "arith.subi",
-            x,
-            c1.wrapping_sub(c0),
-            true,
-            f,
-        )
-    }
-    /// `subi(subi(x, c0), c1) → subi(x, c0 + c1)`.
-    fn sub_rhs_sub_constant_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 0), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, inner, 1),
-            "arith.subi",
-            x,
-            c0.wrapping_add(c1),
-            false,
-            f,
-        )
-    }
-    /// `subi(subi(c0, x), c1) → subi(c0 - c1, x)`.
-    fn sub_rhs_sub_constant_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_rhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_lhs(rw, operand(rw.ctx(), op, 0), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        let loc_op = operand_def(rw, inner, 0);
-        replace_with_const_binop(
-            rw,
-            op,
-            loc_op,
-            "arith.subi",
-            x,
-            c0.wrapping_sub(c1),
-            true,
-            f,
-        )
-    }
-    /// `subi(c1, subi(x, c0)) → subi(c0 + c1, x)`.
-    fn sub_lhs_sub_constant_rhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_lhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_rhs(rw, operand(rw.ctx(), op, 1), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        let loc_op = operand_def(rw, op, 0);
-        replace_with_const_binop(
-            rw,
-            op,
-            loc_op,
-            "arith.subi",
-            x,
-            c0.wrapping_add(c1),
-            true,
-            f,
-        )
-    }
-    /// `subi(c1, subi(c0, x)) → addi(x, c1 - c0)`.
-    fn sub_lhs_sub_constant_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let Some(c1) = root_lhs_const(rw, op) else {
-            return false;
-        };
-        let Some((inner, x, c0)) = with_const_lhs(rw, operand(rw.ctx(), op, 1), "arith.subi")
-        else {
-            return false;
-        };
-        let f = merged_flags(rw, inner, op);
-        replace_with_const_binop(
-            rw,
-            op,
-            operand_def(rw, op, 0),
-            "arith.addi",
-            x,
-            c1.wrapping_sub(c0),
-            false,
-            f,
-        )
-    }
     /// `subi(subi(a, b), a) → subi(0, b)`.
     fn sub_sub_lhs_rhs_lhs(rw: &mut Rewriter<'_>, op: OpId) -> bool {
         let ctx = rw.ctx();
@@ -2244,8 +2111,8 @@ mod canon {
         }
         let y = operand(ctx, inner, 1);
         let yty = ctx.value_type(y);
-        let f = merged_flags(rw, inner, op);
-        let locs = [rw.ctx().op(op).loc, rw.ctx().op(inner).loc];
+        let f = overflow_flags(ctx, inner) & overflow_flags(ctx, op);
+        let locs = [ctx.op(op).loc, ctx.op(inner).loc];
         let loc = fused_loc(rw.ctx_mut(), &locs);
         let Some(z) = zero_like(rw.ctx_mut(), yty) else {
             return false;
@@ -2362,39 +2229,23 @@ mod canon {
         rw.replace_op(root, &[new]);
         true
     }
-    /// `select(p, a, select(p, b, c)) → select(p, a, c)`.
-    fn redundant_select_false(rw: &mut Rewriter<'_>, op: OpId) -> bool {
+    /// `select(p, a, select(p, b, c)) → select(p, a, c)` (`side` = 2) and
+    /// `select(p, select(p, a, b), c) → select(p, a, c)` (`side` = 1).
+    fn redundant_select(rw: &mut Rewriter<'_>, op: OpId, side: usize) -> bool {
         let ctx = rw.ctx();
-        let (p, a, inner_v) = (
+        let mut ops = [
             operand(ctx, op, 0),
             operand(ctx, op, 1),
             operand(ctx, op, 2),
-        );
-        let Some(inner) = def_named(ctx, inner_v, "arith.select") else {
+        ];
+        let Some(inner) = def_named(ctx, ops[side], "arith.select") else {
             return false;
         };
-        if operand(ctx, inner, 0) != p {
+        if operand(ctx, inner, 0) != ops[0] {
             return false;
         }
-        let c = operand(ctx, inner, 2);
-        replace_with_select(rw, op, inner, p, a, c)
-    }
-    /// `select(p, select(p, a, b), c) → select(p, a, c)`.
-    fn redundant_select_true(rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let ctx = rw.ctx();
-        let (p, inner_v, c) = (
-            operand(ctx, op, 0),
-            operand(ctx, op, 1),
-            operand(ctx, op, 2),
-        );
-        let Some(inner) = def_named(ctx, inner_v, "arith.select") else {
-            return false;
-        };
-        if operand(ctx, inner, 0) != p {
-            return false;
-        }
-        let a = operand(ctx, inner, 1);
-        replace_with_select(rw, op, inner, p, a, c)
+        ops[side] = operand(ctx, inner, side);
+        replace_with_select(rw, op, inner, ops[0], ops[1], ops[2])
     }
     /// `select(not(p), a, b) → select(p, b, a)`.
     fn select_not_cond(rw: &mut Rewriter<'_>, op: OpId) -> bool {

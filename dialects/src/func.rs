@@ -8,7 +8,9 @@ use tilus_ir::opdef::{
 };
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
 use tilus_ir::syntax::printer::type_to_string;
-use tilus_ir::{Attr, Context, DiagLoc, Diagnostic, OpId, OperationState, Printer, Type, TypeKind};
+use tilus_ir::{
+    Attr, BlockId, Context, DiagLoc, Diagnostic, OpId, OperationState, Printer, Type, TypeKind,
+};
 
 /// `func.func`.
 pub const FUNC: OpDef = OpDef {
@@ -79,7 +81,8 @@ const _: () = CALL.check();
 /// The func dialect's ops.
 pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL];
 
-fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
+/// The `(inputs, results)` of an op's `function_type` property.
+pub(crate) fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
     let a = ctx.get_prop(op, "function_type")?;
     match ctx.attr_kind(a) {
         AttrKind::Type(t) => match ctx.type_kind(*t) {
@@ -90,7 +93,7 @@ fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
     }
 }
 
-fn sym_name(ctx: &Context, op: OpId) -> String {
+pub(crate) fn sym_name(ctx: &Context, op: OpId) -> String {
     match ctx
         .get_inherent_or_attr(op, "sym_name")
         .map(|a| ctx.attr_kind(a))
@@ -271,22 +274,9 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
                 ));
             }
             if is_named {
-                let (n, nsp) = p.parse_value_name()?;
-                p.expect(":")?;
-                let t = p.parse_type()?;
-                let a = parse_opt_dict(p)?;
-                let loc = if p.peek_str("loc(") {
-                    Some(p.parse_loc()?)
-                } else {
-                    None
-                };
-                args.push(RegionArg {
-                    name: n,
-                    ty: t,
-                    loc,
-                    span: nsp,
-                });
-                inputs.push(t);
+                let (arg, a) = parse_named_arg(p, true)?;
+                inputs.push(arg.ty);
+                args.push(arg);
                 arg_attrs.push(a);
             } else {
                 let t = p.parse_type()?;
@@ -376,6 +366,33 @@ fn is_function_type_ahead(p: &mut Parser) -> bool {
     is_fn
 }
 
+/// One named parameter `%x: type {attrs}? loc(...)?`, and its attribute dictionary (empty,
+/// and no `{...}` read, unless `with_attrs`).
+pub(crate) fn parse_named_arg(p: &mut Parser, with_attrs: bool) -> PResult<(RegionArg, Attr)> {
+    let (name, span) = p.parse_value_name()?;
+    p.expect(":")?;
+    let ty = p.parse_type()?;
+    let a = if with_attrs {
+        parse_opt_dict(p)?
+    } else {
+        p.ctx.dict_attr(vec![])
+    };
+    let loc = if p.peek_str("loc(") {
+        Some(p.parse_loc()?)
+    } else {
+        None
+    };
+    Ok((
+        RegionArg {
+            name,
+            ty,
+            loc,
+            span,
+        },
+        a,
+    ))
+}
+
 fn parse_opt_dict(p: &mut Parser) -> PResult<Attr> {
     let mut entries = Vec::new();
     if p.peek() == Some(b'{') {
@@ -407,26 +424,7 @@ fn print_func(pr: &mut Printer, op: OpId) {
     let res_attrs = dicts("res_attrs");
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
-    pr.out.push('(');
-    for (i, t) in inputs.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        if let Some(b) = entry {
-            let v = ctx.block_args(b)[i];
-            pr.print_value(v);
-            pr.out.push_str(": ");
-        }
-        pr.print_type(*t);
-        print_nonempty_dict(pr, arg_attrs.get(i).copied().flatten());
-        if let (Some(b), true) = (entry, pr.opts.debuginfo) {
-            if let Some(l) = ctx.value(ctx.block_args(b)[i]).loc {
-                pr.out.push(' ');
-                pr.print_loc_inline(l);
-            }
-        }
-    }
-    pr.out.push(')');
+    print_fn_args(pr, entry, &inputs, &arg_attrs);
     if !results.is_empty() {
         pr.out.push_str(" -> ");
         let has_attrs = res_attrs.iter().any(|a| {
@@ -462,6 +460,37 @@ fn print_func(pr: &mut Printer, op: OpId) {
         pr.out.push(' ');
         pr.print_region(r, false, true);
     }
+}
+
+/// `(%x: type {attrs} loc(...), ...)`: the parameters of a function-like op, named by the
+/// arguments of its body's `entry` block when it has one; locations under debuginfo.
+pub(crate) fn print_fn_args(
+    pr: &mut Printer,
+    entry: Option<BlockId>,
+    inputs: &[Type],
+    arg_attrs: &[Option<Attr>],
+) {
+    let ctx = pr.ctx;
+    pr.out.push('(');
+    for (i, t) in inputs.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        let arg = entry.and_then(|b| ctx.block_args(b).get(i).copied());
+        if let Some(v) = arg {
+            pr.print_value(v);
+            pr.out.push_str(": ");
+        }
+        pr.print_type(*t);
+        print_nonempty_dict(pr, arg_attrs.get(i).copied().flatten());
+        if let (Some(v), true) = (arg, pr.opts.debuginfo) {
+            if let Some(l) = ctx.value(v).loc {
+                pr.out.push(' ');
+                pr.print_loc_inline(l);
+            }
+        }
+    }
+    pr.out.push(')');
 }
 
 fn print_nonempty_dict(pr: &mut Printer, a: Option<Attr>) {

@@ -9,6 +9,7 @@
 pub mod arith;
 pub mod builtin;
 pub mod cf;
+mod common;
 pub mod func;
 pub mod layout;
 pub mod layout_algebra;

@@ -17,14 +17,15 @@
 //! on waits, `scope(cta|cluster)` on both. When left out, arrivals are `release` at `cta` scope
 //! (`cluster` for the remote and multicast variants) and waits are `acquire` at `cta` scope.
 
+use crate::common::{op_state, parse_trailing_attrs};
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
-    attr_i64, attr_i64s, barrier_count, type_str, BARRIERS, DENSE_I64_ARRAY, INT_OR_INDEX,
+    attr_i64, attr_i64s, barrier_count, const_int, type_str, BARRIERS, DENSE_I64_ARRAY,
+    INT_OR_INDEX,
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::opdef::{enum_attr, maybe, one, opt_attr, AttrConstraint, Format, OpDef, I32};
-use tilus_ir::rewrite::constant_of;
 use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Trait, Value};
 
@@ -263,11 +264,6 @@ pub static OPS: &[&OpDef] = &[
 
 // ----- helpers shared with other dialects ------------------------------------------------------
 
-/// The integer a value holds when a constant op (e.g. `arith.constant`) defines it.
-pub fn const_int(ctx: &Context, v: Value) -> Option<i64> {
-    constant_of(ctx, v).and_then(|a| attr_i64(ctx, a))
-}
-
 /// Checks `%bars[%i]`: a constant index must be in `[0, N)`.
 pub fn check_barrier_index(
     ctx: &Context,
@@ -455,36 +451,10 @@ fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
         p.note_attr_span("counts", tilus_ir::Span::new(start, p.pos()));
         props.push(("counts".to_string(), a));
     }
-    let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
+    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let ty = p.parse_type()?;
-    let properties = if props.is_empty() {
-        None
-    } else {
-        Some(p.ctx.dict_attr(props))
-    };
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![ty],
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    Ok(op_state(p, def, vec![], vec![ty], props, attrs, vec![]))
 }
 
 fn print_alloc(pr: &mut Printer, op: OpId) {

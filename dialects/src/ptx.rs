@@ -10,13 +10,15 @@
 //! brackets, vector operands in braces, immediates are copied as written and `_` is PTX's sink.
 //! The results are the instruction's destination (one register, or `{...}` for several).
 
+use crate::common::{op_state, parse_trailing_attrs, split_declared};
+use crate::func::{function_type, parse_named_arg, print_fn_args};
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
     attr, many, maybe, one, opt_attr, region, AttrConstraint, Format, OpDef, Trait, TypeConstraint,
     ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, I1, I64_ATTR, STR_ATTR,
     UNIT_ATTR,
 };
-use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
+use tilus_ir::syntax::parser::{PResult, Parser, RegionArg, UnresolvedOperand};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::typedef::{DialectSymbols, SymbolDef};
 use tilus_ir::types::FloatKind;
@@ -416,20 +418,6 @@ pub fn int_prop(ctx: &Context, op: OpId, name: &str) -> Option<i64> {
     match ctx.attr_kind(ctx.get_inherent_or_attr(op, name)?) {
         AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
         _ => None,
-    }
-}
-
-/// The inputs of a `ptx.entry`'s `function_type`.
-pub fn entry_inputs(ctx: &Context, op: OpId) -> Vec<Type> {
-    let Some(a) = ctx.get_prop(op, "function_type") else {
-        return Vec::new();
-    };
-    match ctx.attr_kind(a) {
-        AttrKind::Type(t) => match ctx.type_kind(*t) {
-            TypeKind::Function { inputs, .. } => inputs.clone(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
     }
 }
 
@@ -857,23 +845,10 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut arg_attrs: Vec<Attr> = Vec::new();
     if !p.eat(")") {
         loop {
-            let (n, nsp) = p.parse_value_name()?;
-            p.expect(":")?;
-            let t = p.parse_type()?;
-            let mut entries = Vec::new();
-            if p.peek() == Some(b'{') {
-                for (k, v, _) in p.parse_attr_dict()? {
-                    entries.push((k, v));
-                }
-            }
-            arg_attrs.push(p.ctx.dict_attr(entries));
-            args.push(RegionArg {
-                name: n,
-                ty: t,
-                loc: None,
-                span: nsp,
-            });
-            inputs.push(t);
+            let (arg, a) = parse_named_arg(p, true)?;
+            arg_attrs.push(a);
+            inputs.push(arg.ty);
+            args.push(arg);
             if !p.eat(",") {
                 break;
             }
@@ -886,31 +861,9 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     if arg_attrs.iter().any(|a| *a != empty) {
         props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
     }
-    let mut attrs = Vec::new();
-    if p.eat_keyword("attributes") {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
+    let attrs = parse_trailing_attrs(p, def, true, &mut props)?;
     let region = p.parse_region(args, true)?;
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![region],
-        successors: vec![],
-        loc,
-    })
+    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![region]))
 }
 
 fn print_entry(pr: &mut Printer, op: OpId) {
@@ -919,31 +872,15 @@ fn print_entry(pr: &mut Printer, op: OpId) {
     pr.out.push_str(&crate::builtin::ctx_sym(
         &str_prop(ctx, op, "sym_name").unwrap_or_default(),
     ));
-    let inputs = entry_inputs(ctx, op);
-    let arg_attrs: Vec<Attr> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::Array(xs)) => xs.clone(),
+    let (inputs, _) = function_type(ctx, op).unwrap_or_default();
+    let arg_attrs: Vec<Option<Attr>> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
         _ => vec![],
     };
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
-    pr.out.push('(');
-    for (i, t) in inputs.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        if let Some(b) = entry {
-            pr.print_value(ctx.block_args(b)[i]);
-            pr.out.push_str(": ");
-        }
-        pr.print_type(*t);
-        if let Some(a) = arg_attrs.get(i) {
-            if matches!(ctx.attr_kind(*a), AttrKind::Dict(e) if !e.is_empty()) {
-                pr.out.push(' ');
-                pr.print_attr(*a);
-            }
-        }
-    }
-    pr.out.push(')');
+    print_fn_args(pr, entry, &inputs, &arg_attrs);
     let mut rest: Vec<(String, Attr)> = ctx.attrs(op).to_vec();
     for n in [
         "target",
@@ -1124,6 +1061,36 @@ fn parse_item(
     Ok(())
 }
 
+/// Resolves `vals` against the operand types of the function type `ty` (none when absent);
+/// returns the operands and the result types.
+fn resolve_typed(
+    p: &mut Parser,
+    op: &str,
+    vals: &[UnresolvedOperand],
+    ty: Option<Type>,
+) -> PResult<(Vec<tilus_ir::Value>, Vec<Type>)> {
+    let (ins, outs) = match ty.map(|t| p.ctx.type_kind(t)) {
+        None => (vec![], vec![]),
+        Some(TypeKind::Function { inputs, results }) => (inputs.clone(), results.clone()),
+        Some(_) => {
+            return Err(p.err_here("expected a function type '(operand types) -> (result types)'"))
+        }
+    };
+    if ins.len() != vals.len() {
+        return Err(p.err_here(format!(
+            "'{op}' has {} operand values but {} operand types",
+            vals.len(),
+            ins.len()
+        )));
+    }
+    let operands = vals
+        .iter()
+        .zip(&ins)
+        .map(|(u, t)| p.resolve_operand(u, *t))
+        .collect::<PResult<_>>()?;
+    Ok((operands, outs))
+}
+
 fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let (opcode_attr, sp) = p.parse_attribute_spanned()?;
     p.note_attr_span("opcode", sp);
@@ -1160,29 +1127,7 @@ fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
         None if p.eat(":") => Some(p.parse_type()?),
         None => None,
     };
-    let (ins, outs) = if let Some(t) = ty {
-        match p.ctx.type_kind(t) {
-            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-            _ => {
-                return Err(
-                    p.err_here("expected a function type '(operand types) -> (result types)'")
-                )
-            }
-        }
-    } else {
-        (vec![], vec![])
-    };
-    if ins.len() != vals.len() {
-        return Err(p.err_here(format!(
-            "'ptx.inst' has {} operand values but {} operand types",
-            vals.len(),
-            ins.len()
-        )));
-    }
-    let mut operands = Vec::new();
-    for (u, t) in vals.iter().zip(&ins) {
-        operands.push(p.resolve_operand(u, *t)?);
-    }
+    let (mut operands, outs) = resolve_typed(p, "ptx.inst", &vals, ty)?;
     let neg = guard.as_ref().map(|g| g.1);
     if let Some((g, _)) = &guard {
         let i1 = p.ctx.int_type(1);
@@ -1190,27 +1135,8 @@ fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let mut props = inst_properties(p.ctx, &opcode, Some(&form), vals.len(), neg);
     // Discardable attributes that name a declared property are properties.
-    attrs.retain(|(k, v)| {
-        if def.attr(k).is_some() {
-            props.push((k.clone(), *v));
-            false
-        } else {
-            true
-        }
-    });
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands,
-        result_types: outs,
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    split_declared(def, &mut attrs, &mut props);
+    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
 }
 
 fn print_inst(pr: &mut Printer, op: OpId) {
@@ -1278,32 +1204,10 @@ fn parse_special(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState>
     let (reg, sp) = p.parse_keyword_any()?;
     p.note_attr_span("reg", sp);
     let mut props = vec![("reg".to_string(), p.ctx.str_attr(&reg))];
-    let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
+    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let t = p.parse_type()?;
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![t],
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    Ok(op_state(p, def, vec![], vec![t], props, attrs, vec![]))
 }
 
 fn print_special(pr: &mut Printer, op: OpId) {
@@ -1361,47 +1265,14 @@ fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
             p.parse_type()?
         }
     };
-    let (ins, outs) = match p.ctx.type_kind(ty) {
-        TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-        _ => return Err(p.err_here("expected a function type '(operand types) -> (result types)'")),
-    };
-    if ins.len() != vals.len() {
-        return Err(p.err_here(format!(
-            "'ptx.asm' has {} operand values but {} operand types",
-            vals.len(),
-            ins.len()
-        )));
-    }
-    let mut operands = Vec::new();
-    for (u, t) in vals.iter().zip(&ins) {
-        operands.push(p.resolve_operand(u, *t)?);
-    }
+    let (operands, outs) = resolve_typed(p, "ptx.asm", &vals, Some(ty))?;
     let s = p.ctx.attr(AttrKind::String {
         value: text,
         ty: None,
     });
     let mut props = vec![("asm_string".to_string(), s)];
-    attrs.retain(|(k, v)| {
-        if def.attr(k).is_some() {
-            props.push((k.clone(), *v));
-            false
-        } else {
-            true
-        }
-    });
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands,
-        result_types: outs,
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    split_declared(def, &mut attrs, &mut props);
+    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
 }
 
 fn print_asm(pr: &mut Printer, op: OpId) {
@@ -1460,30 +1331,8 @@ fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSt
     let (text, sp) = p.parse_number_text()?;
     let a = p.number_attr_typed(&text, i64t, sp)?;
     props.push(("alignment".into(), a));
-    let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
+    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
 }
 
 fn print_shared_decl(pr: &mut Printer, op: OpId) {

@@ -10,17 +10,17 @@
 //! Every tcgen05 op of a kernel that names a CTA group (`cta_group(2)`; 1 when left out) must
 //! name the same one: the pair of CTAs a `cta_group::2` MMA spans is fixed per kernel.
 
+use crate::common::op_error;
 use crate::layout_algebra::SwizzleMode;
 use crate::threadgroup::{group_of, require_group, Need};
 use crate::tilus_types::{
-    attr_i64, barrier_count, prop_i64, type_str, DType, Space, TensorType, BARRIERS, INT_OR_INDEX,
+    barrier_count, const_int, prop_i64, type_str, DType, Space, TensorType, BARRIERS, INT_OR_INDEX,
     REG_TENSOR, SHARED_TENSOR, TMEM_TENSOR,
 };
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::opdef::{
     many, maybe, one, opt_attr, Format, OpDef, Trait, TypeConstraint, I1, I32, I64_ATTR, INDEX,
 };
-use tilus_ir::rewrite::constant_of;
 use tilus_ir::types::Signedness;
 use tilus_ir::{Context, Diagnostic, OpId, Value};
 
@@ -302,10 +302,6 @@ pub static OPS: &[&OpDef] = &[
 
 // ----- helpers -------------------------------------------------------------------------------
 
-fn err(ctx: &Context, op: OpId, msg: String) -> Diagnostic {
-    Diagnostic::op(op, format!("'{}' op {msg}", ctx.op_name_str(op)))
-}
-
 fn tensor(ctx: &Context, v: Value) -> Option<TensorType> {
     TensorType::of(ctx, ctx.value_type(v))
 }
@@ -377,7 +373,7 @@ fn check_cta_group(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         }
     });
     match first {
-        Some(f) if f != op && cta_group(ctx, f) != g => Err(err(
+        Some(f) if f != op && cta_group(ctx, f) != g => Err(op_error(
             ctx,
             op,
             format!(
@@ -407,7 +403,7 @@ fn verify_alloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     };
     let cols = alloc_columns(&t);
     if cols > 512 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -425,7 +421,7 @@ fn verify_dealloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if let Some(d) = ctx.defining_op(v) {
         let name = ctx.op_name_str(d);
         if name != "tcgen05.alloc" && name.starts_with("tcgen05.") {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!("expects a tensor returned by 'tcgen05.alloc', but found the result of '{name}'"),
@@ -477,7 +473,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     };
     for (what, t) in [("a", &a), ("b", &b), ("d", &d)] {
         if t.shape.len() != 2 {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!("expects {what} of rank 2, but found rank {}", t.shape.len()),
@@ -487,7 +483,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let cg = cta_group(ctx, op);
     let (m, k, nb) = (a.shape[0], a.shape[1], b.shape[1]);
     if b.shape[0] != k {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -503,7 +499,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         } else {
             "M of a, twice the N of b: each CTA holds half of b".to_string()
         };
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -521,7 +517,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         _ => false,
     };
     if !same_kind {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -561,7 +557,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ),
     };
     if !d_ok {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -572,7 +568,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     if k % inst_k != 0 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!("expects K to be a multiple of {inst_k} (kind::{kind_name}), but found {k}"),
@@ -580,7 +576,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     // Shapes.
     if m != 64 && m != 128 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -603,7 +599,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         } else {
             format!(" in [{lo}, {hi}]")
         };
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -612,7 +608,7 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     if a.space == Space::Shared && a.swizzle != b.swizzle {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -631,10 +627,10 @@ fn verify_commit(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let ops = ctx.operands(op);
     if let (Some(n), Some(i)) = (
         barrier_count(ctx, ctx.value_type(ops[0])),
-        constant_of(ctx, ops[1]).and_then(|a| attr_i64(ctx, a)),
+        const_int(ctx, ops[1]),
     ) {
         if i < 0 || i >= n {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!("expects a barrier index in [0, {n}), but found {i}"),
@@ -642,9 +638,9 @@ fn verify_commit(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         }
     }
     if let Some(&m) = ops.get(2) {
-        if let Some(x) = constant_of(ctx, m).and_then(|a| attr_i64(ctx, a)) {
+        if let Some(x) = const_int(ctx, m) {
             if !(1..=0xffff).contains(&x) {
-                return Err(err(
+                return Err(op_error(
                     ctx,
                     op,
                     format!("expects a 16-bit multicast CTA mask with a bit set, but found {x}"),
@@ -685,7 +681,7 @@ fn verify_ld_st(ctx: &Context, op: OpId, reg: Value, tm: Value) -> Result<(), Di
         return Ok(());
     };
     if t.shape.len() != 2 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -695,7 +691,7 @@ fn verify_ld_st(ctx: &Context, op: OpId, reg: Value, tm: Value) -> Result<(), Di
         ));
     }
     if r.shape != t.shape || r.dtype != t.dtype {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -708,7 +704,7 @@ fn verify_ld_st(ctx: &Context, op: OpId, reg: Value, tm: Value) -> Result<(), Di
     let lanes = t.shape[0];
     if let Some(l) = r.register_layout() {
         if l.num_threads() != lanes {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -721,7 +717,7 @@ fn verify_ld_st(ctx: &Context, op: OpId, reg: Value, tm: Value) -> Result<(), Di
             for loc in 0..l.local_size() {
                 let row = l.coords(th, loc)[0];
                 if row / 32 != th / 32 {
-                    return Err(err(
+                    return Err(op_error(
                         ctx,
                         op,
                         format!(
@@ -752,14 +748,14 @@ fn verify_cp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Ok(());
     };
     if s.shape.first() != Some(&128) {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!("expects a source of 128 rows, but found {}", s.shape_str()),
         ));
     }
     if s.shape != t.shape || s.dtype != t.dtype {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -771,7 +767,7 @@ fn verify_cp(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let row_bits = s.shape[1..].iter().product::<i64>() * s.dtype.bits() as i64;
     if row_bits % 128 != 0 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!("expects rows of a multiple of 128 bits, but found {row_bits} bits"),
@@ -788,7 +784,7 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let offsets = &ops[1..];
     let n = s.shape.len();
     if offsets.len() != n - 1 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -800,7 +796,7 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     if r.dtype != s.dtype {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -822,7 +818,7 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let m = r.shape.len();
     if m > n {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!("expects a result of rank at most {n}, but found rank {m}"),
@@ -835,7 +831,7 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     ext[drop + 1..].copy_from_slice(&r.shape[1..]);
     for i in 1..n {
         if ext[i] > s.shape[i] {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -848,7 +844,7 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ));
         }
         if i > drop + 1 && ext[i] != s.shape[i] {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -858,9 +854,9 @@ fn verify_slice(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ),
             ));
         }
-        if let Some(o) = constant_of(ctx, offsets[i - 1]).and_then(|a| attr_i64(ctx, a)) {
+        if let Some(o) = const_int(ctx, offsets[i - 1]) {
             if o < 0 || o + ext[i] > s.shape[i] {
-                return Err(err(
+                return Err(op_error(
                     ctx,
                     op,
                     format!(
@@ -883,7 +879,7 @@ fn verify_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     };
     let bits = |t: &TensorType| t.shape[1..].iter().product::<i64>() * t.dtype.bits() as i64;
     if s.shape[0] != r.shape[0] || bits(&s) != bits(&r) {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(

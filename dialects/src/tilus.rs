@@ -22,21 +22,24 @@
 //! threads of the group it executes in (spec §1.2: tensors created in a group are distributed
 //! over that group's threads only).
 
+use crate::common::{op_error, op_state, parse_trailing_attrs};
+use crate::func::{function_type, parse_named_arg, print_fn_args, sym_name};
 use crate::layout_algebra::RegisterLayout;
 use crate::threadgroup::{group_of, require_group, Need};
 use crate::tilus_types::{
-    attr_i64, attr_i64s, ptr_elem, type_str, DType, Space, TensorType, DENSE_I64_ARRAY, DYN,
-    GLOBAL_TENSOR, PTR, REG_TENSOR, SHARED_TENSOR,
+    attr_i64, attr_i64s, const_int, join_dims, ptr_elem, type_str, DType, Space, TensorType,
+    DENSE_I64_ARRAY, DYN, GLOBAL_TENSOR, PTR, REG_TENSOR, SHARED_TENSOR,
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
     attr, enum_attr, many, maybe, one, opt_attr, AttrConstraint, Format, OpDef, Trait,
     FUNCTION_TYPE_ATTR, I32, I64_ATTR, SCALAR, STR_ATTR, UNIT_ATTR,
 };
+use tilus_ir::rewrite::constant_value;
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
 use tilus_ir::types::Signedness;
 use tilus_ir::{
-    Attr, Context, DiagLoc, Diagnostic, OpId, OperationState, Printer, Span, Type, TypeKind, Value,
+    Attr, Context, DiagLoc, Diagnostic, OpId, OperationState, Printer, Span, Type, Value,
 };
 
 // ----- constraints --------------------------------------------------------------------------
@@ -745,10 +748,6 @@ pub static OPS: &[&OpDef] = &[
 
 // ----- helpers ------------------------------------------------------------------------------
 
-fn fail(op: OpId, ctx: &Context, msg: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::op(op, format!("'{}' op {msg}", ctx.op_name_str(op)))
-}
-
 fn fail_at(op: OpId, ctx: &Context, attr: &'static str, msg: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(
         DiagLoc::OpAttr(op, attr),
@@ -769,51 +768,7 @@ fn dims(shape: &[i64]) -> String {
     if shape.is_empty() {
         return "[]".into();
     }
-    let parts: Vec<String> = shape
-        .iter()
-        .map(|d| {
-            if *d == DYN {
-                "?".to_string()
-            } else {
-                d.to_string()
-            }
-        })
-        .collect();
-    parts.join("x")
-}
-
-/// The text of a tensor type (`!tilus.shared<...>`), as `TensorType::to_type` would make it.
-fn type_text(t: &TensorType) -> String {
-    let mut body = t.shape_str();
-    let list = |v: &[i64]| {
-        v.iter()
-            .map(|x| {
-                if *x == DYN {
-                    "?".to_string()
-                } else {
-                    x.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    if let Some(s) = &t.strides {
-        body.push_str(&format!(", strides = [{}]", list(s)));
-    }
-    use crate::layout_algebra::SwizzleMode;
-    let sw = match t.swizzle {
-        SwizzleMode::None => None,
-        SwizzleMode::B32 => Some("32B"),
-        SwizzleMode::B64 => Some("64B"),
-        SwizzleMode::B128 => Some("128B"),
-    };
-    if let Some(sw) = sw {
-        body.push_str(&format!(", swizzle = {sw}"));
-    }
-    if let Some(l) = &t.layout {
-        body.push_str(&format!(", layout = {l}"));
-    }
-    format!("!tilus.{}<{body}>", t.space.type_name())
+    join_dims(shape, "x")
 }
 
 /// Inside a kernel, every register tensor an op makes that gives a layout must spread it over
@@ -833,9 +788,9 @@ fn check_result_layouts(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             continue;
         };
         if l.num_threads() != g.size {
-            let mut d = fail(
-                op,
+            let mut d = op_error(
                 ctx,
+                op,
                 format!(
                     "expects a result layout over {} thread{} (its group is {}), but found one over {} thread{}",
                     g.size,
@@ -910,9 +865,9 @@ fn check_same_layout(
 ) -> Result<(), Diagnostic> {
     if let (Some(la), Some(lb)) = (a.register_layout(), b.register_layout()) {
         if !la.same_mapping(&lb) {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!(
                     "expects {what} to have the same layout, but found '{}' and '{}'",
                     a.layout.as_deref().unwrap_or(""),
@@ -926,9 +881,9 @@ fn check_same_layout(
 
 fn check_offsets(ctx: &Context, op: OpId, n: usize, rank: usize) -> Result<(), Diagnostic> {
     if n != rank {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects {rank} offset{} (one per dimension of the view), but found {n}",
                 if rank == 1 { "" } else { "s" }
@@ -946,9 +901,9 @@ fn check_dtypes(
     b: &TensorType,
 ) -> Result<(), Diagnostic> {
     if a.dtype != b.dtype {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects {what} of one element type, but found '{}' and '{}'",
                 a.dtype.name(),
@@ -961,18 +916,8 @@ fn check_dtypes(
 
 // ----- verifiers ----------------------------------------------------------------------------
 
-fn function_inputs(ctx: &Context, op: OpId) -> (Vec<Type>, Vec<Type>) {
-    match ctx.get_prop(op, "function_type").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
-            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-            _ => Default::default(),
-        },
-        _ => Default::default(),
-    }
-}
-
 fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let (inputs, results) = function_inputs(ctx, op);
+    let (inputs, results) = function_type(ctx, op).unwrap_or_default();
     if !results.is_empty() {
         return Err(fail_at(
             op,
@@ -987,7 +932,11 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let r = ctx.regions(op)[0];
     let Some(&entry) = ctx.region_blocks(r).first() else {
-        return Err(fail(op, ctx, "expects a body, but found an empty region"));
+        return Err(op_error(
+            ctx,
+            op,
+            "expects a body, but found an empty region",
+        ));
     };
     let args: Vec<Type> = ctx
         .block_args(entry)
@@ -1001,9 +950,9 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects entry block arguments ({}) matching function_type, but found ({})",
                 list(&inputs),
@@ -1077,9 +1026,9 @@ fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let elem = ptr_elem(ctx, ctx.value_type(ops[0])).expect("checked by PTR");
     let res = tensor(ctx, ctx.results(op)[0]);
     if elem != res.dtype {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a view of the pointer's element type '{}', but found '{}'",
                 elem.name(),
@@ -1097,16 +1046,16 @@ fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         .map(|s| s.iter().filter(|d| **d == DYN).count())
         .unwrap_or(0);
     if extents != dyn_shape {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!("expects {dyn_shape} extent operand{} (one per '?' in the shape), but found {extents}", if dyn_shape == 1 { "" } else { "s" }),
         ));
     }
     if strides != dyn_strides {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!("expects {dyn_strides} stride operand{} (one per '?' in the strides), but found {strides}", if dyn_strides == 1 { "" } else { "s" }),
         ));
     }
@@ -1121,9 +1070,9 @@ fn verify_shared_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let footprint = t.shared_layout().map(|l| l.footprint()).unwrap_or(0);
     let bytes = (footprint * t.dtype.bits() as i64 + 7) / 8;
     if bytes > MAX_SHARED_BYTES {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!("expects a shared tensor of at most {MAX_SHARED_BYTES} bytes, but found {bytes} bytes"),
         ));
     }
@@ -1134,17 +1083,17 @@ fn verify_free_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let v = ctx.operands(op)[0];
     match ctx.defining_op(v) {
         Some(d) if ctx.op_name_str(d) == "tilus.shared_tensor" => Ok(()),
-        Some(d) => Err(fail(
-            op,
+        Some(d) => Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a tensor made by 'tilus.shared_tensor', but found one made by '{}'",
                 ctx.op_name_str(d)
             ),
         )),
-        None => Err(fail(
-            op,
+        None => Err(op_error(
             ctx,
+            op,
             "expects a tensor made by 'tilus.shared_tensor', but found a block argument",
         )),
     }
@@ -1155,9 +1104,9 @@ fn verify_register_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if let Some(&init) = ctx.operands(op).first() {
         let it = ctx.value_type(init);
         if DType::from_type(ctx, it) != Some(t.dtype) {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!(
                     "expects an init value of the element type '{}', but found '{}'",
                     t.dtype.name(),
@@ -1175,9 +1124,9 @@ fn verify_load_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let r = tensor(ctx, ctx.results(op)[0]);
     check_offsets(ctx, op, ops.len() - 1, g.shape.len())?;
     if r.shape.len() != g.shape.len() {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a result of the view's rank {}, but found rank {}",
                 g.shape.len(),
@@ -1195,9 +1144,9 @@ fn verify_store_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let g = tensor(ctx, ops[1]);
     check_offsets(ctx, op, ops.len() - 2, g.shape.len())?;
     if r.shape.len() != g.shape.len() {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a value of the view's rank {}, but found rank {}",
                 g.shape.len(),
@@ -1216,9 +1165,9 @@ fn check_same_shape(
     b: &TensorType,
 ) -> Result<(), Diagnostic> {
     if a.shape != b.shape {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects {what} of one shape, but found {} and {}",
                 dims(&a.shape),
@@ -1258,12 +1207,12 @@ fn check_view_result(
         || res.swizzle != expected.swizzle
         || strides != expected_strides
     {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects result type '{}', but found '{}'",
-                type_text(expected),
+                expected.text(),
                 tstr(ctx, ctx.results(op)[0])
             ),
         ));
@@ -1276,9 +1225,9 @@ fn verify_slice_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let k = ctx.operands(op).len() - 1;
     let rank = s.shape.len();
     if k < 1 || k >= rank {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects 1 to {} indices (fewer than the rank {rank}), but found {k}",
                 rank.saturating_sub(1)
@@ -1358,9 +1307,9 @@ fn check_broadcast(
     let mut shape = operands[0].shape.clone();
     for o in &operands[1..] {
         shape = broadcast(&shape, &o.shape).ok_or_else(|| {
-            fail(
-                op,
+            op_error(
                 ctx,
+                op,
                 format!(
                     "expects operand shapes that broadcast, but found {}",
                     operands
@@ -1373,9 +1322,9 @@ fn check_broadcast(
         })?;
     }
     if shape != r.shape {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a result of the broadcast shape {}, but found {}",
                 dims(&shape),
@@ -1404,9 +1353,9 @@ fn verify_binary(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     check_dtypes(ctx, op, "operands", &a, &b)?;
     if ctx.op_name_str(op) == "tilus.cmp" {
         if !is_i1(r.dtype) {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!(
                     "expects a result of element type 'i1', but found '{}'",
                     r.dtype.name()
@@ -1427,9 +1376,9 @@ fn verify_unary(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 fn verify_unary_float(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let x = tensor(ctx, ctx.operands(op)[0]);
     if !x.dtype.is_float() {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a float element type, but found '{}'",
                 x.dtype.name()
@@ -1445,9 +1394,9 @@ fn verify_where(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let y = tensor(ctx, ctx.operands(op)[2]);
     let r = tensor(ctx, ctx.results(op)[0]);
     if !is_i1(c.dtype) {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a condition of element type 'i1', but found '{}'",
                 c.dtype.name()
@@ -1493,16 +1442,16 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     let dim = dim as usize;
     if rank == 1 && !keepdim {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             "expects keepdim when reducing a rank-1 tensor (register tensors have at least one dimension), but found none",
         ));
     }
     if kind >= 3 && !is_i1(x.dtype) {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects element type 'i1' for 'any' and 'all', but found '{}'",
                 x.dtype.name()
@@ -1517,9 +1466,9 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         shape.remove(dim);
     }
     if r.shape != shape {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a result of shape {}, but found {}",
                 dims(&shape),
@@ -1530,9 +1479,9 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     if let (Some(lx), Some(lr)) = (x.register_layout(), r.register_layout()) {
         let want: RegisterLayout = lx.reduce(&[dim], keepdim);
         if !want.same_mapping(&lr) {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!(
                     "expects the result layout '{want}' (the operand's, reduced), but found '{}'",
                     r.layout.as_deref().unwrap_or("")
@@ -1555,9 +1504,9 @@ fn verify_dot(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let d = tensor(ctx, ctx.results(op)[0]);
     for (n, t) in [("a", &a), ("b", &b), ("c", &c), ("the result", &d)] {
         if t.shape.len() != 2 {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!("expects {n} of rank 2, but found rank {}", t.shape.len()),
             ));
         }
@@ -1565,9 +1514,9 @@ fn verify_dot(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (m, k) = (a.shape[0], a.shape[1]);
     let n = b.shape[1];
     if b.shape[0] != k {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects b of shape {k}xN (K = {k} from a), but found {}",
                 dims(&b.shape)
@@ -1576,9 +1525,9 @@ fn verify_dot(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     for (what, t) in [("c", &c), ("the result", &d)] {
         if t.shape != [m, n] {
-            return Err(fail(
-                op,
+            return Err(op_error(
                 ctx,
+                op,
                 format!(
                     "expects {what} of shape {m}x{n} (M x N), but found {}",
                     dims(&t.shape)
@@ -1611,7 +1560,7 @@ fn not_grid_constant(ctx: &Context, v: Value, depth: u32) -> Option<String> {
         }
         Some(d) => {
             let name = ctx.op_name_str(d);
-            if name == "arith.constant" || name == "tilus.num_blocks" {
+            if constant_value(ctx, d).is_some() || name == "tilus.num_blocks" {
                 None
             } else if name.starts_with("arith.") {
                 ctx.operands(d)
@@ -1626,26 +1575,20 @@ fn not_grid_constant(ctx: &Context, v: Value, depth: u32) -> Option<String> {
 
 fn verify_fast_divmod(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let b = ctx.operands(op)[1];
-    if let Some(d) = ctx.defining_op(b) {
-        if ctx.op_name_str(d) == "arith.constant" {
-            if let Some(v) = ctx.get_prop(d, "value").and_then(|a| attr_i64(ctx, a)) {
-                if v <= 0 {
-                    return Err(fail(
-                        op,
-                        ctx,
-                        format!("expects a positive divisor, but found {v}"),
-                    ));
-                }
-            }
-        }
+    if let Some(v) = const_int(ctx, b).filter(|v| *v <= 0) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects a positive divisor, but found {v}"),
+        ));
     }
     if group_of(ctx, op).is_none() {
         return Ok(());
     }
     if let Some(why) = not_grid_constant(ctx, b, 0) {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!("expects a grid-constant divisor (kernel parameters, constants, tilus.num_blocks and arith on them), but found {why}"),
         ));
     }
@@ -1656,9 +1599,9 @@ fn verify_semaphore(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let ops = ctx.operands(op);
     let g = tensor(ctx, ops[0]);
     if !is_i32(g.dtype) {
-        return Err(fail(
-            op,
+        return Err(op_error(
             ctx,
+            op,
             format!(
                 "expects a semaphore view of element type 'i32', but found '{}'",
                 g.dtype.name()
@@ -1701,61 +1644,6 @@ fn i64_array(p: &mut Parser, vs: &[i64]) -> Attr {
     })
 }
 
-/// Reads an optional trailing `{...}` (or `attributes {...}` when `keyword`) into properties
-/// (declared names) and discardable attributes.
-fn parse_trailing_attrs(
-    p: &mut Parser,
-    def: &'static OpDef,
-    keyword: bool,
-    props: &mut Vec<(String, Attr)>,
-) -> PResult<Vec<(String, Attr)>> {
-    let mut attrs = Vec::new();
-    let present = if keyword {
-        p.eat_keyword("attributes")
-    } else {
-        p.peek() == Some(b'{')
-    };
-    if present {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
-    Ok(attrs)
-}
-
-fn op_state(
-    p: &mut Parser,
-    def: &'static OpDef,
-    operands: Vec<Value>,
-    result_types: Vec<Type>,
-    props: Vec<(String, Attr)>,
-    attrs: Vec<(String, Attr)>,
-    regions: Vec<tilus_ir::RegionId>,
-) -> OperationState {
-    let properties = if props.is_empty() {
-        None
-    } else {
-        Some(p.ctx.dict_attr(props))
-    };
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    OperationState {
-        name,
-        operands,
-        result_types,
-        properties,
-        attrs,
-        regions,
-        successors: vec![],
-        loc,
-    }
-}
-
 fn print_trailing_attrs(pr: &mut Printer, op: OpId, keyword: bool) {
     let mut rest = pr.ctx.attrs(op).to_vec();
     rest.sort_by(|a, b| a.0.cmp(&b.0));
@@ -1785,21 +1673,9 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     let mut inputs = Vec::new();
     if !p.eat(")") {
         loop {
-            let (n, nsp) = p.parse_value_name()?;
-            p.expect(":")?;
-            let t = p.parse_type()?;
-            let loc = if p.peek_str("loc(") {
-                Some(p.parse_loc()?)
-            } else {
-                None
-            };
-            args.push(RegionArg {
-                name: n,
-                ty: t,
-                loc,
-                span: nsp,
-            });
-            inputs.push(t);
+            let (arg, _) = parse_named_arg(p, false)?;
+            inputs.push(arg.ty);
+            args.push(arg);
             if !p.eat(",") {
                 break;
             }
@@ -1841,37 +1717,13 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
 
 fn print_kernel(pr: &mut Printer, op: OpId) {
     let ctx = pr.ctx;
-    let name = match ctx.get_prop(op, "sym_name").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
-        _ => String::new(),
-    };
     pr.out.push(' ');
-    pr.out.push_str(&crate::builtin::ctx_sym(&name));
-    let (inputs, _) = function_inputs(ctx, op);
+    pr.out
+        .push_str(&crate::builtin::ctx_sym(&sym_name(ctx, op)));
+    let (inputs, _) = function_type(ctx, op).unwrap_or_default();
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
-    pr.out.push('(');
-    for (i, t) in inputs.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        if let Some(b) = entry {
-            if let Some(&v) = ctx.block_args(b).get(i) {
-                pr.print_value(v);
-                pr.out.push_str(": ");
-            }
-        }
-        pr.print_type(*t);
-        if let (Some(b), true) = (entry, pr.opts.debuginfo) {
-            if let Some(&v) = ctx.block_args(b).get(i) {
-                if let Some(l) = ctx.value(v).loc {
-                    pr.out.push(' ');
-                    pr.print_loc_inline(l);
-                }
-            }
-        }
-    }
-    pr.out.push(')');
+    print_fn_args(pr, entry, &inputs, &[]);
     if let Some(w) = ctx.get_prop(op, "warps") {
         pr.out.push_str(" warps(");
         pr.print_attr_without_type(w);

@@ -420,34 +420,18 @@ impl TensorType {
     pub fn shape_str(&self) -> String {
         let mut s = String::new();
         for d in &self.shape {
-            if *d == DYN {
-                s.push('?');
-            } else {
-                s.push_str(&d.to_string());
-            }
+            s.push_str(&dim_str(*d));
             s.push('x');
         }
         s.push_str(&self.dtype.name());
         s
     }
 
-    /// Writes the type back in canonical form.
-    pub fn to_type(&self, ctx: &mut Context) -> Type {
+    /// The text inside the type's `<...>`, in canonical form.
+    pub fn body(&self) -> String {
         let mut body = self.shape_str();
-        let list = |v: &Vec<i64>| {
-            v.iter()
-                .map(|x| {
-                    if *x == DYN {
-                        "?".to_string()
-                    } else {
-                        x.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         if let Some(s) = &self.strides {
-            body.push_str(&format!(", strides = [{}]", list(s)));
+            body.push_str(&format!(", strides = [{}]", join_dims(s, ", ")));
         }
         let sw = match self.swizzle {
             SwizzleMode::None => None,
@@ -461,12 +445,37 @@ impl TensorType {
         if let Some(l) = &self.layout {
             body.push_str(&format!(", layout = {l}"));
         }
+        body
+    }
+
+    /// The text of the type (`!tilus.shared<...>`), as [`Self::to_type`] makes it.
+    pub fn text(&self) -> String {
+        format!("!tilus.{}<{}>", self.space.type_name(), self.body())
+    }
+
+    /// Writes the type back in canonical form.
+    pub fn to_type(&self, ctx: &mut Context) -> Type {
+        let body = self.body();
         ctx.ty(TypeKind::Dialect {
             dialect: "tilus".into(),
             name: self.space.type_name().into(),
             body: Some(body),
         })
     }
+}
+
+/// An extent or stride as written in types: `?` for [`DYN`].
+pub fn dim_str(d: i64) -> String {
+    if d == DYN {
+        "?".to_string()
+    } else {
+        d.to_string()
+    }
+}
+
+/// Extents or strides joined by `sep` (`?` for [`DYN`]).
+pub fn join_dims(v: &[i64], sep: &str) -> String {
+    v.iter().map(|d| dim_str(*d)).collect::<Vec<_>>().join(sep)
 }
 
 /// The element type of a `!tilus.ptr<T>`.
@@ -682,6 +691,11 @@ pub fn attr_i64(ctx: &Context, a: Attr) -> Option<i64> {
         AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
         _ => None,
     }
+}
+
+/// The integer a value holds when a constant op (e.g. `arith.constant`) defines it.
+pub fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i64> {
+    tilus_ir::rewrite::constant_of(ctx, v).and_then(|a| attr_i64(ctx, a))
 }
 
 /// The values of an `array<i64: ...>` attribute.

@@ -13,12 +13,13 @@
 //! only its leader lane issues); bulk groups (`commit_group`/`wait_group`) are tracked per issuing
 //! thread.
 
+use crate::common::{op_error, op_state, parse_trailing_attrs};
 use crate::layout_algebra::SwizzleMode;
 use crate::mbarrier::{check_barrier_index, check_const_range};
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
-    attr_i64, attr_i64s, type_str, TensorType, BARRIERS, DENSE_I64_ARRAY, DYN, GLOBAL_TENSOR,
-    INT_OR_INDEX, SHARED_TENSOR,
+    attr_i64, attr_i64s, dim_str, join_dims, type_str, TensorType, BARRIERS, DENSE_I64_ARRAY, DYN,
+    GLOBAL_TENSOR, INT_OR_INDEX, SHARED_TENSOR,
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
@@ -182,16 +183,8 @@ pub static OPS: &[&OpDef] = &[
 
 // ----- verifiers --------------------------------------------------------------------------------
 
-fn err(ctx: &Context, op: OpId, msg: String) -> Diagnostic {
-    Diagnostic::op(op, format!("'{}' op {msg}", ctx.op_name_str(op)))
-}
-
 fn list(v: &[i64]) -> String {
-    let s: Vec<String> = v
-        .iter()
-        .map(|x| if *x == DYN { "?".into() } else { x.to_string() })
-        .collect();
-    format!("[{}]", s.join(", "))
+    format!("[{}]", join_dims(v, ", "))
 }
 
 fn swizzle_span(m: SwizzleMode) -> Option<(i64, &'static str)> {
@@ -216,7 +209,7 @@ fn check_box(
     };
     let grank = g.shape.len();
     if num_offsets != grank {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -245,7 +238,7 @@ fn check_box(
                 ));
             }
             if d.len() != s.shape.len() {
-                return Err(err(
+                return Err(op_error(
                     ctx,
                     op,
                     format!(
@@ -259,7 +252,7 @@ fn check_box(
         }
         None => {
             if s.shape.len() != grank {
-                return Err(err(
+                return Err(op_error(
                     ctx,
                     op,
                     format!(
@@ -273,14 +266,14 @@ fn check_box(
     };
     let rank = s.shape.len();
     if !(1..=MAX_BOX_RANK).contains(&rank) {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!("expects a box of rank 1 to {MAX_BOX_RANK}, but found rank {rank}"),
         ));
     }
     if s.dtype != g.dtype {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -296,7 +289,7 @@ fn check_box(
         .enumerate()
         .find(|(_, e)| **e > MAX_BOX_EXTENT)
     {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -307,7 +300,7 @@ fn check_box(
     if let Some(st) = &s.strides {
         let rm = row_major(&s.shape);
         if *st != rm {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -329,7 +322,7 @@ fn check_box(
         }
     };
     if row_bits % 128 != 0 {
-        return Err(err(
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -340,7 +333,7 @@ fn check_box(
     }
     if let Some((span, name)) = swizzle_span(s.swizzle) {
         if row_bits > span * 8 {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -367,12 +360,8 @@ fn check_box(
     };
     let innermost = dims[rank - 1];
     if gstrides[innermost] != 1 {
-        let found = if gstrides[innermost] == DYN {
-            "?".to_string()
-        } else {
-            gstrides[innermost].to_string()
-        };
-        return Err(err(
+        let found = dim_str(gstrides[innermost]);
+        return Err(op_error(
             ctx,
             op,
             format!(
@@ -383,7 +372,7 @@ fn check_box(
     for &d in &dims[..rank - 1] {
         let st = gstrides[d];
         if st != DYN && (st * bits) % 128 != 0 {
-            return Err(err(
+            return Err(op_error(
                 ctx,
                 op,
                 format!(
@@ -489,30 +478,8 @@ fn parse_wait_group(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSta
         p.note_attr_span("read", Span::new(kw_start, p.pos()));
         props.push(("read".to_string(), unit));
     }
-    let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
-    let properties = Some(p.ctx.dict_attr(props));
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![],
-        successors: vec![],
-        loc,
-    })
+    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
+    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
 }
 
 fn print_wait_group(pr: &mut Printer, op: OpId) {

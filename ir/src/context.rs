@@ -9,6 +9,7 @@ use crate::attrs::{Attr, AttrKind, Location};
 use crate::opdef::OpDef;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use indexmap::IndexMap;
+use rustc_hash::FxHashMap;
 
 /// Interning tables hash with FxHash: keys are small and trusted, and SipHash's cost showed up
 /// as the top item when parsing large files.
@@ -279,6 +280,8 @@ pub struct Context {
     value_ids: Vec<Value>,
     dialects: IndexMap<&'static str, &'static [&'static OpDef]>,
     symbols: IndexMap<&'static str, crate::typedef::DialectSymbols>,
+    /// The value of each declared default (`AttrDef::default` text), parsed once at registration.
+    defaults: FxHashMap<&'static str, Attr>,
     next_distinct: u64,
     /// Whether an affine map or integer set was ever interned (the printer's aliases for them
     /// go before the op, so it can only stream its output when there are none).
@@ -312,6 +315,7 @@ impl Context {
             value_ids: Vec::new(),
             dialects: IndexMap::new(),
             symbols: IndexMap::new(),
+            defaults: FxHashMap::default(),
             next_distinct: 0,
             has_affine_attrs: false,
             allow_unregistered: false,
@@ -332,7 +336,27 @@ impl Context {
             if self.defs[n.index()].is_none() {
                 self.defs[n.index()] = Some(def);
             }
+            for a in def.attributes {
+                let Some(text) = a.default else { continue };
+                if self.defaults.contains_key(text) {
+                    continue;
+                }
+                let mut p = crate::syntax::parser::Parser::new(self, text, "<default>");
+                let v = p.parse_attribute().unwrap_or_else(|d| {
+                    panic!(
+                        "{}: default of '{}' does not parse: {}",
+                        def.name, a.name, d.message
+                    )
+                });
+                self.defaults.insert(text, v);
+            }
         }
+    }
+
+    /// The attribute a declared default (`AttrDef::default`) stands for: what the parser fills
+    /// in when the attribute is absent and what custom forms leave out.
+    pub fn default_value(&self, text: &str) -> Option<Attr> {
+        self.defaults.get(text).copied()
     }
 
     /// Registers the types and attributes a dialect declares; from then on the parser checks

@@ -1214,7 +1214,7 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
                 Some(a) => def
                     .attr(name)
                     .and_then(|d| d.default)
-                    .is_none_or(|text| crate::syntax::printer::attr_to_string(ctx, a) != text),
+                    .is_none_or(|text| ctx.default_value(text) != Some(a)),
             },
             4 => {
                 let i = def.regions.iter().position(|r| r.name == *name).unwrap();

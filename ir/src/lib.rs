@@ -51,28 +51,15 @@ pub fn parse(
 }
 
 /// Sets every absent default-valued property of `op` to its default (MLIR's
-/// `DefaultValuedAttr` as read by the parser). `cache` keeps parsed default texts.
-fn materialize_defaults(
-    ctx: &mut Context,
-    op: OpId,
-    def: &'static OpDef,
-    cache: &mut Vec<(&'static str, Attr)>,
-) {
+/// `DefaultValuedAttr` as read by the parser), parsed when the dialect was registered.
+fn materialize_defaults(ctx: &mut Context, op: OpId, def: &'static OpDef) {
     for a in def.attributes {
-        let Some(text) = a.default else { continue };
-        if ctx.get_inherent_or_attr(op, a.name).is_some() {
+        let Some(value) = a.default.and_then(|t| ctx.default_value(t)) else {
             continue;
-        }
-        let value = match cache.iter().find(|(t, _)| *t == text) {
-            Some((_, v)) => *v,
-            None => {
-                let mut p = Parser::new(ctx, text, "<default>");
-                let Ok(v) = p.parse_attribute() else { continue };
-                cache.push((text, v));
-                v
-            }
         };
-        rewrite::set_property(ctx, op, a.name, Some(value));
+        if ctx.get_inherent_or_attr(op, a.name).is_none() {
+            rewrite::set_property(ctx, op, a.name, Some(value));
+        }
     }
 }
 
@@ -81,10 +68,9 @@ fn materialize_defaults(
 pub fn normalize_inherent_attrs(ctx: &mut Context, root: OpId) {
     let mut ops = Vec::new();
     ctx.walk(root, &mut |o| ops.push(o));
-    let mut defaults: Vec<(&'static str, Attr)> = Vec::new();
     for o in ops {
         let Some(def) = ctx.op_def(o) else { continue };
-        materialize_defaults(ctx, o, def, &mut defaults);
+        materialize_defaults(ctx, o, def);
         let moving: Vec<(String, Attr)> = ctx
             .attrs(o)
             .iter()

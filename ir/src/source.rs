@@ -243,3 +243,38 @@ pub fn render_mlir_style(
     }
     out
 }
+
+/// Writes `bytes` to `path` through a temporary file in the same folder renamed into place, so a
+/// failure never leaves a partial file (and a file that is also an input is replaced only on
+/// success). A device or pipe (`/dev/null`, a FIFO) is written in place: renaming over it would
+/// replace it with a regular file. `tool` names the temporary file (`.NAME.TOOL-PID.tmp`).
+pub fn write_file_atomically(
+    path: &std::path::Path,
+    bytes: &[u8],
+    tool: &str,
+) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind, Write};
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let fname = path
+        .file_name()
+        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "not a file name"))?;
+    let tmp = dir.join(format!(
+        ".{}.{tool}-{}.tmp",
+        fname.to_string_lossy(),
+        std::process::id()
+    ));
+    let r = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}

@@ -510,3 +510,73 @@ tilus.kernel @layout_shape() warps(4) blocks(affine_map<() -> (1)>) {
 // expected-error@+1 {{invalid '!tilus.tmem' type: expected 32, 64 or 128 lanes in dimension 0, found 100}}
 tilus.kernel @tmem_lanes(%t: !tilus.tmem<100x4xf32>) warps(4) blocks(affine_map<(d0) -> (1)>) {
 }
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.reg' type: expected an element type (f16, bf16, f32, f64, tf32, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, f4E2M1FN, iN, siN, uiN), found 'q7'}}
+func.func private @bad_dtype(!tilus.reg<4x4xq7>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.reg' type: expected an integer element type of 1 to 64 bits, found 'i65'}}
+func.func private @wide_int(!tilus.reg<4x4xi65>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.shared' type: expected a shape and an element type such as '128x64xf16', found 'f16'}}
+func.func private @no_shape(!tilus.shared<f16>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.reg' type: expected a positive extent, found '0'}}
+func.func private @zero_extent(!tilus.reg<0x4xf16>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.global' type: expected a positive extent or '?', found '-2'}}
+func.func private @negative_extent(!tilus.global<-2x4xf16>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.shared' type: expected 'key = value' after the shape, found 'swizzle'}}
+func.func private @no_value(!tilus.shared<4x4xf16, swizzle>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.global' type: expected a list '[s0, s1, ...]' for strides, found '4'}}
+func.func private @strides_not_list(!tilus.global<4x4xf16, strides = 4>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.shared' type: expected a non-negative stride, found '?'}}
+func.func private @dynamic_shared_stride(!tilus.shared<4x4xf16, strides = [?, 1]>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.global' type: expected 2 strides (one per dimension), found 1}}
+func.func private @stride_count(!tilus.global<4x4xf16, strides = [1]>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.shared' type: expected a swizzle mode (none, 32B, 64B, 128B), found '16B'}}
+func.func private @bad_swizzle(!tilus.shared<8x64xf16, swizzle = 16B>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.shared' type: expected 'strides' or 'swizzle' after the shape of a shared tensor type, found 'layout'}}
+func.func private @shared_layout_key(!tilus.shared<4x4xf16, layout = spatial(4, 4)>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.tmem' type: expected at least 2 dimensions (lanes, columns...), found 1}}
+func.func private @tmem_rank(!tilus.tmem<128xf32>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.tmem' type: expected an element type of at most 32 bits in tensor memory, found 'f64'}}
+func.func private @tmem_f64(!tilus.tmem<128x4xf64>)
+
+// -----
+
+// expected-error@+1 {{invalid '!tilus.reg' type: expected '<' with a shape and an element type}}
+func.func private @no_body(!tilus.reg)

@@ -19,7 +19,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use tilus_ir::source::{render, render_mlir_style, SourceFile};
+use tilus_ir::source::{render, render_mlir_style, write_file_atomically, SourceFile};
 use tilus_ir::{Context, DiagLoc, Diagnostic, PrintOptions, Severity, SourceMap};
 use tilus_passes::instrument::{render_timing, DumpCount, StatisticsDisplay, TimingEntry};
 use tilus_passes::pipeline::pipeline_text_from_flags;
@@ -686,41 +686,7 @@ fn write_output(path: Option<&Path>, text: &str) -> Result<(), String> {
                 .map_err(|e| format!("cannot write output: {e}"))
         }
         Some(p) if p.as_os_str() == "-" => write_output(None, text),
-        // A device or pipe (`-o /dev/null`, a FIFO) is written in place: renaming a temporary
-        // file over it would replace the device with a regular file.
-        Some(p)
-            if std::fs::metadata(p)
-                .map(|m| !m.file_type().is_file() && !m.is_dir())
-                .unwrap_or(false) =>
-        {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(p)
-                .and_then(|mut f| f.write_all(text.as_bytes()))
-                .map_err(|e| format!("cannot write output file '{}': {e}", p.display()))
-        }
-        Some(p) => {
-            let dir = p
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let fname = p.file_name().ok_or_else(|| {
-                format!(
-                    "cannot write output file '{}': not a file name",
-                    p.display()
-                )
-            })?;
-            let tmp = dir.join(format!(
-                ".{}.tilus-opt-{}.tmp",
-                fname.to_string_lossy(),
-                std::process::id()
-            ));
-            let r = std::fs::write(&tmp, text).and_then(|_| std::fs::rename(&tmp, p));
-            if let Err(e) = r {
-                let _ = std::fs::remove_file(&tmp);
-                return Err(format!("cannot write output file '{}': {e}", p.display()));
-            }
-            Ok(())
-        }
+        Some(p) => write_file_atomically(p, text.as_bytes(), "tilus-opt")
+            .map_err(|e| format!("cannot write output file '{}': {e}", p.display())),
     }
 }

@@ -32,7 +32,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use tilus_dialects::tilus_types::ptr_elem;
 use tilus_ir::attrs::{AttrKind, Location};
-use tilus_ir::source::SourceFile;
+use tilus_ir::source::{write_file_atomically, SourceFile};
 use tilus_ir::types::Signedness;
 use tilus_ir::{Attr, Context, DiagLoc, Diagnostic, OpId, Span, TypeKind};
 
@@ -1040,27 +1040,10 @@ pub fn npy_bytes(dtype: DType, shape: &[i64], data: &[f64]) -> io::Result<Vec<u8
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder renamed into place, so
-/// a failure never leaves a partial file.
+/// Writes `bytes` to `path` atomically ([`write_file_atomically`]; a device is written in place).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let fname = path
-        .file_name()
-        .ok_or_else(|| format!("cannot write '{}': not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tilus-run-{}.tmp",
-        fname.to_string_lossy(),
-        std::process::id()
-    ));
-    let r = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(e) = r {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write '{}': {e}", path.display()));
-    }
-    Ok(())
+    write_file_atomically(path, bytes, "tilus-run")
+        .map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
 /// Writes a buffer as `.npy` (atomically).

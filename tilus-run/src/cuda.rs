@@ -687,6 +687,14 @@ impl TensorMapDesc {
     }
 }
 
+/// The message of a caught panic (a loader's missing library or symbol), for an error.
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown reason".into())
+}
+
 /// Rejects PTX with a byte outside ASCII, naming its line: the CUDA 13.0 driver's JIT refuses
 /// such text even inside comments ("Unexpected non-ASCII character"), while newer `ptxas`
 /// accept it, so the mistake would only show on the GPU.

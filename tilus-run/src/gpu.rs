@@ -483,21 +483,10 @@ pub struct Launch {
     pub buffers: Vec<DeviceBuffer>,
 }
 
+/// The tensor-map type of a `tilus.tensor_maps` dtype name ([`TmaDType::from_dtype`]).
 fn tma_dtype(name: &str) -> Result<TmaDType, String> {
-    Ok(match name {
-        "f16" => TmaDType::F16,
-        "bf16" => TmaDType::BF16,
-        "f32" => TmaDType::F32,
-        "tf32" => TmaDType::TF32,
-        "f64" => TmaDType::F64,
-        "i8" | "si8" | "ui8" | "f8E4M3FN" | "f8E5M2" => TmaDType::U8,
-        "i16" | "si16" | "ui16" => TmaDType::U16,
-        "i32" | "si32" => TmaDType::I32,
-        "ui32" => TmaDType::U32,
-        "i64" | "si64" => TmaDType::I64,
-        "ui64" => TmaDType::U64,
-        other => return Err(format!("a tensor map cannot describe '{other}' elements")),
-    })
+    let d = tilus_run::tensor::DType::parse(name)?;
+    TmaDType::from_dtype(d).map_err(|e| e.to_string())
 }
 
 fn swizzle(name: &str) -> Result<Swizzle, String> {

@@ -416,17 +416,9 @@ fn fresh_memory(buffers: &[Buffer], initial: &[Tensor]) -> GlobalMemory {
     mem
 }
 
-/// The tolerance of `--compare-backends` (`check::backend_tolerance`), unless given.
-fn backend_tolerance_for(cli: &Cli, b: &Buffer) -> Tolerance {
-    let d = check::backend_tolerance(b.dtype);
-    Tolerance {
-        atol: cli.atol.unwrap_or(d.atol),
-        rtol: cli.rtol.unwrap_or(d.rtol),
-    }
-}
-
-fn tolerance_for(cli: &Cli, b: &Buffer) -> Tolerance {
-    let d = check::tolerance(b.dtype);
+/// `d` with `--atol`/`--rtol` where given (`d` is `check::tolerance` or, for
+/// `--compare-backends`, `check::backend_tolerance` of the buffer's dtype).
+fn tolerance(cli: &Cli, d: Tolerance) -> Tolerance {
     Tolerance {
         atol: cli.atol.unwrap_or(d.atol),
         rtol: cli.rtol.unwrap_or(d.rtol),
@@ -463,9 +455,11 @@ fn buffers_shown<'b>(defaults: &KernelDefaults, buffers: &'b [Buffer]) -> Vec<&'
 
 /// The launch of a kernel on the GPU: grid as the interpreter computes it, its warps and
 /// cluster, the lowering's shared memory.
+#[allow(clippy::too_many_arguments)]
 fn gpu_launch(
     l: &Loaded,
-    g: &Gpu,
+    be: &CudaBackend,
+    lowered: &gpu::Lowered,
     kernel: OpId,
     params: &[Param],
     args: &[ArgValue],
@@ -477,8 +471,8 @@ fn gpu_launch(
         .ctx
         .get_inherent_or_attr(kernel, "cluster")
         .and_then(|a| tilus_dialects::tilus_types::attr_i64s(&l.ctx, a));
-    let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), g.lowered.smem_bytes)?;
-    gpu::prepare(&g.be, &g.lowered, params, args, mem, cfg)
+    let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), lowered.smem_bytes)?;
+    gpu::prepare(be, lowered, params, args, mem, cfg)
 }
 
 fn run(cli: &Cli) -> Result<(), u8> {
@@ -653,8 +647,17 @@ fn run(cli: &Cli) -> Result<(), u8> {
     let (final_mem, wall, steps) = match &gpu_ctx {
         Some(g) => {
             let what = format!("running @{name} on the GPU");
-            let lz = gpu_launch(&l, g, kernel, &params, &arg_values, &mem, grid)
-                .map_err(|e| cuda_fail(&what, e))?;
+            let lz = gpu_launch(
+                &l,
+                &g.be,
+                &g.lowered,
+                kernel,
+                &params,
+                &arg_values,
+                &mem,
+                grid,
+            )
+            .map_err(|e| cuda_fail(&what, e))?;
             let wall = lz.run(&g.be).map_err(|e| cuda_fail(&what, e))?;
             let mut out = mem;
             lz.download(&g.be, &mut out)
@@ -799,7 +802,12 @@ fn run(cli: &Cli) -> Result<(), u8> {
                 .with_label(format!("{}: {}", p.name, p.ty)),
             ));
         }
-        let c = check::compare(&b.shape, &final_data(b), &arr.data, tolerance_for(cli, b));
+        let c = check::compare(
+            &b.shape,
+            &final_data(b),
+            &arr.data,
+            tolerance(cli, check::tolerance(b.dtype)),
+        );
         report.push_str(&format!("check {} vs {}: {c}\n", b.name, a.value));
         if !c.ok() {
             failures.push(format!("'{}' differs from {}", b.name, a.value));
@@ -820,7 +828,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
                 &b.shape,
                 &final_data(b),
                 &want,
-                backend_tolerance_for(cli, b),
+                tolerance(cli, check::backend_tolerance(b.dtype)),
             );
             report.push_str(&format!("compare {}: cuda vs interp: {c}\n", b.name));
             if !c.ok() {
@@ -837,8 +845,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         ));
     }
     if let Some((ref_name, ref_kernel)) = reference {
-        // Where the reference ran is said on standard error.
-        let (compared, _on) = run_reference(
+        let compared = run_reference(
             cli,
             &l,
             gpu_ctx.as_ref().map(|g| &g.be),
@@ -849,7 +856,12 @@ fn run(cli: &Cli) -> Result<(), u8> {
             &defaults,
         )?;
         for (b, ref_data) in compared {
-            let c = check::compare(&b.shape, &final_data(b), &ref_data, tolerance_for(cli, b));
+            let c = check::compare(
+                &b.shape,
+                &final_data(b),
+                &ref_data,
+                tolerance(cli, check::tolerance(b.dtype)),
+            );
             report.push_str(&format!("check {} vs reference @{ref_name}: {c}\n", b.name));
             if !c.ok() {
                 failures.push(format!("'{}' differs from reference @{ref_name}", b.name));
@@ -1143,11 +1155,7 @@ fn compare_cublas(
             .collect()
     };
     let ours_c = f16s(&mem.buffers[bufs[2]].bytes[..cb]);
-    let d = check::tolerance(tilus_run::tensor::DType::F16);
-    let tol = Tolerance {
-        atol: cli.atol.unwrap_or(d.atol),
-        rtol: cli.rtol.unwrap_or(d.rtol),
-    };
+    let tol = tolerance(cli, check::tolerance(tilus_run::tensor::DType::F16));
     let cmp = check::compare(
         &[shape.m as i64, shape.n as i64],
         &ours_c,
@@ -1225,10 +1233,8 @@ fn resolve_reference(
 }
 
 /// Runs the reference kernel with the main kernel's arguments (matched by parameter name) on
-/// copies of the initial buffers; returns, per compared buffer, the reference's final contents.
-/// Per compared buffer the reference's final contents, and where it ran (`interp`, `cuda`).
-type RefResult<'b> = (Vec<(&'b Buffer, Vec<f64>)>, &'static str);
-
+/// copies of the initial buffers; returns, per compared buffer, the reference's final contents
+/// (where it ran is said on standard error).
 #[allow(clippy::too_many_arguments)]
 fn run_reference<'b>(
     cli: &Cli,
@@ -1239,7 +1245,7 @@ fn run_reference<'b>(
     buffers: &'b [Buffer],
     initial: &[Tensor],
     defaults: &KernelDefaults,
-) -> Result<RefResult<'b>, u8> {
+) -> Result<Vec<(&'b Buffer, Vec<f64>)>, u8> {
     let (main_name, main_params, main_args) = main;
     let (ref_name, ref_kernel) = reference;
     let ref_params = args::params(&l.ctx, ref_kernel, &l.file);
@@ -1300,39 +1306,38 @@ fn run_reference<'b>(
     }
     let mem = fresh_memory(buffers, initial);
     // On the GPU when the kernel ran there and the reference lowers, else on the interpreter.
-    let mut on = "interp";
-    let mut ref_mem = None;
-    if let Some(be) = be {
-        let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
-        match gpu::lower(&l.file, ref_name, mlir_style) {
-            Ok(lowered) => {
-                eprintln!("tilus-run: running reference kernel @{ref_name} on the GPU");
-                let what = format!("running reference kernel @{ref_name} on the GPU");
-                let grid = interp::grid(&l.ctx, ref_kernel, &ref_args)
-                    .map_err(|d| l.fail(cli, INVALID, d))?;
-                let warps =
-                    tilus_dialects::tilus_types::prop_i64(&l.ctx, ref_kernel, "warps").unwrap_or(1);
-                let cluster = l
-                    .ctx
-                    .get_inherent_or_attr(ref_kernel, "cluster")
-                    .and_then(|a| tilus_dialects::tilus_types::attr_i64s(&l.ctx, a));
-                let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), lowered.smem_bytes)
-                    .map_err(|e| cuda_fail(&what, e))?;
-                let lz = gpu::prepare(be, &lowered, &ref_params, &ref_args, &mem, cfg)
-                    .map_err(|e| cuda_fail(&what, e))?;
-                lz.run(be).map_err(|e| cuda_fail(&what, e))?;
-                let mut out = mem.clone();
-                lz.download(be, &mut out).map_err(|e| cuda_fail(&what, e))?;
-                ref_mem = Some(out);
-                on = "cuda";
-            }
-            Err((_, why)) => eprintln!(
+    let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
+    let on_gpu = be.and_then(|be| match gpu::lower(&l.file, ref_name, mlir_style) {
+        Ok(lowered) => Some((be, lowered)),
+        Err((_, why)) => {
+            eprintln!(
                 "tilus-run: reference kernel @{ref_name} cannot be lowered to PTX ({why}); running it on the CPU interpreter"
-            ),
+            );
+            None
         }
-    }
-    let ref_mem = match ref_mem {
-        Some(m) => m,
+    });
+    let ref_mem = match on_gpu {
+        Some((be, lowered)) => {
+            eprintln!("tilus-run: running reference kernel @{ref_name} on the GPU");
+            let what = format!("running reference kernel @{ref_name} on the GPU");
+            let grid =
+                interp::grid(&l.ctx, ref_kernel, &ref_args).map_err(|d| l.fail(cli, INVALID, d))?;
+            let lz = gpu_launch(
+                l,
+                be,
+                &lowered,
+                ref_kernel,
+                &ref_params,
+                &ref_args,
+                &mem,
+                grid,
+            )
+            .map_err(|e| cuda_fail(&what, e))?;
+            lz.run(be).map_err(|e| cuda_fail(&what, e))?;
+            let mut out = mem;
+            lz.download(be, &mut out).map_err(|e| cuda_fail(&what, e))?;
+            out
+        }
         None => {
             eprintln!("tilus-run: running reference kernel @{ref_name}");
             run_kernel(cli, l, ref_kernel, &ref_args, mem)
@@ -1365,5 +1370,5 @@ fn run_reference<'b>(
         }
         out.push((b, ref_mem.tensor(b.index, &b.shape).data));
     }
-    Ok((out, on))
+    Ok(out)
 }

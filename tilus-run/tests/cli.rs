@@ -347,3 +347,48 @@ fn bad_defaults_point_at_the_attribute() {
     );
     assert!(err.contains("<stdin>:3:17"), "{err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn output_to_a_device_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    // `--output y=/dev/null` writes the device, never renames a temporary file over it.
+    let o = run_stdin(
+        &[
+            "--backend",
+            "interp",
+            "--arg",
+            "n=128",
+            "--output",
+            "y=/dev/null",
+        ],
+        ADD_ONE,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let t = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(t.is_char_device(), "/dev/null was replaced: {t:?}");
+}
+
+#[test]
+fn unwritable_output_is_error_1() {
+    let d = tmpdir("unwritable");
+    let out = d.join("no-such-dir").join("y.npy");
+    let o = run_stdin(
+        &[
+            "--backend",
+            "interp",
+            "--arg",
+            "n=128",
+            "--output",
+            &format!("y={}", out.display()),
+        ],
+        ADD_ONE,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        redact(&stderr(&o), &d).contains("--output y=[TMP]/no-such-dir/y.npy: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -43,6 +43,7 @@
 //! `tilus.tensor_maps` attribute, which says how the host builds it with
 //! `cuTensorMapEncodeTiled` (format in `docs/design/lowering.md`).
 
+use super::build::run_on_kernels;
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::layout_algebra::{RegisterLayout, SwizzleMode};
 use tilus_dialects::mbarrier::{ARRIVE_SEM, SCOPE, WAIT_SEM};
@@ -87,25 +88,13 @@ impl Pass for AsyncToPtx {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut kernels = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o) == "tilus.kernel" {
-                kernels.push(o);
-            }
-        });
-        let mut errors = Vec::new();
-        let mut n = 0u64;
-        for k in kernels {
-            match lower_kernel(ctx, k) {
-                Ok(c) => n += c,
-                Err(mut e) => errors.append(&mut e),
-            }
-        }
-        stats.add("num-lowered", "Number of async/sync ops lowered", n);
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+        run_on_kernels(
+            ctx,
+            op,
+            stats,
+            ("num-lowered", "Number of async/sync ops lowered"),
+            lower_kernel,
+        )
     }
 }
 

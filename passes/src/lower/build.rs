@@ -6,11 +6,12 @@
 //! `convert-arith-to-ptx` lowers it); memory accesses, shuffles, barriers and special math are
 //! `ptx.inst` / `ptx.asm` directly.
 
+use crate::{Changed, Statistics};
 use tilus_dialects::ptx::inst_properties;
 use tilus_dialects::tilus_types::prop_i64;
 use tilus_ir::rewrite::{float_attr, int_attr, Rewriter};
 use tilus_ir::types::FloatKind;
-use tilus_ir::{Attr, AttrKind, Context, OpId, Type, Value};
+use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, Value};
 
 /// A rewriter with a location: every op built gets `loc`.
 pub(crate) struct B<'a> {
@@ -225,6 +226,43 @@ impl<'a> B<'a> {
         let t = self.i32();
         self.op1("ptx.special", &[], t, vec![("reg".into(), r)])
     }
+}
+
+/// The ops under `root` (itself included) named one of `names`, in walk order.
+pub(crate) fn ops_named(ctx: &Context, root: OpId, names: &[&str]) -> Vec<OpId> {
+    let mut out = Vec::new();
+    ctx.walk(root, &mut |o| {
+        if names.contains(&ctx.op_name_str(o)) {
+            out.push(o);
+        }
+    });
+    out
+}
+
+/// The common `Pass::run` of the kernel lowerings: runs `f` on every `tilus.kernel` under
+/// `root` (`f` returns how many things it lowered), collects the diagnostics of all kernels,
+/// adds the total to the statistic `stat` (name, description) and reports a change when it is
+/// not zero.
+pub(crate) fn run_on_kernels(
+    ctx: &mut Context,
+    root: OpId,
+    stats: &mut Statistics,
+    stat: (&'static str, &'static str),
+    mut f: impl FnMut(&mut Context, OpId) -> Result<u64, Vec<Diagnostic>>,
+) -> Result<Changed, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut n = 0;
+    for k in ops_named(ctx, root, &["tilus.kernel"]) {
+        match f(ctx, k) {
+            Ok(c) => n += c,
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    stats.add(stat.0, stat.1, n);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(if n > 0 { Changed::Yes } else { Changed::No })
 }
 
 /// An `i64` attribute.

@@ -6,6 +6,7 @@
 //! with `arith`, `scf`, `ptx.special` and `ptx.inst` ops, then `convert-scf-to-cf`,
 //! `convert-arith-to-ptx` and this pass, in any order.
 
+use super::build::{i64_attr, ops_named};
 use super::{op_state, set_region_blocks};
 use crate::options::parse_int;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
@@ -85,12 +86,7 @@ impl Pass for FuncToPtx {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut funcs = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o) == "func.func" {
-                funcs.push(o);
-            }
-        });
+        let funcs = ops_named(ctx, op, &["func.func"]);
         let mut errors = Vec::new();
         let mut n = 0;
         for f in funcs {
@@ -183,11 +179,7 @@ impl FuncToPtx {
         }
         props.push(("target".into(), ctx.str_attr(&self.target)));
         if self.maxntid > 0 {
-            let i64t = ctx.int_type(64);
-            let v = ctx.attr(AttrKind::Integer {
-                value: self.maxntid.into(),
-                ty: i64t,
-            });
+            let v = i64_attr(ctx, self.maxntid);
             props.push(("maxntid".into(), v));
         }
         if let Some(v) = ctx.get_prop(f, "arg_attrs") {

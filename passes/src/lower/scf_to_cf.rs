@@ -18,10 +18,11 @@
 //! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
 //! op cannot be lowered (the region would need several blocks) and is reported.
 
+use super::build::i64_attr;
 use super::{op_state, segment_sizes, set_region_blocks, take_block};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_ir::rewrite::Rewriter;
-use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, RegionId, Value};
+use tilus_ir::{BlockId, Context, Diagnostic, OpId, RegionId, Value};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -236,11 +237,8 @@ fn lower_for(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
     br(ctx, init_block, cond_block, dest, loc);
     // Condition.
     let unsigned = ctx.get_inherent_or_attr(op, "unsignedCmp").is_some();
-    let i64t = ctx.int_type(64);
-    let pred = ctx.attr(AttrKind::Integer {
-        value: (if unsigned { 6 } else { 2 }).into(),
-        ty: i64t,
-    });
+    // `arith.cmpi` predicate: 2 = slt, 6 = ult.
+    let pred = i64_attr(ctx, if unsigned { 6 } else { 2 });
     let i1 = ctx.int_type(1);
     let st = op_state(
         ctx,

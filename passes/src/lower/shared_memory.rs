@@ -13,7 +13,7 @@
 //! plus offsets, when those ops appear. The tensors themselves stay for `lower-tiles` (which
 //! reads `tilus.smem_offset`) and are erased once unused.
 
-use super::build::{i64_attr, B};
+use super::build::{i64_attr, ops_named, B};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType};
@@ -56,12 +56,7 @@ impl Pass for PlanSharedMemory {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut kernels = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o) == "tilus.kernel" {
-                kernels.push(o);
-            }
-        });
+        let kernels = ops_named(ctx, op, &["tilus.kernel"]);
         let mut errors = Vec::new();
         let mut n = 0u64;
         let mut any = false;
@@ -286,12 +281,7 @@ pub(crate) fn row_major(shape: &[i64]) -> Vec<i64> {
 
 /// Lowers `tilus.shared_addr` and `mbarrier.addr` under `k`.
 fn lower_addrs(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
-    let mut ops = Vec::new();
-    ctx.walk(k, &mut |o| {
-        if matches!(ctx.op_name_str(o), "tilus.shared_addr" | "mbarrier.addr") {
-            ops.push(o);
-        }
-    });
+    let ops = ops_named(ctx, k, &["tilus.shared_addr", "mbarrier.addr"]);
     for o in ops {
         let name = ctx.op_name_str(o).to_string();
         let args = ctx.operands(o).to_vec();

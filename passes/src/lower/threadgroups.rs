@@ -27,7 +27,7 @@
 //!
 //! Anything else is rejected (the verifier already does).
 
-use super::build::{group_pos, B};
+use super::build::{group_pos, ops_named, B};
 use super::tilus_kernel::lower_ids;
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::threadgroup::group_range;
@@ -64,12 +64,7 @@ impl Pass for LowerThreadgroups {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut kernels = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if matches!(ctx.op_name_str(o), "tilus.kernel" | "ptx.entry") {
-                kernels.push(o);
-            }
-        });
+        let kernels = ops_named(ctx, op, &["tilus.kernel", "ptx.entry"]);
         let mut errors = Vec::new();
         let (mut ngroups, mut nbars) = (0u64, 0u64);
         for k in kernels {
@@ -81,12 +76,7 @@ impl Pass for LowerThreadgroups {
             }
             lower_ids_in_groups(ctx, k);
             // Barriers, in program order (named barrier ids by first use).
-            let mut syncs = Vec::new();
-            ctx.walk(k, &mut |o| {
-                if ctx.op_name_str(o) == "threadgroup.sync" {
-                    syncs.push(o);
-                }
-            });
+            let syncs = ops_named(ctx, k, &["threadgroup.sync"]);
             let mut named: Vec<(i64, i64)> = Vec::new();
             for s in syncs {
                 match lower_sync(ctx, s, &mut named) {

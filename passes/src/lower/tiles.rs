@@ -47,7 +47,7 @@
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
-use super::build::{group_body, group_pos, B};
+use super::build::{group_body, group_pos, run_on_kernels, B};
 use super::shared_memory::{row_major, shared_addr};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use rustc_hash::FxHashMap;
@@ -91,26 +91,17 @@ impl Pass for LowerTiles {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut kernels = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o) == "tilus.kernel" {
-                kernels.push(o);
-            }
-        });
-        let mut errors = Vec::new();
-        let mut n = 0;
-        for k in kernels {
-            let mut l = Lowering::default();
-            match l.kernel(ctx, k) {
-                Ok(()) => n += l.count,
-                Err(d) => errors.push(d),
-            }
-        }
-        stats.add("num-ops", "Number of tile ops lowered", n);
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+        run_on_kernels(
+            ctx,
+            op,
+            stats,
+            ("num-ops", "Number of tile ops lowered"),
+            |ctx, k| {
+                let mut l = Lowering::default();
+                l.kernel(ctx, k).map_err(|d| vec![d])?;
+                Ok(l.count)
+            },
+        )
     }
 }
 
@@ -121,6 +112,25 @@ struct Tile {
     layout: RegisterLayout,
     /// A splat of one scalar (`register_tensor init` without layout): any layout reads it.
     splat: Option<Value>,
+}
+
+/// Maps each register's input through `f`, building one result per distinct input.
+fn map_cached<K: std::hash::Hash + Eq>(
+    inputs: impl IntoIterator<Item = K>,
+    mut f: impl FnMut(&K) -> R<Value>,
+) -> R<Vec<Value>> {
+    let mut cache: FxHashMap<K, Value> = FxHashMap::default();
+    inputs
+        .into_iter()
+        .map(|k| match cache.get(&k) {
+            Some(v) => Ok(*v),
+            None => {
+                let v = f(&k)?;
+                cache.insert(k, v);
+                Ok(v)
+            }
+        })
+        .collect()
 }
 
 /// A lowered global view.
@@ -250,6 +260,19 @@ fn lpart(l: &RegisterLayout, local: i64) -> Vec<i64> {
 }
 
 impl Lowering {
+    /// Records the lowered tile of `v`; `splat`: every register holds `vals[0]`.
+    fn set_tile(&mut self, v: Value, vals: Vec<Value>, layout: RegisterLayout, splat: bool) {
+        let splat = splat.then(|| vals[0]);
+        self.tiles.insert(
+            v,
+            Tile {
+                vals,
+                layout,
+                splat,
+            },
+        );
+    }
+
     fn kernel(&mut self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         let body = ctx.region_blocks(ctx.regions(k)[0])[0];
         let planned = prop_i64(ctx, k, "tilus.smem_bytes").unwrap_or(0);
@@ -511,21 +534,14 @@ impl Lowering {
                     None => zero_of(&mut b, elem),
                 };
                 let (layout, splat) = match t.register_layout() {
-                    Some(l) => (l, None),
+                    Some(l) => (l, false),
                     None => (
                         default_layout(&t.shape, t.dtype.bits(), Self::group_size(b.ctx(), o))?,
-                        Some(v),
+                        true,
                     ),
                 };
                 let vals = vec![v; layout.local_size() as usize];
-                self.tiles.insert(
-                    r,
-                    Tile {
-                        vals,
-                        layout,
-                        splat,
-                    },
-                );
+                self.set_tile(r, vals, layout, splat);
                 Ok(true)
             }
             "tilus.load_global" => {
@@ -566,14 +582,7 @@ impl Lowering {
                     Ok(v) => v,
                     Err(_) => self.convert_via_shared(ctx, o, src, &lt)?,
                 };
-                self.tiles.insert(
-                    r,
-                    Tile {
-                        vals,
-                        layout: lt,
-                        splat: None,
-                    },
-                );
+                self.set_tile(r, vals, lt, false);
                 Ok(true)
             }
             "tilus.dot" => {
@@ -863,14 +872,7 @@ impl Lowering {
                 out
             },
         );
-        self.tiles.insert(
-            r,
-            Tile {
-                vals,
-                layout,
-                splat: None,
-            },
-        );
+        self.set_tile(r, vals, layout, false);
         Ok(())
     }
 
@@ -879,12 +881,8 @@ impl Lowering {
         let view = ctx.operands(o)[1];
         let offsets = ctx.operands(o)[2..].to_vec();
         let t = ty_of(ctx, val).ok_or("bad type")?;
-        let layout = match self.tile(val)? {
-            Tile { splat: Some(_), .. } | Tile { .. } if t.register_layout().is_some() => {
-                t.register_layout().unwrap()
-            }
-            tile => tile.layout.clone(),
-        };
+        let tile_layout = &self.tile(val)?.layout;
+        let layout = t.register_layout().unwrap_or_else(|| tile_layout.clone());
         let vals = self.gather(ctx, val, &layout)?;
         let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
         let elem = elem_type(ctx, t.dtype);
@@ -1028,14 +1026,7 @@ impl Lowering {
             }
         }
         if !store {
-            self.tiles.insert(
-                rv,
-                Tile {
-                    vals: out,
-                    layout,
-                    splat: None,
-                },
-            );
+            self.set_tile(rv, out, layout, false);
         }
         Ok(())
     }
@@ -1053,27 +1044,11 @@ impl Lowering {
         let n = lt.local_size() as usize;
         let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
         let mut b = B::before(ctx, o);
-        let mut vals = Vec::with_capacity(n);
-        let mut cache: FxHashMap<Vec<Value>, Value> = FxHashMap::default();
-        for l in 0..n {
-            let key: Vec<Value> = ins.iter().map(|v| v[l]).collect();
-            if let Some(v) = cache.get(&key) {
-                vals.push(*v);
-                continue;
-            }
-            let v = scalar_binary(&mut b, kind, &key, dt, pred)?;
-            cache.insert(key, v);
-            vals.push(v);
-        }
-        let splat = if all_splat { Some(vals[0]) } else { None };
-        self.tiles.insert(
-            r,
-            Tile {
-                vals,
-                layout: lt,
-                splat,
-            },
-        );
+        let vals = map_cached(
+            (0..n).map(|l| ins.iter().map(|v| v[l]).collect::<Vec<_>>()),
+            |k| scalar_binary(&mut b, kind, k, dt, pred),
+        )?;
+        self.set_tile(r, vals, lt, all_splat);
         Ok(())
     }
 
@@ -1089,30 +1064,14 @@ impl Lowering {
         let ins = self.gather(ctx, x, &lt)?;
         let splat = self.tile(x)?.splat.is_some();
         let mut b = B::before(ctx, o);
-        let mut vals = Vec::new();
-        let mut cache: FxHashMap<Value, Value> = FxHashMap::default();
-        for v in ins {
-            if let Some(w) = cache.get(&v) {
-                vals.push(*w);
-                continue;
-            }
-            let w = if kind == "cast" {
-                scalar_cast(&mut b, v, src, dst)?
+        let vals = map_cached(ins, |&v| {
+            if kind == "cast" {
+                scalar_cast(&mut b, v, src, dst)
             } else {
-                scalar_unary(&mut b, kind, v, src)?
-            };
-            cache.insert(v, w);
-            vals.push(w);
-        }
-        let splat = if splat { Some(vals[0]) } else { None };
-        self.tiles.insert(
-            r,
-            Tile {
-                vals,
-                layout: lt,
-                splat,
-            },
-        );
+                scalar_unary(&mut b, kind, v, src)
+            }
+        })?;
+        self.set_tile(r, vals, lt, splat);
         Ok(())
     }
 
@@ -1220,14 +1179,7 @@ impl Lowering {
                 }
             }
         }
-        self.tiles.insert(
-            r,
-            Tile {
-                vals,
-                layout: lo,
-                splat: None,
-            },
-        );
+        self.set_tile(r, vals, lo, false);
         Ok(())
     }
 
@@ -1393,14 +1345,7 @@ impl Lowering {
             let (mode, c) = if up { ("up", "0") } else { ("down", "0x1f") };
             vals.push(shfl_dyn(&mut b, mode, *v, delta, c, dt)?);
         }
-        self.tiles.insert(
-            r,
-            Tile {
-                vals,
-                layout: src.layout,
-                splat: None,
-            },
-        );
+        self.set_tile(r, vals, src.layout, false);
         Ok(())
     }
 
@@ -1602,14 +1547,7 @@ impl Lowering {
             let mut nv = vals;
             nv[(b * bs) as usize..((b + 1) * bs) as usize].copy_from_slice(&res);
             let r = ctx.results(o)[0];
-            self.tiles.insert(
-                r,
-                Tile {
-                    vals: nv,
-                    layout,
-                    splat: None,
-                },
-            );
+            self.set_tile(r, nv, layout, false);
         }
         Ok(())
     }
@@ -1768,14 +1706,7 @@ impl Lowering {
                 .collect()
         });
         b.op0("threadgroup.sync", &[], vec![]);
-        self.tiles.insert(
-            r,
-            Tile {
-                vals: out,
-                layout: lc,
-                splat: None,
-            },
-        );
+        self.set_tile(r, out, lc, false);
         Ok(())
     }
 
@@ -1809,14 +1740,7 @@ impl Lowering {
                     args.push(ctx.add_block_arg(body, t, None));
                 }
                 tail_inits.extend(vals);
-                self.tiles.insert(
-                    old_args[i],
-                    Tile {
-                        vals: args,
-                        layout: l.clone(),
-                        splat: None,
-                    },
-                );
+                self.set_tile(old_args[i], args, l.clone(), false);
                 self.dead_args.push((body, old_args[i]));
                 layouts.push(Some(l));
             } else {
@@ -1865,14 +1789,7 @@ impl Lowering {
                 }
                 Some(l) => {
                     let k = l.local_size() as usize;
-                    self.tiles.insert(
-                        *r,
-                        Tile {
-                            vals: nres[tail_i..tail_i + k].to_vec(),
-                            layout: l.clone(),
-                            splat: None,
-                        },
-                    );
+                    self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
                     tail_i += k;
                 }
             }

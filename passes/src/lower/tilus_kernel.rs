@@ -18,7 +18,7 @@
 //! The body must be free of register tensors and thread groups by now (run `lower-tiles` and
 //! `lower-threadgroups` first); ids inside groups are nevertheless lowered relative to them.
 
-use super::build::{group_pos, i64_attr, relative_tid, B};
+use super::build::{group_pos, i64_attr, ops_named, relative_tid, B};
 use super::{op_state, set_region_blocks};
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
 use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
@@ -84,12 +84,7 @@ impl Pass for LowerTilusKernel {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut kernels = Vec::new();
-        ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o) == "tilus.kernel" {
-                kernels.push(o);
-            }
-        });
+        let kernels = ops_named(ctx, op, &["tilus.kernel"]);
         let mut errors = Vec::new();
         for &k in &kernels {
             lower_ids(ctx, k);

@@ -87,16 +87,10 @@ fn check(
 fn guarded<T>(f: impl FnOnce() -> Result<T, CudaError>) -> Result<T, CudaError> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(p) => {
-            let why = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown reason".into());
-            Err(CudaError::Unavailable(format!(
-                "the cuBLAS library could not be used: {why}"
-            )))
-        }
+        Err(p) => Err(CudaError::Unavailable(format!(
+            "the cuBLAS library could not be used: {}",
+            super::panic_message(p)
+        ))),
     }
 }
 

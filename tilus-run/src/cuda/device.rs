@@ -191,16 +191,10 @@ impl CudaBackend {
         }
         match std::panic::catch_unwind(|| open_inner(ordinal)) {
             Ok(r) => r,
-            Err(p) => {
-                let why = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown reason".into());
-                Err(CudaError::Unavailable(format!(
-                    "the CUDA driver library could not be used: {why}"
-                )))
-            }
+            Err(p) => Err(CudaError::Unavailable(format!(
+                "the CUDA driver library could not be used: {}",
+                super::panic_message(p)
+            ))),
         }
     }
 

@@ -261,47 +261,45 @@ impl Machine<'_> {
         }
     }
 
+    /// The value of `v` as `pick` reads it; otherwise "expected {what}, found ..." at `op`.
+    fn expect_val<T>(
+        &self,
+        ui: usize,
+        v: Value,
+        op: OpId,
+        what: &str,
+        pick: impl FnOnce(&Val) -> Option<T>,
+    ) -> Result<T, Diagnostic> {
+        let x = &self.units[ui].env[v.index()];
+        pick(x).ok_or_else(|| self.err(op, format!("expected {what}, found {}", describe_val(x))))
+    }
+
     fn shared(&self, ui: usize, v: Value, op: OpId) -> Result<Rc<SharedVal>, Diagnostic> {
-        match &self.units[ui].env[v.index()] {
-            Val::Shared(s) => Ok(s.clone()),
-            other => Err(self.err(
-                op,
-                format!("expected a shared tensor, found {}", describe_val(other)),
-            )),
-        }
+        self.expect_val(ui, v, op, "a shared tensor", |x| match x {
+            Val::Shared(s) => Some(s.clone()),
+            _ => None,
+        })
     }
 
     fn global(&self, ui: usize, v: Value, op: OpId) -> Result<Rc<GlobalView>, Diagnostic> {
-        match &self.units[ui].env[v.index()] {
-            Val::Global(g) => Ok(g.clone()),
-            other => Err(self.err(
-                op,
-                format!("expected a global view, found {}", describe_val(other)),
-            )),
-        }
+        self.expect_val(ui, v, op, "a global view", |x| match x {
+            Val::Global(g) => Some(g.clone()),
+            _ => None,
+        })
     }
 
     fn tmem_val(&self, ui: usize, v: Value, op: OpId) -> Result<Rc<TmemVal>, Diagnostic> {
-        match &self.units[ui].env[v.index()] {
-            Val::Tmem(t) => Ok(t.clone()),
-            other => Err(self.err(
-                op,
-                format!(
-                    "expected a tensor-memory tensor, found {}",
-                    describe_val(other)
-                ),
-            )),
-        }
+        self.expect_val(ui, v, op, "a tensor-memory tensor", |x| match x {
+            Val::Tmem(t) => Some(t.clone()),
+            _ => None,
+        })
     }
 
     fn bars(&self, ui: usize, v: Value, op: OpId) -> Result<(usize, usize, OpId), Diagnostic> {
-        match &self.units[ui].env[v.index()] {
-            Val::Bars { first, n, alloc } => Ok((*first, *n, *alloc)),
-            other => Err(self.err(
-                op,
-                format!("expected mbarriers, found {}", describe_val(other)),
-            )),
-        }
+        self.expect_val(ui, v, op, "mbarriers", |x| match x {
+            Val::Bars { first, n, alloc } => Some((*first, *n, *alloc)),
+            _ => None,
+        })
     }
 
     fn ints(&self, ui: usize, vs: &[Value], op: OpId) -> Result<Vec<i64>, Diagnostic> {
@@ -369,15 +367,18 @@ impl Machine<'_> {
     /// Splits the unit where the scalar operands an op needs uniform differ between threads.
     /// Returns true when the unit was split (it keeps one class of threads and runs the op).
     fn split_divergent(&mut self, ui: usize, op: OpId) -> Result<(), Diagnostic> {
-        let name = self.name(op).to_string();
-        let operands: Vec<Value> = if name == "scf.for" {
-            self.ctx.operands(op)[..3].to_vec()
+        let ctx = self.ctx;
+        let name = ctx.op_name_str(op);
+        let operands = ctx.operands(op);
+        let operands = if name == "scf.for" {
+            &operands[..3]
         } else {
-            self.ctx.operands(op).to_vec()
+            operands
         };
+        let env = &self.units[ui].env;
         let pts: Vec<Rc<Vec<Sc>>> = operands
             .iter()
-            .filter_map(|v| match &self.units[ui].env[v.index()] {
+            .filter_map(|v| match &env[v.index()] {
                 Val::PT(p) => Some(p.clone()),
                 _ => None,
             })
@@ -385,14 +386,18 @@ impl Machine<'_> {
         if pts.is_empty() {
             return Ok(());
         }
-        let threads = self.units[ui].threads.clone();
-        let key = |t: u32| -> Vec<Sc> { pts.iter().map(|p| p[t as usize]).collect() };
-        let k0 = key(threads[0]);
-        let same = |a: &[Sc], b: &[Sc]| a.iter().zip(b).all(|(x, y)| x.same(*y));
-        if threads.iter().all(|&t| same(&key(t), &k0)) {
+        let threads = &self.units[ui].threads;
+        let t0 = threads[0] as usize;
+        if threads
+            .iter()
+            .all(|&t| pts.iter().all(|p| p[t as usize].same(p[t0])))
+        {
             return Ok(());
         }
-        if is_collective(&name) {
+        let threads = threads.clone();
+        let key = |t: u32| -> Vec<Sc> { pts.iter().map(|p| p[t as usize]).collect() };
+        let same = |a: &[Sc], b: &[Sc]| a.iter().zip(b).all(|(x, y)| x.same(*y));
+        if is_collective(name) {
             return Err(self.err(
                 op,
                 format!(
@@ -426,11 +431,12 @@ impl Machine<'_> {
     // ----- dispatch -----------------------------------------------------------------------
 
     pub(crate) fn exec(&mut self, ui: usize, op: OpId) -> Result<Flow, Diagnostic> {
-        let name = self.name(op).to_string();
-        if !takes_per_thread(&name) {
+        let ctx = self.ctx;
+        let name = ctx.op_name_str(op);
+        if !takes_per_thread(name) {
             self.split_divergent(ui, op)?;
         }
-        if is_collective(&name) {
+        if is_collective(name) {
             let (b, s) = self.units[ui].group();
             if (self.units[ui].threads.len() as i64) < s {
                 return Ok(Flow::Wait(Block::Converge {
@@ -442,19 +448,19 @@ impl Machine<'_> {
         }
         let dialect = name.split('.').next().unwrap_or("");
         match dialect {
-            "arith" => self.exec_arith(ui, op, &name),
-            "scf" => self.exec_scf(ui, op, &name),
-            "threadgroup" => self.exec_group(ui, op, &name),
-            "tilus" => self.exec_tilus(ui, op, &name),
+            "arith" => self.exec_arith(ui, op, name),
+            "scf" => self.exec_scf(ui, op, name),
+            "threadgroup" => self.exec_group(ui, op, name),
+            "tilus" => self.exec_tilus(ui, op, name),
             "layout" => {
                 let t = self.tensor(ui, self.operand(op, 0), op)?;
                 self.set(ui, self.result(op), Val::Tensor(t));
                 Ok(Flow::Next)
             }
-            "mbarrier" => self.exec_mbarrier(ui, op, &name),
-            "tma" => self.exec_tma(ui, op, &name),
-            "wgmma" => self.exec_wgmma(ui, op, &name),
-            "tcgen05" => self.exec_tcgen05(ui, op, &name),
+            "mbarrier" => self.exec_mbarrier(ui, op, name),
+            "tma" => self.exec_tma(ui, op, name),
+            "wgmma" => self.exec_wgmma(ui, op, name),
+            "tcgen05" => self.exec_tcgen05(ui, op, name),
             _ => Err(self.err(op, format!("the interpreter does not support '{name}'"))),
         }
     }
@@ -1330,13 +1336,7 @@ impl Machine<'_> {
                 let seen = self.units[ui]
                     .threads
                     .iter()
-                    .map(|t| {
-                        self.units[ui]
-                            .seen
-                            .get(&(cta, bar, *t))
-                            .copied()
-                            .unwrap_or(0)
-                    })
+                    .map(|t| b.seen.get(t).copied().unwrap_or(0))
                     .min()
                     .unwrap_or(0);
                 if b.completed >= seen + 2 {
@@ -1354,10 +1354,10 @@ impl Machine<'_> {
                         .with_help("check the stage count and the phase flips: each waiter must observe every phase of the barriers it waits on");
                     return Err(d);
                 }
+                let b = &mut self.ctas[cta].bars[bar];
                 let c = b.completed;
-                let threads = self.units[ui].threads.clone();
-                for t in threads {
-                    self.units[ui].seen.insert((cta, bar, t), c);
+                for &t in &self.units[ui].threads {
+                    b.seen.insert(t, c);
                 }
             }
             _ => return Err(self.err(op, format!("the interpreter does not support '{name}'"))),

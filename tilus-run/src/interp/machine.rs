@@ -202,8 +202,6 @@ pub(crate) struct Unit {
     pub parked_for: Option<u64>,
     /// The step at which the unit was parked.
     pub parked_at: u64,
-    /// Completed-phase count of each barrier (CTA-qualified) when this unit last passed a wait on it.
-    pub seen: HashMap<(usize, usize, u32), u64>,
 }
 
 impl Unit {
@@ -429,7 +427,6 @@ impl<'a> Machine<'a> {
                 state: UState::Ready,
                 parked_for: None,
                 parked_at: 0,
-                seen: HashMap::new(),
             });
         }
         self.schedule()?;
@@ -555,8 +552,7 @@ impl<'a> Machine<'a> {
 
     /// Runs one op (or one region transition) of unit `ui`.
     fn step_unit(&mut self, ui: usize) -> Result<(), Diagnostic> {
-        let top = self.units[ui].frames.last().cloned().expect("a frame");
-        let Some(op) = top.next else {
+        let Some(op) = self.units[ui].frames.last().expect("a frame").next else {
             return self.end_block(ui, Vec::new());
         };
         if self.ctx.op_name_str(op) == "scf.yield" {
@@ -748,26 +744,12 @@ impl<'a> Machine<'a> {
                 env.push(Val::Divergent);
             }
         }
-        // `seen` is per thread and the merged units hold disjoint threads: a union. (A per-unit
-        // minimum would let threads that never waited drag the waiters' record back.)
-        // Each unit's own threads' entries only: a unit split off earlier still carries copies
-        // of its siblings' (older) entries.
-        let mut seen = HashMap::new();
-        for &i in idx {
-            let u = &self.units[i];
-            for (k, v) in &u.seen {
-                if u.threads.binary_search(&k.2).is_ok() {
-                    seen.insert(*k, *v);
-                }
-            }
-        }
         for &i in &idx[1..] {
             self.units[i].state = UState::Dead;
         }
         let u = &mut self.units[keep];
         u.threads = threads;
         u.env = env;
-        u.seen = seen;
         u.parked_for = None;
         keep
     }

@@ -1,5 +1,6 @@
 //! The mbarrier state machine (spec §4.1).
 
+use std::collections::HashMap;
 use tilus_ir::OpId;
 
 /// One mbarrier of one CTA.
@@ -20,6 +21,10 @@ pub(crate) struct Barrier {
     pub index: usize,
     /// Whether anything touched it in the current phase (for the exit check).
     pub touched: bool,
+    /// `completed` as each thread (block index) saw it when it last passed a wait here: the
+    /// missed-phase check. Kept per barrier and thread, so unit splits and merges need not
+    /// carry it.
+    pub seen: HashMap<u32, u64>,
 }
 
 impl Barrier {
@@ -33,6 +38,7 @@ impl Barrier {
             alloc,
             index,
             touched: false,
+            seen: HashMap::new(),
         }
     }
 

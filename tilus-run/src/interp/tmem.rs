@@ -1,7 +1,7 @@
 //! Blackwell tensor memory: 128 lanes x 512 columns of 32-bit cells per CTA.
 
 use super::value::TmemVal;
-use crate::tensor::{decode, encode, Tensor};
+use crate::tensor::{decode, encode, for_each_index, Tensor};
 use std::ops::Range;
 use tilus_ir::OpId;
 
@@ -14,29 +14,6 @@ pub(crate) struct Tmem {
     cells: Vec<u32>,
     /// `(first column, columns, tcgen05.alloc op)`.
     pub allocs: Vec<(i64, i64, OpId)>,
-}
-
-/// Calls `f` with every index of `shape` in row-major order.
-pub(crate) fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
-    if shape.iter().any(|&s| s <= 0) {
-        return;
-    }
-    let mut idx = vec![0i64; shape.len()];
-    loop {
-        f(&idx);
-        let mut k = shape.len();
-        loop {
-            if k == 0 {
-                return;
-            }
-            k -= 1;
-            idx[k] += 1;
-            if idx[k] < shape[k] {
-                break;
-            }
-            idx[k] = 0;
-        }
-    }
 }
 
 impl Tmem {
