@@ -580,3 +580,11 @@ func.func private @tmem_f64(!tilus.tmem<128x4xf64>)
 
 // expected-error@+1 {{invalid '!tilus.reg' type: expected '<' with a shape and an element type}}
 func.func private @no_body(!tilus.reg)
+
+// -----
+
+// A misspelled type of a registered dialect is an error at the type, listing the dialect's types.
+// expected-error@+1 {{unknown type '!tilus.sharde': dialect 'tilus' declares !tilus.ptr, !tilus.global, !tilus.shared, !tilus.reg, !tilus.tmem}}
+func.func @misspelled_type(%x: !tilus.sharde<4xf16>) {
+  return
+}
