@@ -15,6 +15,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod attrs;
+pub mod cli;
 pub mod context;
 pub mod diag;
 pub mod float;

@@ -27,7 +27,7 @@
 // Errors carry a full diagnostic (message, spans, notes, help); they are the cold path.
 #![allow(clippy::result_large_err)]
 
-use clap::Parser as ClapParser;
+use clap::{CommandFactory, Parser as ClapParser};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -167,7 +167,21 @@ const INVALID: u8 = 1;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cmd = Cli::command();
+    let longs: Vec<String> = cmd
+        .get_arguments()
+        .flat_map(|a| {
+            a.get_long()
+                .into_iter()
+                .chain(a.get_all_aliases().unwrap_or_default())
+                .map(str::to_string)
+        })
+        .chain(["help".to_string(), "version".to_string()])
+        .collect();
+    let args = tilus_ir::cli::long_flags_with_one_dash(std::env::args_os(), |n| {
+        longs.iter().any(|l| l == n)
+    });
+    let cli = Cli::parse_from(args);
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => ExitCode::from(code),
@@ -322,7 +336,9 @@ fn referenced_names(ctx: &Context, kernels: &[(String, OpId)]) -> Vec<String> {
     out
 }
 
-fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
+/// The kernels to run: `--kernel`'s, else every kernel of the file that no other kernel names
+/// as its `tilus.reference` (references run as part of checking the kernels that name them).
+fn pick_kernels(cli: &Cli, l: &Loaded) -> Result<Vec<(String, OpId)>, u8> {
     let kernels = args::kernels(&l.ctx, l.module);
     let names: Vec<String> = kernels.iter().map(|(n, _)| format!("@{n}")).collect();
     if kernels.is_empty() {
@@ -335,7 +351,7 @@ fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
     if let Some(want) = &cli.kernel {
         let want = want.trim_start_matches('@');
         return match kernels.iter().find(|(n, _)| n == want) {
-            Some(k) => Ok(k.clone()),
+            Some(k) => Ok(vec![k.clone()]),
             None => {
                 plain_error(
                     &format!(
@@ -349,23 +365,16 @@ fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
         };
     }
     let refs = referenced_names(&l.ctx, &kernels);
-    let candidates: Vec<&(String, OpId)> =
-        kernels.iter().filter(|(n, _)| !refs.contains(n)).collect();
-    match candidates.as_slice() {
-        [one] => Ok((*one).clone()),
-        _ => {
-            let cands: Vec<String> = candidates.iter().map(|(n, _)| format!("@{n}")).collect();
-            plain_error(
-                &format!(
-                    "'{}' has several kernels ({}); choose one with --kernel NAME",
-                    l.file.name,
-                    cands.join(", ")
-                ),
-                Some("kernels named by another kernel's `tilus.reference` are not candidates"),
-            );
-            Err(USAGE)
-        }
+    let candidates: Vec<(String, OpId)> = kernels
+        .iter()
+        .filter(|(n, _)| !refs.contains(n))
+        .cloned()
+        .collect();
+    if candidates.is_empty() {
+        // Every kernel is some other kernel's reference (a cycle): run them all.
+        return Ok(kernels);
     }
+    Ok(candidates)
 }
 
 /// One run's outcome.
@@ -426,8 +435,8 @@ fn tolerance(cli: &Cli, d: Tolerance) -> Tolerance {
 }
 
 /// Where the kernel runs, once the backends have been tried.
-struct Gpu {
-    be: CudaBackend,
+struct Gpu<'b> {
+    be: &'b CudaBackend,
     lowered: gpu::Lowered,
 }
 
@@ -557,7 +566,87 @@ fn run(cli: &Cli) -> Result<(), u8> {
     }
 
     let l = load(cli)?;
-    let (name, kernel) = pick_kernel(cli, &l)?;
+    let chosen = pick_kernels(cli, &l)?;
+    if chosen.len() == 1 {
+        let (name, kernel) = &chosen[0];
+        return run_one(
+            cli,
+            &l,
+            (name, *kernel),
+            backend.as_ref(),
+            needs_gpu,
+            &no_gpu_reason,
+        );
+    }
+    // Several kernels: each runs (and is checked against its reference) in turn; flags that
+    // name one kernel's parameters cannot apply to all of them.
+    let per_kernel = [
+        ("--arg", !cli.args.is_empty()),
+        ("--input", !cli.inputs.is_empty()),
+        ("--output", !cli.outputs.is_empty()),
+        ("--expect", !cli.expects.is_empty()),
+        ("--reference", cli.reference.is_some()),
+        ("--bench", cli.bench),
+    ];
+    if let Some((flag, _)) = per_kernel.iter().find(|(_, given)| *given) {
+        let names: Vec<String> = chosen.iter().map(|(n, _)| format!("@{n}")).collect();
+        plain_error(
+            &format!(
+                "{flag} applies to one kernel, but '{}' runs {} kernels ({})",
+                l.file.name,
+                chosen.len(),
+                names.join(", ")
+            ),
+            Some("choose the kernel with --kernel NAME"),
+        );
+        return Err(USAGE);
+    }
+    let mut failed: Vec<String> = Vec::new();
+    let mut worst = 0u8;
+    for (i, (name, kernel)) in chosen.iter().enumerate() {
+        if i > 0 {
+            print_stdout("\n");
+        }
+        if let Err(code) = run_one(
+            cli,
+            &l,
+            (name, *kernel),
+            backend.as_ref(),
+            needs_gpu,
+            &no_gpu_reason,
+        ) {
+            failed.push(format!("@{name}"));
+            worst = worst.max(code);
+        }
+    }
+    if failed.is_empty() {
+        print_stdout(&format!("\nall {} kernels passed\n", chosen.len()));
+        Ok(())
+    } else {
+        plain_error(
+            &format!(
+                "{} of {} kernels failed: {}",
+                failed.len(),
+                chosen.len(),
+                failed.join(", ")
+            ),
+            Some("each kernel's report is above; rerun one with --kernel NAME"),
+        );
+        Err(worst)
+    }
+}
+
+/// Runs one kernel of the loaded file (lowering it first on the GPU), checks its outputs and
+/// prints its report.
+fn run_one(
+    cli: &Cli,
+    l: &Loaded,
+    (name, kernel): (&str, OpId),
+    backend: Option<&CudaBackend>,
+    needs_gpu: bool,
+    no_gpu_reason: &str,
+) -> Result<(), u8> {
+    let name = name.to_string();
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
     if cli.dump_ptx {
         return match gpu::lower(&l.file, &name, mlir_style) {
@@ -848,7 +937,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         let compared = run_reference(
             cli,
             &l,
-            gpu_ctx.as_ref().map(|g| &g.be),
+            gpu_ctx.as_ref().map(|g| g.be),
             (&name, &params, &arg_values),
             (&ref_name, ref_kernel),
             &buffers,
