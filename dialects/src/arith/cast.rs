@@ -1,0 +1,121 @@
+//! Conversions between integer, index and float types.
+
+use super::*;
+
+macro_rules! cast {
+    ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal) => {
+        cast!($id, $name, $from, $to, $doc, None, &[]);
+    };
+    ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal, $fold:expr, $canon:expr) => {
+        #[doc = $doc]
+        pub const $id: OpDef = OpDef {
+            name: $name,
+            summary: $doc,
+            description: $doc,
+            operands: &[one("in", $from)],
+            results: &[one("out", $to)],
+            traits: &[Trait::Pure],
+            format: Format::Declarative(CAST_FORMAT),
+            fold: $fold,
+            canonicalize: $canon,
+            ..OpDef::DEFAULT
+        };
+        const _: () = $id.check();
+    };
+}
+
+const INT_OR_INDEX: TypeConstraint = SIGNLESS_INT_LIKE;
+cast!(
+    INDEX_CAST,
+    "arith.index_cast",
+    INT_OR_INDEX,
+    INT_OR_INDEX,
+    "Converts between index and integer types (sign-extending).",
+    Some(fold::index_cast),
+    canon::INDEX_CAST
+);
+cast!(
+    INDEX_CASTUI,
+    "arith.index_castui",
+    INT_OR_INDEX,
+    INT_OR_INDEX,
+    "Converts between index and integer types (zero-extending).",
+    Some(fold::index_castui),
+    canon::INDEX_CASTUI
+);
+cast!(
+    EXTSI,
+    "arith.extsi",
+    SIGNLESS_INT_LIKE,
+    SIGNLESS_INT_LIKE,
+    "Sign-extends an integer to a wider type.",
+    Some(fold::extsi),
+    canon::EXTSI
+);
+cast!(
+    EXTUI,
+    "arith.extui",
+    SIGNLESS_INT_LIKE,
+    SIGNLESS_INT_LIKE,
+    "Zero-extends an integer to a wider type.",
+    Some(fold::extui),
+    &[]
+);
+cast!(
+    TRUNCI,
+    "arith.trunci",
+    SIGNLESS_INT_LIKE,
+    SIGNLESS_INT_LIKE,
+    "Truncates an integer to a narrower type.",
+    Some(fold::trunci),
+    canon::TRUNCI
+);
+cast!(
+    SITOFP,
+    "arith.sitofp",
+    SIGNLESS_INT_LIKE,
+    FLOAT_LIKE,
+    "Converts a signed integer to a float."
+);
+cast!(
+    UITOFP,
+    "arith.uitofp",
+    SIGNLESS_INT_LIKE,
+    FLOAT_LIKE,
+    "Converts an unsigned integer to a float."
+);
+cast!(
+    FPTOSI,
+    "arith.fptosi",
+    FLOAT_LIKE,
+    SIGNLESS_INT_LIKE,
+    "Converts a float to a signed integer, rounding toward zero."
+);
+cast!(
+    FPTOUI,
+    "arith.fptoui",
+    FLOAT_LIKE,
+    SIGNLESS_INT_LIKE,
+    "Converts a float to an unsigned integer, rounding toward zero."
+);
+cast!(
+    EXTF,
+    "arith.extf",
+    FLOAT_LIKE,
+    FLOAT_LIKE,
+    "Extends a float to a wider float type."
+);
+cast!(
+    TRUNCF,
+    "arith.truncf",
+    FLOAT_LIKE,
+    FLOAT_LIKE,
+    "Rounds a float to a narrower float type."
+);
+cast!(
+    BITCAST,
+    "arith.bitcast",
+    SCALAR,
+    SCALAR,
+    "Reinterprets the bits of a value as another type of the same width."
+);

@@ -1,0 +1,108 @@
+//! Comparisons and selection: `cmpi`, `cmpf`, `select`.
+
+use super::*;
+
+pub(super) const CMPI_PREDICATES: &[&str] = &[
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+
+/// `arith.cmpi`.
+pub const CMPI: OpDef = OpDef {
+    name: "arith.cmpi",
+    summary: "integer comparison",
+    description:
+        "Compares two integers with `predicate` (`eq ne slt sle sgt sge ult ule ugt uge`), \
+        giving an `i1`.",
+    operands: &[one("lhs", SIGNLESS_INT_LIKE), one("rhs", SIGNLESS_INT_LIKE)],
+    results: &[one("result", I1)],
+    attributes: &[attr(
+        "predicate",
+        enum_attr("integer comparison predicate", CMPI_PREDICATES),
+    )],
+    traits: &[Trait::Pure, Trait::SameTypeOperands],
+    format: Format::Declarative("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
+    fold: Some(fold::cmpi),
+    canonicalize: canon::CMPI,
+    ..OpDef::DEFAULT
+};
+const _: () = CMPI.check();
+
+/// `arith.cmpf`.
+pub const CMPF: OpDef = OpDef {
+    name: "arith.cmpf",
+    summary: "float comparison",
+    description: "Compares two floats with `predicate` (ordered `o*`, unordered `u*`, `false`, \
+        `true`, `ord`, `uno`), giving an `i1`.",
+    operands: &[one("lhs", FLOAT_LIKE), one("rhs", FLOAT_LIKE)],
+    results: &[one("result", I1)],
+    attributes: &[
+        attr(
+            "predicate",
+            enum_attr("float comparison predicate", CMPF_PREDICATES),
+        ),
+        FASTMATH_ATTR,
+    ],
+    traits: &[Trait::Pure, Trait::SameTypeOperands],
+    format: Format::Declarative(
+        "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+    ),
+    fold: Some(fold::cmpf),
+    ..OpDef::DEFAULT
+};
+const _: () = CMPF.check();
+
+/// `i1` (or a shaped `i1`); a format without its type means `i1`.
+const CONDITION: TypeConstraint = TypeConstraint {
+    build: Some(|c| c.int_type(1)),
+    ..BOOL_LIKE
+};
+
+/// `arith.select`.
+pub const SELECT: OpDef = OpDef {
+    name: "arith.select",
+    summary: "choose between two values",
+    description: "Yields `true_value` where `condition` is true, else `false_value`.",
+    operands: &[
+        one("condition", CONDITION),
+        one("true_value", tilus_ir::opdef::ANY_TYPE),
+        one("false_value", tilus_ir::opdef::ANY_TYPE),
+    ],
+    results: &[one("result", tilus_ir::opdef::ANY_TYPE)],
+    traits: &[
+        Trait::Pure,
+        Trait::AllTypesMatch(&["true_value", "false_value", "result"]),
+    ],
+    verify: Some(verify_select),
+    format: Format::Declarative(
+        "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
+    ),
+    fold: Some(fold::select),
+    canonicalize: canon::SELECT,
+    ..OpDef::DEFAULT
+};
+const _: () = SELECT.check();
+
+fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let o = ctx.operands(op);
+    let (t, f, r) = (
+        ctx.value_type(o[1]),
+        ctx.value_type(o[2]),
+        ctx.value_type(ctx.results(op)[0]),
+    );
+    if t != f || t != r {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'arith.select' op failed to verify that all of {{true_value, false_value, result}} have same type: found '{}', '{}' and '{}'",
+                type_to_string(ctx, t),
+                type_to_string(ctx, f),
+                type_to_string(ctx, r)
+            ),
+        ));
+    }
+    Ok(())
+}
