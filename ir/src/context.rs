@@ -266,6 +266,11 @@ pub struct OperationState {
 pub type Resources = IndexMap<String, IndexMap<String, String>>;
 
 /// Owns all IR and the registry of known ops.
+///
+/// Cloning copies the whole IR with the same ids, so a destructive pipeline (the lowering to PTX)
+/// can run on a copy while the original stays usable, and ids and source spans taken from the
+/// original still name the same ops in the copy.
+#[derive(Clone)]
 pub struct Context {
     types: IndexSet<TypeKind>,
     attrs: IndexSet<AttrKind>,

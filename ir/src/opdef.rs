@@ -178,6 +178,11 @@ pub struct OpDef {
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
     /// `OpAsmOpInterface` does; clashes get `_N` suffixes.
     pub result_name: Option<fn(&Context, OpId) -> Option<String>>,
+    /// Suggests names for the arguments of the entry block of the op's first region in custom
+    /// form (MLIR's `getAsmBlockArgumentNames`): a kernel prints its parameters under the names
+    /// it was written with instead of `%argN`. `None` entries, names that are not identifiers
+    /// and names already taken keep the default.
+    pub block_arg_names: Option<fn(&Context, OpId) -> Vec<Option<String>>>,
     /// Folds the op given the constant values of its operands: to attributes (materialized as
     /// constants by the rewrite driver), to existing values, or in place. Never creates ops, so
     /// any driver (greedy, walk, a builder) can call it; see [`crate::rewrite::FoldFn`].
@@ -207,6 +212,7 @@ impl OpDef {
         format: Format::Generic,
         default_dialect: None,
         result_name: None,
+        block_arg_names: None,
         fold: None,
         canonicalize: &[],
         materialize_constant: None,
@@ -566,6 +572,19 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
             if matches!(c.type_kind(*ty), TypeKind::Integer { width: 32, signedness: Signedness::Signless }))
     },
     value_type: Some(|c| c.int_type(32)),
+    keywords: &[],
+    short_form: None,
+};
+/// An array of strings (names).
+pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "array of string attributes",
+    check: |c, a| match c.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .all(|x| matches!(c.attr_kind(*x), AttrKind::String { ty: None, .. })),
+        _ => false,
+    },
+    value_type: None,
     keywords: &[],
     short_form: None,
 };

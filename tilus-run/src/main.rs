@@ -3,15 +3,18 @@
 //! outputs, and report.
 //!
 //! ```text
-//! tilus-run FILE [--kernel NAME] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
+//! tilus-run FILE [--kernel NAME] [--pass-pipeline PIPELINE] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
 //!           [--output NAME=FILE.npy]... [--expect NAME=FILE.npy]... [--reference NAME]
 //!           [--seed N] [--schedule deterministic|random] [--backend auto|interp|cuda] [--max-steps N]
 //!           [--dump-ptx] [--compare-backends] [--timeout SECS]
 //!           [--bench [--bench-reps N] [--bench-warmup N] [--bench-json PATH] [--bytes N] [--flops N]]
 //! ```
 //!
-//! * The kernel is `--kernel`, else the only `tilus.kernel` of the file that is not another
-//!   kernel's `tilus.reference`.
+//! * The kernels run are `--kernel`'s, else every `tilus.kernel` of the file that is not another
+//!   kernel's `tilus.reference`, each with its own report and checks.
+//! * `--pass-pipeline` runs passes (tilus-opt's pipeline syntax) on the parsed module first; the
+//!   interpreter runs the result, and the CUDA backend lowers a copy of it (the file is parsed
+//!   once).
 //! * Parameters are bound by the names written in the kernel's signature (see `args`): scalars
 //!   from `--arg` or the kernel's `tilus.args`; each `!tilus.ptr<T>` parameter gets a global
 //!   buffer shaped by the views the kernel makes of it, filled as `--input` or `tilus.inputs`
@@ -56,9 +59,13 @@ const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 struct Cli {
     /// Kernel file (`.mlir`); `-` reads standard input.
     input: PathBuf,
-    /// The kernel to run (default: the only kernel that is not another's `tilus.reference`).
+    /// The kernel to run (default: every kernel that is not another's `tilus.reference`).
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// Run this pass pipeline on the module before running (tilus-opt's syntax:
+    /// `builtin.module(canonicalize,cse)`); the transformed kernels run and are checked.
+    #[arg(long, value_name = "PIPELINE")]
+    pass_pipeline: Option<String>,
     /// A scalar argument by parameter name (overrides the kernel's `tilus.args`).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = args::parse_assignment)]
     args: Vec<Assignment>,
@@ -281,6 +288,22 @@ fn read_input(path: &Path) -> Result<(String, String), String> {
 
 /// Reads, parses and verifies the file; diagnostics are printed (exit 1).
 fn load(cli: &Cli) -> Result<Loaded, u8> {
+    // A malformed pipeline is a usage error, found before any input is read.
+    let pipeline = match &cli.pass_pipeline {
+        None => None,
+        Some(text) => match tilus_passes::parse_pipeline(text, tilus_passes::Nesting::Explicit) {
+            Ok(root) => Some(root),
+            Err(d) => {
+                let file = SourceFile::new("<pass-pipeline>", text.clone());
+                let s = match cli.diagnostic_format {
+                    DiagFormat::Fancy => render(None, None, &file, &d),
+                    DiagFormat::Mlir => render_mlir_style(None, None, &file, &d),
+                };
+                let _ = std::io::stderr().write_all(s.as_bytes());
+                return Err(USAGE);
+            }
+        },
+    };
     let (name, text) = read_input(&cli.input).map_err(|m| {
         plain_error(&m, None);
         INVALID
@@ -308,6 +331,14 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
     if !diags.is_empty() {
         emit_all(&ctx, &parsed.source_map, &diags);
         if diags.iter().any(|d| d.severity == Severity::Error) {
+            return Err(INVALID);
+        }
+    }
+    if let Some(root) = pipeline {
+        let mut pm = tilus_passes::PassManager::new(root);
+        pm.enable_verifier(true);
+        if let Err(diags) = pm.run(&mut ctx, parsed.module) {
+            emit_all(&ctx, &parsed.source_map, &diags);
             return Err(INVALID);
         }
     }
@@ -649,7 +680,7 @@ fn run_one(
     let name = name.to_string();
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
     if cli.dump_ptx {
-        return match gpu::lower(&l.file, &name, mlir_style) {
+        return match gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style) {
             Ok(low) => {
                 print_stdout(&low.ptx);
                 Ok(())
@@ -676,7 +707,7 @@ fn run_one(
             None
         }
         Some(be) => {
-            match gpu::lower(&l.file, &name, mlir_style) {
+            match gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style) {
                 Ok(lowered) => {
                     if cli.backend == Backend::Auto {
                         auto_note = Some(format!(
@@ -1396,7 +1427,7 @@ fn run_reference<'b>(
     let mem = fresh_memory(buffers, initial);
     // On the GPU when the kernel ran there and the reference lowers, else on the interpreter.
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
-    let on_gpu = be.and_then(|be| match gpu::lower(&l.file, ref_name, mlir_style) {
+    let on_gpu = be.and_then(|be| match gpu::lower((&l.ctx, l.module, &l.map), &l.file, ref_name, mlir_style) {
         Ok(lowered) => Some((be, lowered)),
         Err((_, why)) => {
             eprintln!(

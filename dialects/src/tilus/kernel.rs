@@ -15,13 +15,17 @@ pub const KERNEL: OpDef = OpDef {
         and 1 to 3 results, so the host evaluates it from the launch arguments (`ceildiv` is \
         Tilus's `cdiv`). The optional `cluster` gives 1 to 3 positive extents of a thread-block \
         cluster (sm_90+; the grid must be a multiple of it). The body is one block without \
-        terminator, isolated from above.",
+        terminator, isolated from above. `arg_names` keeps the parameters' names (the custom \
+        form sets it from the SSA names it was written with and prints the parameters under \
+        them), so the names that `tilus.args`, `tilus.inputs` and `tilus.outputs` use survive \
+        any printing, the generic form and `mlir-opt`.",
     attributes: &[
         attr("sym_name", STR_ATTR),
         attr("function_type", FUNCTION_TYPE_ATTR),
         attr("warps", I64_ATTR),
         attr("blocks", AFFINE_MAP_ATTR),
         opt_attr("cluster", DENSE_I64_ARRAY),
+        opt_attr("arg_names", tilus_ir::opdef::STR_ARRAY_ATTR),
     ],
     regions: &[tilus_ir::opdef::block_region("body")],
     traits: &[
@@ -35,6 +39,7 @@ pub const KERNEL: OpDef = OpDef {
         parse: parse_kernel,
         print: print_kernel,
     },
+    block_arg_names: Some(|ctx, op| param_names(ctx, op).into_iter().map(Some).collect()),
     ..OpDef::DEFAULT
 };
 const _: () = KERNEL.check();
@@ -82,6 +87,33 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 list(&args)
             ),
         ));
+    }
+    if let Some(a) = ctx.get_prop(op, "arg_names") {
+        let names = declared_param_names(ctx, a);
+        if names.len() != inputs.len() {
+            return Err(fail_at(
+                op,
+                ctx,
+                "arg_names",
+                format!(
+                    "expects one name per parameter in arg_names ({}), but found {}",
+                    inputs.len(),
+                    names.len()
+                ),
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for n in &names {
+            if n.is_empty() || seen.contains(&n.as_str()) {
+                return Err(fail_at(
+                    op,
+                    ctx,
+                    "arg_names",
+                    format!("expects distinct, non-empty parameter names in arg_names, but found '{n}' twice or empty"),
+                ));
+            }
+            seen.push(n);
+        }
     }
     let warps = ctx
         .get_prop(op, "warps")
@@ -144,6 +176,39 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// The strings of an `arg_names` array.
+fn declared_param_names(ctx: &Context, a: Attr) -> Vec<String> {
+    match ctx.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .map(|x| match ctx.attr_kind(*x) {
+                AttrKind::String { value, .. } => String::from_utf8_lossy(value).into_owned(),
+                _ => String::new(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The kernel's parameter names, in order: `arg_names` when the kernel carries it (every kernel
+/// read in custom form does), else `argN`, the names the generic form gives them.
+///
+/// These are the names `tilus.args`, `tilus.inputs`, `tilus.outputs` and `tilus-run --arg` use;
+/// they do not depend on SSA names, which printing renumbers.
+pub fn param_names(ctx: &Context, kernel: OpId) -> Vec<String> {
+    let n = function_type(ctx, kernel).map_or(0, |(ins, _)| ins.len());
+    match ctx.get_prop(kernel, "arg_names") {
+        Some(a) => {
+            let names = declared_param_names(ctx, a);
+            if names.len() == n {
+                return names;
+            }
+            (0..n).map(|i| format!("arg{i}")).collect()
+        }
+        None => (0..n).map(|i| format!("arg{i}")).collect(),
+    }
+}
+
 fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props: Vec<(String, Attr)> = Vec::new();
     let (name, sp) = p.parse_symbol_name()?;
@@ -185,7 +250,21 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
         let a = i64_array(p, &vs);
         props.push(("cluster".into(), a));
     }
-    let attrs = parse_trailing_attrs(p, def, true, &mut props)?;
+    let mut attrs = parse_trailing_attrs(p, def, true, &mut props)?;
+    // The names the parameters were written with, kept so that printing (which renumbers SSA
+    // values) and the generic form do not lose what `tilus.args` and friends refer to.
+    props.retain(|(k, _)| k != "arg_names");
+    attrs.retain(|(k, _)| k != "arg_names");
+    if !args.is_empty() {
+        let names: Vec<Attr> = args
+            .iter()
+            .map(|a| {
+                let n = a.name.trim_start_matches('%');
+                p.ctx.str_attr(n)
+            })
+            .collect();
+        props.push(("arg_names".into(), p.ctx.attr(AttrKind::Array(names))));
+    }
     let region = p.parse_region(args, true)?;
     // `{}` with no parameters is an empty body: give it its block, as MLIR does for
     // single-block regions without terminator.
