@@ -43,6 +43,18 @@
 // RUN: not tilus-run %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: × cannot open input file '{{.*}}missing.mlir'
 //
+// IR lowered past the kernels (by tilus-to-ptx) cannot run; the help says what to give instead.
+// RUN: tilus-opt %s --tilus-to-ptx | not tilus-run - 2>&1 | FileCheck %s --check-prefix=LOWERED
+// LOWERED: × '<stdin>' has no tilus.kernel to run
+// LOWERED: help: this module was lowered to PTX (it holds ptx.entry ops); tilus-run runs kernels before the lowering
+//
+// Passes can run inside tilus-run; a misspelled pass is a usage error found before reading input.
+// RUN: tilus-run %s --kernel b --pass-pipeline='builtin.module(canonicalize,cse)' | FileCheck %s --check-prefix=B
+// RUN: not tilus-run %s --pass-pipeline='builtin.module(canonicalise)' 2>&1 | FileCheck %s --check-prefix=BADPASS
+// RUN: tilus-run %t.never-read.mlir --pass-pipeline='builtin.module(canonicalise)' 2>/dev/null; test $? -eq 2
+// BADPASS: × 'canonicalise' does not refer to a registered pass
+// BADPASS: help: did you mean 'canonicalize'?
+//
 // The kernel can come from standard input.
 // RUN: tilus-run - --kernel b < %s | FileCheck %s --check-prefix=B
 

@@ -373,9 +373,20 @@ fn pick_kernels(cli: &Cli, l: &Loaded) -> Result<Vec<(String, OpId)>, u8> {
     let kernels = args::kernels(&l.ctx, l.module);
     let names: Vec<String> = kernels.iter().map(|(n, _)| format!("@{n}")).collect();
     if kernels.is_empty() {
+        let mut lowered = false;
+        l.ctx.walk(l.module, &mut |o| {
+            lowered |= l.ctx.op_name_str(o) == "ptx.entry";
+        });
+        let help = if lowered {
+            "this module was lowered to PTX (it holds ptx.entry ops); tilus-run runs kernels \
+             before the lowering: give it the IR before `tilus-to-ptx` (and see the PTX with \
+             `tilus-run --dump-ptx`)"
+        } else {
+            "tilus-run runs `tilus.kernel @name(...) warps(..) blocks(..) { ... }` ops"
+        };
         plain_error(
             &format!("'{}' has no tilus.kernel to run", l.file.name),
-            Some("tilus-run runs `tilus.kernel @name(...) warps(..) blocks(..) { ... }` ops"),
+            Some(help),
         );
         return Err(INVALID);
     }
@@ -992,7 +1003,7 @@ fn run_one(
     if !failures.is_empty() {
         plain_error(
             &format!("check failed: {}", failures.join("; ")),
-            Some("the report on standard output shows the first mismatching element of each"),
+            Some("the report on standard output shows, for each buffer that differs, the first element that differs and the largest errors"),
         );
         return Err(INVALID);
     }
