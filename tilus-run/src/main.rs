@@ -37,6 +37,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
 use tilus_ir::{Context, DiagLoc, Diagnostic, OpId, Severity, SourceMap};
+use tilus_passes::instrument::{render_timing, TimingEntry};
 use tilus_run::args::{self, Assignment, Buffer, KernelDefaults, Param, Requests};
 use tilus_run::check::{self, Tolerance};
 use tilus_run::cuda::{self, BenchStats, Cublas, CudaBackend, CudaError};
@@ -62,6 +63,10 @@ struct Cli {
     /// The kernel to run (default: every kernel that is not another's `tilus.reference`).
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// Print a wall-time report of each phase (parse, verify, passes, lowering, JIT, launch,
+    /// interpreter, checks) to standard error at the end.
+    #[arg(long)]
+    timing: bool,
     /// Run this pass pipeline on the module before running (tilus-opt's syntax:
     /// `builtin.module(canonicalize,cse)`); the transformed kernels run and are checked.
     #[arg(long, value_name = "PIPELINE")]
@@ -216,6 +221,27 @@ struct Loaded {
     file: SourceFile,
     map: SourceMap,
     module: OpId,
+    /// `--timing`: what each phase took, in order.
+    timing: Timing,
+}
+
+/// Wall time per phase for `--timing` (parse, passes, lowering, JIT, run, checks), printed as
+/// tilus-opt prints its own report.
+#[derive(Default)]
+struct Timing(std::cell::RefCell<Vec<TimingEntry>>);
+
+impl Timing {
+    /// Runs `f`, recording its wall time under `name`.
+    fn time<T>(&self, name: impl Into<String>, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = f();
+        self.0.borrow_mut().push(TimingEntry {
+            name: name.into(),
+            depth: 0,
+            wall: start.elapsed(),
+        });
+        r
+    }
 }
 
 impl Loaded {
@@ -320,14 +346,17 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
             let _ = std::io::stderr().write_all(s.as_bytes());
         }
     };
-    let parsed = match tilus_ir::parse(&mut ctx, &file.text, &file.name) {
+    let timing = Timing::default();
+    let parsed = match timing.time("Parser", || {
+        tilus_ir::parse(&mut ctx, &file.text, &file.name)
+    }) {
         Ok(p) => p,
         Err((diags, map)) => {
             emit_all(&ctx, &map, &diags);
             return Err(INVALID);
         }
     };
-    let diags = tilus_ir::verify(&ctx, parsed.module);
+    let diags = timing.time("Verifier", || tilus_ir::verify(&ctx, parsed.module));
     if !diags.is_empty() {
         emit_all(&ctx, &parsed.source_map, &diags);
         if diags.iter().any(|d| d.severity == Severity::Error) {
@@ -337,7 +366,8 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
     if let Some(root) = pipeline {
         let mut pm = tilus_passes::PassManager::new(root);
         pm.enable_verifier(true);
-        if let Err(diags) = pm.run(&mut ctx, parsed.module) {
+        let ran = timing.time("Pass pipeline", || pm.run(&mut ctx, parsed.module));
+        if let Err(diags) = ran {
             emit_all(&ctx, &parsed.source_map, &diags);
             return Err(INVALID);
         }
@@ -347,6 +377,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         file,
         map: parsed.source_map,
         module: parsed.module,
+        timing,
     })
 }
 
@@ -439,10 +470,12 @@ fn run_kernel(
             ScheduleKind::Random => Schedule::Random { seed: cli.seed },
         },
         max_steps: cli.max_steps,
+        progress: progress_bar("interpreting"),
     };
     let start = Instant::now();
     let r = interp::run(&l.ctx, kernel, args, &mut mem, &opts);
     let wall = start.elapsed();
+    clear_progress();
     match r {
         Ok(stats) => {
             for w in &stats.warnings {
@@ -456,6 +489,55 @@ fn run_kernel(
             }
             Err(INVALID)
         }
+    }
+}
+
+/// Whether progress is drawn: only on a terminal, and not when `TILUS_NO_PROGRESS` is set.
+fn progress_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("TILUS_NO_PROGRESS").is_none()
+}
+
+/// A progress bar on standard error for long work (interpreter runs, benches), drawn in place
+/// once the work has taken half a second and at most ten times a second; `None` (no callback)
+/// when standard error is not a terminal, so logs and pipes get no control characters.
+fn progress_bar(what: &'static str) -> Option<interp::Progress> {
+    if !progress_wanted() {
+        return None;
+    }
+    let start = Instant::now();
+    let last = std::sync::Mutex::new(None::<Instant>);
+    Some(std::sync::Arc::new(move |done: u64, total: u64| {
+        let now = Instant::now();
+        if now.duration_since(start) < Duration::from_millis(500) {
+            return;
+        }
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| now.duration_since(t) < Duration::from_millis(100)) && done < total
+        {
+            return;
+        }
+        *last = Some(now);
+        let width = 30usize;
+        let filled = if total == 0 {
+            width
+        } else {
+            ((done as f64 / total as f64) * width as f64) as usize
+        }
+        .min(width);
+        eprint!(
+            "\r{what} [{}{}] {done}/{total} blocks, {:.1} s\x1b[K",
+            "#".repeat(filled),
+            "-".repeat(width - filled),
+            now.duration_since(start).as_secs_f64()
+        );
+    }))
+}
+
+/// Erases the progress line, if one may have been drawn.
+fn clear_progress() {
+    if progress_wanted() {
+        eprint!("\r\x1b[K");
     }
 }
 
@@ -607,18 +689,27 @@ fn run(cli: &Cli) -> Result<(), u8> {
         return Err(USAGE);
     }
 
+    let started = Instant::now();
     let l = load(cli)?;
-    let chosen = pick_kernels(cli, &l)?;
+    let result = run_loaded(cli, &l, backend.as_ref(), needs_gpu, &no_gpu_reason);
+    if cli.timing {
+        eprint!("{}", render_timing(&l.timing.0.borrow(), started.elapsed()));
+    }
+    result
+}
+
+/// Runs the chosen kernels of the loaded file.
+fn run_loaded(
+    cli: &Cli,
+    l: &Loaded,
+    backend: Option<&CudaBackend>,
+    needs_gpu: bool,
+    no_gpu_reason: &str,
+) -> Result<(), u8> {
+    let chosen = pick_kernels(cli, l)?;
     if chosen.len() == 1 {
         let (name, kernel) = &chosen[0];
-        return run_one(
-            cli,
-            &l,
-            (name, *kernel),
-            backend.as_ref(),
-            needs_gpu,
-            &no_gpu_reason,
-        );
+        return run_one(cli, l, (name, *kernel), backend, needs_gpu, no_gpu_reason);
     }
     // Several kernels: each runs (and is checked against its reference) in turn; flags that
     // name one kernel's parameters cannot apply to all of them.
@@ -649,14 +740,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         if i > 0 {
             print_stdout("\n");
         }
-        if let Err(code) = run_one(
-            cli,
-            &l,
-            (name, *kernel),
-            backend.as_ref(),
-            needs_gpu,
-            &no_gpu_reason,
-        ) {
+        if let Err(code) = run_one(cli, l, (name, *kernel), backend, needs_gpu, no_gpu_reason) {
             failed.push(format!("@{name}"));
             worst = worst.max(code);
         }
@@ -718,7 +802,10 @@ fn run_one(
             None
         }
         Some(be) => {
-            match gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style) {
+            let lowered = l.timing.time(format!("Lowering @{name} to PTX"), || {
+                gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style)
+            });
+            match lowered {
                 Ok(lowered) => {
                     if cli.backend == Backend::Auto {
                         auto_note = Some(format!(
@@ -746,6 +833,7 @@ fn run_one(
         }
     };
 
+    let bind_start = Instant::now();
     let params = args::params(&l.ctx, kernel, &l.file);
     let base = match cli.input.parent() {
         Some(p) if cli.input.as_os_str() != "-" => p.to_path_buf(),
@@ -769,6 +857,11 @@ fn run_one(
         .map_err(|d| l.fail(cli, USAGE, d))?;
     let grid = interp::grid(&l.ctx, kernel, &arg_values).map_err(|d| l.fail(cli, INVALID, d))?;
     let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(0);
+    l.timing.0.borrow_mut().push(TimingEntry {
+        name: format!("Arguments and inputs @{name}"),
+        depth: 0,
+        wall: bind_start.elapsed(),
+    });
 
     if let Some(n) = auto_note {
         eprintln!("{n}");
@@ -778,26 +871,42 @@ fn run_one(
     let (final_mem, wall, steps) = match &gpu_ctx {
         Some(g) => {
             let what = format!("running @{name} on the GPU");
-            let lz = gpu_launch(
-                &l,
-                &g.be,
-                &g.lowered,
-                kernel,
-                &params,
-                &arg_values,
-                &mem,
-                grid,
-            )
-            .map_err(|e| cuda_fail(&what, e))?;
-            let wall = lz.run(&g.be).map_err(|e| cuda_fail(&what, e))?;
+            let lz = l
+                .timing
+                .time(format!("JIT and upload @{name}"), || {
+                    gpu_launch(
+                        l,
+                        g.be,
+                        &g.lowered,
+                        kernel,
+                        &params,
+                        &arg_values,
+                        &mem,
+                        grid,
+                    )
+                })
+                .map_err(|e| cuda_fail(&what, e))?;
+            let wall = l
+                .timing
+                .time(format!("Launch @{name}"), || lz.run(g.be))
+                .map_err(|e| cuda_fail(&what, e))?;
             let mut out = mem;
-            lz.download(&g.be, &mut out)
+            l.timing
+                .time(format!("Download @{name}"), || lz.download(g.be, &mut out))
                 .map_err(|e| cuda_fail(&what, e))?;
             launch = Some(lz);
             (out, wall, None)
         }
         None => {
-            let ran = run_kernel(cli, &l, kernel, &arg_values, mem)?;
+            let ran = run_kernel(cli, l, kernel, &arg_values, mem)?;
+            l.timing.0.borrow_mut().push(TimingEntry {
+                name: format!(
+                    "Interpreter @{name}: {} blocks, {} steps",
+                    ran.stats.ctas, ran.stats.steps
+                ),
+                depth: 0,
+                wall: ran.wall,
+            });
             (ran.mem, ran.wall, Some(ran.stats))
         }
     };
@@ -899,6 +1008,7 @@ fn run_one(
     }
 
     // Checks.
+    let checks_start = Instant::now();
     let mut failures: Vec<String> = Vec::new();
     let mut report = String::new();
     for a in &cli.expects {
@@ -999,6 +1109,11 @@ fn run_one(
             }
         }
     }
+    l.timing.0.borrow_mut().push(TimingEntry {
+        name: format!("Checks @{name}"),
+        depth: 0,
+        wall: checks_start.elapsed(),
+    });
     print_stdout(&report);
     if !failures.is_empty() {
         plain_error(
