@@ -2,8 +2,9 @@
 //! `tilus-to-ptx` pipeline, bind the interpreter's arguments and buffers as kernel parameters,
 //! build the tensor maps the lowering asks for (`tilus.tensor_maps`), launch, read back, time.
 //!
-//! Lowering works on a fresh parse of the source with every other `tilus.kernel` erased, so a
-//! reference kernel that does not lower (yet) does not stop the kernel that does. What the
+//! Lowering works on a copy of the loaded module (`Context::clone`: the file is parsed once, and
+//! `--pass-pipeline` has already run) with every other `tilus.kernel` erased, so a reference
+//! kernel that does not lower (yet) does not stop the kernel that does. What the
 //! launcher needs comes from the lowered `ptx.entry`: its parameter types (pointers are `i64`,
 //! scalars keep their type, `!ptx.tensormap` parameters are appended, one per TMA site),
 //! `tilus.smem_bytes` (the dynamic shared memory of the launch) and `tilus.tensor_maps`. The

@@ -55,7 +55,7 @@ const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 #[command(
     name = "tilus-run",
     version,
-    about = "Run a tilus kernel on the CPU interpreter and check its outputs"
+    about = "Run tilus kernels on the CPU interpreter or an NVIDIA GPU and check their outputs"
 )]
 struct Cli {
     /// Kernel file (`.mlir`); `-` reads standard input.
@@ -223,6 +223,8 @@ struct Loaded {
     module: OpId,
     /// `--timing`: what each phase took, in order.
     timing: Timing,
+    /// The last note `--backend auto` printed (see `run_one`).
+    auto_note: std::cell::RefCell<Option<String>>,
 }
 
 /// Wall time per phase for `--timing` (parse, passes, lowering, JIT, run, checks), printed as
@@ -378,6 +380,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         map: parsed.source_map,
         module: parsed.module,
         timing,
+        auto_note: Default::default(),
     })
 }
 
@@ -720,6 +723,7 @@ fn run_loaded(
         ("--expect", !cli.expects.is_empty()),
         ("--reference", cli.reference.is_some()),
         ("--bench", cli.bench),
+        ("--dump-ptx", cli.dump_ptx),
     ];
     if let Some((flag, _)) = per_kernel.iter().find(|(_, given)| *given) {
         let names: Vec<String> = chosen.iter().map(|(n, _)| format!("@{n}")).collect();
@@ -864,7 +868,12 @@ fn run_one(
     });
 
     if let Some(n) = auto_note {
-        eprintln!("{n}");
+        // Said once per file, not once per kernel, when every kernel gets the same note.
+        let mut said = l.auto_note.borrow_mut();
+        if said.as_deref() != Some(n.as_str()) {
+            eprintln!("{n}");
+            *said = Some(n);
+        }
     }
     // Run.
     let mut launch: Option<gpu::Launch> = None;
@@ -923,11 +932,12 @@ fn run_one(
         None => out.push_str("backend: interp\n"),
     }
     out.push_str(&format!(
-        "grid: {}x{}x{} blocks of {} threads ({warps} warps)\n",
+        "grid: {}x{}x{} blocks of {} threads ({warps} warp{})\n",
         grid[0],
         grid[1],
         grid[2],
-        32 * warps
+        32 * warps,
+        if warps == 1 { "" } else { "s" }
     ));
     match (&gpu_ctx, &launch) {
         (Some(g), Some(lz)) => {

@@ -209,6 +209,34 @@ pub fn param_names(ctx: &Context, kernel: OpId) -> Vec<String> {
     }
 }
 
+/// Appends a parameter named `name` of type `ty` to `kernel` and returns it: an entry-block
+/// argument, its type in `function_type`, a dimension of the `blocks` map (which has one per
+/// parameter) and its name in `arg_names`, so the kernel stays valid. The lowering uses it for
+/// the tensor maps of TMA sites.
+pub fn append_param(ctx: &mut Context, kernel: OpId, ty: Type, name: &str) -> Value {
+    let names = param_names(ctx, kernel);
+    let entry = ctx.region_blocks(ctx.regions(kernel)[0])[0];
+    let v = ctx.add_block_arg(entry, ty, None);
+    let (mut inputs, results) = function_type(ctx, kernel).unwrap_or_default();
+    inputs.push(ty);
+    let ft = ctx.function_type(inputs, results);
+    let fa = ctx.type_attr(ft);
+    tilus_ir::rewrite::set_property(ctx, kernel, "function_type", Some(fa));
+    if let Some(AttrKind::AffineMap(m)) = ctx.get_prop(kernel, "blocks").map(|a| ctx.attr_kind(a)) {
+        let mut m = m.clone();
+        m.num_dims += 1;
+        let a = ctx.attr(AttrKind::AffineMap(m));
+        tilus_ir::rewrite::set_property(ctx, kernel, "blocks", Some(a));
+    }
+    if ctx.get_prop(kernel, "arg_names").is_some() {
+        let mut attrs: Vec<Attr> = names.iter().map(|n| ctx.str_attr(n)).collect();
+        attrs.push(ctx.str_attr(name));
+        let a = ctx.attr(AttrKind::Array(attrs));
+        tilus_ir::rewrite::set_property(ctx, kernel, "arg_names", Some(a));
+    }
+    v
+}
+
 fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props: Vec<(String, Attr)> = Vec::new();
     let (name, sp) = p.parse_symbol_name()?;

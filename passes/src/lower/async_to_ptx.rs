@@ -1039,27 +1039,7 @@ fn add_tensormap_param(ctx: &mut Context, kn: &Kernel) -> (Value, usize) {
         body: None,
     });
     let index = ctx.block_args(kn.entry).len();
-    let v = ctx.add_block_arg(kn.entry, tm, None);
-    let (mut inputs, results) = match ctx
-        .get_prop(kn.op, "function_type")
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
-            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-            _ => (vec![], vec![]),
-        },
-        _ => (vec![], vec![]),
-    };
-    inputs.push(tm);
-    let ft = ctx.function_type(inputs, results);
-    let fa = ctx.type_attr(ft);
-    tilus_ir::rewrite::set_property(ctx, kn.op, "function_type", Some(fa));
-    if let Some(AttrKind::AffineMap(m)) = ctx.get_prop(kn.op, "blocks").map(|a| ctx.attr_kind(a)) {
-        let mut m = m.clone();
-        m.num_dims += 1;
-        let a = ctx.attr(AttrKind::AffineMap(m));
-        tilus_ir::rewrite::set_property(ctx, kn.op, "blocks", Some(a));
-    }
+    let v = tilus_dialects::tilus::append_param(ctx, kn.op, tm, &format!("tensor_map{index}"));
     (v, index)
 }
 
