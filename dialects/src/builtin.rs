@@ -6,7 +6,7 @@ use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::{OpId, OperationState, Printer};
 
 /// `builtin.module`: a symbol table with one block and no terminator.
-pub const MODULE: OpDef = OpDef {
+pub static MODULE: OpDef = OpDef {
     name: "builtin.module",
     summary: "a top-level container of ops",
     description: "Holds a single block of ops (functions, kernels, globals) with no terminator. \

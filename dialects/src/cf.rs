@@ -6,7 +6,7 @@ use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
 use tilus_ir::{OpId, OperationState};
 
 /// `cf.br`.
-pub const BR: OpDef = OpDef {
+pub static BR: OpDef = OpDef {
     name: "cf.br",
     summary: "unconditional branch",
     description: "Jumps to `dest`, passing `destOperands` as its block arguments; their number \
@@ -26,7 +26,7 @@ pub const BR: OpDef = OpDef {
 const _: () = BR.check();
 
 /// `cf.cond_br`.
-pub const COND_BR: OpDef = OpDef {
+pub static COND_BR: OpDef = OpDef {
     name: "cf.cond_br",
     summary: "conditional branch",
     description: "Jumps to `trueDest` when `condition` is true, else to `falseDest`, each with \

@@ -13,7 +13,7 @@ use tilus_ir::{
 };
 
 /// `func.func`.
-pub const FUNC: OpDef = OpDef {
+pub static FUNC: OpDef = OpDef {
     name: "func.func",
     summary: "a function with a name, a signature and (unless external) a body",
     description: "Defines a symbol `sym_name` of type `function_type`. The body's entry block \
@@ -40,7 +40,7 @@ pub const FUNC: OpDef = OpDef {
 const _: () = FUNC.check();
 
 /// `func.return`.
-pub const RETURN: OpDef = OpDef {
+pub static RETURN: OpDef = OpDef {
     name: "func.return",
     summary: "return from a function",
     description: "Ends the body of a `func.func`, returning its operands, whose number and types \
@@ -59,7 +59,7 @@ pub const RETURN: OpDef = OpDef {
 const _: () = RETURN.check();
 
 /// `func.call`.
-pub const CALL: OpDef = OpDef {
+pub static CALL: OpDef = OpDef {
     name: "func.call",
     summary: "call a function by name",
     description: "Calls the `func.func` named by `callee` in the nearest symbol table with the \

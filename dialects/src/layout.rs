@@ -11,7 +11,7 @@ use tilus_ir::rewrite::Folded;
 use tilus_ir::{Attr, Context, Diagnostic, OpId};
 
 /// `layout.convert`.
-pub const CONVERT: OpDef = OpDef {
+pub static CONVERT: OpDef = OpDef {
     name: "layout.convert",
     summary: "copy a register tensor into another register layout",
     description: "`%y = layout.convert %x : !tilus.reg<64x16xf32, layout = A> to \

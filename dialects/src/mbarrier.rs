@@ -41,7 +41,7 @@ pub const WAIT_SEM: AttrConstraint = enum_attr("wait memory semantics", &["acqui
 pub const SCOPE: AttrConstraint = enum_attr("memory scope", &["cta", "cluster"]);
 
 /// `mbarrier.alloc`.
-pub const ALLOC: OpDef = OpDef {
+pub static ALLOC: OpDef = OpDef {
     name: "mbarrier.alloc",
     summary: "allocate and initialize N mbarriers in shared memory",
     description: "`%bars = mbarrier.alloc counts [1, 128] : !mbarrier.barriers<2>` allocates \
@@ -65,7 +65,7 @@ pub const ALLOC: OpDef = OpDef {
 const _: () = ALLOC.check();
 
 /// `mbarrier.arrive`.
-pub const ARRIVE: OpDef = OpDef {
+pub static ARRIVE: OpDef = OpDef {
     name: "mbarrier.arrive",
     summary: "arrive on a barrier",
     description: "`mbarrier.arrive %bars[%i : i32] count(%c) sem(relaxed) scope(cluster) : \
@@ -92,7 +92,7 @@ pub const ARRIVE: OpDef = OpDef {
 const _: () = ARRIVE.check();
 
 /// `mbarrier.arrive_expect_tx`.
-pub const ARRIVE_EXPECT_TX: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx",
     summary: "expect transaction bytes on a barrier, then arrive once",
     description: "`mbarrier.arrive_expect_tx %bars[%i : i32], %bytes : !mbarrier.barriers<2>` \
@@ -119,7 +119,7 @@ pub const ARRIVE_EXPECT_TX: OpDef = OpDef {
 const _: () = ARRIVE_EXPECT_TX.check();
 
 /// `mbarrier.arrive_expect_tx_multicast`.
-pub const ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx_multicast",
     summary: "expect bytes and arrive once on the same barrier of several CTAs of the cluster",
     description: "`mbarrier.arrive_expect_tx_multicast %bars[%i : i32], %bytes, mask(%m) : \
@@ -147,7 +147,7 @@ pub const ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
 const _: () = ARRIVE_EXPECT_TX_MULTICAST.check();
 
 /// `mbarrier.arrive_expect_tx_remote`.
-pub const ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx_remote",
     summary: "expect bytes and arrive on the barrier of another CTA of the cluster",
     description: "`mbarrier.arrive_expect_tx_remote %bars[%i : i32], %bytes, rank(%r) : \
@@ -174,7 +174,7 @@ pub const ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
 const _: () = ARRIVE_EXPECT_TX_REMOTE.check();
 
 /// `mbarrier.wait`.
-pub const WAIT: OpDef = OpDef {
+pub static WAIT: OpDef = OpDef {
     name: "mbarrier.wait",
     summary: "wait until the phase of a given parity has completed",
     description: "`mbarrier.wait %bars[%i : i32], phase(%p) : !mbarrier.barriers<2>` blocks \
@@ -202,7 +202,7 @@ pub const WAIT: OpDef = OpDef {
 const _: () = WAIT.check();
 
 /// `mbarrier.producer_initial_phase`.
-pub const PRODUCER_INITIAL_PHASE: OpDef = OpDef {
+pub static PRODUCER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.producer_initial_phase",
     summary: "the parity a producer first waits on (1)",
     description: "`%p = mbarrier.producer_initial_phase` is the constant `1 : i32`: a producer \
@@ -216,7 +216,7 @@ pub const PRODUCER_INITIAL_PHASE: OpDef = OpDef {
 const _: () = PRODUCER_INITIAL_PHASE.check();
 
 /// `mbarrier.consumer_initial_phase`.
-pub const CONSUMER_INITIAL_PHASE: OpDef = OpDef {
+pub static CONSUMER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.consumer_initial_phase",
     summary: "the parity a consumer first waits on (0)",
     description: "`%p = mbarrier.consumer_initial_phase` is the constant `0 : i32`: a consumer \
@@ -229,7 +229,7 @@ pub const CONSUMER_INITIAL_PHASE: OpDef = OpDef {
 const _: () = CONSUMER_INITIAL_PHASE.check();
 
 /// `mbarrier.addr`.
-pub const ADDR: OpDef = OpDef {
+pub static ADDR: OpDef = OpDef {
     name: "mbarrier.addr",
     summary: "the 32-bit shared-window address of one barrier",
     description: "`%a = mbarrier.addr %bars[%i : i32] : !mbarrier.barriers<2> -> i32` is the \

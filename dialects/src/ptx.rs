@@ -177,7 +177,7 @@ const TARGET_ATTR: AttrConstraint = AttrConstraint {
 };
 
 /// `ptx.entry`.
-pub const ENTRY: OpDef = OpDef {
+pub static ENTRY: OpDef = OpDef {
     name: "ptx.entry",
     summary: "a kernel (`.visible .entry`) with parameters and a body of PTX-level ops",
     description: "Defines the kernel `sym_name`. Its arguments are the kernel parameters: \
@@ -211,7 +211,7 @@ pub const ENTRY: OpDef = OpDef {
 const _: () = ENTRY.check();
 
 /// `ptx.ret`.
-pub const RET: OpDef = OpDef {
+pub static RET: OpDef = OpDef {
     name: "ptx.ret",
     summary: "return from the kernel (`ret;`)",
     description: "Ends a block of a `ptx.entry`: the thread exits.",
@@ -271,7 +271,7 @@ pub const SPECIAL_REGS: &[(&str, u32)] = &[
 ];
 
 /// `ptx.special`.
-pub const SPECIAL: OpDef = OpDef {
+pub static SPECIAL: OpDef = OpDef {
     name: "ptx.special",
     summary: "read a special register (`%tid.x`, `%ctaid.y`, `%laneid`, ...)",
     description: "Reads the special register named by `reg` (without `%`): `tid`, `ntid`, \
@@ -296,7 +296,7 @@ const _: () = SPECIAL.check();
 // ----- ptx.inst ---------------------------------------------------------------------------------
 
 /// `ptx.inst`.
-pub const INST: OpDef = OpDef {
+pub static INST: OpDef = OpDef {
     name: "ptx.inst",
     summary: "one PTX instruction: opcode, operands as PTX writes them, optional guard",
     description: "Emits `@guard opcode dests, operands;`. `opcode` is the full instruction name \
@@ -332,7 +332,7 @@ const _: () = INST.check();
 // ----- ptx.asm, shared memory -----------------------------------------------------------------
 
 /// `ptx.asm`.
-pub const ASM: OpDef = OpDef {
+pub static ASM: OpDef = OpDef {
     name: "ptx.asm",
     summary: "verbatim PTX with `$N` placeholders (inline assembly)",
     description: "Emits `asm_string` as written, `$0`.. standing for the results then the \
@@ -353,7 +353,7 @@ pub const ASM: OpDef = OpDef {
 const _: () = ASM.check();
 
 /// `ptx.shared_decl`.
-pub const SHARED_DECL: OpDef = OpDef {
+pub static SHARED_DECL: OpDef = OpDef {
     name: "ptx.shared_decl",
     summary: "a shared-memory buffer at module scope (the dynamic buffer when unsized)",
     description: "Declares the shared-memory symbol `sym_name` aligned to `alignment` bytes: \
@@ -377,7 +377,7 @@ pub const SHARED_DECL: OpDef = OpDef {
 const _: () = SHARED_DECL.check();
 
 /// `ptx.addressof`.
-pub const ADDRESSOF: OpDef = OpDef {
+pub static ADDRESSOF: OpDef = OpDef {
     name: "ptx.addressof",
     summary: "the shared-window address of a `ptx.shared_decl`",
     description: "Gives the address of the shared buffer `global_name` in the shared window: \

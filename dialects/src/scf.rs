@@ -16,7 +16,7 @@ use tilus_ir::{
 };
 
 /// `scf.for`.
-pub const FOR: OpDef = OpDef {
+pub static FOR: OpDef = OpDef {
     name: "scf.for",
     summary: "a counted loop with loop-carried values",
     description: "Runs its body for `%iv` from `lowerBound` (inclusive) to `upperBound` \
@@ -46,7 +46,7 @@ pub const FOR: OpDef = OpDef {
 const _: () = FOR.check();
 
 /// `scf.if`.
-pub const IF: OpDef = OpDef {
+pub static IF: OpDef = OpDef {
     name: "scf.if",
     summary: "a conditional with optional results",
     description: "Runs `thenRegion` when `condition` is true, else `elseRegion` (which may be \
@@ -67,7 +67,7 @@ pub const IF: OpDef = OpDef {
 const _: () = IF.check();
 
 /// `scf.yield`.
-pub const YIELD: OpDef = OpDef {
+pub static YIELD: OpDef = OpDef {
     name: "scf.yield",
     summary: "end a structured region, passing values to its op",
     description: "Terminates the body of `scf.for` (the next iteration's carried values) and the \

@@ -34,7 +34,7 @@ const SHARED_OR_TMEM_TENSOR: TypeConstraint = TypeConstraint {
 };
 
 /// `tcgen05.alloc`.
-pub const ALLOC: OpDef = OpDef {
+pub static ALLOC: OpDef = OpDef {
     name: "tcgen05.alloc",
     summary: "allocate tensor-memory columns",
     description: "`%t = tcgen05.alloc (cta_group(2))? : !tilus.tmem<128x256xf32>` reserves \
@@ -52,7 +52,7 @@ pub const ALLOC: OpDef = OpDef {
 const _: () = ALLOC.check();
 
 /// `tcgen05.dealloc`.
-pub const DEALLOC: OpDef = OpDef {
+pub static DEALLOC: OpDef = OpDef {
     name: "tcgen05.dealloc",
     summary: "free a tensor-memory allocation",
     description: "`tcgen05.dealloc %t (cta_group(2))? : !tilus.tmem<...>` frees the columns of a \
@@ -69,7 +69,7 @@ pub const DEALLOC: OpDef = OpDef {
 const _: () = DEALLOC.check();
 
 /// `tcgen05.relinquish_alloc_permit`.
-pub const RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
+pub static RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     name: "tcgen05.relinquish_alloc_permit",
     summary: "give up the right to allocate tensor memory",
     description: "`tcgen05.relinquish_alloc_permit (cta_group(2))?` tells the hardware this CTA \
@@ -83,7 +83,7 @@ pub const RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
 const _: () = RELINQUISH_ALLOC_PERMIT.check();
 
 /// `tcgen05.mma`.
-pub const MMA: OpDef = OpDef {
+pub static MMA: OpDef = OpDef {
     name: "tcgen05.mma",
     summary: "asynchronous MMA into tensor memory, d = a * b + (enable_input_d ? d : 0)",
     description: "`tcgen05.mma %a, %b, %d, enable_input_d(%p) (cta_group(2))? : A, B, D` \
@@ -117,7 +117,7 @@ pub const MMA: OpDef = OpDef {
 const _: () = MMA.check();
 
 /// `tcgen05.commit`.
-pub const COMMIT: OpDef = OpDef {
+pub static COMMIT: OpDef = OpDef {
     name: "tcgen05.commit",
     summary: "arrive on an mbarrier when the issued tcgen05 work completes",
     description: "`tcgen05.commit %bars[%i : i32] (multicast(%mask))? (cta_group(2))? : \
@@ -141,7 +141,7 @@ pub const COMMIT: OpDef = OpDef {
 const _: () = COMMIT.check();
 
 /// `tcgen05.ld`.
-pub const LD: OpDef = OpDef {
+pub static LD: OpDef = OpDef {
     name: "tcgen05.ld",
     summary: "load a tensor-memory tile into registers",
     description: "`%r = tcgen05.ld %t : !tilus.tmem<LxCxT> -> !tilus.reg<LxCxT, ...>` copies a \
@@ -159,7 +159,7 @@ pub const LD: OpDef = OpDef {
 const _: () = LD.check();
 
 /// `tcgen05.st`.
-pub const ST: OpDef = OpDef {
+pub static ST: OpDef = OpDef {
     name: "tcgen05.st",
     summary: "store a register tile into tensor memory",
     description: "`tcgen05.st %r, %t : !tilus.reg<...>, !tilus.tmem<...>` writes a register \
@@ -173,7 +173,7 @@ pub const ST: OpDef = OpDef {
 const _: () = ST.check();
 
 /// `tcgen05.wait_ld`.
-pub const WAIT_LD: OpDef = OpDef {
+pub static WAIT_LD: OpDef = OpDef {
     name: "tcgen05.wait_ld",
     summary: "wait for this thread's tcgen05.ld to complete",
     description: "`tcgen05.wait_ld` (PTX `tcgen05.wait::ld.sync.aligned`) blocks until every \
@@ -184,7 +184,7 @@ pub const WAIT_LD: OpDef = OpDef {
 const _: () = WAIT_LD.check();
 
 /// `tcgen05.wait_st`.
-pub const WAIT_ST: OpDef = OpDef {
+pub static WAIT_ST: OpDef = OpDef {
     name: "tcgen05.wait_st",
     summary: "wait for this thread's tcgen05.st to complete",
     description: "`tcgen05.wait_st` (PTX `tcgen05.wait::st.sync.aligned`) blocks until every \
@@ -195,7 +195,7 @@ pub const WAIT_ST: OpDef = OpDef {
 const _: () = WAIT_ST.check();
 
 /// `tcgen05.cp`.
-pub const CP: OpDef = OpDef {
+pub static CP: OpDef = OpDef {
     name: "tcgen05.cp",
     summary: "asynchronous copy from shared memory into tensor memory",
     description: "`tcgen05.cp %s, %t (cta_group(2))? : !tilus.shared<128x...>, \
@@ -215,7 +215,7 @@ pub const CP: OpDef = OpDef {
 const _: () = CP.check();
 
 /// `tcgen05.slice`.
-pub const SLICE: OpDef = OpDef {
+pub static SLICE: OpDef = OpDef {
     name: "tcgen05.slice",
     summary: "a view of a box of a tensor-memory tensor",
     description: "`%s = tcgen05.slice %t[%o1, ..., %on] (lane_offset(32))? : !tilus.tmem<...> -> \
@@ -240,7 +240,7 @@ pub const SLICE: OpDef = OpDef {
 const _: () = SLICE.check();
 
 /// `tcgen05.view`.
-pub const VIEW: OpDef = OpDef {
+pub static VIEW: OpDef = OpDef {
     name: "tcgen05.view",
     summary: "reinterpret a tensor-memory tensor with another element type or shape",
     description: "`%v = tcgen05.view %t : !tilus.tmem<128x64xf32> -> !tilus.tmem<128x128xf16>` \
@@ -256,7 +256,7 @@ pub const VIEW: OpDef = OpDef {
 const _: () = VIEW.check();
 
 /// `tcgen05.fence_before_thread_sync`.
-pub const FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
+pub static FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
     name: "tcgen05.fence_before_thread_sync",
     summary: "order earlier tcgen05 ops before the next thread synchronization",
     description: "`tcgen05.fence_before_thread_sync` (PTX `tcgen05.fence::before_thread_sync`) \
@@ -269,7 +269,7 @@ pub const FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
 const _: () = FENCE_BEFORE_THREAD_SYNC.check();
 
 /// `tcgen05.fence_after_thread_sync`.
-pub const FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
+pub static FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
     name: "tcgen05.fence_after_thread_sync",
     summary: "order later tcgen05 ops after the previous thread synchronization",
     description: "`tcgen05.fence_after_thread_sync` (PTX `tcgen05.fence::after_thread_sync`) \

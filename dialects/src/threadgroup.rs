@@ -21,7 +21,7 @@ const GROUP_TRAITS: &[Trait] = &[
 ];
 
 /// `threadgroup.group`.
-pub const GROUP: OpDef = OpDef {
+pub static GROUP: OpDef = OpDef {
     name: "threadgroup.group",
     summary: "run a region on a contiguous range of the enclosing group's threads",
     description:
@@ -41,7 +41,7 @@ pub const GROUP: OpDef = OpDef {
 const _: () = GROUP.check();
 
 /// `threadgroup.single_thread`.
-pub const SINGLE_THREAD: OpDef = OpDef {
+pub static SINGLE_THREAD: OpDef = OpDef {
     name: "threadgroup.single_thread",
     summary: "run a region on one thread of the enclosing group",
     description: "Without `thread(i)` the hardware elects any one thread (`elect.sync`, a \
@@ -57,7 +57,7 @@ pub const SINGLE_THREAD: OpDef = OpDef {
 const _: () = SINGLE_THREAD.check();
 
 /// `threadgroup.single_warp`.
-pub const SINGLE_WARP: OpDef = OpDef {
+pub static SINGLE_WARP: OpDef = OpDef {
     name: "threadgroup.single_warp",
     summary: "run a region on one warp of the enclosing group",
     description: "`threadgroup.single_warp warp(w) { ... }` is `threadgroup.group threads(32 * w, \
@@ -72,7 +72,7 @@ pub const SINGLE_WARP: OpDef = OpDef {
 const _: () = SINGLE_WARP.check();
 
 /// `threadgroup.warp_group`.
-pub const WARP_GROUP: OpDef = OpDef {
+pub static WARP_GROUP: OpDef = OpDef {
     name: "threadgroup.warp_group",
     summary: "run a region on consecutive warps of the enclosing group",
     description: "`threadgroup.warp_group warps(b, n) { ... }` is `threadgroup.group threads(32 * \
@@ -90,7 +90,7 @@ pub const WARP_GROUP: OpDef = OpDef {
 const _: () = WARP_GROUP.check();
 
 /// `threadgroup.sync`.
-pub const SYNC: OpDef = OpDef {
+pub static SYNC: OpDef = OpDef {
     name: "threadgroup.sync",
     summary: "barrier over the threads of the enclosing group only",
     description: "Waits until every thread of the enclosing group arrives, and orders their \

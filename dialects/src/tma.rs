@@ -42,7 +42,7 @@ pub const MAX_WAIT_GROUP: i64 = 6;
 pub const FENCE_SPACE: AttrConstraint = enum_attr("state space", &["shared", "global"]);
 
 /// `tma.global_to_shared`.
-pub const GLOBAL_TO_SHARED: OpDef = OpDef {
+pub static GLOBAL_TO_SHARED: OpDef = OpDef {
     name: "tma.global_to_shared",
     summary: "asynchronous bulk copy of a box from a global view into a shared tensor",
     description: "`tma.global_to_shared %g[%m, %k : i32, i32], %s, %bars[%i : i32] : \
@@ -82,7 +82,7 @@ pub const GLOBAL_TO_SHARED: OpDef = OpDef {
 const _: () = GLOBAL_TO_SHARED.check();
 
 /// `tma.shared_to_global`.
-pub const SHARED_TO_GLOBAL: OpDef = OpDef {
+pub static SHARED_TO_GLOBAL: OpDef = OpDef {
     name: "tma.shared_to_global",
     summary: "asynchronous bulk copy of a shared tensor into a box of a global view",
     description: "`tma.shared_to_global %s, %g[%m, %n : i32, i32] : !tilus.shared<64x64xf16>, \
@@ -108,7 +108,7 @@ pub const SHARED_TO_GLOBAL: OpDef = OpDef {
 const _: () = SHARED_TO_GLOBAL.check();
 
 /// `tma.commit_group`.
-pub const COMMIT_GROUP: OpDef = OpDef {
+pub static COMMIT_GROUP: OpDef = OpDef {
     name: "tma.commit_group",
     summary: "close the issuing thread's pending bulk stores into a group",
     description: "`tma.commit_group` gathers the `tma.shared_to_global` copies the issuing \
@@ -122,7 +122,7 @@ pub const COMMIT_GROUP: OpDef = OpDef {
 const _: () = COMMIT_GROUP.check();
 
 /// `tma.wait_group`.
-pub const WAIT_GROUP: OpDef = OpDef {
+pub static WAIT_GROUP: OpDef = OpDef {
     name: "tma.wait_group",
     summary: "wait until at most n bulk groups of the issuing thread are pending",
     description: "`tma.wait_group 0` blocks until at most `n` (0 to 6) of the issuing thread's \
@@ -142,7 +142,7 @@ pub const WAIT_GROUP: OpDef = OpDef {
 const _: () = WAIT_GROUP.check();
 
 /// `tma.fence_proxy_async`.
-pub const FENCE_PROXY_ASYNC: OpDef = OpDef {
+pub static FENCE_PROXY_ASYNC: OpDef = OpDef {
     name: "tma.fence_proxy_async",
     summary: "order ordinary memory accesses with the async proxy (both directions)",
     description: "`tma.fence_proxy_async shared` (or `global`) orders the executing thread's \
@@ -159,7 +159,7 @@ pub const FENCE_PROXY_ASYNC: OpDef = OpDef {
 const _: () = FENCE_PROXY_ASYNC.check();
 
 /// `tma.fence_proxy_async_release`.
-pub const FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
+pub static FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
     name: "tma.fence_proxy_async_release",
     summary: "release fence from the generic proxy to the async proxy (cluster scope)",
     description: "`tma.fence_proxy_async_release` is the one-directional (generic to async) \

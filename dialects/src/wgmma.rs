@@ -17,7 +17,7 @@ use tilus_ir::types::Signedness;
 use tilus_ir::{Context, Diagnostic, OpId};
 
 /// `wgmma.fence`.
-pub const FENCE: OpDef = OpDef {
+pub static FENCE: OpDef = OpDef {
     name: "wgmma.fence",
     summary: "order register accesses before the following wgmma.mma",
     description: "`wgmma.fence` (PTX `wgmma.fence.sync.aligned`) must come before the first \
@@ -32,7 +32,7 @@ pub const FENCE: OpDef = OpDef {
 const _: () = FENCE.check();
 
 /// `wgmma.mma`.
-pub const MMA: OpDef = OpDef {
+pub static MMA: OpDef = OpDef {
     name: "wgmma.mma",
     summary: "asynchronous warpgroup matrix multiply-accumulate, d = a * b + acc",
     description: "`%d = wgmma.mma %a, %b, %acc : A, B, ACC` computes `d = a·b + acc` for \
@@ -64,7 +64,7 @@ pub const MMA: OpDef = OpDef {
 const _: () = MMA.check();
 
 /// `wgmma.commit_group`.
-pub const COMMIT_GROUP: OpDef = OpDef {
+pub static COMMIT_GROUP: OpDef = OpDef {
     name: "wgmma.commit_group",
     summary: "close the group of wgmma.mma issued since the last commit",
     description: "`wgmma.commit_group` (PTX `wgmma.commit_group.sync.aligned`) makes the \
@@ -77,7 +77,7 @@ pub const COMMIT_GROUP: OpDef = OpDef {
 const _: () = COMMIT_GROUP.check();
 
 /// `wgmma.wait_group`.
-pub const WAIT_GROUP: OpDef = OpDef {
+pub static WAIT_GROUP: OpDef = OpDef {
     name: "wgmma.wait_group",
     summary: "wait until at most N committed wgmma groups are pending",
     description: "`wgmma.wait_group N` (PTX `wgmma.wait_group.sync.aligned N`, `0 <= N <= 7`) \

@@ -8,7 +8,7 @@ macro_rules! cast {
     };
     ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal, $fold:expr, $canon:expr) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: $doc,

@@ -11,7 +11,7 @@ const CMPF_PREDICATES: &[&str] = &[
 ];
 
 /// `arith.cmpi`.
-pub const CMPI: OpDef = OpDef {
+pub static CMPI: OpDef = OpDef {
     name: "arith.cmpi",
     summary: "integer comparison",
     description:
@@ -32,7 +32,7 @@ pub const CMPI: OpDef = OpDef {
 const _: () = CMPI.check();
 
 /// `arith.cmpf`.
-pub const CMPF: OpDef = OpDef {
+pub static CMPF: OpDef = OpDef {
     name: "arith.cmpf",
     summary: "float comparison",
     description: "Compares two floats with `predicate` (ordered `o*`, unordered `u*`, `false`, \
@@ -62,7 +62,7 @@ const CONDITION: TypeConstraint = TypeConstraint {
 };
 
 /// `arith.select`.
-pub const SELECT: OpDef = OpDef {
+pub static SELECT: OpDef = OpDef {
     name: "arith.select",
     summary: "choose between two values",
     description: "Yields `true_value` where `condition` is true, else `false_value`.",

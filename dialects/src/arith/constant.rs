@@ -3,7 +3,7 @@
 use super::*;
 
 /// `arith.constant`.
-pub const CONSTANT: OpDef = OpDef {
+pub static CONSTANT: OpDef = OpDef {
     name: "arith.constant",
     summary: "a constant integer, float or dense value",
     description: "Materializes the typed attribute `value` as an SSA value of the same type, e.g. \

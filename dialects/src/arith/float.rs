@@ -70,7 +70,7 @@ binary!(
 );
 
 /// `arith.negf`.
-pub const NEGF: OpDef = OpDef {
+pub static NEGF: OpDef = OpDef {
     name: "arith.negf",
     summary: "float negation",
     description: "Flips the sign of a float (also of NaN and zero).",

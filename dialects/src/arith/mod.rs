@@ -49,7 +49,7 @@ macro_rules! binary {
     };
     ($id:ident, $name:literal, $ty:expr, $fmt:expr, [$($extra:expr),*], [$($tr:expr),*], $doc:literal, $fold:expr, $canon:expr) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: $doc,

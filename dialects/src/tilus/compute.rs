@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.cast`.
-pub const CAST: OpDef = OpDef {
+pub static CAST: OpDef = OpDef {
     name: "tilus.cast",
     summary: "convert the elements of a register tensor to another type",
     description: "`%y = tilus.cast %x : !tilus.reg<64xf32> to !tilus.reg<64xf16>` converts \
@@ -21,7 +21,7 @@ const _: () = CAST.check();
 macro_rules! binary {
     ($id:ident, $name:literal, [$($tr:expr),*], $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -78,7 +78,7 @@ binary!(
 );
 
 /// `tilus.cmp`.
-pub const CMP: OpDef = OpDef {
+pub static CMP: OpDef = OpDef {
     name: "tilus.cmp",
     summary: "element-wise comparison giving an i1 tensor",
     description: "`%m = tilus.cmp lt %x, %y : (!tilus.reg<64x128xi32>, !tilus.reg<1x128xi32>) \
@@ -113,7 +113,7 @@ macro_rules! unary {
     };
     ($id:ident, $name:literal, $float:literal, $verify:expr, $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -154,7 +154,7 @@ unary!(NEG, "tilus.neg", any, "Element-wise negation.");
 unary!(ABS, "tilus.abs", any, "Element-wise absolute value.");
 
 /// `tilus.where`.
-pub const WHERE: OpDef = OpDef {
+pub static WHERE: OpDef = OpDef {
     name: "tilus.where",
     summary: "element-wise select",
     description: "`%r = tilus.where %c, %x, %y : (!tilus.reg<64x128xi1>, !tilus.reg<64x128xf32>, \
@@ -177,7 +177,7 @@ pub const WHERE: OpDef = OpDef {
 const _: () = WHERE.check();
 
 /// `tilus.reduce`.
-pub const REDUCE: OpDef = OpDef {
+pub static REDUCE: OpDef = OpDef {
     name: "tilus.reduce",
     summary: "reduce a register tensor along one dimension",
     description: "`%s = tilus.reduce sum %x dim(1) keepdim : !tilus.reg<64x128xf32> -> \
@@ -208,7 +208,7 @@ const _: () = REDUCE.check();
 macro_rules! shuffle {
     ($id:ident, $name:literal, $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -243,7 +243,7 @@ shuffle!(
 );
 
 /// `tilus.dot`.
-pub const DOT: OpDef = OpDef {
+pub static DOT: OpDef = OpDef {
     name: "tilus.dot",
     summary: "matrix multiply-accumulate on register tensors",
     description: "`%d = tilus.dot %a, %b, %c : (!tilus.reg<64x16xf16>, !tilus.reg<16x32xf16>, \

@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.block_id`.
-pub const BLOCK_ID: OpDef = OpDef {
+pub static BLOCK_ID: OpDef = OpDef {
     name: "tilus.block_id",
     summary: "the index of this thread block in the grid along x, y or z",
     description: "`%b = tilus.block_id x` is `%ctaid.x` as an `i32`, in `[0, grid extent)`.",
@@ -16,7 +16,7 @@ pub const BLOCK_ID: OpDef = OpDef {
 const _: () = BLOCK_ID.check();
 
 /// `tilus.num_blocks`.
-pub const NUM_BLOCKS: OpDef = OpDef {
+pub static NUM_BLOCKS: OpDef = OpDef {
     name: "tilus.num_blocks",
     summary: "the grid extent along x, y or z",
     description: "`%n = tilus.num_blocks x` is `%nctaid.x` as an `i32`: the value of the \
@@ -30,7 +30,7 @@ pub const NUM_BLOCKS: OpDef = OpDef {
 const _: () = NUM_BLOCKS.check();
 
 /// `tilus.thread_id`.
-pub const THREAD_ID: OpDef = OpDef {
+pub static THREAD_ID: OpDef = OpDef {
     name: "tilus.thread_id",
     summary: "the index of this thread in the enclosing thread group",
     description: "`%t = tilus.thread_id` is the thread's index relative to the enclosing \
@@ -44,7 +44,7 @@ pub const THREAD_ID: OpDef = OpDef {
 const _: () = THREAD_ID.check();
 
 /// `tilus.warp_id`.
-pub const WARP_ID: OpDef = OpDef {
+pub static WARP_ID: OpDef = OpDef {
     name: "tilus.warp_id",
     summary: "the index of this thread's warp in the enclosing thread group",
     description: "`%w = tilus.warp_id` is `tilus.thread_id / 32`: relative to the enclosing \
@@ -56,7 +56,7 @@ pub const WARP_ID: OpDef = OpDef {
 const _: () = WARP_ID.check();
 
 /// `tilus.lane_id`.
-pub const LANE_ID: OpDef = OpDef {
+pub static LANE_ID: OpDef = OpDef {
     name: "tilus.lane_id",
     summary: "the index of this thread in its hardware warp",
     description: "`%l = tilus.lane_id` is `%laneid`, in `[0, 32)`; it does not depend on the \

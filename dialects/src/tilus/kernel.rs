@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.kernel`.
-pub const KERNEL: OpDef = OpDef {
+pub static KERNEL: OpDef = OpDef {
     name: "tilus.kernel",
     summary: "a GPU kernel: a grid of thread blocks running one tile program",
     description: "`tilus.kernel @name(%p: !tilus.ptr<f16>, %m: i32) warps(4) \

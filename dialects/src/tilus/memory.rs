@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.global_view`.
-pub const GLOBAL_VIEW: OpDef = OpDef {
+pub static GLOBAL_VIEW: OpDef = OpDef {
     name: "tilus.global_view",
     summary: "a shaped view of global memory at a pointer parameter",
     description: "`%g = tilus.global_view %p[%m, %k] strides[%ld] : !tilus.ptr<f16> -> \
@@ -28,7 +28,7 @@ pub const GLOBAL_VIEW: OpDef = OpDef {
 const _: () = GLOBAL_VIEW.check();
 
 /// `tilus.shared_tensor`.
-pub const SHARED_TENSOR_OP: OpDef = OpDef {
+pub static SHARED_TENSOR_OP: OpDef = OpDef {
     name: "tilus.shared_tensor",
     summary: "allocate a shared-memory tensor",
     description: "`%s = tilus.shared_tensor : !tilus.shared<3x128x64xf16, swizzle = 128B>` \
@@ -44,7 +44,7 @@ pub const SHARED_TENSOR_OP: OpDef = OpDef {
 const _: () = SHARED_TENSOR_OP.check();
 
 /// `tilus.free_shared`.
-pub const FREE_SHARED: OpDef = OpDef {
+pub static FREE_SHARED: OpDef = OpDef {
     name: "tilus.free_shared",
     summary: "release a shared-memory tensor",
     description: "`tilus.free_shared %s : !tilus.shared<...>` ends the allocation made by the \
@@ -58,7 +58,7 @@ pub const FREE_SHARED: OpDef = OpDef {
 const _: () = FREE_SHARED.check();
 
 /// `tilus.register_tensor`.
-pub const REGISTER_TENSOR: OpDef = OpDef {
+pub static REGISTER_TENSOR: OpDef = OpDef {
     name: "tilus.register_tensor",
     summary: "a register tensor filled with a scalar, or undefined",
     description: "`%r = tilus.register_tensor init(%c : f32) : !tilus.reg<64x64xf32>` makes a \
@@ -80,7 +80,7 @@ const _: () = REGISTER_TENSOR.check();
 // ----- loads and stores ---------------------------------------------------------------------
 
 /// `tilus.load_global`.
-pub const LOAD_GLOBAL: OpDef = OpDef {
+pub static LOAD_GLOBAL: OpDef = OpDef {
     name: "tilus.load_global",
     summary: "load a box of a global view into a register tensor",
     description: "`%r = tilus.load_global %g[%i, %j] : !tilus.global<?x?xf16> -> \
@@ -98,7 +98,7 @@ pub const LOAD_GLOBAL: OpDef = OpDef {
 const _: () = LOAD_GLOBAL.check();
 
 /// `tilus.store_global`.
-pub const STORE_GLOBAL: OpDef = OpDef {
+pub static STORE_GLOBAL: OpDef = OpDef {
     name: "tilus.store_global",
     summary: "store a register tensor into a box of a global view",
     description: "`tilus.store_global %r, %g[%i, %j] : !tilus.reg<64x64xf16>, \
@@ -118,7 +118,7 @@ pub const STORE_GLOBAL: OpDef = OpDef {
 const _: () = STORE_GLOBAL.check();
 
 /// `tilus.load_shared`.
-pub const LOAD_SHARED: OpDef = OpDef {
+pub static LOAD_SHARED: OpDef = OpDef {
     name: "tilus.load_shared",
     summary: "load a whole shared tensor into a register tensor",
     description: "`%r = tilus.load_shared %s : !tilus.shared<64x32xf16> -> \
@@ -133,7 +133,7 @@ pub const LOAD_SHARED: OpDef = OpDef {
 const _: () = LOAD_SHARED.check();
 
 /// `tilus.store_shared`.
-pub const STORE_SHARED: OpDef = OpDef {
+pub static STORE_SHARED: OpDef = OpDef {
     name: "tilus.store_shared",
     summary: "store a register tensor into a whole shared tensor",
     description: "`tilus.store_shared %r, %s : !tilus.reg<64x32xf16>, \
@@ -148,7 +148,7 @@ const _: () = STORE_SHARED.check();
 // ----- shared views -------------------------------------------------------------------------
 
 /// `tilus.slice_shared`.
-pub const SLICE_SHARED: OpDef = OpDef {
+pub static SLICE_SHARED: OpDef = OpDef {
     name: "tilus.slice_shared",
     summary: "index the leading dimensions of a shared tensor (a view)",
     description: "`%t = tilus.slice_shared %s[%stage] : !tilus.shared<3x128x64xf16, swizzle = \
@@ -167,7 +167,7 @@ pub const SLICE_SHARED: OpDef = OpDef {
 const _: () = SLICE_SHARED.check();
 
 /// `tilus.permute_shared`.
-pub const PERMUTE_SHARED: OpDef = OpDef {
+pub static PERMUTE_SHARED: OpDef = OpDef {
     name: "tilus.permute_shared",
     summary: "reorder the dimensions of a shared tensor (a view)",
     description: "`%t = tilus.permute_shared %s [1, 0] : !tilus.shared<64x128xf16> -> \
@@ -188,7 +188,7 @@ pub const PERMUTE_SHARED: OpDef = OpDef {
 const _: () = PERMUTE_SHARED.check();
 
 /// `tilus.shared_addr`.
-pub const SHARED_ADDR: OpDef = OpDef {
+pub static SHARED_ADDR: OpDef = OpDef {
     name: "tilus.shared_addr",
     summary: "the 32-bit shared-window address of a shared tensor's first element",
     description: "`%a = tilus.shared_addr %s : !tilus.shared<128x64xf16, swizzle = 128B> -> i32` \

@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.fast_divmod`.
-pub const FAST_DIVMOD: OpDef = OpDef {
+pub static FAST_DIVMOD: OpDef = OpDef {
     name: "tilus.fast_divmod",
     summary: "quotient and remainder by a grid-constant divisor",
     description: "`%q, %r = tilus.fast_divmod %a, %b` is `(a / b, a % b)` for `a >= 0` and \
@@ -23,7 +23,7 @@ const _: () = FAST_DIVMOD.check();
 macro_rules! semaphore {
     ($id:ident, $name:literal, $summary:literal, $doc:literal) => {
         #[doc = $summary]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $summary,
             description: $doc,
