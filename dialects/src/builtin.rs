@@ -31,6 +31,21 @@ pub static MODULE: OpDef = OpDef {
 };
 const _: () = MODULE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `builtin.module`.
+    pub struct ModuleOp = MODULE;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": Option<&str>,
+        sym_visibility = "sym_visibility": Option<&str>
+    }
+    regions {
+        body_region = "bodyRegion"
+    }
+    successors {}
+}
+
 fn parse_module(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props = Vec::new();
     if p.peek() == Some(b'@') {
@@ -114,3 +129,10 @@ pub fn ctx_sym(name: &str) -> String {
 
 /// The builtin dialect's ops.
 pub static OPS: &[&OpDef] = &[&MODULE];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `builtin` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum BuiltinOpKind for OPS {
+        Module(ModuleOp),
+    }
+}

@@ -1,6 +1,7 @@
 //! `cf`: unstructured control flow between blocks of a region.
 
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1};
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
 use tilus_ir::{OpId, OperationState};
@@ -24,6 +25,20 @@ pub static BR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = BR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.br`.
+    pub struct BrOp = BR;
+    operands {
+        dest_operands = "destOperands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {
+        dest = "dest"
+    }
+}
 
 /// `cf.cond_br`.
 pub static COND_BR: OpDef = OpDef {
@@ -56,6 +71,23 @@ pub static COND_BR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = COND_BR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.cond_br`.
+    pub struct CondBrOp = COND_BR;
+    operands {
+        condition = "condition": Value,
+        true_dest_operands = "trueDestOperands": &[Value],
+        false_dest_operands = "falseDestOperands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {
+        true_dest = "trueDest",
+        false_dest = "falseDest"
+    }
+}
 
 /// Replaces a conditional branch by an unconditional one to `dest(s)`.
 fn to_br(rw: &mut Rewriter<'_>, op: OpId, s: usize) {
@@ -144,3 +176,11 @@ fn cond_br_same_successor(rw: &mut Rewriter<'_>, op: OpId) -> bool {
 
 /// The cf dialect's ops.
 pub static OPS: &[&OpDef] = &[&BR, &COND_BR];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `cf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum CfOpKind for OPS {
+        Br(BrOp),
+        CondBr(CondBrOp),
+    }
+}

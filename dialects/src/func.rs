@@ -2,6 +2,7 @@
 
 use crate::builtin::ctx_sym;
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, many, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF,
     FUNCTION_TYPE_ATTR, STR_ATTR, UNIT_ATTR,
@@ -39,6 +40,25 @@ pub static FUNC: OpDef = OpDef {
 };
 const _: () = FUNC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `func.func`.
+    pub struct FuncOp = FUNC;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        sym_visibility = "sym_visibility": Option<&str>,
+        arg_attrs = "arg_attrs": Option<Attr>,
+        res_attrs = "res_attrs": Option<Attr>,
+        no_inline = "no_inline": bool
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `func.return`.
 pub static RETURN: OpDef = OpDef {
     name: "func.return",
@@ -57,6 +77,18 @@ pub static RETURN: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = RETURN.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `func.return`.
+    pub struct ReturnOp = RETURN;
+    operands {
+        operands = "operands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `func.call`.
 pub static CALL: OpDef = OpDef {
@@ -78,8 +110,34 @@ pub static CALL: OpDef = OpDef {
 };
 const _: () = CALL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `func.call`.
+    pub struct CallOp = CALL;
+    operands {
+        operands = "operands": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        callee = "callee": Attr,
+        no_inline = "no_inline": bool
+    }
+    regions {}
+    successors {}
+}
+
 /// The func dialect's ops.
 pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `func` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum FuncOpKind for OPS {
+        Func(FuncOp),
+        Return(ReturnOp),
+        Call(CallOp),
+    }
+}
 
 /// The `(inputs, results)` of an op's `function_type` property.
 pub(crate) fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {

@@ -25,6 +25,7 @@ use crate::tilus_types::{
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{enum_attr, maybe, one, opt_attr, AttrConstraint, Format, OpDef, I32};
 use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Trait, Value};
@@ -64,6 +65,20 @@ pub static ALLOC: OpDef = OpDef {
 };
 const _: () = ALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.alloc`.
+    pub struct AllocOp = ALLOC;
+    operands {}
+    results {
+        barriers = "barriers": Value
+    }
+    attrs {
+        counts = "counts": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive`.
 pub static ARRIVE: OpDef = OpDef {
     name: "mbarrier.arrive",
@@ -91,6 +106,39 @@ pub static ARRIVE: OpDef = OpDef {
 };
 const _: () = ARRIVE.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a arrive memory semantics attribute.
+    pub enum ArriveMemorySemantics {
+        Release = "release",
+        Relaxed = "relaxed"
+    }
+}
+
+tilus_ir::op_enum! {
+    /// The cases of a memory scope attribute.
+    pub enum MemoryScope {
+        Cta = "cta",
+        Cluster = "cluster"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive`.
+    pub struct ArriveOp = ARRIVE;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        count = "count": Option<Value>
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive_expect_tx`.
 pub static ARRIVE_EXPECT_TX: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx",
@@ -117,6 +165,23 @@ pub static ARRIVE_EXPECT_TX: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx`.
+    pub struct ArriveExpectTxOp = ARRIVE_EXPECT_TX;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
 
 /// `mbarrier.arrive_expect_tx_multicast`.
 pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
@@ -146,6 +211,24 @@ pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
 };
 const _: () = ARRIVE_EXPECT_TX_MULTICAST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx_multicast`.
+    pub struct ArriveExpectTxMulticastOp = ARRIVE_EXPECT_TX_MULTICAST;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value,
+        mask = "mask": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive_expect_tx_remote`.
 pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx_remote",
@@ -172,6 +255,24 @@ pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX_REMOTE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx_remote`.
+    pub struct ArriveExpectTxRemoteOp = ARRIVE_EXPECT_TX_REMOTE;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value,
+        rank = "rank": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
 
 /// `mbarrier.wait`.
 pub static WAIT: OpDef = OpDef {
@@ -201,6 +302,31 @@ pub static WAIT: OpDef = OpDef {
 };
 const _: () = WAIT.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a wait memory semantics attribute.
+    pub enum WaitMemorySemantics {
+        Acquire = "acquire",
+        Relaxed = "relaxed"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.wait`.
+    pub struct WaitOp = WAIT;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        phase = "phase": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<WaitMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.producer_initial_phase`.
 pub static PRODUCER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.producer_initial_phase",
@@ -215,6 +341,18 @@ pub static PRODUCER_INITIAL_PHASE: OpDef = OpDef {
 };
 const _: () = PRODUCER_INITIAL_PHASE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.producer_initial_phase`.
+    pub struct ProducerInitialPhaseOp = PRODUCER_INITIAL_PHASE;
+    operands {}
+    results {
+        phase = "phase": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.consumer_initial_phase`.
 pub static CONSUMER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.consumer_initial_phase",
@@ -227,6 +365,18 @@ pub static CONSUMER_INITIAL_PHASE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CONSUMER_INITIAL_PHASE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.consumer_initial_phase`.
+    pub struct ConsumerInitialPhaseOp = CONSUMER_INITIAL_PHASE;
+    operands {}
+    results {
+        phase = "phase": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `mbarrier.addr`.
 pub static ADDR: OpDef = OpDef {
@@ -249,6 +399,21 @@ pub static ADDR: OpDef = OpDef {
 };
 const _: () = ADDR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.addr`.
+    pub struct AddrOp = ADDR;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The mbarrier dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &ALLOC,
@@ -261,6 +426,21 @@ pub static OPS: &[&OpDef] = &[
     &CONSUMER_INITIAL_PHASE,
     &ADDR,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `mbarrier` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum MbarrierOpKind for OPS {
+        Alloc(AllocOp),
+        Arrive(ArriveOp),
+        ArriveExpectTx(ArriveExpectTxOp),
+        ArriveExpectTxMulticast(ArriveExpectTxMulticastOp),
+        ArriveExpectTxRemote(ArriveExpectTxRemoteOp),
+        Wait(WaitOp),
+        ProducerInitialPhase(ProducerInitialPhaseOp),
+        ConsumerInitialPhase(ConsumerInitialPhaseOp),
+        Addr(AddrOp),
+    }
+}
 
 // ----- helpers shared with other dialects ------------------------------------------------------
 

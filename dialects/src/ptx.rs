@@ -13,6 +13,7 @@
 use crate::common::{op_state, parse_trailing_attrs, split_declared};
 use crate::func::{function_type, parse_named_arg, print_fn_args};
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, many, maybe, one, opt_attr, region, AttrConstraint, Format, OpDef, Trait, TypeConstraint,
     ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, I1, I64_ATTR, STR_ATTR,
@@ -210,6 +211,27 @@ pub static ENTRY: OpDef = OpDef {
 };
 const _: () = ENTRY.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.entry`.
+    pub struct EntryOp = ENTRY;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        target = "target": Attr,
+        maxntid = "maxntid": Option<i64>,
+        reqntid = "reqntid": Option<i64>,
+        minnctapersm = "minnctapersm": Option<i64>,
+        reqnctapercluster = "reqnctapercluster": Option<i64>,
+        arg_attrs = "arg_attrs": Option<Attr>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `ptx.ret`.
 pub static RET: OpDef = OpDef {
     name: "ptx.ret",
@@ -220,6 +242,16 @@ pub static RET: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = RET.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.ret`.
+    pub struct RetOp = RET;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 // ----- ptx.special ------------------------------------------------------------------------------
 
@@ -293,6 +325,20 @@ pub static SPECIAL: OpDef = OpDef {
 };
 const _: () = SPECIAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.special`.
+    pub struct SpecialOp = SPECIAL;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        reg = "reg": &str
+    }
+    regions {}
+    successors {}
+}
+
 // ----- ptx.inst ---------------------------------------------------------------------------------
 
 /// `ptx.inst`.
@@ -329,6 +375,25 @@ pub static INST: OpDef = OpDef {
 };
 const _: () = INST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.inst`.
+    pub struct InstOp = INST;
+    operands {
+        args = "args": &[Value],
+        guard = "guard": Option<Value>
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        opcode = "opcode": &str,
+        form = "form": Option<&str>,
+        guard_negated = "guard_negated": bool
+    }
+    regions {}
+    successors {}
+}
+
 // ----- ptx.asm, shared memory -----------------------------------------------------------------
 
 /// `ptx.asm`.
@@ -351,6 +416,22 @@ pub static ASM: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = ASM.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.asm`.
+    pub struct AsmOp = ASM;
+    operands {
+        args = "args": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        asm_string = "asm_string": &str
+    }
+    regions {}
+    successors {}
+}
 
 /// `ptx.shared_decl`.
 pub static SHARED_DECL: OpDef = OpDef {
@@ -376,6 +457,20 @@ pub static SHARED_DECL: OpDef = OpDef {
 };
 const _: () = SHARED_DECL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.shared_decl`.
+    pub struct SharedDeclOp = SHARED_DECL;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        alignment = "alignment": i64,
+        size = "size": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `ptx.addressof`.
 pub static ADDRESSOF: OpDef = OpDef {
     name: "ptx.addressof",
@@ -392,6 +487,20 @@ pub static ADDRESSOF: OpDef = OpDef {
 };
 const _: () = ADDRESSOF.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.addressof`.
+    pub struct AddressofOp = ADDRESSOF;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        global_name = "global_name": Attr
+    }
+    regions {}
+    successors {}
+}
+
 /// The ptx dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &ENTRY,
@@ -402,6 +511,19 @@ pub static OPS: &[&OpDef] = &[
     &SHARED_DECL,
     &ADDRESSOF,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `ptx` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum PtxOpKind for OPS {
+        Entry(EntryOp),
+        Ret(RetOp),
+        Special(SpecialOp),
+        Inst(InstOp),
+        Asm(AsmOp),
+        SharedDecl(SharedDeclOp),
+        Addressof(AddressofOp),
+    }
+}
 
 // ----- helpers ---------------------------------------------------------------------------------
 

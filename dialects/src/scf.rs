@@ -4,6 +4,7 @@
 //! them without rebuilding a CFG. Syntax and generic form match MLIR's scf dialect.
 
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     block_region, many, one, opt_attr, Format, OpDef, Trait, ANY_TYPE, I1, SIGNLESS_INT_LIKE,
     UNIT_ATTR,
@@ -45,6 +46,27 @@ pub static FOR: OpDef = OpDef {
 };
 const _: () = FOR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.for`.
+    pub struct ForOp = FOR;
+    operands {
+        lower_bound = "lowerBound": Value,
+        upper_bound = "upperBound": Value,
+        step = "step": Value,
+        init_args = "initArgs": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        unsigned_cmp = "unsignedCmp": bool
+    }
+    regions {
+        region = "region"
+    }
+    successors {}
+}
+
 /// `scf.if`.
 pub static IF: OpDef = OpDef {
     name: "scf.if",
@@ -66,6 +88,23 @@ pub static IF: OpDef = OpDef {
 };
 const _: () = IF.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.if`.
+    pub struct IfOp = IF;
+    operands {
+        condition = "condition": Value
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {}
+    regions {
+        then_region = "thenRegion",
+        else_region = "elseRegion"
+    }
+    successors {}
+}
+
 /// `scf.yield`.
 pub static YIELD: OpDef = OpDef {
     name: "scf.yield",
@@ -84,8 +123,29 @@ pub static YIELD: OpDef = OpDef {
 };
 const _: () = YIELD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.yield`.
+    pub struct YieldOp = YIELD;
+    operands {
+        results = "results": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The scf dialect's ops.
 pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `scf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum ScfOpKind for OPS {
+        For(ForOp),
+        If(IfOp),
+        Yield(YieldOp),
+    }
+}
 
 /// The value of an integer or boolean constant operand.
 fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i128> {

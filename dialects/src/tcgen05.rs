@@ -51,6 +51,20 @@ pub static ALLOC: OpDef = OpDef {
 };
 const _: () = ALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.alloc`.
+    pub struct AllocOp = ALLOC;
+    operands {}
+    results {
+        tensor = "tensor": Value
+    }
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.dealloc`.
 pub static DEALLOC: OpDef = OpDef {
     name: "tcgen05.dealloc",
@@ -68,6 +82,20 @@ pub static DEALLOC: OpDef = OpDef {
 };
 const _: () = DEALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.dealloc`.
+    pub struct DeallocOp = DEALLOC;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.relinquish_alloc_permit`.
 pub static RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     name: "tcgen05.relinquish_alloc_permit",
@@ -81,6 +109,18 @@ pub static RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = RELINQUISH_ALLOC_PERMIT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.relinquish_alloc_permit`.
+    pub struct RelinquishAllocPermitOp = RELINQUISH_ALLOC_PERMIT;
+    operands {}
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
 
 /// `tcgen05.mma`.
 pub static MMA: OpDef = OpDef {
@@ -116,6 +156,23 @@ pub static MMA: OpDef = OpDef {
 };
 const _: () = MMA.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.mma`.
+    pub struct MmaOp = MMA;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        d = "d": Value,
+        enable_input_d = "enable_input_d": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.commit`.
 pub static COMMIT: OpDef = OpDef {
     name: "tcgen05.commit",
@@ -140,6 +197,22 @@ pub static COMMIT: OpDef = OpDef {
 };
 const _: () = COMMIT.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.commit`.
+    pub struct CommitOp = COMMIT;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        multicast_mask = "multicast_mask": Option<Value>
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.ld`.
 pub static LD: OpDef = OpDef {
     name: "tcgen05.ld",
@@ -158,6 +231,20 @@ pub static LD: OpDef = OpDef {
 };
 const _: () = LD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.ld`.
+    pub struct LdOp = LD;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.st`.
 pub static ST: OpDef = OpDef {
     name: "tcgen05.st",
@@ -172,6 +259,19 @@ pub static ST: OpDef = OpDef {
 };
 const _: () = ST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.st`.
+    pub struct StOp = ST;
+    operands {
+        value = "value": Value,
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.wait_ld`.
 pub static WAIT_LD: OpDef = OpDef {
     name: "tcgen05.wait_ld",
@@ -183,6 +283,16 @@ pub static WAIT_LD: OpDef = OpDef {
 };
 const _: () = WAIT_LD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.wait_ld`.
+    pub struct WaitLdOp = WAIT_LD;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.wait_st`.
 pub static WAIT_ST: OpDef = OpDef {
     name: "tcgen05.wait_st",
@@ -193,6 +303,16 @@ pub static WAIT_ST: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_ST.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.wait_st`.
+    pub struct WaitStOp = WAIT_ST;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tcgen05.cp`.
 pub static CP: OpDef = OpDef {
@@ -213,6 +333,21 @@ pub static CP: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CP.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.cp`.
+    pub struct CpOp = CP;
+    operands {
+        source = "source": Value,
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
 
 /// `tcgen05.slice`.
 pub static SLICE: OpDef = OpDef {
@@ -239,6 +374,23 @@ pub static SLICE: OpDef = OpDef {
 };
 const _: () = SLICE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.slice`.
+    pub struct SliceOp = SLICE;
+    operands {
+        tensor = "tensor": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        lane_offset = "lane_offset": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.view`.
 pub static VIEW: OpDef = OpDef {
     name: "tcgen05.view",
@@ -255,6 +407,20 @@ pub static VIEW: OpDef = OpDef {
 };
 const _: () = VIEW.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.view`.
+    pub struct ViewOp = VIEW;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.fence_before_thread_sync`.
 pub static FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
     name: "tcgen05.fence_before_thread_sync",
@@ -267,6 +433,16 @@ pub static FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_BEFORE_THREAD_SYNC.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.fence_before_thread_sync`.
+    pub struct FenceBeforeThreadSyncOp = FENCE_BEFORE_THREAD_SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tcgen05.fence_after_thread_sync`.
 pub static FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
@@ -281,6 +457,16 @@ pub static FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_AFTER_THREAD_SYNC.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.fence_after_thread_sync`.
+    pub struct FenceAfterThreadSyncOp = FENCE_AFTER_THREAD_SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// The tcgen05 dialect's ops.
 pub static OPS: &[&OpDef] = &[
@@ -299,6 +485,26 @@ pub static OPS: &[&OpDef] = &[
     &FENCE_BEFORE_THREAD_SYNC,
     &FENCE_AFTER_THREAD_SYNC,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tcgen05` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum Tcgen05OpKind for OPS {
+        Alloc(AllocOp),
+        Dealloc(DeallocOp),
+        RelinquishAllocPermit(RelinquishAllocPermitOp),
+        Mma(MmaOp),
+        Commit(CommitOp),
+        Ld(LdOp),
+        St(StOp),
+        WaitLd(WaitLdOp),
+        WaitSt(WaitStOp),
+        Cp(CpOp),
+        Slice(SliceOp),
+        View(ViewOp),
+        FenceBeforeThreadSync(FenceBeforeThreadSyncOp),
+        FenceAfterThreadSync(FenceAfterThreadSyncOp),
+    }
+}
 
 // ----- helpers -------------------------------------------------------------------------------
 

@@ -40,6 +40,21 @@ pub static GROUP: OpDef = OpDef {
 };
 const _: () = GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.group`.
+    pub struct GroupOp = GROUP;
+    operands {}
+    results {}
+    attrs {
+        begin = "begin": i64,
+        num = "num": i64
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.single_thread`.
 pub static SINGLE_THREAD: OpDef = OpDef {
     name: "threadgroup.single_thread",
@@ -56,6 +71,20 @@ pub static SINGLE_THREAD: OpDef = OpDef {
 };
 const _: () = SINGLE_THREAD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.single_thread`.
+    pub struct SingleThreadOp = SINGLE_THREAD;
+    operands {}
+    results {}
+    attrs {
+        thread = "thread": Option<i64>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.single_warp`.
 pub static SINGLE_WARP: OpDef = OpDef {
     name: "threadgroup.single_warp",
@@ -70,6 +99,20 @@ pub static SINGLE_WARP: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = SINGLE_WARP.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.single_warp`.
+    pub struct SingleWarpOp = SINGLE_WARP;
+    operands {}
+    results {}
+    attrs {
+        warp = "warp": Option<i64>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
 
 /// `threadgroup.warp_group`.
 pub static WARP_GROUP: OpDef = OpDef {
@@ -89,6 +132,21 @@ pub static WARP_GROUP: OpDef = OpDef {
 };
 const _: () = WARP_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.warp_group`.
+    pub struct WarpGroupOp = WARP_GROUP;
+    operands {}
+    results {}
+    attrs {
+        warp_begin = "warp_begin": i64,
+        num_warps = "num_warps": i64
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.sync`.
 pub static SYNC: OpDef = OpDef {
     name: "threadgroup.sync",
@@ -106,8 +164,29 @@ pub static SYNC: OpDef = OpDef {
 };
 const _: () = SYNC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.sync`.
+    pub struct SyncOp = SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The threadgroup dialect's ops.
 pub static OPS: &[&OpDef] = &[&GROUP, &SINGLE_THREAD, &SINGLE_WARP, &WARP_GROUP, &SYNC];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `threadgroup` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum ThreadgroupOpKind for OPS {
+        Group(GroupOp),
+        SingleThread(SingleThreadOp),
+        SingleWarp(SingleWarpOp),
+        WarpGroup(WarpGroupOp),
+        Sync(SyncOp),
+    }
+}
 
 /// The thread group an op executes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,6 +24,7 @@ use crate::tilus_types::{
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::format::operand_group;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, enum_attr, many, maybe, one, opt_attr, AttrConstraint, Format, OpDef, Trait, I32,
     I64_ATTR, UNIT_ATTR,
@@ -81,6 +82,26 @@ pub static GLOBAL_TO_SHARED: OpDef = OpDef {
 };
 const _: () = GLOBAL_TO_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.global_to_shared`.
+    pub struct GlobalToSharedOp = GLOBAL_TO_SHARED;
+    operands {
+        src = "src": Value,
+        offsets = "offsets": &[Value],
+        dst = "dst": Value,
+        barriers = "barriers": Value,
+        barrier_index = "barrier_index": Value,
+        multicast_mask = "multicast_mask": Option<Value>
+    }
+    results {}
+    attrs {
+        dims = "dims": Option<Attr>,
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.shared_to_global`.
 pub static SHARED_TO_GLOBAL: OpDef = OpDef {
     name: "tma.shared_to_global",
@@ -107,6 +128,22 @@ pub static SHARED_TO_GLOBAL: OpDef = OpDef {
 };
 const _: () = SHARED_TO_GLOBAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.shared_to_global`.
+    pub struct SharedToGlobalOp = SHARED_TO_GLOBAL;
+    operands {
+        src = "src": Value,
+        dst = "dst": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {}
+    attrs {
+        dims = "dims": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.commit_group`.
 pub static COMMIT_GROUP: OpDef = OpDef {
     name: "tma.commit_group",
@@ -120,6 +157,16 @@ pub static COMMIT_GROUP: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.commit_group`.
+    pub struct CommitGroupOp = COMMIT_GROUP;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tma.wait_group`.
 pub static WAIT_GROUP: OpDef = OpDef {
@@ -141,6 +188,19 @@ pub static WAIT_GROUP: OpDef = OpDef {
 };
 const _: () = WAIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.wait_group`.
+    pub struct WaitGroupOp = WAIT_GROUP;
+    operands {}
+    results {}
+    attrs {
+        n = "n": i64,
+        read = "read": bool
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.fence_proxy_async`.
 pub static FENCE_PROXY_ASYNC: OpDef = OpDef {
     name: "tma.fence_proxy_async",
@@ -158,6 +218,26 @@ pub static FENCE_PROXY_ASYNC: OpDef = OpDef {
 };
 const _: () = FENCE_PROXY_ASYNC.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a state space attribute.
+    pub enum StateSpace {
+        Shared = "shared",
+        Global = "global"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.fence_proxy_async`.
+    pub struct FenceProxyAsyncOp = FENCE_PROXY_ASYNC;
+    operands {}
+    results {}
+    attrs {
+        space = "space": StateSpace
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.fence_proxy_async_release`.
 pub static FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
     name: "tma.fence_proxy_async_release",
@@ -171,6 +251,16 @@ pub static FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
 };
 const _: () = FENCE_PROXY_ASYNC_RELEASE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.fence_proxy_async_release`.
+    pub struct FenceProxyAsyncReleaseOp = FENCE_PROXY_ASYNC_RELEASE;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The tma dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &GLOBAL_TO_SHARED,
@@ -180,6 +270,18 @@ pub static OPS: &[&OpDef] = &[
     &FENCE_PROXY_ASYNC,
     &FENCE_PROXY_ASYNC_RELEASE,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tma` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum TmaOpKind for OPS {
+        GlobalToShared(GlobalToSharedOp),
+        SharedToGlobal(SharedToGlobalOp),
+        CommitGroup(CommitGroupOp),
+        WaitGroup(WaitGroupOp),
+        FenceProxyAsync(FenceProxyAsyncOp),
+        FenceProxyAsyncRelease(FenceProxyAsyncReleaseOp),
+    }
+}
 
 // ----- verifiers --------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
     prop_i64, type_str, DType, TensorType, REG_TENSOR, SHARED_OR_REG_TENSOR, SHARED_TENSOR,
 };
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{attr, one, Format, OpDef, Trait, I64_ATTR};
 use tilus_ir::types::Signedness;
 use tilus_ir::{Context, Diagnostic, OpId};
@@ -30,6 +31,16 @@ pub static FENCE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = FENCE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.fence`.
+    pub struct FenceOp = FENCE;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `wgmma.mma`.
 pub static MMA: OpDef = OpDef {
@@ -63,6 +74,22 @@ pub static MMA: OpDef = OpDef {
 };
 const _: () = MMA.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.mma`.
+    pub struct MmaOp = MMA;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        acc = "acc": Value
+    }
+    results {
+        d = "d": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `wgmma.commit_group`.
 pub static COMMIT_GROUP: OpDef = OpDef {
     name: "wgmma.commit_group",
@@ -75,6 +102,16 @@ pub static COMMIT_GROUP: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.commit_group`.
+    pub struct CommitGroupOp = COMMIT_GROUP;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `wgmma.wait_group`.
 pub static WAIT_GROUP: OpDef = OpDef {
@@ -91,8 +128,30 @@ pub static WAIT_GROUP: OpDef = OpDef {
 };
 const _: () = WAIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.wait_group`.
+    pub struct WaitGroupOp = WAIT_GROUP;
+    operands {}
+    results {}
+    attrs {
+        pending = "pending": i64
+    }
+    regions {}
+    successors {}
+}
+
 /// The wgmma dialect's ops.
 pub static OPS: &[&OpDef] = &[&FENCE, &MMA, &COMMIT_GROUP, &WAIT_GROUP];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `wgmma` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum WgmmaOpKind for OPS {
+        Fence(FenceOp),
+        Mma(MmaOp),
+        CommitGroup(CommitGroupOp),
+        WaitGroup(WaitGroupOp),
+    }
+}
 
 fn verify_warpgroup(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     require_group(ctx, op, Need::Warpgroup)

@@ -44,7 +44,10 @@ impl RewriteSink for Rewriter<'_> {
 }
 
 enum Sink<'a> {
-    Ctx { ctx: &'a mut Context, ip: InsertPoint },
+    Ctx {
+        ctx: &'a mut Context,
+        ip: InsertPoint,
+    },
     Rewriter(&'a mut (dyn RewriteSink + 'a)),
 }
 

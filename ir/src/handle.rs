@@ -15,6 +15,58 @@
 //! Every slot named in a handle is looked up in the declaration by a `const fn` while the crate
 //! compiles, with its arity or attribute kind, and the handle must list every slot: renaming an
 //! operand in a declaration without its handle is a build error, not a wrong index at run time.
+//!
+//! ```
+//! use tilus_ir::opdef::{one, OpDef, ANY_TYPE};
+//! pub static NEG: OpDef = OpDef {
+//!     name: "t.neg",
+//!     operands: &[one("input", ANY_TYPE)],
+//!     results: &[one("result", ANY_TYPE)],
+//!     ..OpDef::DEFAULT
+//! };
+//! tilus_ir::op_handle! {
+//!     pub struct NegOp = NEG;
+//!     operands { input = "input": tilus_ir::Value }
+//!     results { result = "result": tilus_ir::Value }
+//!     attrs {} regions {} successors {}
+//! }
+//! ```
+//!
+//! The same handle after the operand was renamed in the declaration only does not compile:
+//!
+//! ```compile_fail
+//! use tilus_ir::opdef::{one, OpDef, ANY_TYPE};
+//! pub static NEG: OpDef = OpDef {
+//!     name: "t.neg",
+//!     operands: &[one("operand", ANY_TYPE)],
+//!     results: &[one("result", ANY_TYPE)],
+//!     ..OpDef::DEFAULT
+//! };
+//! tilus_ir::op_handle! {
+//!     pub struct NegOp = NEG;
+//!     operands { input = "input": tilus_ir::Value }
+//!     results { result = "result": tilus_ir::Value }
+//!     attrs {} regions {} successors {}
+//! }
+//! ```
+//!
+//! Nor does one that reads a single operand as a variadic group:
+//!
+//! ```compile_fail
+//! use tilus_ir::opdef::{one, OpDef, ANY_TYPE};
+//! pub static NEG: OpDef = OpDef {
+//!     name: "t.neg",
+//!     operands: &[one("input", ANY_TYPE)],
+//!     results: &[one("result", ANY_TYPE)],
+//!     ..OpDef::DEFAULT
+//! };
+//! tilus_ir::op_handle! {
+//!     pub struct NegOp = NEG;
+//!     operands { input = "input": &[tilus_ir::Value] }
+//!     results { result = "result": tilus_ir::Value }
+//!     attrs {} regions {} successors {}
+//! }
+//! ```
 
 use crate::attrs::{Attr, AttrKind};
 use crate::builder::OpBuilder;
@@ -357,12 +409,7 @@ pub trait AttrValue<'c>: Sized {
 }
 
 /// Reads attribute slot `slot` of `op` as `T`, falling back to the declared default.
-pub fn attribute<'c, T: AttrValue<'c>>(
-    ctx: &'c Context,
-    def: &OpDef,
-    op: OpId,
-    slot: usize,
-) -> T {
+pub fn attribute<'c, T: AttrValue<'c>>(ctx: &'c Context, def: &OpDef, op: OpId, slot: usize) -> T {
     let d = &def.attributes[slot];
     let a = ctx
         .get_inherent_or_attr(op, d.name)
@@ -491,6 +538,17 @@ pub trait KeywordEnum: Copy + Sized + 'static {
     }
 }
 
+impl<'c, E: KeywordEnum> AttrValue<'c> for Option<E> {
+    const KIND: AttrValueKind = AttrValueKind::Keywords(E::KEYWORDS);
+    const OPTIONAL: bool = true;
+    fn read(ctx: &'c Context, a: Option<Attr>) -> Option<E> {
+        enum_of(ctx, a)
+    }
+    fn make(self, ctx: &mut Context, def: &AttrDef) -> Option<Attr> {
+        self.map(|e| enum_attr_of(ctx, def, e))
+    }
+}
+
 /// Reads a keyword enum; a verified op always holds one of its cases.
 pub fn enum_of<E: KeywordEnum>(ctx: &Context, a: Option<Attr>) -> Option<E> {
     a.and_then(|a| int_of(ctx, a)).and_then(E::from_index)
@@ -579,17 +637,6 @@ macro_rules! op_enum {
                 Some($crate::handle::enum_attr_of(ctx, def, self))
             }
         }
-        impl<'c> $crate::handle::AttrValue<'c> for Option<$name> {
-            const KIND: $crate::handle::AttrValueKind =
-                $crate::handle::AttrValueKind::Keywords(<$name as $crate::handle::KeywordEnum>::KEYWORDS);
-            const OPTIONAL: bool = true;
-            fn read(ctx: &'c $crate::Context, a: Option<$crate::Attr>) -> Self {
-                $crate::handle::enum_of(ctx, a)
-            }
-            fn make(self, ctx: &mut $crate::Context, def: &$crate::opdef::AttrDef) -> Option<$crate::Attr> {
-                self.map(|e| $crate::handle::enum_attr_of(ctx, def, e))
-            }
-        }
     };
 }
 
@@ -629,11 +676,11 @@ macro_rules! op_handle {
 
         const _: () = $crate::handle::check_complete(
             &$def,
-            [$($os),*].len(),
-            [$($rs),*].len(),
-            [$($as),*].len(),
-            [$($gs),*].len(),
-            [$($ss),*].len(),
+            <[&str]>::len(&[$($os),*]),
+            <[&str]>::len(&[$($rs),*]),
+            <[&str]>::len(&[$($as),*]),
+            <[&str]>::len(&[$($gs),*]),
+            <[&str]>::len(&[$($ss),*]),
         );
 
         #[allow(dead_code, clippy::too_many_arguments, clippy::needless_lifetimes)]
@@ -669,7 +716,7 @@ macro_rules! op_handle {
 
             $(
                 #[doc = concat!("Operand group `", $os, "`.")]
-                pub fn $on<'c>(self, ctx: &'c $crate::Context) -> $ot {
+                pub fn $on(self, ctx: &$crate::Context) -> $ot {
                     const I: usize = $crate::handle::operand_slot(
                         &$def, $os, <$ot as $crate::handle::BuildSlot>::ARITY);
                     $crate::handle::operand(ctx, &$def, self.0, I)
@@ -677,7 +724,7 @@ macro_rules! op_handle {
             )*
             $(
                 #[doc = concat!("Result group `", $rs, "`.")]
-                pub fn $rn<'c>(self, ctx: &'c $crate::Context) -> $rt {
+                pub fn $rn(self, ctx: &$crate::Context) -> $rt {
                     const I: usize = $crate::handle::result_slot(
                         &$def, $rs, <$rt as $crate::handle::BuildSlot>::ARITY);
                     $crate::handle::result(ctx, &$def, self.0, I)
@@ -685,7 +732,7 @@ macro_rules! op_handle {
             )*
             $(
                 #[doc = concat!("Attribute `", $as, "` (its declared default when absent).")]
-                pub fn $an<'c>(self, ctx: &'c $crate::Context) -> $at {
+                pub fn $an(self, ctx: &$crate::Context) -> $at {
                     const I: usize = $crate::handle::attr_slot(
                         &$def, $as,
                         <$at as $crate::handle::AttrValue>::KIND,
@@ -787,4 +834,64 @@ macro_rules! op_enum_dispatch {
             }
         }
     };
+}
+
+/// What handle declarations name: `use tilus_ir::handle::prelude::*;` beside them.
+pub mod prelude {
+    pub use crate::{Attr, Value};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opdef::{many, maybe, one, opt_attr, ANY_TYPE, I64_ATTR, UNIT_ATTR};
+
+    static T: OpDef = OpDef {
+        name: "t.op",
+        operands: &[
+            one("a", ANY_TYPE),
+            maybe("b", ANY_TYPE),
+            many("c", ANY_TYPE),
+        ],
+        results: &[one("r", ANY_TYPE)],
+        attributes: &[opt_attr("flag", UNIT_ATTR), opt_attr("n", I64_ATTR)],
+        ..OpDef::DEFAULT
+    };
+
+    #[test]
+    fn const_lookups_find_slots_by_name_and_kind() {
+        const C: usize = operand_slot(&T, "c", Arity::Variadic);
+        assert_eq!(C, 2);
+        assert_eq!(operand_slot(&T, "a", Arity::Single), 0);
+        assert_eq!(result_slot(&T, "r", Arity::Single), 0);
+        assert_eq!(attr_slot(&T, "n", AttrValueKind::Int, true), 1);
+        assert_eq!(attr_slot(&T, "flag", AttrValueKind::Flag, true), 0);
+    }
+
+    #[test]
+    #[should_panic(expected = "no operand slot of this name")]
+    fn a_missing_slot_is_rejected() {
+        operand_slot(&T, "d", Arity::Single);
+    }
+
+    #[test]
+    #[should_panic(expected = "another arity")]
+    fn a_wrong_arity_is_rejected() {
+        operand_slot(&T, "b", Arity::Single);
+    }
+
+    #[test]
+    #[should_panic(expected = "a bool attribute must be a unit attribute")]
+    fn a_wrong_attribute_kind_is_rejected() {
+        attr_slot(&T, "n", AttrValueKind::Flag, true);
+    }
+
+    #[test]
+    fn groups_without_segment_sizes_take_what_singles_leave() {
+        let arities = [Arity::Single, Arity::Variadic, Arity::Single];
+        assert_eq!(group_range(arities.iter().copied(), 5, 0), 0..1);
+        assert_eq!(group_range(arities.iter().copied(), 5, 1), 1..4);
+        assert_eq!(group_range(arities.iter().copied(), 5, 2), 4..5);
+        assert_eq!(group_range(arities.iter().copied(), 2, 1), 1..1);
+    }
 }

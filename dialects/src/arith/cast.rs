@@ -1,6 +1,7 @@
 //! Conversions between integer, index and float types.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 macro_rules! cast {
     ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal) => {
@@ -34,6 +35,20 @@ cast!(
     Some(fold::index_cast),
     canon::INDEX_CAST
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.index_cast`.
+    pub struct IndexCastOp = INDEX_CAST;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     INDEX_CASTUI,
     "arith.index_castui",
@@ -43,6 +58,20 @@ cast!(
     Some(fold::index_castui),
     canon::INDEX_CASTUI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.index_castui`.
+    pub struct IndexCastUIOp = INDEX_CASTUI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     EXTSI,
     "arith.extsi",
@@ -52,6 +81,20 @@ cast!(
     Some(fold::extsi),
     canon::EXTSI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.extsi`.
+    pub struct ExtSIOp = EXTSI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     EXTUI,
     "arith.extui",
@@ -61,6 +104,20 @@ cast!(
     Some(fold::extui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.extui`.
+    pub struct ExtUIOp = EXTUI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     TRUNCI,
     "arith.trunci",
@@ -70,6 +127,20 @@ cast!(
     Some(fold::trunci),
     canon::TRUNCI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.trunci`.
+    pub struct TruncIOp = TRUNCI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     SITOFP,
     "arith.sitofp",
@@ -77,6 +148,20 @@ cast!(
     FLOAT_LIKE,
     "Converts a signed integer to a float."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.sitofp`.
+    pub struct SIToFPOp = SITOFP;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     UITOFP,
     "arith.uitofp",
@@ -84,6 +169,20 @@ cast!(
     FLOAT_LIKE,
     "Converts an unsigned integer to a float."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.uitofp`.
+    pub struct UIToFPOp = UITOFP;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     FPTOSI,
     "arith.fptosi",
@@ -91,6 +190,20 @@ cast!(
     SIGNLESS_INT_LIKE,
     "Converts a float to a signed integer, rounding toward zero."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.fptosi`.
+    pub struct FPToSIOp = FPTOSI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     FPTOUI,
     "arith.fptoui",
@@ -98,6 +211,20 @@ cast!(
     SIGNLESS_INT_LIKE,
     "Converts a float to an unsigned integer, rounding toward zero."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.fptoui`.
+    pub struct FPToUIOp = FPTOUI;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     EXTF,
     "arith.extf",
@@ -105,6 +232,20 @@ cast!(
     FLOAT_LIKE,
     "Extends a float to a wider float type."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.extf`.
+    pub struct ExtFOp = EXTF;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     TRUNCF,
     "arith.truncf",
@@ -112,6 +253,20 @@ cast!(
     FLOAT_LIKE,
     "Rounds a float to a narrower float type."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.truncf`.
+    pub struct TruncFOp = TRUNCF;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 cast!(
     BITCAST,
     "arith.bitcast",
@@ -119,3 +274,17 @@ cast!(
     SCALAR,
     "Reinterprets the bits of a value as another type of the same width."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.bitcast`.
+    pub struct BitcastOp = BITCAST;
+    operands {
+        in_ = "in": Value
+    }
+    results {
+        out = "out": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}

@@ -1,6 +1,7 @@
 //! Comparisons and selection: `cmpi`, `cmpf`, `select`.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 pub(super) const CMPI_PREDICATES: &[&str] = &[
     "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
@@ -31,6 +32,39 @@ pub static CMPI: OpDef = OpDef {
 };
 const _: () = CMPI.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a integer comparison predicate attribute.
+    pub enum CmpIPredicate {
+        Eq = "eq",
+        Ne = "ne",
+        Slt = "slt",
+        Sle = "sle",
+        Sgt = "sgt",
+        Sge = "sge",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.cmpi`.
+    pub struct CmpIOp = CMPI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": CmpIPredicate
+    }
+    regions {}
+    successors {}
+}
+
 /// `arith.cmpf`.
 pub static CMPF: OpDef = OpDef {
     name: "arith.cmpf",
@@ -54,6 +88,46 @@ pub static CMPF: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CMPF.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a float comparison predicate attribute.
+    pub enum CmpFPredicate {
+        False = "false",
+        Oeq = "oeq",
+        Ogt = "ogt",
+        Oge = "oge",
+        Olt = "olt",
+        Ole = "ole",
+        One = "one",
+        Ord = "ord",
+        Ueq = "ueq",
+        Ugt = "ugt",
+        Uge = "uge",
+        Ult = "ult",
+        Ule = "ule",
+        Une = "une",
+        Uno = "uno",
+        True = "true"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.cmpf`.
+    pub struct CmpFOp = CMPF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": CmpFPredicate,
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 
 /// `i1` (or a shaped `i1`); a format without its type means `i1`.
 const CONDITION: TypeConstraint = TypeConstraint {
@@ -85,6 +159,22 @@ pub static SELECT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = SELECT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.select`.
+    pub struct SelectOp = SELECT;
+    operands {
+        condition = "condition": Value,
+        true_value = "true_value": Value,
+        false_value = "false_value": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let o = ctx.operands(op);

@@ -1,6 +1,7 @@
 //! `arith.constant`, its result names, verifier and the dialect's constant materializer.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 /// `arith.constant`.
 pub static CONSTANT: OpDef = OpDef {
@@ -18,6 +19,20 @@ pub static CONSTANT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CONSTANT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.constant`.
+    pub struct ConstantOp = CONSTANT;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        value = "value": Attr
+    }
+    regions {}
+    successors {}
+}
 
 /// MLIR's names for constants: `%c42_i32`, `%c4` (index), `%true`/`%false`, else `%cst`.
 fn constant_name(ctx: &Context, op: OpId) -> Option<String> {

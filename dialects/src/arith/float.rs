@@ -1,6 +1,7 @@
 //! Float arithmetic: `addf` … `minimumf`, `negf`.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 binary!(
     ADDF,
@@ -13,6 +14,23 @@ binary!(
     Some(fold::addf),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.addf`.
+    pub struct AddFOp = ADDF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     SUBF,
     "arith.subf",
@@ -24,6 +42,23 @@ binary!(
     Some(fold::subf),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.subf`.
+    pub struct SubFOp = SUBF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     MULF,
     "arith.mulf",
@@ -35,6 +70,23 @@ binary!(
     Some(fold::mulf),
     canon::MULF
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.mulf`.
+    pub struct MulFOp = MULF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     DIVF,
     "arith.divf",
@@ -46,6 +98,23 @@ binary!(
     Some(fold::divf),
     canon::DIVF
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.divf`.
+    pub struct DivFOp = DIVF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     MAXIMUMF,
     "arith.maximumf",
@@ -57,6 +126,23 @@ binary!(
     Some(fold::maximumf),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.maximumf`.
+    pub struct MaximumFOp = MAXIMUMF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     MINIMUMF,
     "arith.minimumf",
@@ -68,6 +154,23 @@ binary!(
     Some(fold::minimumf),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.minimumf`.
+    pub struct MinimumFOp = MINIMUMF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 
 /// `arith.negf`.
 pub static NEGF: OpDef = OpDef {
@@ -83,3 +186,19 @@ pub static NEGF: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = NEGF.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.negf`.
+    pub struct NegFOp = NEGF;
+    operands {
+        operand = "operand": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}

@@ -1,6 +1,7 @@
 //! Integer arithmetic: `addi` … `floordivsi`.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 binary!(
     ADDI,
@@ -13,6 +14,23 @@ binary!(
     Some(fold::addi),
     canon::ADDI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.addi`.
+    pub struct AddIOp = ADDI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        overflow_flags = "overflowFlags": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     SUBI,
     "arith.subi",
@@ -24,6 +42,23 @@ binary!(
     Some(fold::subi),
     canon::SUBI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.subi`.
+    pub struct SubIOp = SUBI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        overflow_flags = "overflowFlags": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     MULI,
     "arith.muli",
@@ -35,6 +70,23 @@ binary!(
     Some(fold::muli),
     canon::MULI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.muli`.
+    pub struct MulIOp = MULI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        overflow_flags = "overflowFlags": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     DIVSI,
     "arith.divsi",
@@ -46,6 +98,21 @@ binary!(
     Some(fold::divsi),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.divsi`.
+    pub struct DivSIOp = DIVSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     DIVUI,
     "arith.divui",
@@ -57,6 +124,21 @@ binary!(
     Some(fold::divui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.divui`.
+    pub struct DivUIOp = DIVUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     REMSI,
     "arith.remsi",
@@ -68,6 +150,21 @@ binary!(
     Some(fold::remsi),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.remsi`.
+    pub struct RemSIOp = REMSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     REMUI,
     "arith.remui",
@@ -79,6 +176,21 @@ binary!(
     Some(fold::remui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.remui`.
+    pub struct RemUIOp = REMUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     ANDI,
     "arith.andi",
@@ -90,6 +202,21 @@ binary!(
     Some(fold::andi),
     canon::ANDI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.andi`.
+    pub struct AndIOp = ANDI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     ORI,
     "arith.ori",
@@ -101,6 +228,21 @@ binary!(
     Some(fold::ori),
     canon::ORI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.ori`.
+    pub struct OrIOp = ORI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     XORI,
     "arith.xori",
@@ -112,6 +254,21 @@ binary!(
     Some(fold::xori),
     canon::XORI
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.xori`.
+    pub struct XOrIOp = XORI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     SHLI,
     "arith.shli",
@@ -123,6 +280,23 @@ binary!(
     Some(fold::shli),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.shli`.
+    pub struct ShLIOp = SHLI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        overflow_flags = "overflowFlags": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
 binary!(
     SHRSI,
     "arith.shrsi",
@@ -134,6 +308,21 @@ binary!(
     Some(fold::shrsi),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.shrsi`.
+    pub struct ShRSIOp = SHRSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     SHRUI,
     "arith.shrui",
@@ -145,6 +334,21 @@ binary!(
     Some(fold::shrui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.shrui`.
+    pub struct ShRUIOp = SHRUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MAXSI,
     "arith.maxsi",
@@ -156,6 +360,21 @@ binary!(
     Some(fold::maxsi),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.maxsi`.
+    pub struct MaxSIOp = MAXSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MINSI,
     "arith.minsi",
@@ -167,6 +386,21 @@ binary!(
     Some(fold::minsi),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.minsi`.
+    pub struct MinSIOp = MINSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MAXUI,
     "arith.maxui",
@@ -178,6 +412,21 @@ binary!(
     Some(fold::maxui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.maxui`.
+    pub struct MaxUIOp = MAXUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MINUI,
     "arith.minui",
@@ -189,6 +438,21 @@ binary!(
     Some(fold::minui),
     &[]
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.minui`.
+    pub struct MinUIOp = MINUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     CEILDIVSI,
     "arith.ceildivsi",
@@ -198,6 +462,21 @@ binary!(
     [],
     "Signed integer division rounding toward positive infinity."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.ceildivsi`.
+    pub struct CeilDivSIOp = CEILDIVSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     FLOORDIVSI,
     "arith.floordivsi",
@@ -207,3 +486,18 @@ binary!(
     [],
     "Signed integer division rounding toward negative infinity."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.floordivsi`.
+    pub struct FloorDivSIOp = FLOORDIVSI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}

@@ -18,6 +18,20 @@ pub static CAST: OpDef = OpDef {
 };
 const _: () = CAST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.cast`.
+    pub struct CastOp = CAST;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 macro_rules! binary {
     ($id:ident, $name:literal, [$($tr:expr),*], $doc:literal) => {
         #[doc = $doc]
@@ -45,37 +59,142 @@ macro_rules! binary {
 }
 
 binary!(ADD, "tilus.add", [Trait::Commutative], "Element-wise sum.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.add`.
+    pub struct AddOp = ADD;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(SUB, "tilus.sub", [], "Element-wise difference.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.sub`.
+    pub struct SubOp = SUB;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MUL,
     "tilus.mul",
     [Trait::Commutative],
     "Element-wise product."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.mul`.
+    pub struct MulOp = MUL;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     DIV,
     "tilus.div",
     [],
     "Element-wise quotient (integers round toward zero)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.div`.
+    pub struct DivOp = DIV;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MOD,
     "tilus.mod",
     [],
     "Element-wise remainder, with the sign of the dividend (C's `%` and `fmod`)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.mod`.
+    pub struct ModOp = MOD;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MAXIMUM,
     "tilus.maximum",
     [Trait::Commutative],
     "Element-wise maximum."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.maximum`.
+    pub struct MaximumOp = MAXIMUM;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MINIMUM,
     "tilus.minimum",
     [Trait::Commutative],
     "Element-wise minimum."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.minimum`.
+    pub struct MinimumOp = MINIMUM;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.cmp`.
 pub static CMP: OpDef = OpDef {
@@ -97,6 +216,35 @@ pub static CMP: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CMP.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a comparison predicate attribute.
+    pub enum ComparisonPredicate {
+        Eq = "eq",
+        Ne = "ne",
+        Lt = "lt",
+        Le = "le",
+        Gt = "gt",
+        Ge = "ge"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.cmp`.
+    pub struct CmpOp = CMP;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": ComparisonPredicate
+    }
+    regions {}
+    successors {}
+}
 
 macro_rules! unary {
     ($id:ident, $name:literal, float, $doc:literal) => {
@@ -135,23 +283,135 @@ macro_rules! unary {
 }
 
 unary!(EXP, "tilus.exp", float, "Element-wise `e^x`.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.exp`.
+    pub struct ExpOp = EXP;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(EXP2, "tilus.exp2", float, "Element-wise `2^x`.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.exp2`.
+    pub struct Exp2Op = EXP2;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(LOG, "tilus.log", float, "Element-wise natural logarithm.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.log`.
+    pub struct LogOp = LOG;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(SQRT, "tilus.sqrt", float, "Element-wise square root.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.sqrt`.
+    pub struct SqrtOp = SQRT;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(
     RSQRT,
     "tilus.rsqrt",
     float,
     "Element-wise reciprocal square root."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.rsqrt`.
+    pub struct RsqrtOp = RSQRT;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(
     TANH,
     "tilus.tanh",
     float,
     "Element-wise hyperbolic tangent."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.tanh`.
+    pub struct TanhOp = TANH;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(NEG, "tilus.neg", any, "Element-wise negation.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.neg`.
+    pub struct NegOp = NEG;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(ABS, "tilus.abs", any, "Element-wise absolute value.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.abs`.
+    pub struct AbsOp = ABS;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.where`.
 pub static WHERE: OpDef = OpDef {
@@ -175,6 +435,22 @@ pub static WHERE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = WHERE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.where`.
+    pub struct WhereOp = WHERE;
+    operands {
+        cond = "cond": Value,
+        x = "x": Value,
+        y = "y": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.reduce`.
 pub static REDUCE: OpDef = OpDef {
@@ -204,6 +480,35 @@ pub static REDUCE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = REDUCE.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a reduction kind attribute.
+    pub enum ReductionKind {
+        Sum = "sum",
+        Max = "max",
+        Min = "min",
+        Any = "any",
+        All = "all"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.reduce`.
+    pub struct ReduceOp = REDUCE;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        kind = "kind": ReductionKind,
+        dim = "dim": i64,
+        keepdim = "keepdim": bool
+    }
+    regions {}
+    successors {}
+}
 
 macro_rules! shuffle {
     ($id:ident, $name:literal, $doc:literal) => {
@@ -236,11 +541,41 @@ shuffle!(
     "tilus.shuffle_up",
     "Each lane receives the registers of lane `lane - delta` of its warp (stencils: the left neighbour)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shuffle_up`.
+    pub struct ShuffleUpOp = SHUFFLE_UP;
+    operands {
+        x = "x": Value,
+        delta = "delta": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 shuffle!(
     SHUFFLE_DOWN,
     "tilus.shuffle_down",
     "Each lane receives the registers of lane `lane + delta` of its warp (stencils: the right neighbour)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shuffle_down`.
+    pub struct ShuffleDownOp = SHUFFLE_DOWN;
+    operands {
+        x = "x": Value,
+        delta = "delta": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.dot`.
 pub static DOT: OpDef = OpDef {
@@ -265,6 +600,22 @@ pub static DOT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = DOT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.dot`.
+    pub struct DotOp = DOT;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        c = "c": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let x = tensor(ctx, ctx.operands(op)[0]);

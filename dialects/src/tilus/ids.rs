@@ -15,6 +15,29 @@ pub static BLOCK_ID: OpDef = OpDef {
 };
 const _: () = BLOCK_ID.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a grid dimension attribute.
+    pub enum GridDimension {
+        X = "x",
+        Y = "y",
+        Z = "z"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.block_id`.
+    pub struct BlockIdOp = BLOCK_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        dim = "dim": GridDimension
+    }
+    regions {}
+    successors {}
+}
+
 /// `tilus.num_blocks`.
 pub static NUM_BLOCKS: OpDef = OpDef {
     name: "tilus.num_blocks",
@@ -28,6 +51,20 @@ pub static NUM_BLOCKS: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = NUM_BLOCKS.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.num_blocks`.
+    pub struct NumBlocksOp = NUM_BLOCKS;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        dim = "dim": GridDimension
+    }
+    regions {}
+    successors {}
+}
 
 /// `tilus.thread_id`.
 pub static THREAD_ID: OpDef = OpDef {
@@ -43,6 +80,18 @@ pub static THREAD_ID: OpDef = OpDef {
 };
 const _: () = THREAD_ID.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.thread_id`.
+    pub struct ThreadIdOp = THREAD_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.warp_id`.
 pub static WARP_ID: OpDef = OpDef {
     name: "tilus.warp_id",
@@ -54,6 +103,18 @@ pub static WARP_ID: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = WARP_ID.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.warp_id`.
+    pub struct WarpIdOp = WARP_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.lane_id`.
 pub static LANE_ID: OpDef = OpDef {
@@ -67,3 +128,15 @@ pub static LANE_ID: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = LANE_ID.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.lane_id`.
+    pub struct LaneIdOp = LANE_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}

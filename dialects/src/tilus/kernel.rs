@@ -39,6 +39,24 @@ pub static KERNEL: OpDef = OpDef {
 };
 const _: () = KERNEL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.kernel`.
+    pub struct KernelOp = KERNEL;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        warps = "warps": i64,
+        blocks = "blocks": Attr,
+        cluster = "cluster": Option<Attr>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, results) = function_type(ctx, op).unwrap_or_default();
     if !results.is_empty() {

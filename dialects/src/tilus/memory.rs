@@ -27,6 +27,22 @@ pub static GLOBAL_VIEW: OpDef = OpDef {
 };
 const _: () = GLOBAL_VIEW.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.global_view`.
+    pub struct GlobalViewOp = GLOBAL_VIEW;
+    operands {
+        ptr = "ptr": Value,
+        extents = "extents": &[Value],
+        strides = "strides": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.shared_tensor`.
 pub static SHARED_TENSOR_OP: OpDef = OpDef {
     name: "tilus.shared_tensor",
@@ -43,6 +59,18 @@ pub static SHARED_TENSOR_OP: OpDef = OpDef {
 };
 const _: () = SHARED_TENSOR_OP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_tensor`.
+    pub struct SharedTensorOp = SHARED_TENSOR_OP;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.free_shared`.
 pub static FREE_SHARED: OpDef = OpDef {
     name: "tilus.free_shared",
@@ -56,6 +84,18 @@ pub static FREE_SHARED: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = FREE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.free_shared`.
+    pub struct FreeSharedOp = FREE_SHARED;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.register_tensor`.
 pub static REGISTER_TENSOR: OpDef = OpDef {
@@ -77,6 +117,20 @@ pub static REGISTER_TENSOR: OpDef = OpDef {
 };
 const _: () = REGISTER_TENSOR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.register_tensor`.
+    pub struct RegisterTensorOp = REGISTER_TENSOR;
+    operands {
+        init = "init": Option<Value>
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 // ----- loads and stores ---------------------------------------------------------------------
 
 /// `tilus.load_global`.
@@ -96,6 +150,21 @@ pub static LOAD_GLOBAL: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = LOAD_GLOBAL.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_global`.
+    pub struct LoadGlobalOp = LOAD_GLOBAL;
+    operands {
+        src = "src": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// `tilus.store_global`.
 pub static STORE_GLOBAL: OpDef = OpDef {
@@ -117,6 +186,20 @@ pub static STORE_GLOBAL: OpDef = OpDef {
 };
 const _: () = STORE_GLOBAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_global`.
+    pub struct StoreGlobalOp = STORE_GLOBAL;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.load_shared`.
 pub static LOAD_SHARED: OpDef = OpDef {
     name: "tilus.load_shared",
@@ -132,6 +215,20 @@ pub static LOAD_SHARED: OpDef = OpDef {
 };
 const _: () = LOAD_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_shared`.
+    pub struct LoadSharedOp = LOAD_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.store_shared`.
 pub static STORE_SHARED: OpDef = OpDef {
     name: "tilus.store_shared",
@@ -144,6 +241,19 @@ pub static STORE_SHARED: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = STORE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_shared`.
+    pub struct StoreSharedOp = STORE_SHARED;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 // ----- shared views -------------------------------------------------------------------------
 
@@ -166,6 +276,21 @@ pub static SLICE_SHARED: OpDef = OpDef {
 };
 const _: () = SLICE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.slice_shared`.
+    pub struct SliceSharedOp = SLICE_SHARED;
+    operands {
+        src = "src": Value,
+        indices = "indices": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.permute_shared`.
 pub static PERMUTE_SHARED: OpDef = OpDef {
     name: "tilus.permute_shared",
@@ -187,6 +312,22 @@ pub static PERMUTE_SHARED: OpDef = OpDef {
 };
 const _: () = PERMUTE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.permute_shared`.
+    pub struct PermuteSharedOp = PERMUTE_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        perm = "perm": Attr
+    }
+    regions {}
+    successors {}
+}
+
 /// `tilus.shared_addr`.
 pub static SHARED_ADDR: OpDef = OpDef {
     name: "tilus.shared_addr",
@@ -205,6 +346,20 @@ pub static SHARED_ADDR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_ADDR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_addr`.
+    pub struct SharedAddrOp = SHARED_ADDR;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let ops = ctx.operands(op);

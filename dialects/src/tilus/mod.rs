@@ -119,6 +119,54 @@ pub static OPS: &[&OpDef] = &[
     &RELEASE_SEMAPHORE,
 ];
 
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tilus` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum TilusOpKind for OPS {
+        Kernel(KernelOp),
+        BlockId(BlockIdOp),
+        NumBlocks(NumBlocksOp),
+        ThreadId(ThreadIdOp),
+        WarpId(WarpIdOp),
+        LaneId(LaneIdOp),
+        GlobalView(GlobalViewOp),
+        SharedTensor(SharedTensorOp),
+        FreeShared(FreeSharedOp),
+        RegisterTensor(RegisterTensorOp),
+        LoadGlobal(LoadGlobalOp),
+        StoreGlobal(StoreGlobalOp),
+        LoadShared(LoadSharedOp),
+        StoreShared(StoreSharedOp),
+        SliceShared(SliceSharedOp),
+        PermuteShared(PermuteSharedOp),
+        SharedAddr(SharedAddrOp),
+        Cast(CastOp),
+        Add(AddOp),
+        Sub(SubOp),
+        Mul(MulOp),
+        Div(DivOp),
+        Mod(ModOp),
+        Maximum(MaximumOp),
+        Minimum(MinimumOp),
+        Cmp(CmpOp),
+        Exp(ExpOp),
+        Exp2(Exp2Op),
+        Log(LogOp),
+        Sqrt(SqrtOp),
+        Rsqrt(RsqrtOp),
+        Tanh(TanhOp),
+        Neg(NegOp),
+        Abs(AbsOp),
+        Where(WhereOp),
+        Reduce(ReduceOp),
+        ShuffleUp(ShuffleUpOp),
+        ShuffleDown(ShuffleDownOp),
+        Dot(DotOp),
+        FastDivmod(FastDivmodOp),
+        LockSemaphore(LockSemaphoreOp),
+        ReleaseSemaphore(ReleaseSemaphoreOp),
+    }
+}
+
 // ----- helpers ------------------------------------------------------------------------------
 
 fn fail_at(op: OpId, ctx: &Context, attr: &'static str, msg: impl std::fmt::Display) -> Diagnostic {

@@ -20,6 +20,22 @@ pub static FAST_DIVMOD: OpDef = OpDef {
 };
 const _: () = FAST_DIVMOD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.fast_divmod`.
+    pub struct FastDivmodOp = FAST_DIVMOD;
+    operands {
+        a = "a": Value,
+        b = "b": Value
+    }
+    results {
+        quotient = "quotient": Value,
+        remainder = "remainder": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 macro_rules! semaphore {
     ($id:ident, $name:literal, $summary:literal, $doc:literal) => {
         #[doc = $summary]
@@ -51,6 +67,20 @@ semaphore!(
         exactly one thread (wrap it in `threadgroup.single_thread` and synchronize the group \
         after it)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.lock_semaphore`.
+    pub struct LockSemaphoreOp = LOCK_SEMAPHORE;
+    operands {
+        sem = "sem": Value,
+        offsets = "offsets": &[Value],
+        value = "value": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 semaphore!(
     RELEASE_SEMAPHORE,
     "tilus.release_semaphore",
@@ -59,6 +89,20 @@ semaphore!(
         at the offsets with release semantics (`st.release.gpu`), after the thread's earlier \
         writes. Issued by exactly one thread."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.release_semaphore`.
+    pub struct ReleaseSemaphoreOp = RELEASE_SEMAPHORE;
+    operands {
+        sem = "sem": Value,
+        offsets = "offsets": &[Value],
+        value = "value": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// Why `v` is not grid-constant, if it is not. Only meaningful inside a kernel.
 fn not_grid_constant(ctx: &Context, v: Value, depth: u32) -> Option<String> {
