@@ -76,16 +76,11 @@ fn parse_module(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     };
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![region],
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_attrs(attrs)
+        .with_regions(vec![region]);
+    st.properties = properties;
+    Ok(st)
 }
 
 fn print_module(pr: &mut Printer, op: OpId) {

@@ -99,16 +99,9 @@ fn to_br(rw: &mut Rewriter<'_>, op: OpId, s: usize) {
     let name = rw.ctx_mut().op_name("cf.br");
     rw.replace_op_with_new(
         op,
-        OperationState {
-            name,
-            operands,
-            result_types: Vec::new(),
-            properties: None,
-            attrs: Vec::new(),
-            regions: Vec::new(),
-            successors: vec![dest],
-            loc,
-        },
+        OperationState::new(name, loc)
+            .with_operands(operands)
+            .with_successors(vec![dest]),
     );
 }
 

@@ -403,16 +403,11 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let properties = Some(p.ctx.dict_attr(props));
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![region],
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_attrs(attrs)
+        .with_regions(vec![region]);
+    st.properties = properties;
+    Ok(st)
 }
 
 /// `-> (i32) -> i32` would be a function-typed result; a parenthesised list is followed by `->`.

@@ -17,7 +17,7 @@
 //! on waits, `scope(cta|cluster)` on both. When left out, arrivals are `release` at `cta` scope
 //! (`cluster` for the remote and multicast variants) and waits are `acquire` at `cta` scope.
 
-use crate::common::{op_state, parse_trailing_attrs};
+use crate::common::parse_trailing_attrs;
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
     attr_i64, attr_i64s, barrier_count, const_int, type_str, BARRIERS, DENSE_I64_ARRAY,
@@ -634,7 +634,10 @@ fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let ty = p.parse_type()?;
-    Ok(op_state(p, def, vec![], vec![ty], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_results(vec![ty])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_alloc(pr: &mut Printer, op: OpId) {

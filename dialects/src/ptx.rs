@@ -10,7 +10,7 @@
 //! brackets, vector operands in braces, immediates are copied as written and `_` is PTX's sink.
 //! The results are the instruction's destination (one register, or `{...}` for several).
 
-use crate::common::{op_state, parse_trailing_attrs, split_declared};
+use crate::common::{parse_trailing_attrs, split_declared};
 use crate::func::{function_type, parse_named_arg, print_fn_args};
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
@@ -985,7 +985,10 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let attrs = parse_trailing_attrs(p, def, true, &mut props)?;
     let region = p.parse_region(args, true)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![region]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs)
+        .with_regions(vec![region]))
 }
 
 fn print_entry(pr: &mut Printer, op: OpId) {
@@ -1258,7 +1261,11 @@ fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props = inst_properties(p.ctx, &opcode, Some(&form), vals.len(), neg);
     // Discardable attributes that name a declared property are properties.
     split_declared(def, &mut attrs, &mut props);
-    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(outs)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_inst(pr: &mut Printer, op: OpId) {
@@ -1329,7 +1336,10 @@ fn parse_special(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState>
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let t = p.parse_type()?;
-    Ok(op_state(p, def, vec![], vec![t], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_results(vec![t])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_special(pr: &mut Printer, op: OpId) {
@@ -1394,7 +1404,11 @@ fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     });
     let mut props = vec![("asm_string".to_string(), s)];
     split_declared(def, &mut attrs, &mut props);
-    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(outs)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_asm(pr: &mut Printer, op: OpId) {
@@ -1454,7 +1468,9 @@ fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSt
     let a = p.number_attr_typed(&text, i64t, sp)?;
     props.push(("alignment".into(), a));
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_shared_decl(pr: &mut Printer, op: OpId) {

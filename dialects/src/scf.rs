@@ -347,16 +347,7 @@ fn ensure_yield(p: &mut Parser, r: RegionId) {
     if !has {
         let name = p.ctx.op_name("scf.yield");
         let loc = p.ctx.unknown_loc();
-        let y = p.ctx.create_op(OperationState {
-            name,
-            operands: vec![],
-            result_types: vec![],
-            properties: None,
-            attrs: vec![],
-            regions: vec![],
-            successors: vec![],
-            loc,
-        });
+        let y = p.ctx.create_op(OperationState::new(name, loc));
         p.ctx.append_op(b, y);
     }
 }
@@ -403,16 +394,13 @@ fn state(
     };
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands,
-        result_types: results,
-        properties,
-        attrs,
-        regions,
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_operands(operands)
+        .with_results(results)
+        .with_attrs(attrs)
+        .with_regions(regions);
+    st.properties = properties;
+    Ok(st)
 }
 
 fn parse_for(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {

@@ -13,7 +13,7 @@
 //! only its leader lane issues); bulk groups (`commit_group`/`wait_group`) are tracked per issuing
 //! thread.
 
-use crate::common::{op_error, op_state, parse_trailing_attrs};
+use crate::common::{op_error, parse_trailing_attrs};
 use crate::layout_algebra::SwizzleMode;
 use crate::mbarrier::{check_barrier_index, check_const_range};
 use crate::threadgroup::{require_group, Need};
@@ -581,7 +581,9 @@ fn parse_wait_group(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSta
         props.push(("read".to_string(), unit));
     }
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_wait_group(pr: &mut Printer, op: OpId) {

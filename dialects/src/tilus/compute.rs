@@ -903,7 +903,11 @@ fn parse_reduce(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     p.expect("->")?;
     let rt = p.parse_type()?;
     let v = p.resolve_operand(&x, xt)?;
-    Ok(op_state(p, def, vec![v], vec![rt], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(vec![v])
+        .with_results(vec![rt])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_reduce(pr: &mut Printer, op: OpId) {

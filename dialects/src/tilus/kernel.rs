@@ -211,7 +211,10 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
         let b = p.ctx.create_block(&[]);
         p.ctx.push_block(region, b);
     }
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![region]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs)
+        .with_regions(vec![region]))
 }
 
 fn print_kernel(pr: &mut Printer, op: OpId) {

@@ -619,7 +619,11 @@ fn parse_permute(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState>
     p.expect("->")?;
     let rt = p.parse_type()?;
     let v = p.resolve_operand(&src, st)?;
-    Ok(op_state(p, def, vec![v], vec![rt], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(vec![v])
+        .with_results(vec![rt])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_permute(pr: &mut Printer, op: OpId) {

@@ -22,7 +22,7 @@
 //! threads of the group it executes in (spec §1.2: tensors created in a group are distributed
 //! over that group's threads only).
 
-use crate::common::{op_error, op_state, parse_trailing_attrs};
+use crate::common::{op_error, parse_trailing_attrs};
 use crate::func::{function_type, parse_named_arg, print_fn_args, sym_name};
 use crate::layout_algebra::RegisterLayout;
 use crate::threadgroup::{group_of, require_group, Need};
