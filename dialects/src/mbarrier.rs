@@ -61,6 +61,7 @@ pub static ALLOC: OpDef = OpDef {
         parse: parse_alloc,
         print: print_alloc,
     },
+    traits: &[Trait::Async, Trait::AllocatesShared],
     ..OpDef::DEFAULT
 };
 const _: () = ALLOC.check();
@@ -102,6 +103,7 @@ pub static ARRIVE: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` (`count` `(` $count^ `)`)? \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE.check();
@@ -162,6 +164,7 @@ pub static ARRIVE_EXPECT_TX: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX.check();
@@ -207,6 +210,7 @@ pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `mask` `(` $mask `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX_MULTICAST.check();
@@ -252,6 +256,7 @@ pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `rank` `(` $rank `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX_REMOTE.check();
@@ -298,6 +303,7 @@ pub static WAIT: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` `phase` `(` $phase `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT.check();
@@ -335,7 +341,7 @@ pub static PRODUCER_INITIAL_PHASE: OpDef = OpDef {
         waiting for a free slot on a fresh barrier waits on parity 1, which counts as the \
         already completed previous phase and returns at once.",
     results: &[one("phase", I32)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     format: Format::Declarative("attr-dict"),
     ..OpDef::DEFAULT
 };
@@ -360,7 +366,7 @@ pub static CONSUMER_INITIAL_PHASE: OpDef = OpDef {
     description: "`%p = mbarrier.consumer_initial_phase` is the constant `0 : i32`: a consumer \
         waits on parity 0, which blocks until the barrier's first phase completes.",
     results: &[one("phase", I32)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     format: Format::Declarative("attr-dict"),
     ..OpDef::DEFAULT
 };

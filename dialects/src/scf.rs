@@ -77,7 +77,11 @@ pub static IF: OpDef = OpDef {
     operands: &[one("condition", I1)],
     results: &[many("results", ANY_TYPE)],
     regions: &[block_region("thenRegion"), block_region("elseRegion")],
-    traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
+    traits: &[
+        Trait::SingleBlock,
+        Trait::RecursiveMemoryEffects,
+        Trait::PerThread,
+    ],
     verify: Some(verify_if),
     canonicalize: &[Pattern::new("if-constant-condition", if_constant_condition)],
     format: Format::Custom {
@@ -113,6 +117,7 @@ pub static YIELD: OpDef = OpDef {
         regions of `scf.if` (the results).",
     operands: &[many("results", ANY_TYPE)],
     traits: &[
+        Trait::PerThread,
         Trait::Pure,
         Trait::Terminator,
         Trait::ReturnLike,

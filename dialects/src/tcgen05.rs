@@ -47,6 +47,7 @@ pub static ALLOC: OpDef = OpDef {
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_alloc),
     format: Format::Declarative("(`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($tensor)"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ALLOC.check();
@@ -78,6 +79,7 @@ pub static DEALLOC: OpDef = OpDef {
     format: Format::Declarative(
         "$tensor (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($tensor)",
     ),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = DEALLOC.check();
@@ -106,6 +108,7 @@ pub static RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_cta_group_only),
     format: Format::Declarative("(`cta_group` `(` $cta_group^ `)`)? attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = RELINQUISH_ALLOC_PERMIT.check();
@@ -152,6 +155,7 @@ pub static MMA: OpDef = OpDef {
         "$a `,` $b `,` $d `,` `enable_input_d` `(` $enable_input_d `)` \
          (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($a) `,` type($b) `,` type($d)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = MMA.check();
@@ -193,6 +197,7 @@ pub static COMMIT: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` (`multicast` `(` $multicast_mask^ `)`)? \
          (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT.check();
@@ -227,6 +232,7 @@ pub static LD: OpDef = OpDef {
     results: &[one("result", REG_TENSOR)],
     verify: Some(verify_ld),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
+    traits: &[Trait::Collective, Trait::Async, Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LD.check();
@@ -255,6 +261,7 @@ pub static ST: OpDef = OpDef {
     operands: &[one("value", REG_TENSOR), one("tensor", TMEM_TENSOR)],
     verify: Some(verify_st),
     format: Format::Declarative("$value `,` $tensor attr-dict `:` type($value) `,` type($tensor)"),
+    traits: &[Trait::Collective, Trait::Async, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = ST.check();
@@ -279,6 +286,7 @@ pub static WAIT_LD: OpDef = OpDef {
     description: "`tcgen05.wait_ld` (PTX `tcgen05.wait::ld.sync.aligned`) blocks until every \
         `tcgen05.ld` issued by the thread has written its registers. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_LD.check();
@@ -300,6 +308,7 @@ pub static WAIT_ST: OpDef = OpDef {
     description: "`tcgen05.wait_st` (PTX `tcgen05.wait::st.sync.aligned`) blocks until every \
         `tcgen05.st` issued by the thread has been written to tensor memory. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_ST.check();
@@ -330,6 +339,7 @@ pub static CP: OpDef = OpDef {
         "$source `,` $tensor (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($source) `,` \
          type($tensor)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = CP.check();
@@ -364,7 +374,7 @@ pub static SLICE: OpDef = OpDef {
     operands: &[one("tensor", TMEM_TENSOR), many("offsets", INDEX)],
     results: &[one("result", TMEM_TENSOR)],
     attributes: &[opt_attr("lane_offset", I64_ATTR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     verify: Some(verify_slice),
     format: Format::Declarative(
         "$tensor `[` $offsets `]` (`lane_offset` `(` $lane_offset^ `)`)? attr-dict `:` \
@@ -400,7 +410,7 @@ pub static VIEW: OpDef = OpDef {
         lanes and the same number of bits per lane (`Π shape[1:] · bits`). No data moves.",
     operands: &[one("tensor", TMEM_TENSOR)],
     results: &[one("result", TMEM_TENSOR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     verify: Some(verify_view),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
     ..OpDef::DEFAULT
@@ -430,6 +440,7 @@ pub static FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
         or mbarrier synchronization — e.g. after the last `tcgen05.wait_ld` and before the \
         `threadgroup.sync` that precedes `tcgen05.dealloc`. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_BEFORE_THREAD_SYNC.check();
@@ -454,6 +465,7 @@ pub static FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
         before the first `tcgen05.mma`, or after waiting on an MMA's commit barrier and before \
         `tcgen05.ld`. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_AFTER_THREAD_SYNC.check();

@@ -70,7 +70,12 @@ pub static GLOBAL_TO_SHARED: OpDef = OpDef {
         opt_attr("dims", DENSE_I64_ARRAY),
         opt_attr("cta_group", I64_ATTR),
     ],
-    traits: &[Trait::AttrSizedOperandSegments],
+    traits: &[
+        Trait::AttrSizedOperandSegments,
+        Trait::Async,
+        Trait::MemRead,
+        Trait::MemWrite,
+    ],
     verify: Some(verify_global_to_shared),
     format: Format::Declarative(
         "$src `[` $offsets `:` type($offsets) `]` `,` $dst `,` \
@@ -124,6 +129,7 @@ pub static SHARED_TO_GLOBAL: OpDef = OpDef {
         "$src `,` $dst `[` $offsets `:` type($offsets) `]` (`dims` $dims^)? attr-dict `:` \
          type($src) `,` type($dst)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_TO_GLOBAL.check();
@@ -154,6 +160,7 @@ pub static COMMIT_GROUP: OpDef = OpDef {
         issued the copies.",
     verify: Some(verify_issue),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
@@ -184,6 +191,7 @@ pub static WAIT_GROUP: OpDef = OpDef {
         parse: parse_wait_group,
         print: print_wait_group,
     },
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_GROUP.check();
@@ -214,6 +222,7 @@ pub static FENCE_PROXY_ASYNC: OpDef = OpDef {
     attributes: &[attr("space", FENCE_SPACE)],
     verify: Some(verify_fence),
     format: Format::Declarative("$space attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_PROXY_ASYNC.check();
@@ -247,6 +256,7 @@ pub static FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
         cheaper than `tma.fence_proxy_async shared` when only earlier shared-memory writes must \
         be visible to later async-proxy reads. Runs on every thread of the group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_PROXY_ASYNC_RELEASE.check();

@@ -28,6 +28,7 @@ pub static FENCE: OpDef = OpDef {
         warpgroup: 128 threads starting at a multiple of 128.",
     verify: Some(verify_warpgroup),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE.check();
@@ -65,7 +66,12 @@ pub static MMA: OpDef = OpDef {
         one("acc", REG_TENSOR),
     ],
     results: &[one("d", REG_TENSOR)],
-    traits: &[Trait::AllTypesMatch(&["acc", "d"])],
+    traits: &[
+        Trait::AllTypesMatch(&["acc", "d"]),
+        Trait::Collective,
+        Trait::Async,
+        Trait::MemRead,
+    ],
     verify: Some(verify_mma),
     format: Format::Declarative(
         "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)",
@@ -99,6 +105,7 @@ pub static COMMIT_GROUP: OpDef = OpDef {
         counts. Issued by a full warpgroup.",
     verify: Some(verify_warpgroup),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
@@ -124,6 +131,7 @@ pub static WAIT_GROUP: OpDef = OpDef {
     attributes: &[attr("pending", I64_ATTR)],
     verify: Some(verify_wait_group),
     format: Format::Declarative("$pending attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_GROUP.check();

@@ -15,7 +15,7 @@ macro_rules! cast {
             description: $doc,
             operands: &[one("in", $from)],
             results: &[one("out", $to)],
-            traits: &[Trait::Pure],
+            traits: &[Trait::Pure, Trait::PerThread],
             format: Format::Declarative(CAST_FORMAT),
             fold: $fold,
             canonicalize: $canon,

@@ -24,7 +24,7 @@ pub static CMPI: OpDef = OpDef {
         "predicate",
         enum_attr("integer comparison predicate", CMPI_PREDICATES),
     )],
-    traits: &[Trait::Pure, Trait::SameTypeOperands],
+    traits: &[Trait::Pure, Trait::SameTypeOperands, Trait::PerThread],
     format: Format::Declarative("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
     fold: Some(fold::cmpi),
     canonicalize: canon::CMPI,
@@ -80,7 +80,7 @@ pub static CMPF: OpDef = OpDef {
         ),
         FASTMATH_ATTR,
     ],
-    traits: &[Trait::Pure, Trait::SameTypeOperands],
+    traits: &[Trait::Pure, Trait::SameTypeOperands, Trait::PerThread],
     format: Format::Declarative(
         "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
     ),
@@ -147,6 +147,7 @@ pub static SELECT: OpDef = OpDef {
     ],
     results: &[one("result", tilus_ir::opdef::ANY_TYPE)],
     traits: &[
+        Trait::PerThread,
         Trait::Pure,
         Trait::AllTypesMatch(&["true_value", "false_value", "result"]),
     ],

@@ -11,7 +11,7 @@ pub static CONSTANT: OpDef = OpDef {
         `%c = arith.constant 42 : i32` or `arith.constant dense<0.0> : vector<4xf32>`.",
     results: &[one("result", tilus_ir::opdef::ANY_TYPE)],
     attributes: &[attr("value", TYPED_ATTR)],
-    traits: &[Trait::Pure, Trait::ConstantLike],
+    traits: &[Trait::Pure, Trait::ConstantLike, Trait::PerThread],
     verify: Some(verify_constant),
     format: Format::Declarative("attr-dict $value"),
     result_name: Some(constant_name),

@@ -180,7 +180,11 @@ pub static NEGF: OpDef = OpDef {
     operands: &[one("operand", FLOAT_LIKE)],
     results: &[one("result", FLOAT_LIKE)],
     attributes: &[FASTMATH_ATTR],
-    traits: &[Trait::Pure, Trait::SameOperandsAndResultType],
+    traits: &[
+        Trait::Pure,
+        Trait::SameOperandsAndResultType,
+        Trait::PerThread,
+    ],
     format: Format::Declarative("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
     fold: Some(fold::negf),
     ..OpDef::DEFAULT

@@ -56,7 +56,7 @@ macro_rules! binary {
             operands: &[one("lhs", $ty), one("rhs", $ty)],
             results: &[one("result", $ty)],
             attributes: &[$($extra),*],
-            traits: &[Trait::Pure, Trait::SameOperandsAndResultType $(, $tr)*],
+            traits: &[Trait::Pure, Trait::PerThread, Trait::SameOperandsAndResultType $(, $tr)*],
             format: Format::Declarative($fmt),
             fold: $fold,
             canonicalize: $canon,

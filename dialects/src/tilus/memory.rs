@@ -55,6 +55,7 @@ pub static SHARED_TENSOR_OP: OpDef = OpDef {
     results: &[one("result", SHARED_TENSOR)],
     verify: Some(verify_shared_tensor),
     format: Format::Declarative("attr-dict `:` type($result)"),
+    traits: &[Trait::Collective, Trait::AllocatesShared],
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_TENSOR_OP.check();
@@ -81,6 +82,7 @@ pub static FREE_SHARED: OpDef = OpDef {
     operands: &[one("tensor", SHARED_TENSOR)],
     verify: Some(verify_free_shared),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor)"),
+    traits: &[Trait::Collective, Trait::FreesShared],
     ..OpDef::DEFAULT
 };
 const _: () = FREE_SHARED.check();
@@ -147,6 +149,7 @@ pub static LOAD_GLOBAL: OpDef = OpDef {
     format: Format::Declarative(
         "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)",
     ),
+    traits: &[Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LOAD_GLOBAL.check();
@@ -182,6 +185,7 @@ pub static STORE_GLOBAL: OpDef = OpDef {
     format: Format::Declarative(
         "$value `,` $dst `[` $offsets `]` attr-dict `:` type($value) `,` type($dst)",
     ),
+    traits: &[Trait::Collective, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = STORE_GLOBAL.check();
@@ -211,6 +215,7 @@ pub static LOAD_SHARED: OpDef = OpDef {
     results: &[one("result", REG_TENSOR)],
     verify: Some(verify_load_shared),
     format: Format::Declarative("$src attr-dict `:` type($src) `->` type($result)"),
+    traits: &[Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LOAD_SHARED.check();
@@ -238,6 +243,7 @@ pub static STORE_SHARED: OpDef = OpDef {
     operands: &[one("value", REG_TENSOR), one("dst", SHARED_TENSOR)],
     verify: Some(verify_store_shared),
     format: Format::Declarative("$value `,` $dst attr-dict `:` type($value) `,` type($dst)"),
+    traits: &[Trait::Collective, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = STORE_SHARED.check();
@@ -267,7 +273,7 @@ pub static SLICE_SHARED: OpDef = OpDef {
         strides and the same swizzle. No data moves.",
     operands: &[one("src", SHARED_TENSOR), many("indices", I32)],
     results: &[one("result", SHARED_TENSOR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::SharedView],
     verify: Some(verify_slice_shared),
     format: Format::Declarative(
         "$src `[` $indices `]` attr-dict `:` type($src) `->` type($result)",
@@ -302,7 +308,7 @@ pub static PERMUTE_SHARED: OpDef = OpDef {
     operands: &[one("src", SHARED_TENSOR)],
     results: &[one("result", SHARED_TENSOR)],
     attributes: &[attr("perm", DENSE_I64_ARRAY)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::SharedView],
     verify: Some(verify_permute_shared),
     format: Format::Custom {
         parse: parse_permute,

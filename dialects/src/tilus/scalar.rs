@@ -48,6 +48,7 @@ macro_rules! semaphore {
                 many("offsets", I32),
                 one("value", I32),
             ],
+            traits: &[Trait::MemRead, Trait::MemWrite],
             verify: Some(verify_semaphore),
             format: Format::Declarative(
                 "$sem `[` $offsets `]` `,` $value attr-dict `:` type($sem)",
