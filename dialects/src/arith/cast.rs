@@ -288,3 +288,53 @@ tilus_ir::op_handle! {
     regions {}
     successors {}
 }
+
+// ----- semantics ----------------------------------------------------------------------------
+
+/// The integer conversions of arith, for evaluation (one semantics for folders and
+/// interpreters). Values are bit patterns with upper bits zero; `index` is 64 bits wide.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum IntCast {
+    /// `extsi`, and `index_cast`: sign-extends (or truncates, for `index_cast` to a narrower
+    /// type).
+    Signed,
+    /// `extui`, `index_castui`, `trunci`: zero-extends or truncates.
+    Unsigned,
+}
+
+impl IntCast {
+    /// The conversion `op` is, when it is an integer conversion of arith.
+    pub fn of(ctx: &Context, op: OpId) -> Option<IntCast> {
+        use super::ArithOpKind as K;
+        Some(match K::classify(ctx, op)? {
+            K::ExtSI(_) | K::IndexCast(_) => IntCast::Signed,
+            K::ExtUI(_) | K::IndexCastUI(_) | K::TruncI(_) => IntCast::Unsigned,
+            _ => return None,
+        })
+    }
+
+    /// Converts a `from`-bit pattern to `to` bits.
+    pub fn eval(self, bits: u128, from: u32, to: u32) -> u128 {
+        use super::int::{mask, sext};
+        let bits = bits & mask(from);
+        let wide = match self {
+            IntCast::Signed => sext(bits, from) as u128,
+            IntCast::Unsigned => bits,
+        };
+        wide & mask(to)
+    }
+}
+
+#[cfg(test)]
+mod semantics_tests {
+    use super::*;
+
+    #[test]
+    fn extension_and_truncation() {
+        assert_eq!(IntCast::Signed.eval(0x80, 8, 16), 0xff80);
+        assert_eq!(IntCast::Unsigned.eval(0x80, 8, 16), 0x80);
+        assert_eq!(IntCast::Signed.eval(0x1ff, 16, 8), 0xff);
+        assert_eq!(IntCast::Unsigned.eval(0x1ff, 16, 8), 0xff);
+        assert_eq!(IntCast::Signed.eval(1, 1, 64), u64::MAX as u128);
+    }
+}

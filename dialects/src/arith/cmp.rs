@@ -197,3 +197,85 @@ fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+// ----- semantics ----------------------------------------------------------------------------
+
+impl CmpIPredicate {
+    /// Compares two `width`-bit patterns (upper bits zero): the `s*` predicates read them as
+    /// two's complement, the `u*` ones as unsigned. One semantics for folders and interpreters.
+    pub fn eval(self, a: u128, b: u128, width: u32) -> bool {
+        use super::int::{mask, sext};
+        let (a, b) = (a & mask(width), b & mask(width));
+        let (sa, sb) = (sext(a, width), sext(b, width));
+        match self {
+            CmpIPredicate::Eq => a == b,
+            CmpIPredicate::Ne => a != b,
+            CmpIPredicate::Slt => sa < sb,
+            CmpIPredicate::Sle => sa <= sb,
+            CmpIPredicate::Sgt => sa > sb,
+            CmpIPredicate::Sge => sa >= sb,
+            CmpIPredicate::Ult => a < b,
+            CmpIPredicate::Ule => a <= b,
+            CmpIPredicate::Ugt => a > b,
+            CmpIPredicate::Uge => a >= b,
+        }
+    }
+}
+
+impl CmpFPredicate {
+    /// Compares two floats, exactly as `f64`s (every narrower IEEE value is one). `o*`
+    /// predicates are false when either is NaN, `u*` ones true; `ord`/`uno` test for NaN.
+    pub fn eval(self, a: f64, b: f64) -> bool {
+        let unordered = a.is_nan() || b.is_nan();
+        let (lt, eq, gt) = (
+            !unordered && a < b,
+            !unordered && a == b,
+            !unordered && a > b,
+        );
+        match self {
+            CmpFPredicate::False => false,
+            CmpFPredicate::Oeq => eq,
+            CmpFPredicate::Ogt => gt,
+            CmpFPredicate::Oge => gt || eq,
+            CmpFPredicate::Olt => lt,
+            CmpFPredicate::Ole => lt || eq,
+            CmpFPredicate::One => lt || gt,
+            CmpFPredicate::Ord => !unordered,
+            CmpFPredicate::Ueq => unordered || eq,
+            CmpFPredicate::Ugt => unordered || gt,
+            CmpFPredicate::Uge => unordered || gt || eq,
+            CmpFPredicate::Ult => unordered || lt,
+            CmpFPredicate::Ule => unordered || lt || eq,
+            CmpFPredicate::Une => !eq,
+            CmpFPredicate::Uno => unordered,
+            CmpFPredicate::True => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod semantics_tests {
+    use super::*;
+
+    #[test]
+    fn integer_predicates_read_signedness() {
+        let (m1, one) = (0xff, 1);
+        assert!(CmpIPredicate::Slt.eval(m1, one, 8));
+        assert!(!CmpIPredicate::Ult.eval(m1, one, 8));
+        assert!(CmpIPredicate::Uge.eval(m1, one, 8));
+        assert!(CmpIPredicate::Sle.eval(one, one, 8));
+        assert!(CmpIPredicate::Ne.eval(0, 1, 1));
+    }
+
+    #[test]
+    fn float_predicates_order_nan() {
+        let nan = f64::NAN;
+        assert!(!CmpFPredicate::Oeq.eval(nan, nan));
+        assert!(CmpFPredicate::Ueq.eval(nan, 1.0));
+        assert!(CmpFPredicate::Une.eval(nan, nan));
+        assert!(!CmpFPredicate::One.eval(nan, 1.0));
+        assert!(CmpFPredicate::One.eval(0.0, 1.0));
+        assert!(CmpFPredicate::Oeq.eval(0.0, -0.0));
+        assert!(CmpFPredicate::Uno.eval(1.0, nan) && !CmpFPredicate::Ord.eval(1.0, nan));
+    }
+}
