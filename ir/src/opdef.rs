@@ -135,6 +135,29 @@ pub enum Trait {
     AttrSizedOperandSegments,
     /// The named operands/results all have one type (lets a format give it once).
     AllTypesMatch(&'static [&'static str]),
+    /// Runs in each thread on that thread's own operand values, which may differ between the
+    /// threads of a group (scalar arithmetic, `scf.if`, barrier arrivals). The interpreter
+    /// hands such ops per-thread scalars as they are instead of requiring uniform ones.
+    PerThread,
+    /// Runs once for its whole thread group: every thread of the group reaches it and it acts
+    /// for all of them (tile stores, shared allocations, WGMMA, tcgen05 data movement). The
+    /// interpreter waits for the group there and merges it.
+    Collective,
+    /// Part of the asynchronous machinery (mbarriers, TMA, WGMMA, tcgen05) whose completion is
+    /// observed through a barrier, a group wait or a fence rather than at the op; lowered to
+    /// PTX by `async-to-ptx`.
+    Async,
+    /// Allocates shared memory that shared-memory planning places statically: once planned,
+    /// an allocation nobody uses is dead.
+    AllocatesShared,
+    /// Releases shared memory; after planning it has no effect left and is erased.
+    FreesShared,
+    /// A view of existing shared memory (slice, permutation) that allocates nothing.
+    SharedView,
+    /// Reads memory (global, shared or tensor memory) besides its operands.
+    MemRead,
+    /// Writes memory (global, shared or tensor memory).
+    MemWrite,
 }
 
 /// How an op is written in custom form.
@@ -290,6 +313,14 @@ const fn trait_eq(a: Trait, b: Trait) -> bool {
                 Trait::AttrSizedOperandSegments
             )
             | (Trait::AllTypesMatch(_), Trait::AllTypesMatch(_))
+            | (Trait::PerThread, Trait::PerThread)
+            | (Trait::Collective, Trait::Collective)
+            | (Trait::Async, Trait::Async)
+            | (Trait::AllocatesShared, Trait::AllocatesShared)
+            | (Trait::FreesShared, Trait::FreesShared)
+            | (Trait::SharedView, Trait::SharedView)
+            | (Trait::MemRead, Trait::MemRead)
+            | (Trait::MemWrite, Trait::MemWrite)
     )
 }
 

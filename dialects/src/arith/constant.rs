@@ -1,16 +1,17 @@
 //! `arith.constant`, its result names, verifier and the dialect's constant materializer.
 
 use super::*;
+use tilus_ir::handle::prelude::*;
 
 /// `arith.constant`.
-pub const CONSTANT: OpDef = OpDef {
+pub static CONSTANT: OpDef = OpDef {
     name: "arith.constant",
     summary: "a constant integer, float or dense value",
     description: "Materializes the typed attribute `value` as an SSA value of the same type, e.g. \
         `%c = arith.constant 42 : i32` or `arith.constant dense<0.0> : vector<4xf32>`.",
     results: &[one("result", tilus_ir::opdef::ANY_TYPE)],
     attributes: &[attr("value", TYPED_ATTR)],
-    traits: &[Trait::Pure, Trait::ConstantLike],
+    traits: &[Trait::Pure, Trait::ConstantLike, Trait::PerThread],
     verify: Some(verify_constant),
     format: Format::Declarative("attr-dict $value"),
     result_name: Some(constant_name),
@@ -18,6 +19,20 @@ pub const CONSTANT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = CONSTANT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.constant`.
+    pub struct ConstantOp = CONSTANT;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        value = "value": Attr
+    }
+    regions {}
+    successors {}
+}
 
 /// MLIR's names for constants: `%c42_i32`, `%c4` (index), `%true`/`%false`, else `%cst`.
 fn constant_name(ctx: &Context, op: OpId) -> Option<String> {

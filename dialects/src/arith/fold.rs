@@ -1,10 +1,14 @@
 //! The folders, one per op, following MLIR's `fold` methods case by case (scalars; splat and
 //! dense operands are left alone).
 
+use super::cast::IntCast;
 use super::cmp::CMPI_PREDICATES;
+use super::cmp::{CmpFPredicate, CmpIPredicate};
+use super::float::{ieee_format, is_nan_bits, negf_bits, sign_bit, FloatBinOp};
 use super::helpers::*;
-use std::ops::{Add, Div, Mul, Sub};
-use tilus_ir::float::{from_f64, to_f64};
+use super::int::IntBinOp;
+use tilus_ir::float::to_f64;
+use tilus_ir::handle::KeywordEnum;
 use tilus_ir::rewrite::{bool_attr, float_attr, float_bits, int_attr, int_bits, Folded};
 use tilus_ir::types::FloatKind;
 use tilus_ir::{Attr, Context, OpId};
@@ -73,7 +77,7 @@ pub fn addi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
             }
         }
     }
-    int_binary(ctx, op, c, |a, b, _| Some(a.wrapping_add(b)))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::AddI.eval(a, b, w).ok())
 }
 
 /// `subi(x, x) → 0`, `subi(x, 0) → x`, `subi(addi(a, b), b|a) → a|b`, constants.
@@ -96,7 +100,7 @@ pub fn subi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
             return Folded::value(operand(ctx, add, 1));
         }
     }
-    int_binary(ctx, op, c, |a, b, _| Some(a.wrapping_sub(b)))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::SubI.eval(a, b, w).ok())
 }
 
 /// `muli(x, 0) → 0` (the zero operand), `muli(x, 1) → x`, constants.
@@ -107,7 +111,7 @@ pub fn muli(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_one(ctx, c[1]) {
         return lhs(ctx, op);
     }
-    int_binary(ctx, op, c, |a, b, _| Some(a.wrapping_mul(b)))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::MulI.eval(a, b, w).ok())
 }
 
 /// `(a * b) / b → a` when the multiplication carries `flag` (nsw for signed, nuw for
@@ -135,7 +139,7 @@ pub fn divui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if let Some(f) = div_of_mul(ctx, op, 2) {
         return f;
     }
-    int_binary(ctx, op, c, |a, b, _| (b != 0).then(|| a / b))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::DivUI.eval(a, b, w).ok())
 }
 
 /// `divsi(x, 1) → x`, `(a*b)/b → a` (nsw), constants (not by zero, not `MIN / -1`).
@@ -146,21 +150,7 @@ pub fn divsi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if let Some(f) = div_of_mul(ctx, op, 1) {
         return f;
     }
-    int_binary(ctx, op, c, |a, b, w| {
-        let (sa, sb) = (sext(a, w), sext(b, w));
-        if sb == 0 {
-            return None;
-        }
-        let min = if w >= 128 {
-            i128::MIN
-        } else {
-            -(1i128 << (w - 1))
-        };
-        if sa == min && sb == -1 {
-            return None;
-        }
-        Some(sa.checked_div(sb)? as u128)
-    })
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::DivSI.eval(a, b, w).ok())
 }
 
 /// `remui(x, 1) → 0`, constants (not by zero).
@@ -168,7 +158,7 @@ pub fn remui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_one(ctx, c[1]) {
         return zero(ctx, op);
     }
-    int_binary(ctx, op, c, |a, b, _| (b != 0).then(|| a % b))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::RemUI.eval(a, b, w).ok())
 }
 
 /// `remsi(x, 1) → 0`, constants (not by zero; the result has the dividend's sign).
@@ -176,13 +166,7 @@ pub fn remsi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_one(ctx, c[1]) {
         return zero(ctx, op);
     }
-    int_binary(ctx, op, c, |a, b, w| {
-        let (sa, sb) = (sext(a, w), sext(b, w));
-        if sb == 0 {
-            return None;
-        }
-        Some(sa.checked_rem(sb).unwrap_or(0) as u128)
-    })
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::RemSI.eval(a, b, w).ok())
 }
 
 /// Whether `v` is `xori(x, -1)` (bitwise not of `x`), and `x` then.
@@ -212,7 +196,7 @@ pub fn andi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
             }
         }
     }
-    let f = int_binary(ctx, op, c, |a, b, _| Some(a & b));
+    let f = int_binary(ctx, op, c, |a, b, w| IntBinOp::AndI.eval(a, b, w).ok());
     if f != Folded::Failed {
         return f;
     }
@@ -239,7 +223,7 @@ pub fn ori(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
             return Folded::value(operand(ctx, x, 1));
         }
     }
-    let f = int_binary(ctx, op, c, |a, b, _| Some(a | b));
+    let f = int_binary(ctx, op, c, |a, b, w| IntBinOp::OrI.eval(a, b, w).ok());
     if f != Folded::Failed {
         return f;
     }
@@ -269,29 +253,27 @@ pub fn xori(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
             }
         }
     }
-    int_binary(ctx, op, c, |a, b, _| Some(a ^ b))
+    int_binary(ctx, op, c, |a, b, w| IntBinOp::XOrI.eval(a, b, w).ok())
 }
 
-fn shift(ctx: &mut Context, op: OpId, c: Consts, f: fn(u128, u32, u32) -> u128) -> Folded {
+fn shift(ctx: &mut Context, op: OpId, c: Consts, kind: IntBinOp) -> Folded {
     if is_zero(ctx, c[1]) {
         return lhs(ctx, op);
     }
-    int_binary(ctx, op, c, |a, b, w| {
-        (b < w as u128).then(|| f(a, b as u32, w))
-    })
+    int_binary(ctx, op, c, |a, b, w| kind.eval(a, b, w).ok())
 }
 
 /// `shli(x, 0) → x`, constants (shifts by the width or more are poison: not folded).
 pub fn shli(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    shift(ctx, op, c, |a, b, _| a << b)
+    shift(ctx, op, c, IntBinOp::ShLI)
 }
 /// `shrui(x, 0) → x`, constants.
 pub fn shrui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    shift(ctx, op, c, |a, b, _| a >> b)
+    shift(ctx, op, c, IntBinOp::ShRUI)
 }
 /// `shrsi(x, 0) → x`, constants.
 pub fn shrsi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    shift(ctx, op, c, |a, b, w| (sext(a, w) >> b) as u128)
+    shift(ctx, op, c, IntBinOp::ShRSI)
 }
 
 /// Min/max: `op(x, x) → x`, the absorbing bound → it, the neutral bound → x, constants.
@@ -301,7 +283,7 @@ fn minmax(
     c: Consts,
     absorbing: fn(u32) -> u128,
     neutral: fn(u32) -> u128,
-    pick: fn(u128, u128, u32) -> u128,
+    kind: IntBinOp,
 ) -> Folded {
     if operand(ctx, op, 0) == operand(ctx, op, 1) {
         return rhs(ctx, op);
@@ -314,7 +296,7 @@ fn minmax(
             return lhs(ctx, op);
         }
     }
-    int_binary(ctx, op, c, |a, b, w| Some(pick(a, b, w)))
+    int_binary(ctx, op, c, |a, b, w| kind.eval(a, b, w).ok())
 }
 fn smax_v(w: u32) -> u128 {
     ones(w) >> 1
@@ -324,31 +306,19 @@ fn smin_v(w: u32) -> u128 {
 }
 /// `maxsi`.
 pub fn maxsi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    minmax(ctx, op, c, smax_v, smin_v, |a, b, w| {
-        if sext(a, w) >= sext(b, w) {
-            a
-        } else {
-            b
-        }
-    })
+    minmax(ctx, op, c, smax_v, smin_v, IntBinOp::MaxSI)
 }
 /// `minsi`.
 pub fn minsi(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    minmax(ctx, op, c, smin_v, smax_v, |a, b, w| {
-        if sext(a, w) <= sext(b, w) {
-            a
-        } else {
-            b
-        }
-    })
+    minmax(ctx, op, c, smin_v, smax_v, IntBinOp::MinSI)
 }
 /// `maxui`.
 pub fn maxui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    minmax(ctx, op, c, ones, |_| 0, |a, b, _| a.max(b))
+    minmax(ctx, op, c, ones, |_| 0, IntBinOp::MaxUI)
 }
 /// `minui`.
 pub fn minui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
-    minmax(ctx, op, c, |_| 0, ones, |a, b, _| a.min(b))
+    minmax(ctx, op, c, |_| 0, ones, IntBinOp::MinUI)
 }
 
 /// The index of a `cmpi` predicate keyword (`eq` is 0, ..., `uge` is 9).
@@ -371,19 +341,7 @@ pub fn set_cmpi_predicate(ctx: &mut Context, op: OpId, pred: &str) {
 }
 
 fn apply_pred(pred: &str, a: u128, b: u128, w: u32) -> bool {
-    let (sa, sb) = (sext(a, w), sext(b, w));
-    match pred {
-        "eq" => a == b,
-        "ne" => a != b,
-        "slt" => sa < sb,
-        "sle" => sa <= sb,
-        "sgt" => sa > sb,
-        "sge" => sa >= sb,
-        "ult" => a < b,
-        "ule" => a <= b,
-        "ugt" => a > b,
-        _ => a >= b,
-    }
+    CmpIPredicate::from_index(pred_index(pred) as i64).is_some_and(|p| p.eval(a, b, w))
 }
 
 /// `cmpi` folds: equal operands, `ext(i1) != 0 → x`, `i1 != 0 → x`, `i1 == 1 → x`, a
@@ -486,11 +444,11 @@ fn cast_const(ctx: &mut Context, op: OpId, c: Consts, f: fn(u128, u32, u32) -> u
     };
     attr_or_failed(int_like_attr(ctx, ty, f(a, w, to)))
 }
-fn sext_to(a: u128, w: u32, _to: u32) -> u128 {
-    sext(a, w) as u128
+fn sext_to(a: u128, w: u32, to: u32) -> u128 {
+    IntCast::Signed.eval(a, w, to)
 }
-fn zext_to(a: u128, _w: u32, _to: u32) -> u128 {
-    a
+fn zext_to(a: u128, w: u32, to: u32) -> u128 {
+    IntCast::Unsigned.eval(a, w, to)
 }
 
 /// `index_cast` of a constant: sign-extended or truncated.
@@ -554,100 +512,31 @@ pub fn trunci(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
         ctx.set_operand(op, 0, src);
         return Folded::InPlace;
     }
-    cast_const(ctx, op, c, |a, _, _| a)
+    cast_const(ctx, op, c, zext_to)
 }
 
 // ----- floats ---------------------------------------------------------------------------
 
-/// Exponent and mantissa widths of the IEEE formats folded here.
 fn ieee(k: FloatKind) -> Option<(u32, u32)> {
-    match k {
-        FloatKind::F16 => Some((5, 10)),
-        FloatKind::BF16 => Some((8, 7)),
-        FloatKind::F32 => Some((8, 23)),
-        FloatKind::F64 => Some((11, 52)),
-        _ => None,
-    }
+    ieee_format(k)
 }
 fn is_nan(k: FloatKind, bits: u128) -> bool {
-    let (e, m) = ieee(k).unwrap();
-    (bits >> m) & ((1 << e) - 1) == (1 << e) - 1 && bits & ((1 << m) - 1) != 0
-}
-fn quiet(k: FloatKind, bits: u128) -> u128 {
-    bits | (1 << (ieee(k).unwrap().1 - 1))
-}
-fn default_nan(k: FloatKind) -> u128 {
-    let (e, m) = ieee(k).unwrap();
-    (((1u128 << e) - 1) << m) | (1 << (m - 1))
+    is_nan_bits(k, bits)
 }
 
-#[derive(Clone, Copy)]
-enum FOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-}
-
-impl FOp {
-    fn apply<T>(self, p: T, q: T) -> T
-    where
-        T: Add<Output = T> + Sub<Output = T> + Mul<Output = T> + Div<Output = T>,
-    {
-        match self {
-            FOp::Add => p + q,
-            FOp::Sub => p - q,
-            FOp::Mul => p * q,
-            FOp::Div => p / q,
-        }
-    }
-}
-
-/// IEEE arithmetic on two float constants, as LLVM's `APFloat` does it: round to nearest
-/// even; a NaN operand propagates quieted (the left one first); a new NaN is the positive
-/// quiet NaN. `f32`/`f64` use the host's IEEE arithmetic; `f16`/`bf16` go through `f64`,
-/// whose 53 bits make the double rounding harmless.
-fn float_binary(ctx: &mut Context, op: OpId, c: Consts, o: FOp) -> Folded {
+/// Two float constants of one IEEE format, evaluated by the one semantics ([`FloatBinOp`]).
+fn float_binary(ctx: &mut Context, op: OpId, c: Consts, o: FloatBinOp) -> Folded {
     let (Some(a), Some(b)) = (c[0], c[1]) else {
         return Folded::Failed;
     };
     let (Some((k, x)), Some((k2, y))) = (float_bits(ctx, a), float_bits(ctx, b)) else {
         return Folded::Failed;
     };
-    if k != k2 || ieee(k).is_none() {
+    if k != k2 {
         return Folded::Failed;
     }
-    let bits = if is_nan(k, x) {
-        quiet(k, x)
-    } else if is_nan(k, y) {
-        quiet(k, y)
-    } else {
-        let r = match k {
-            FloatKind::F32 => {
-                let (p, q) = (f32::from_bits(x as u32), f32::from_bits(y as u32));
-                let v = o.apply(p, q);
-                v.to_bits() as u128
-            }
-            FloatKind::F64 => {
-                let (p, q) = (f64::from_bits(x as u64), f64::from_bits(y as u64));
-                let v = o.apply(p, q);
-                v.to_bits() as u128
-            }
-            _ => {
-                let (p, q) = (to_f64(k, x), to_f64(k, y));
-                let v = o.apply(p, q);
-                if v.is_nan() {
-                    default_nan(k)
-                } else {
-                    from_f64(k, v)
-                }
-            }
-        };
-        if is_nan(k, r) {
-            default_nan(k)
-        } else {
-            r
-        }
+    let Some(bits) = o.eval(k, x, y) else {
+        return Folded::Failed;
     };
     let ty = result_type(ctx, op);
     Folded::attr(float_attr(ctx, ty, bits))
@@ -656,10 +545,6 @@ fn float_binary(ctx: &mut Context, op: OpId, c: Consts, o: FOp) -> Folded {
 /// The float constant `a` as (format, bits), IEEE formats only.
 fn fconst(ctx: &Context, a: Option<Attr>) -> Option<(FloatKind, u128)> {
     float_bits(ctx, a?).filter(|(k, _)| ieee(*k).is_some())
-}
-fn sign_bit(k: FloatKind) -> u128 {
-    let (e, m) = ieee(k).unwrap();
-    1 << (e + m)
 }
 fn is_pos_zero(ctx: &Context, a: Option<Attr>) -> bool {
     fconst(ctx, a).is_some_and(|(_, b)| b == 0)
@@ -676,14 +561,14 @@ pub fn addf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_neg_zero(ctx, c[1]) {
         return lhs(ctx, op);
     }
-    float_binary(ctx, op, c, FOp::Add)
+    float_binary(ctx, op, c, FloatBinOp::AddF)
 }
 /// `subf(x, +0) → x`, constants.
 pub fn subf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_pos_zero(ctx, c[1]) {
         return lhs(ctx, op);
     }
-    float_binary(ctx, op, c, FOp::Sub)
+    float_binary(ctx, op, c, FloatBinOp::SubF)
 }
 /// `mulf(x, 1) → x`, `mulf(x, ±0) → ±0` with `nnan` and `nsz`, constants.
 pub fn mulf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
@@ -694,14 +579,14 @@ pub fn mulf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     {
         return rhs(ctx, op);
     }
-    float_binary(ctx, op, c, FOp::Mul)
+    float_binary(ctx, op, c, FloatBinOp::MulF)
 }
 /// `divf(x, 1) → x`, constants.
 pub fn divf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     if is_float_one(ctx, c[1]) {
         return lhs(ctx, op);
     }
-    float_binary(ctx, op, c, FOp::Div)
+    float_binary(ctx, op, c, FloatBinOp::DivF)
 }
 
 /// `maximumf`/`minimumf`: `op(x, x) → x`, the neutral infinity → x, constants (`-0 < +0`,
@@ -722,21 +607,16 @@ fn min_max_f(ctx: &mut Context, op: OpId, c: Consts, max: bool) -> Folded {
     if k != k2 {
         return Folded::Failed;
     }
-    let ty = result_type(ctx, op);
-    // NaN propagates, quieted, the left one first (LLVM's `maximum`/`minimum`).
-    if is_nan(k, x) || is_nan(k, y) {
-        let n = if is_nan(k, x) { x } else { y };
-        return Folded::attr(float_attr(ctx, ty, quiet(k, n)));
-    }
-    let (p, q) = (to_f64(k, x), to_f64(k, y));
-    let pick_x = if p == q {
-        // ±0: maximum prefers +0, minimum -0.
-        let x_neg = x & sign_bit(k) != 0;
-        x_neg != max
+    let o = if max {
+        FloatBinOp::MaximumF
     } else {
-        (p > q) == max
+        FloatBinOp::MinimumF
     };
-    Folded::attr(float_attr(ctx, ty, if pick_x { x } else { y }))
+    let Some(bits) = o.eval(k, x, y) else {
+        return Folded::Failed;
+    };
+    let ty = result_type(ctx, op);
+    Folded::attr(float_attr(ctx, ty, bits))
 }
 /// `maximumf`.
 pub fn maximumf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
@@ -756,7 +636,7 @@ pub fn negf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
         return Folded::Failed;
     };
     let ty = result_type(ctx, op);
-    Folded::attr(float_attr(ctx, ty, b ^ sign_bit(k)))
+    attr_or_failed(negf_bits(k, b).map(|r| float_attr(ctx, ty, r)))
 }
 
 /// `cmpf` of two constants (a NaN makes the comparison unordered).
@@ -773,30 +653,9 @@ pub fn cmpf(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     else {
         return Folded::Failed;
     };
-    let (p, q) = (to_f64(k, x), to_f64(k, y));
-    let unordered = p.is_nan() || q.is_nan();
-    let (lt, eq, gt) = (
-        !unordered && p < q,
-        !unordered && p == q,
-        !unordered && p > q,
-    );
-    let v = match pred {
-        0 => false,
-        1 => eq,
-        2 => gt,
-        3 => gt || eq,
-        4 => lt,
-        5 => lt || eq,
-        6 => !unordered && !eq,
-        7 => !unordered,
-        8 => unordered || eq,
-        9 => unordered || gt,
-        10 => unordered || gt || eq,
-        11 => unordered || lt,
-        12 => unordered || lt || eq,
-        13 => !eq,
-        14 => unordered,
-        _ => true,
+    let Some(pred) = CmpFPredicate::from_index(pred as i64) else {
+        return Folded::Failed;
     };
+    let v = pred.eval(to_f64(k, x), to_f64(k, y));
     Folded::attr(bool_attr(ctx, v))
 }

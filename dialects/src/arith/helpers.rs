@@ -103,23 +103,8 @@ pub fn int_const_of(ctx: &Context, v: Value) -> Option<(u128, u32)> {
     int_bits(ctx, constant_of(ctx, v)?)
 }
 
-/// All ones at `w` bits.
-pub fn ones(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
-
-/// Sign-extends a `w`-bit pattern.
-pub fn sext(bits: u128, w: u32) -> i128 {
-    if w >= 128 {
-        bits as i128
-    } else {
-        ((bits << (128 - w)) as i128) >> (128 - w)
-    }
-}
+/// The integer semantics' bit helpers (one definition, in `int.rs`).
+pub use super::int::{mask as ones, sext};
 
 /// A constant zero (or splat zero of a statically shaped vector/tensor), as MLIR's
 /// `Builder::getZeroAttr` builds it; `None` for dynamic shapes.

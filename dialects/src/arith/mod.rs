@@ -49,14 +49,14 @@ macro_rules! binary {
     };
     ($id:ident, $name:literal, $ty:expr, $fmt:expr, [$($extra:expr),*], [$($tr:expr),*], $doc:literal, $fold:expr, $canon:expr) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: $doc,
             operands: &[one("lhs", $ty), one("rhs", $ty)],
             results: &[one("result", $ty)],
             attributes: &[$($extra),*],
-            traits: &[Trait::Pure, Trait::SameOperandsAndResultType $(, $tr)*],
+            traits: &[Trait::Pure, Trait::PerThread, Trait::SameOperandsAndResultType $(, $tr)*],
             format: Format::Declarative($fmt),
             fold: $fold,
             canonicalize: $canon,
@@ -127,3 +127,51 @@ pub static OPS: &[&OpDef] = &[
     &TRUNCF,
     &BITCAST,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `arith` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum ArithOpKind for OPS {
+        Constant(ConstantOp),
+        AddI(AddIOp),
+        SubI(SubIOp),
+        MulI(MulIOp),
+        DivSI(DivSIOp),
+        DivUI(DivUIOp),
+        RemSI(RemSIOp),
+        RemUI(RemUIOp),
+        AndI(AndIOp),
+        OrI(OrIOp),
+        XOrI(XOrIOp),
+        ShLI(ShLIOp),
+        ShRSI(ShRSIOp),
+        ShRUI(ShRUIOp),
+        MaxSI(MaxSIOp),
+        MinSI(MinSIOp),
+        MaxUI(MaxUIOp),
+        MinUI(MinUIOp),
+        CeilDivSI(CeilDivSIOp),
+        FloorDivSI(FloorDivSIOp),
+        AddF(AddFOp),
+        SubF(SubFOp),
+        MulF(MulFOp),
+        DivF(DivFOp),
+        MaximumF(MaximumFOp),
+        MinimumF(MinimumFOp),
+        NegF(NegFOp),
+        CmpI(CmpIOp),
+        CmpF(CmpFOp),
+        Select(SelectOp),
+        IndexCast(IndexCastOp),
+        IndexCastUI(IndexCastUIOp),
+        ExtSI(ExtSIOp),
+        ExtUI(ExtUIOp),
+        TruncI(TruncIOp),
+        SIToFP(SIToFPOp),
+        UIToFP(UIToFPOp),
+        FPToSI(FPToSIOp),
+        FPToUI(FPToUIOp),
+        ExtF(ExtFOp),
+        TruncF(TruncFOp),
+        Bitcast(BitcastOp),
+    }
+}

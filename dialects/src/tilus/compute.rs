@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.cast`.
-pub const CAST: OpDef = OpDef {
+pub static CAST: OpDef = OpDef {
     name: "tilus.cast",
     summary: "convert the elements of a register tensor to another type",
     description: "`%y = tilus.cast %x : !tilus.reg<64xf32> to !tilus.reg<64xf16>` converts \
@@ -18,10 +18,24 @@ pub const CAST: OpDef = OpDef {
 };
 const _: () = CAST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.cast`.
+    pub struct CastOp = CAST;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 macro_rules! binary {
     ($id:ident, $name:literal, [$($tr:expr),*], $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -45,31 +59,121 @@ macro_rules! binary {
 }
 
 binary!(ADD, "tilus.add", [Trait::Commutative], "Element-wise sum.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.add`.
+    pub struct AddOp = ADD;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(SUB, "tilus.sub", [], "Element-wise difference.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.sub`.
+    pub struct SubOp = SUB;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MUL,
     "tilus.mul",
     [Trait::Commutative],
     "Element-wise product."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.mul`.
+    pub struct MulOp = MUL;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     DIV,
     "tilus.div",
     [],
     "Element-wise quotient (integers round toward zero)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.div`.
+    pub struct DivOp = DIV;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MOD,
     "tilus.mod",
     [],
     "Element-wise remainder, with the sign of the dividend (C's `%` and `fmod`)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.mod`.
+    pub struct ModOp = MOD;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MAXIMUM,
     "tilus.maximum",
     [Trait::Commutative],
     "Element-wise maximum."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.maximum`.
+    pub struct MaximumOp = MAXIMUM;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 binary!(
     MINIMUM,
     "tilus.minimum",
@@ -77,8 +181,23 @@ binary!(
     "Element-wise minimum."
 );
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.minimum`.
+    pub struct MinimumOp = MINIMUM;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.cmp`.
-pub const CMP: OpDef = OpDef {
+pub static CMP: OpDef = OpDef {
     name: "tilus.cmp",
     summary: "element-wise comparison giving an i1 tensor",
     description: "`%m = tilus.cmp lt %x, %y : (!tilus.reg<64x128xi32>, !tilus.reg<1x128xi32>) \
@@ -98,6 +217,35 @@ pub const CMP: OpDef = OpDef {
 };
 const _: () = CMP.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a comparison predicate attribute.
+    pub enum ComparisonPredicate {
+        Eq = "eq",
+        Ne = "ne",
+        Lt = "lt",
+        Le = "le",
+        Gt = "gt",
+        Ge = "ge"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.cmp`.
+    pub struct CmpOp = CMP;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": ComparisonPredicate
+    }
+    regions {}
+    successors {}
+}
+
 macro_rules! unary {
     ($id:ident, $name:literal, float, $doc:literal) => {
         unary!(
@@ -113,7 +261,7 @@ macro_rules! unary {
     };
     ($id:ident, $name:literal, $float:literal, $verify:expr, $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -135,26 +283,138 @@ macro_rules! unary {
 }
 
 unary!(EXP, "tilus.exp", float, "Element-wise `e^x`.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.exp`.
+    pub struct ExpOp = EXP;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(EXP2, "tilus.exp2", float, "Element-wise `2^x`.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.exp2`.
+    pub struct Exp2Op = EXP2;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(LOG, "tilus.log", float, "Element-wise natural logarithm.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.log`.
+    pub struct LogOp = LOG;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(SQRT, "tilus.sqrt", float, "Element-wise square root.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.sqrt`.
+    pub struct SqrtOp = SQRT;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(
     RSQRT,
     "tilus.rsqrt",
     float,
     "Element-wise reciprocal square root."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.rsqrt`.
+    pub struct RsqrtOp = RSQRT;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(
     TANH,
     "tilus.tanh",
     float,
     "Element-wise hyperbolic tangent."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.tanh`.
+    pub struct TanhOp = TANH;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(NEG, "tilus.neg", any, "Element-wise negation.");
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.neg`.
+    pub struct NegOp = NEG;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 unary!(ABS, "tilus.abs", any, "Element-wise absolute value.");
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.abs`.
+    pub struct AbsOp = ABS;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.where`.
-pub const WHERE: OpDef = OpDef {
+pub static WHERE: OpDef = OpDef {
     name: "tilus.where",
     summary: "element-wise select",
     description: "`%r = tilus.where %c, %x, %y : (!tilus.reg<64x128xi1>, !tilus.reg<64x128xf32>, \
@@ -176,8 +436,24 @@ pub const WHERE: OpDef = OpDef {
 };
 const _: () = WHERE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.where`.
+    pub struct WhereOp = WHERE;
+    operands {
+        cond = "cond": Value,
+        x = "x": Value,
+        y = "y": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.reduce`.
-pub const REDUCE: OpDef = OpDef {
+pub static REDUCE: OpDef = OpDef {
     name: "tilus.reduce",
     summary: "reduce a register tensor along one dimension",
     description: "`%s = tilus.reduce sum %x dim(1) keepdim : !tilus.reg<64x128xf32> -> \
@@ -205,10 +481,39 @@ pub const REDUCE: OpDef = OpDef {
 };
 const _: () = REDUCE.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a reduction kind attribute.
+    pub enum ReductionKind {
+        Sum = "sum",
+        Max = "max",
+        Min = "min",
+        Any = "any",
+        All = "all"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.reduce`.
+    pub struct ReduceOp = REDUCE;
+    operands {
+        x = "x": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        kind = "kind": ReductionKind,
+        dim = "dim": i64,
+        keepdim = "keepdim": bool
+    }
+    regions {}
+    successors {}
+}
+
 macro_rules! shuffle {
     ($id:ident, $name:literal, $doc:literal) => {
         #[doc = $doc]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $doc,
             description: concat!(
@@ -236,14 +541,44 @@ shuffle!(
     "tilus.shuffle_up",
     "Each lane receives the registers of lane `lane - delta` of its warp (stencils: the left neighbour)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shuffle_up`.
+    pub struct ShuffleUpOp = SHUFFLE_UP;
+    operands {
+        x = "x": Value,
+        delta = "delta": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 shuffle!(
     SHUFFLE_DOWN,
     "tilus.shuffle_down",
     "Each lane receives the registers of lane `lane + delta` of its warp (stencils: the right neighbour)."
 );
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shuffle_down`.
+    pub struct ShuffleDownOp = SHUFFLE_DOWN;
+    operands {
+        x = "x": Value,
+        delta = "delta": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.dot`.
-pub const DOT: OpDef = OpDef {
+pub static DOT: OpDef = OpDef {
     name: "tilus.dot",
     summary: "matrix multiply-accumulate on register tensors",
     description: "`%d = tilus.dot %a, %b, %c : (!tilus.reg<64x16xf16>, !tilus.reg<16x32xf16>, \
@@ -265,6 +600,22 @@ pub const DOT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = DOT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.dot`.
+    pub struct DotOp = DOT;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        c = "c": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let x = tensor(ctx, ctx.operands(op)[0]);
@@ -552,7 +903,11 @@ fn parse_reduce(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     p.expect("->")?;
     let rt = p.parse_type()?;
     let v = p.resolve_operand(&x, xt)?;
-    Ok(op_state(p, def, vec![v], vec![rt], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(vec![v])
+        .with_results(vec![rt])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_reduce(pr: &mut Printer, op: OpId) {

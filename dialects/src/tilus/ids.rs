@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.block_id`.
-pub const BLOCK_ID: OpDef = OpDef {
+pub static BLOCK_ID: OpDef = OpDef {
     name: "tilus.block_id",
     summary: "the index of this thread block in the grid along x, y or z",
     description: "`%b = tilus.block_id x` is `%ctaid.x` as an `i32`, in `[0, grid extent)`.",
@@ -15,8 +15,31 @@ pub const BLOCK_ID: OpDef = OpDef {
 };
 const _: () = BLOCK_ID.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a grid dimension attribute.
+    pub enum GridDimension {
+        X = "x",
+        Y = "y",
+        Z = "z"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.block_id`.
+    pub struct BlockIdOp = BLOCK_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        dim = "dim": GridDimension
+    }
+    regions {}
+    successors {}
+}
+
 /// `tilus.num_blocks`.
-pub const NUM_BLOCKS: OpDef = OpDef {
+pub static NUM_BLOCKS: OpDef = OpDef {
     name: "tilus.num_blocks",
     summary: "the grid extent along x, y or z",
     description: "`%n = tilus.num_blocks x` is `%nctaid.x` as an `i32`: the value of the \
@@ -29,8 +52,22 @@ pub const NUM_BLOCKS: OpDef = OpDef {
 };
 const _: () = NUM_BLOCKS.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.num_blocks`.
+    pub struct NumBlocksOp = NUM_BLOCKS;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        dim = "dim": GridDimension
+    }
+    regions {}
+    successors {}
+}
+
 /// `tilus.thread_id`.
-pub const THREAD_ID: OpDef = OpDef {
+pub static THREAD_ID: OpDef = OpDef {
     name: "tilus.thread_id",
     summary: "the index of this thread in the enclosing thread group",
     description: "`%t = tilus.thread_id` is the thread's index relative to the enclosing \
@@ -43,8 +80,20 @@ pub const THREAD_ID: OpDef = OpDef {
 };
 const _: () = THREAD_ID.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.thread_id`.
+    pub struct ThreadIdOp = THREAD_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.warp_id`.
-pub const WARP_ID: OpDef = OpDef {
+pub static WARP_ID: OpDef = OpDef {
     name: "tilus.warp_id",
     summary: "the index of this thread's warp in the enclosing thread group",
     description: "`%w = tilus.warp_id` is `tilus.thread_id / 32`: relative to the enclosing \
@@ -55,8 +104,20 @@ pub const WARP_ID: OpDef = OpDef {
 };
 const _: () = WARP_ID.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.warp_id`.
+    pub struct WarpIdOp = WARP_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.lane_id`.
-pub const LANE_ID: OpDef = OpDef {
+pub static LANE_ID: OpDef = OpDef {
     name: "tilus.lane_id",
     summary: "the index of this thread in its hardware warp",
     description: "`%l = tilus.lane_id` is `%laneid`, in `[0, 32)`; it does not depend on the \
@@ -67,3 +128,15 @@ pub const LANE_ID: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = LANE_ID.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.lane_id`.
+    pub struct LaneIdOp = LANE_ID;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}

@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.kernel`.
-pub const KERNEL: OpDef = OpDef {
+pub static KERNEL: OpDef = OpDef {
     name: "tilus.kernel",
     summary: "a GPU kernel: a grid of thread blocks running one tile program",
     description: "`tilus.kernel @name(%p: !tilus.ptr<f16>, %m: i32) warps(4) \
@@ -43,6 +43,25 @@ pub const KERNEL: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = KERNEL.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.kernel`.
+    pub struct KernelOp = KERNEL;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        warps = "warps": i64,
+        blocks = "blocks": Attr,
+        cluster = "cluster": Option<Attr>,
+        arg_names = "arg_names": Option<Attr>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
 
 fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, results) = function_type(ctx, op).unwrap_or_default();
@@ -300,7 +319,10 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
         let b = p.ctx.create_block(&[]);
         p.ctx.push_block(region, b);
     }
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![region]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs)
+        .with_regions(vec![region]))
 }
 
 fn print_kernel(pr: &mut Printer, op: OpId) {

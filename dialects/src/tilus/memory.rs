@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.global_view`.
-pub const GLOBAL_VIEW: OpDef = OpDef {
+pub static GLOBAL_VIEW: OpDef = OpDef {
     name: "tilus.global_view",
     summary: "a shaped view of global memory at a pointer parameter",
     description: "`%g = tilus.global_view %p[%m, %k] strides[%ld] : !tilus.ptr<f16> -> \
@@ -27,8 +27,24 @@ pub const GLOBAL_VIEW: OpDef = OpDef {
 };
 const _: () = GLOBAL_VIEW.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.global_view`.
+    pub struct GlobalViewOp = GLOBAL_VIEW;
+    operands {
+        ptr = "ptr": Value,
+        extents = "extents": &[Value],
+        strides = "strides": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.shared_tensor`.
-pub const SHARED_TENSOR_OP: OpDef = OpDef {
+pub static SHARED_TENSOR_OP: OpDef = OpDef {
     name: "tilus.shared_tensor",
     summary: "allocate a shared-memory tensor",
     description: "`%s = tilus.shared_tensor : !tilus.shared<3x128x64xf16, swizzle = 128B>` \
@@ -39,12 +55,25 @@ pub const SHARED_TENSOR_OP: OpDef = OpDef {
     results: &[one("result", SHARED_TENSOR)],
     verify: Some(verify_shared_tensor),
     format: Format::Declarative("attr-dict `:` type($result)"),
+    traits: &[Trait::Collective, Trait::AllocatesShared],
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_TENSOR_OP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_tensor`.
+    pub struct SharedTensorOp = SHARED_TENSOR_OP;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.free_shared`.
-pub const FREE_SHARED: OpDef = OpDef {
+pub static FREE_SHARED: OpDef = OpDef {
     name: "tilus.free_shared",
     summary: "release a shared-memory tensor",
     description: "`tilus.free_shared %s : !tilus.shared<...>` ends the allocation made by the \
@@ -53,12 +82,25 @@ pub const FREE_SHARED: OpDef = OpDef {
     operands: &[one("tensor", SHARED_TENSOR)],
     verify: Some(verify_free_shared),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor)"),
+    traits: &[Trait::Collective, Trait::FreesShared],
     ..OpDef::DEFAULT
 };
 const _: () = FREE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.free_shared`.
+    pub struct FreeSharedOp = FREE_SHARED;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.register_tensor`.
-pub const REGISTER_TENSOR: OpDef = OpDef {
+pub static REGISTER_TENSOR: OpDef = OpDef {
     name: "tilus.register_tensor",
     summary: "a register tensor filled with a scalar, or undefined",
     description: "`%r = tilus.register_tensor init(%c : f32) : !tilus.reg<64x64xf32>` makes a \
@@ -77,10 +119,24 @@ pub const REGISTER_TENSOR: OpDef = OpDef {
 };
 const _: () = REGISTER_TENSOR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.register_tensor`.
+    pub struct RegisterTensorOp = REGISTER_TENSOR;
+    operands {
+        init = "init": Option<Value>
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 // ----- loads and stores ---------------------------------------------------------------------
 
 /// `tilus.load_global`.
-pub const LOAD_GLOBAL: OpDef = OpDef {
+pub static LOAD_GLOBAL: OpDef = OpDef {
     name: "tilus.load_global",
     summary: "load a box of a global view into a register tensor",
     description: "`%r = tilus.load_global %g[%i, %j] : !tilus.global<?x?xf16> -> \
@@ -93,12 +149,28 @@ pub const LOAD_GLOBAL: OpDef = OpDef {
     format: Format::Declarative(
         "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)",
     ),
+    traits: &[Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LOAD_GLOBAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_global`.
+    pub struct LoadGlobalOp = LOAD_GLOBAL;
+    operands {
+        src = "src": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.store_global`.
-pub const STORE_GLOBAL: OpDef = OpDef {
+pub static STORE_GLOBAL: OpDef = OpDef {
     name: "tilus.store_global",
     summary: "store a register tensor into a box of a global view",
     description: "`tilus.store_global %r, %g[%i, %j] : !tilus.reg<64x64xf16>, \
@@ -113,12 +185,27 @@ pub const STORE_GLOBAL: OpDef = OpDef {
     format: Format::Declarative(
         "$value `,` $dst `[` $offsets `]` attr-dict `:` type($value) `,` type($dst)",
     ),
+    traits: &[Trait::Collective, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = STORE_GLOBAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_global`.
+    pub struct StoreGlobalOp = STORE_GLOBAL;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.load_shared`.
-pub const LOAD_SHARED: OpDef = OpDef {
+pub static LOAD_SHARED: OpDef = OpDef {
     name: "tilus.load_shared",
     summary: "load a whole shared tensor into a register tensor",
     description: "`%r = tilus.load_shared %s : !tilus.shared<64x32xf16> -> \
@@ -128,12 +215,27 @@ pub const LOAD_SHARED: OpDef = OpDef {
     results: &[one("result", REG_TENSOR)],
     verify: Some(verify_load_shared),
     format: Format::Declarative("$src attr-dict `:` type($src) `->` type($result)"),
+    traits: &[Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LOAD_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_shared`.
+    pub struct LoadSharedOp = LOAD_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.store_shared`.
-pub const STORE_SHARED: OpDef = OpDef {
+pub static STORE_SHARED: OpDef = OpDef {
     name: "tilus.store_shared",
     summary: "store a register tensor into a whole shared tensor",
     description: "`tilus.store_shared %r, %s : !tilus.reg<64x32xf16>, \
@@ -141,14 +243,28 @@ pub const STORE_SHARED: OpDef = OpDef {
     operands: &[one("value", REG_TENSOR), one("dst", SHARED_TENSOR)],
     verify: Some(verify_store_shared),
     format: Format::Declarative("$value `,` $dst attr-dict `:` type($value) `,` type($dst)"),
+    traits: &[Trait::Collective, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = STORE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_shared`.
+    pub struct StoreSharedOp = STORE_SHARED;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 // ----- shared views -------------------------------------------------------------------------
 
 /// `tilus.slice_shared`.
-pub const SLICE_SHARED: OpDef = OpDef {
+pub static SLICE_SHARED: OpDef = OpDef {
     name: "tilus.slice_shared",
     summary: "index the leading dimensions of a shared tensor (a view)",
     description: "`%t = tilus.slice_shared %s[%stage] : !tilus.shared<3x128x64xf16, swizzle = \
@@ -157,7 +273,7 @@ pub const SLICE_SHARED: OpDef = OpDef {
         strides and the same swizzle. No data moves.",
     operands: &[one("src", SHARED_TENSOR), many("indices", I32)],
     results: &[one("result", SHARED_TENSOR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::SharedView],
     verify: Some(verify_slice_shared),
     format: Format::Declarative(
         "$src `[` $indices `]` attr-dict `:` type($src) `->` type($result)",
@@ -166,8 +282,23 @@ pub const SLICE_SHARED: OpDef = OpDef {
 };
 const _: () = SLICE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.slice_shared`.
+    pub struct SliceSharedOp = SLICE_SHARED;
+    operands {
+        src = "src": Value,
+        indices = "indices": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.permute_shared`.
-pub const PERMUTE_SHARED: OpDef = OpDef {
+pub static PERMUTE_SHARED: OpDef = OpDef {
     name: "tilus.permute_shared",
     summary: "reorder the dimensions of a shared tensor (a view)",
     description: "`%t = tilus.permute_shared %s [1, 0] : !tilus.shared<64x128xf16> -> \
@@ -177,7 +308,7 @@ pub const PERMUTE_SHARED: OpDef = OpDef {
     operands: &[one("src", SHARED_TENSOR)],
     results: &[one("result", SHARED_TENSOR)],
     attributes: &[attr("perm", DENSE_I64_ARRAY)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::SharedView],
     verify: Some(verify_permute_shared),
     format: Format::Custom {
         parse: parse_permute,
@@ -187,8 +318,24 @@ pub const PERMUTE_SHARED: OpDef = OpDef {
 };
 const _: () = PERMUTE_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.permute_shared`.
+    pub struct PermuteSharedOp = PERMUTE_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        perm = "perm": Attr
+    }
+    regions {}
+    successors {}
+}
+
 /// `tilus.shared_addr`.
-pub const SHARED_ADDR: OpDef = OpDef {
+pub static SHARED_ADDR: OpDef = OpDef {
     name: "tilus.shared_addr",
     summary: "the 32-bit shared-window address of a shared tensor's first element",
     description: "`%a = tilus.shared_addr %s : !tilus.shared<128x64xf16, swizzle = 128B> -> i32` \
@@ -205,6 +352,20 @@ pub const SHARED_ADDR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_ADDR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_addr`.
+    pub struct SharedAddrOp = SHARED_ADDR;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
 
 fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let ops = ctx.operands(op);
@@ -464,7 +625,11 @@ fn parse_permute(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState>
     p.expect("->")?;
     let rt = p.parse_type()?;
     let v = p.resolve_operand(&src, st)?;
-    Ok(op_state(p, def, vec![v], vec![rt], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(vec![v])
+        .with_results(vec![rt])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_permute(pr: &mut Printer, op: OpId) {

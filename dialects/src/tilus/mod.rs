@@ -22,7 +22,7 @@
 //! threads of the group it executes in (spec §1.2: tensors created in a group are distributed
 //! over that group's threads only).
 
-use crate::common::{op_error, op_state, parse_trailing_attrs};
+use crate::common::{op_error, parse_trailing_attrs};
 use crate::func::{function_type, parse_named_arg, print_fn_args, sym_name};
 use crate::layout_algebra::RegisterLayout;
 use crate::threadgroup::{group_of, require_group, Need};
@@ -118,6 +118,54 @@ pub static OPS: &[&OpDef] = &[
     &LOCK_SEMAPHORE,
     &RELEASE_SEMAPHORE,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tilus` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum TilusOpKind for OPS {
+        Kernel(KernelOp),
+        BlockId(BlockIdOp),
+        NumBlocks(NumBlocksOp),
+        ThreadId(ThreadIdOp),
+        WarpId(WarpIdOp),
+        LaneId(LaneIdOp),
+        GlobalView(GlobalViewOp),
+        SharedTensor(SharedTensorOp),
+        FreeShared(FreeSharedOp),
+        RegisterTensor(RegisterTensorOp),
+        LoadGlobal(LoadGlobalOp),
+        StoreGlobal(StoreGlobalOp),
+        LoadShared(LoadSharedOp),
+        StoreShared(StoreSharedOp),
+        SliceShared(SliceSharedOp),
+        PermuteShared(PermuteSharedOp),
+        SharedAddr(SharedAddrOp),
+        Cast(CastOp),
+        Add(AddOp),
+        Sub(SubOp),
+        Mul(MulOp),
+        Div(DivOp),
+        Mod(ModOp),
+        Maximum(MaximumOp),
+        Minimum(MinimumOp),
+        Cmp(CmpOp),
+        Exp(ExpOp),
+        Exp2(Exp2Op),
+        Log(LogOp),
+        Sqrt(SqrtOp),
+        Rsqrt(RsqrtOp),
+        Tanh(TanhOp),
+        Neg(NegOp),
+        Abs(AbsOp),
+        Where(WhereOp),
+        Reduce(ReduceOp),
+        ShuffleUp(ShuffleUpOp),
+        ShuffleDown(ShuffleDownOp),
+        Dot(DotOp),
+        FastDivmod(FastDivmodOp),
+        LockSemaphore(LockSemaphoreOp),
+        ReleaseSemaphore(ReleaseSemaphoreOp),
+    }
+}
 
 // ----- helpers ------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 use super::*;
 
 /// `tilus.fast_divmod`.
-pub const FAST_DIVMOD: OpDef = OpDef {
+pub static FAST_DIVMOD: OpDef = OpDef {
     name: "tilus.fast_divmod",
     summary: "quotient and remainder by a grid-constant divisor",
     description: "`%q, %r = tilus.fast_divmod %a, %b` is `(a / b, a % b)` for `a >= 0` and \
@@ -20,10 +20,26 @@ pub const FAST_DIVMOD: OpDef = OpDef {
 };
 const _: () = FAST_DIVMOD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.fast_divmod`.
+    pub struct FastDivmodOp = FAST_DIVMOD;
+    operands {
+        a = "a": Value,
+        b = "b": Value
+    }
+    results {
+        quotient = "quotient": Value,
+        remainder = "remainder": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 macro_rules! semaphore {
     ($id:ident, $name:literal, $summary:literal, $doc:literal) => {
         #[doc = $summary]
-        pub const $id: OpDef = OpDef {
+        pub static $id: OpDef = OpDef {
             name: $name,
             summary: $summary,
             description: $doc,
@@ -32,6 +48,7 @@ macro_rules! semaphore {
                 many("offsets", I32),
                 one("value", I32),
             ],
+            traits: &[Trait::MemRead, Trait::MemWrite],
             verify: Some(verify_semaphore),
             format: Format::Declarative(
                 "$sem `[` $offsets `]` `,` $value attr-dict `:` type($sem)",
@@ -51,6 +68,20 @@ semaphore!(
         exactly one thread (wrap it in `threadgroup.single_thread` and synchronize the group \
         after it)."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.lock_semaphore`.
+    pub struct LockSemaphoreOp = LOCK_SEMAPHORE;
+    operands {
+        sem = "sem": Value,
+        offsets = "offsets": &[Value],
+        value = "value": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 semaphore!(
     RELEASE_SEMAPHORE,
     "tilus.release_semaphore",
@@ -59,6 +90,20 @@ semaphore!(
         at the offsets with release semantics (`st.release.gpu`), after the thread's earlier \
         writes. Issued by exactly one thread."
 );
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.release_semaphore`.
+    pub struct ReleaseSemaphoreOp = RELEASE_SEMAPHORE;
+    operands {
+        sem = "sem": Value,
+        offsets = "offsets": &[Value],
+        value = "value": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// Why `v` is not grid-constant, if it is not. Only meaningful inside a kernel.
 fn not_grid_constant(ctx: &Context, v: Value, depth: u32) -> Option<String> {

@@ -618,40 +618,11 @@ impl<'a> B<'a> {
 
 // ----- the kernel ---------------------------------------------------------------------------------
 
-const HANDLED: &[&str] = &[
-    "mbarrier.alloc",
-    "mbarrier.arrive",
-    "mbarrier.arrive_expect_tx",
-    "mbarrier.arrive_expect_tx_remote",
-    "mbarrier.arrive_expect_tx_multicast",
-    "mbarrier.wait",
-    "mbarrier.producer_initial_phase",
-    "mbarrier.consumer_initial_phase",
-    "tma.global_to_shared",
-    "tma.shared_to_global",
-    "tma.commit_group",
-    "tma.wait_group",
-    "tma.fence_proxy_async",
-    "tma.fence_proxy_async_release",
-    "wgmma.fence",
-    "wgmma.commit_group",
-    "wgmma.wait_group",
-    "wgmma.mma",
-    "tcgen05.alloc",
-    "tcgen05.dealloc",
-    "tcgen05.relinquish_alloc_permit",
-    "tcgen05.mma",
-    "tcgen05.commit",
-    "tcgen05.ld",
-    "tcgen05.st",
-    "tcgen05.wait_ld",
-    "tcgen05.wait_st",
-    "tcgen05.cp",
-    "tcgen05.slice",
-    "tcgen05.view",
-    "tcgen05.fence_before_thread_sync",
-    "tcgen05.fence_after_thread_sync",
-];
+/// The ops this pass lowers: those declared `Trait::Async`.
+fn handled(ctx: &Context, op: OpId) -> bool {
+    ctx.op_def(op)
+        .is_some_and(|d| d.has(tilus_ir::Trait::Async))
+}
 
 struct Kernel {
     op: OpId,
@@ -683,7 +654,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     let entry = ctx.region_blocks(ctx.regions(k)[0])[0];
     let mut ops = Vec::new();
     ctx.walk(k, &mut |o| {
-        if HANDLED.contains(&ctx.op_name_str(o)) {
+        if handled(ctx, o) {
             ops.push(o);
         }
     });
