@@ -496,19 +496,46 @@ fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     crate::posix_regex::find_bytes(hay, needle, from)
 }
 
-/// Levenshtein distance (LLVM `StringRef::edit_distance` with replacements allowed).
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
+/// Levenshtein distance (LLVM `StringRef::edit_distance` with replacements allowed), computed
+/// only as far as it matters: any result above `bound` comes back as `bound + 1`.
+///
+/// The fuzzy-match search compares the pattern against thousands of input positions and only
+/// needs to know whether a position beats the best one so far, so cells farther than `bound`
+/// from the diagonal (which cannot lead to a distance within `bound`) are never computed.
+/// That turns the O(n·m) table into a band of O(n·bound) cells, with the same answer whenever
+/// the distance is within `bound`.
+fn bounded_edit_distance(a: &[u8], b: &[u8], bound: usize) -> usize {
+    let (n, m) = (a.len(), b.len());
+    if n.abs_diff(m) > bound {
+        return bound + 1;
+    }
+    let inf = bound + 1;
+    // Row over `b` (length m + 1); cells outside the band hold `inf`.
+    let mut prev: Vec<usize> = (0..=m).map(|j| j.min(inf)).collect();
+    let mut cur = vec![inf; m + 1];
+    for i in 1..=n {
+        let lo = i.saturating_sub(bound).max(1);
+        let hi = (i + bound).min(m);
+        cur[0] = i.min(inf);
+        if lo > 1 {
+            cur[lo - 1] = inf;
+        }
+        let mut row_min = cur[0];
+        for j in lo..=hi {
             let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1).min(inf);
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if hi < m {
+            cur[hi + 1] = inf;
+        }
+        if row_min > bound {
+            return inf;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    prev[m].min(inf)
 }
 
 /// Runs the checks over the input (LLVM `FileCheck::checkInput` and friends).
@@ -749,6 +776,12 @@ impl Checker<'_> {
         let text = self.input_text();
         let buf = &text[start..end];
         let example = pat.example();
+        // LLVM gives up on the search when the pattern and the searched text are both long
+        // (a quadratic comparison at each of up to 4096 positions); do the same so that the
+        // same note appears, and so that a long failing line is reported at once.
+        if 4096 * 2048 < buf.len().min(4096) * example.len() {
+            return;
+        }
         let mut lines_forward = 0usize;
         let mut best: Option<usize> = None;
         let mut best_quality = 0f64;
@@ -764,7 +797,14 @@ impl Checker<'_> {
                 Some(n) => &prefix[..n],
                 None => prefix,
             };
-            let distance = edit_distance(prefix, example);
+            // Only a distance that can beat the best quality so far is worth computing
+            // exactly; the bound errs on the generous side and the comparison below is the
+            // one LLVM makes.
+            let bound = match best {
+                None => usize::MAX / 2,
+                Some(_) => (best_quality - lines_forward as f64 / 100.0).max(0.0) as usize + 1,
+            };
+            let distance = bounded_edit_distance(prefix, example, bound);
             let quality = distance as f64 + lines_forward as f64 / 100.0;
             if best.is_none() || quality < best_quality {
                 best = Some(i);

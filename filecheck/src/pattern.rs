@@ -146,14 +146,27 @@ impl Format {
     }
 }
 
-/// Numeric expression tree.
+/// A byte range of the buffer a pattern was parsed from (the text LLVM quotes for a node).
+pub type Span = (usize, usize);
+
+/// Numeric expression tree. Nodes keep their source text's range because LLVM's messages
+/// (format conflicts) quote and point at it.
 #[derive(Debug, Clone)]
 pub enum Ast {
-    Lit(i128),
-    Line,
+    Lit(i128, Span),
+    Line(Span),
     Var(String, Loc),
-    Bin(u8, Box<Ast>, Box<Ast>),
-    Call(String, Vec<Ast>),
+    Bin(u8, Box<Ast>, Box<Ast>, Span),
+    Call(String, Vec<Ast>, Span),
+}
+
+/// Which operands a position in an expression accepts (LLVM `AllowedOperand`): legacy
+/// `[[@LINE+N]]` blocks take `@LINE` first and a decimal literal second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Allowed {
+    LineVar,
+    LegacyLiteral,
+    Any,
 }
 
 /// Why evaluating an expression failed.
@@ -183,13 +196,19 @@ impl Context {
 
     fn eval(&self, ast: &Ast, line: Option<usize>) -> Result<i128, EvalError> {
         match ast {
-            Ast::Lit(v) => Ok(*v),
-            Ast::Line => Ok(line.unwrap_or(0) as i128),
+            Ast::Lit(v, _) => Ok(*v),
+            Ast::Line(_) => match line {
+                Some(l) => Ok(l as i128),
+                None => Err(EvalError::Undefined(vec![(
+                    "@LINE".to_string(),
+                    Loc { buf: 0, off: 0 },
+                )])),
+            },
             Ast::Var(n, loc) => match self.numerics.get(n).and_then(|v| v.0) {
                 Some(v) => Ok(v),
                 None => Err(EvalError::Undefined(vec![(n.clone(), *loc)])),
             },
-            Ast::Bin(op, a, b) => {
+            Ast::Bin(op, a, b, _) => {
                 let (a, b) = join(self.eval(a, line), self.eval(b, line))?;
                 if *op == b'+' {
                     a.checked_add(b).ok_or(EvalError::Overflow)
@@ -197,7 +216,7 @@ impl Context {
                     a.checked_sub(b).ok_or(EvalError::Overflow)
                 }
             }
-            Ast::Call(f, args) => {
+            Ast::Call(f, args, _) => {
                 let (a, b) = join(self.eval(&args[0], line), self.eval(&args[1], line))?;
                 match f.as_str() {
                     "add" => a.checked_add(b),
@@ -358,34 +377,8 @@ impl PatternParser<'_> {
 
     /// Parses a variable name at `i` (LLVM `parseVariable`): returns (name end, is pseudo).
     fn parse_variable(&mut self, i: usize, end: usize) -> PResult<(usize, bool)> {
-        let t = self.text();
-        if i >= end {
-            self.err_logged(i, "empty variable name");
-            return Err(());
-        }
-        let pseudo = t[i] == b'@';
-        let mut j = i;
-        if t[i] == b'$' || pseudo {
-            j += 1;
-        }
-        if j == end {
-            let msg = if pseudo {
-                "empty pseudo variable name"
-            } else {
-                "empty global variable name"
-            };
-            self.err_logged(j, msg);
-            return Err(());
-        }
-        if !(t[j].is_ascii_alphabetic() || t[j] == b'_') {
-            self.err_logged(i, "invalid variable name");
-            return Err(());
-        }
-        j += 1;
-        while j < end && (t[j] == b'_' || is_alnum(t[j])) {
-            j += 1;
-        }
-        Ok((j, pseudo))
+        let t = self.sm.shared(self.buf);
+        scan_variable(&t, i, end).map_err(|(off, msg)| self.err_logged(off, msg))
     }
 
     fn skip_space(&self, mut i: usize, end: usize) -> usize {
@@ -400,203 +393,284 @@ impl PatternParser<'_> {
         String::from_utf8_lossy(&self.text()[s..e]).into_owned()
     }
 
-    /// Parses one operand of a numeric expression starting at `*i`.
-    fn parse_operand(&mut self, i: &mut usize, end: usize, legacy: bool) -> PResult<Ast> {
-        *i = self.skip_space(*i, end);
+    /// Parses one operand of a numeric expression at `*i` (LLVM `parseNumericOperand`): a
+    /// parenthesised expression, a function call, a variable or a literal, as `allowed` permits.
+    /// `maybe_constraint` widens the "invalid operand" message for the first operand of a block
+    /// that has no `==`, where a malformed constraint is as likely as a malformed operand.
+    fn parse_operand(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        allowed: Allowed,
+        maybe_constraint: bool,
+    ) -> PResult<Ast> {
         let t = self.sm.shared(self.buf);
-        if *i < end && t[*i] == b'(' && !legacy {
-            *i += 1;
-            let e = self.parse_expr(i, end, false, Some(b')'))?;
-            *i = self.skip_space(*i, end);
-            if *i >= end || t[*i] != b')' {
-                self.err(*i, "missing ')' at end of nested expression");
+        if *i < end && t[*i] == b'(' {
+            if allowed != Allowed::Any {
+                self.err(*i, "parenthesized expression not permitted here");
                 return Err(());
             }
-            *i += 1;
-            return Ok(e);
+            return self.parse_paren(i, end);
         }
-        if *i < end
-            && (t[*i].is_ascii_alphabetic() || t[*i] == b'_' || t[*i] == b'@' || t[*i] == b'$')
-        {
-            let start = *i;
-            let (ne, pseudo) = self.parse_variable(start, end)?;
-            let name = self.str_at(start, ne);
-            if pseudo {
-                if name != "@LINE" {
-                    self.err(start, &format!("invalid pseudo numeric variable '{name}'"));
-                    return Err(());
-                }
-                *i = ne;
-                return Ok(Ast::Line);
-            }
-            let after = self.skip_space(ne, end);
-            if after < end && t[after] == b'(' && !legacy {
-                if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
-                    self.err(start, &format!("call to undefined function '{name}'"));
-                    return Err(());
-                }
-                *i = after + 1;
-                let mut args = Vec::new();
-                loop {
-                    args.push(self.parse_expr(i, end, false, Some(b','))?);
-                    *i = self.skip_space(*i, end);
-                    if *i < end && t[*i] == b',' {
-                        *i += 1;
-                        continue;
+        if allowed != Allowed::LegacyLiteral {
+            match scan_variable(&t, *i, end) {
+                Ok((ne, pseudo)) => {
+                    let start = *i;
+                    let name = self.str_at(start, ne);
+                    if self.skip_space(ne, end) < end && t[self.skip_space(ne, end)] == b'(' {
+                        if allowed != Allowed::Any {
+                            self.err(start, "unexpected function call");
+                            return Err(());
+                        }
+                        *i = ne;
+                        return self.parse_call(i, end, start, name);
                     }
-                    break;
+                    *i = ne;
+                    return self.parse_variable_use(start, name, pseudo);
                 }
-                if *i >= end || t[*i] != b')' {
-                    self.err(*i, "missing ')' at end of call expression");
-                    return Err(());
-                }
-                *i += 1;
-                if args.len() != 2 {
-                    self.err(
-                        start,
-                        &format!(
-                            "function '{name}' takes 2 arguments but {} given",
-                            args.len()
-                        ),
-                    );
-                    return Err(());
-                }
-                return Ok(Ast::Call(name, args));
-            }
-            if let Some((_, Some(def_line))) = self.ctx.numeric_vars.get(&name) {
-                if self.line == Some(*def_line) && self.line.is_some() {
-                    self.err(
-                        start,
-                        &format!(
-                            "numeric variable '{name}' defined earlier in the same CHECK directive"
-                        ),
-                    );
-                    return Err(());
+                Err((off, msg)) => {
+                    if allowed == Allowed::LineVar {
+                        self.err(off, msg);
+                        return Err(());
+                    }
                 }
             }
-            self.ctx
-                .numeric_vars
-                .entry(name.clone())
-                .or_insert((Format::UNSIGNED, None));
-            *i = ne;
-            return Ok(Ast::Var(
-                name,
-                Loc {
-                    buf: self.buf,
-                    off: start,
-                },
-            ));
         }
-        // Literal.
+        // A literal: decimal, or any base C-style prefixes select (LLVM `consumeInteger`);
+        // legacy `@LINE` offsets are decimal only.
         let start = *i;
         let mut j = *i;
         let neg = j < end && t[j] == b'-';
         if neg {
             j += 1;
         }
-        let (radix, ds) = if !legacy && t[j..end].starts_with(b"0x") {
-            (16, j + 2)
+        let radix = if allowed == Allowed::LegacyLiteral {
+            Some(10)
         } else {
-            (10, j)
+            None
         };
-        let mut k = ds;
-        while k < end && (t[k] as char).is_digit(radix) {
-            k += 1;
-        }
-        if k == ds {
-            self.err(start, "invalid operand format");
-            return Err(());
-        }
-        let v = match i128::from_str_radix(&self.str_at(ds, k), radix) {
-            Ok(v) => v,
-            Err(_) => {
-                self.err(start, "unable to represent numeric value");
-                return Err(());
+        match consume_integer(&t[..end], j, radix) {
+            Some((Some(v), k)) => {
+                *i = k;
+                Ok(Ast::Lit(if neg { -v } else { v }, (start, k)))
             }
-        };
-        *i = k;
-        Ok(Ast::Lit(if neg { -v } else { v }))
+            Some((None, _)) => {
+                self.err(start, "unable to represent numeric value");
+                Err(())
+            }
+            None => {
+                let msg = if maybe_constraint {
+                    "invalid matching constraint or operand format"
+                } else {
+                    "invalid operand format"
+                };
+                self.err(start, msg);
+                Err(())
+            }
+        }
     }
 
-    fn parse_expr(
-        &mut self,
-        i: &mut usize,
-        end: usize,
-        legacy: bool,
-        stop: Option<u8>,
-    ) -> PResult<Ast> {
-        let mut lhs = self.parse_operand(i, end, legacy)?;
-        loop {
-            *i = self.skip_space(*i, end);
-            if *i >= end {
-                return Ok(lhs);
+    /// A use of numeric variable `name` (or `@LINE`) at `start` (LLVM `parseNumericVariableUse`).
+    fn parse_variable_use(&mut self, start: usize, name: String, pseudo: bool) -> PResult<Ast> {
+        if pseudo {
+            if name != "@LINE" {
+                self.err(start, &format!("invalid pseudo numeric variable '{name}'"));
+                return Err(());
             }
-            let c = self.text()[*i];
-            if Some(c) == stop || (stop.is_some() && (c == b')' || c == b',')) {
-                return Ok(lhs);
-            }
-            if c != b'+' && c != b'-' {
-                let rest = self.str_at(*i, end);
+            return Ok(Ast::Line((start, start + name.len())));
+        }
+        if let Some((_, Some(def_line))) = self.ctx.numeric_vars.get(&name) {
+            if self.line == Some(*def_line) && self.line.is_some() {
                 self.err(
-                    *i,
-                    &format!(
-                        "unsupported operation '{}'",
-                        rest.chars().next().unwrap_or(' ')
-                    ),
+                    start,
+                    &format!("numeric variable '{name}' defined earlier in the same CHECK directive"),
                 );
                 return Err(());
+            }
+        }
+        // An unknown name becomes an unsigned variable with no value yet: the use is reported
+        // when matching, and the name is taken for string variables from now on (as in LLVM).
+        self.ctx
+            .numeric_vars
+            .entry(name.clone())
+            .or_insert((Format::UNSIGNED, None));
+        Ok(Ast::Var(
+            name,
+            Loc {
+                buf: self.buf,
+                off: start,
+            },
+        ))
+    }
+
+    /// `( expr )` at `*i` (LLVM `parseParenExpr`).
+    fn parse_paren(&mut self, i: &mut usize, end: usize) -> PResult<Ast> {
+        let t = self.sm.shared(self.buf);
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            self.err(*i, "missing operand in expression");
+            return Err(());
+        }
+        let mut sub = self.parse_operand(i, end, Allowed::Any, false)?;
+        *i = self.skip_space(*i, end);
+        while *i < end && t[*i] != b')' {
+            // LLVM takes the text of an operation inside parentheses from its operator on.
+            let outer = *i;
+            sub = self.parse_binop(outer, i, end, sub, false)?;
+            *i = self.skip_space(*i, end);
+        }
+        if *i >= end || t[*i] != b')' {
+            self.err(*i, "missing ')' at end of nested expression");
+            return Err(());
+        }
+        *i += 1;
+        Ok(sub)
+    }
+
+    /// `name(arg, arg)` with `*i` after the name (LLVM `parseCallExpr`).
+    fn parse_call(&mut self, i: &mut usize, end: usize, name_at: usize, name: String) -> PResult<Ast> {
+        let t = self.sm.shared(self.buf);
+        *i = self.skip_space(*i, end);
+        if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
+            self.err(name_at, &format!("call to undefined function '{name}'"));
+            return Err(());
+        }
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        let mut args = Vec::new();
+        while *i < end && t[*i] != b')' {
+            if t[*i] == b',' {
+                self.err(*i, "missing argument");
+                return Err(());
+            }
+            let outer = *i;
+            let mut arg = self.parse_operand(i, end, Allowed::Any, false)?;
+            while *i < end {
+                *i = self.skip_space(*i, end);
+                if *i < end && (t[*i] == b',' || t[*i] == b')') {
+                    break;
+                }
+                arg = self.parse_binop(outer, i, end, arg, false)?;
+            }
+            args.push(arg);
+            *i = self.skip_space(*i, end);
+            if *i >= end || t[*i] != b',' {
+                break;
             }
             *i += 1;
             *i = self.skip_space(*i, end);
-            if *i >= end {
-                self.err(*i, "missing operand in expression");
+            if *i < end && t[*i] == b')' {
+                self.err(*i, "missing argument");
                 return Err(());
             }
-            let rhs = self.parse_operand(i, end, legacy)?;
-            lhs = Ast::Bin(c, Box::new(lhs), Box::new(rhs));
-            if legacy {
-                *i = self.skip_space(*i, end);
-                if *i < end {
-                    let rest = self.str_at(*i, end);
-                    self.err(
-                        *i,
-                        &format!("unexpected characters at end of expression '{rest}'"),
-                    );
-                    return Err(());
-                }
+        }
+        if *i >= end || t[*i] != b')' {
+            self.err(*i, "missing ')' at end of call expression");
+            return Err(());
+        }
+        *i += 1;
+        if args.len() != 2 {
+            self.err(
+                name_at,
+                &format!("function '{name}' takes 2 arguments but {} given", args.len()),
+            );
+            return Err(());
+        }
+        // LLVM names a call by the text after its closing parenthesis (to the end of the
+        // block); that is where its format conflicts are reported.
+        Ok(Ast::Call(name, args, (*i, end)))
+    }
+
+    /// One `+`/`-` operation whose left operand is parsed (LLVM `parseBinop`); the operation's
+    /// text runs from `outer` to the end of its right operand.
+    fn parse_binop(
+        &mut self,
+        outer: usize,
+        i: &mut usize,
+        end: usize,
+        lhs: Ast,
+        legacy: bool,
+    ) -> PResult<Ast> {
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            return Ok(lhs);
+        }
+        let op = self.text()[*i];
+        if op != b'+' && op != b'-' {
+            let shown = self.str_at(*i, (*i + utf8_len(op)).min(end));
+            self.err(*i, &format!("unsupported operation '{shown}'"));
+            return Err(());
+        }
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            self.err(*i, "missing operand in expression");
+            return Err(());
+        }
+        let allowed = if legacy {
+            Allowed::LegacyLiteral
+        } else {
+            Allowed::Any
+        };
+        let rhs = self.parse_operand(i, end, allowed, false)?;
+        Ok(Ast::Bin(op, Box::new(lhs), Box::new(rhs), (outer, *i)))
+    }
+
+    /// Parses a whole expression in `[*i, end)` (already trimmed), as the body of a numeric
+    /// block does: operands joined by `+`/`-`, left to right.
+    fn parse_expr(&mut self, i: &mut usize, end: usize, legacy: bool, constraint: bool) -> PResult<Ast> {
+        let outer = *i;
+        let first = if legacy {
+            Allowed::LineVar
+        } else {
+            Allowed::Any
+        };
+        let mut ast = self.parse_operand(i, end, first, !constraint)?;
+        while *i < end {
+            ast = self.parse_binop(outer, i, end, ast, legacy)?;
+            if legacy && *i < end {
+                let rest = self.str_at(*i, end);
+                self.err(*i, &format!("unexpected characters at end of expression '{rest}'"));
+                return Err(());
             }
+        }
+        Ok(ast)
+    }
+
+    /// The text LLVM uses for an expression node in messages.
+    fn node_text(&self, ast: &Ast) -> String {
+        match ast {
+            Ast::Lit(_, (s, e)) | Ast::Line((s, e)) | Ast::Bin(_, _, _, (s, e)) | Ast::Call(_, _, (s, e)) => {
+                self.str_at(*s, *e)
+            }
+            Ast::Var(n, _) => n.clone(),
         }
     }
 
+    /// The format an expression gets when none is given (LLVM `getImplicitFormat`); both sides
+    /// of an operation are examined, so both of their conflicts are reported.
     fn implicit_format(&mut self, ast: &Ast) -> PResult<Option<Format>> {
-        Ok(match ast {
-            Ast::Lit(_) => None,
-            Ast::Line => Some(Format::UNSIGNED),
-            Ast::Var(n, _) => self.ctx.numeric_vars.get(n).map(|v| v.0),
-            Ast::Bin(_, a, b) => self.merge_formats(a, b)?,
-            Ast::Call(_, args) => self.merge_formats(&args[0], &args[1])?,
-        })
-    }
-
-    fn merge_formats(&mut self, a: &Ast, b: &Ast) -> PResult<Option<Format>> {
-        let fa = self.implicit_format(a)?;
-        let fb = self.implicit_format(b)?;
+        let (a, b, at) = match ast {
+            Ast::Lit(..) => return Ok(None),
+            Ast::Line(_) => return Ok(Some(Format::UNSIGNED)),
+            Ast::Var(n, _) => return Ok(self.ctx.numeric_vars.get(n).map(|v| v.0)),
+            Ast::Bin(_, a, b, (s, _)) => (&**a, &**b, *s),
+            Ast::Call(_, args, (s, _)) => (&args[0], &args[1], *s),
+        };
+        let fa = self.implicit_format(a);
+        let fb = self.implicit_format(b);
+        let (fa, fb) = (fa?, fb?);
         match (fa, fb) {
             (Some(x), Some(y)) if x != y => {
-                let loc = match a {
-                    Ast::Var(_, l) => l.off,
-                    _ => 0,
-                };
-                self.err(
-                    loc,
-                    &format!(
-                        "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
-                        ast_text(a),
-                        x.spec(),
-                        ast_text(b),
-                        y.spec()
-                    ),
+                let msg = format!(
+                    "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
+                    self.node_text(a),
+                    x.spec(),
+                    self.node_text(b),
+                    y.spec()
                 );
+                self.err(at, &msg);
                 Err(())
             }
             (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
@@ -713,16 +787,7 @@ impl PatternParser<'_> {
         } else {
             let (_, e) = trim_space(&t, i, end);
             let mut j = i;
-            let ast = self.parse_expr(&mut j, e, legacy, None)?;
-            if j < e {
-                let rest = self.str_at(j, e);
-                self.err(
-                    j,
-                    &format!("unexpected characters at end of expression '{rest}'"),
-                );
-                return Err(());
-            }
-            Some(ast)
+            Some(self.parse_expr(&mut j, e, legacy, constraint)?)
         };
         let format = match explicit {
             Some(f) => f,
@@ -766,13 +831,92 @@ impl PatternParser<'_> {
     }
 }
 
-fn ast_text(a: &Ast) -> String {
-    match a {
-        Ast::Lit(v) => v.to_string(),
-        Ast::Line => "@LINE".into(),
-        Ast::Var(n, _) => n.clone(),
-        Ast::Bin(op, a, b) => format!("{}{}{}", ast_text(a), *op as char, ast_text(b)),
-        Ast::Call(f, args) => format!("{f}({},{})", ast_text(&args[0]), ast_text(&args[1])),
+/// Reads a variable name at `i` without reporting anything (LLVM `parseVariable`): the name's
+/// end and whether it is a pseudo variable (`@...`), or where and why it is malformed.
+fn scan_variable(t: &[u8], i: usize, end: usize) -> Result<(usize, bool), (usize, &'static str)> {
+    if i >= end {
+        return Err((i, "empty variable name"));
+    }
+    let pseudo = t[i] == b'@';
+    let mut j = i;
+    if t[i] == b'$' || pseudo {
+        j += 1;
+    }
+    if j == end {
+        let msg = if pseudo {
+            "empty pseudo variable name"
+        } else {
+            "empty global variable name"
+        };
+        return Err((j, msg));
+    }
+    if !(t[j].is_ascii_alphabetic() || t[j] == b'_') {
+        return Err((i, "invalid variable name"));
+    }
+    j += 1;
+    while j < end && (t[j] == b'_' || is_alnum(t[j])) {
+        j += 1;
+    }
+    Ok((j, pseudo))
+}
+
+/// Reads an unsigned integer at `i` like LLVM's `StringRef::consumeInteger`: with no `radix`,
+/// `0x`/`0b`/`0o` prefixes and a leading `0` choose the base. None when nothing was consumed;
+/// otherwise the value (None if it does not fit) and where it ends.
+fn consume_integer(t: &[u8], i: usize, radix: Option<u32>) -> Option<(Option<i128>, usize)> {
+    let mut j = i;
+    let radix = match radix {
+        Some(r) => r,
+        None => {
+            let rest = &t[i..];
+            if rest.len() >= 2 && rest[0] == b'0' && matches!(rest[1], b'x' | b'X') {
+                j += 2;
+                16
+            } else if rest.len() >= 2 && rest[0] == b'0' && matches!(rest[1], b'b' | b'B') {
+                j += 2;
+                2
+            } else if rest.starts_with(b"0o") {
+                j += 2;
+                8
+            } else if rest.len() >= 2 && rest[0] == b'0' && rest[1].is_ascii_digit() {
+                j += 1;
+                8
+            } else {
+                10
+            }
+        }
+    };
+    if j >= t.len() {
+        return None;
+    }
+    while j < t.len() && t[j] == b'0' {
+        j += 1;
+    }
+    let digits = j;
+    let mut value: Option<i128> = Some(0);
+    while j < t.len() {
+        let Some(d) = (t[j] as char).to_digit(36).filter(|&d| d < radix) else {
+            break;
+        };
+        value = value
+            .and_then(|v| v.checked_mul(radix as i128))
+            .and_then(|v| v.checked_add(d as i128));
+        j += 1;
+    }
+    // Nothing at all consumed (a lone prefix with no digit still counts as consumed, as in LLVM).
+    if j == i || (j == digits && digits == i) {
+        return None;
+    }
+    Some((value, j))
+}
+
+/// Length of the UTF-8 sequence a byte starts (1 for anything that is not a lead byte).
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
     }
 }
 
