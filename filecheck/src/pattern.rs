@@ -1446,71 +1446,133 @@ pub fn write_escaped(s: &[u8]) -> String {
     out
 }
 
-/// Defines `-D NAME=VALUE` / `-D#[FMT,]NAME=EXPR` command-line variables. Returns an error
-/// message on malformed definitions.
-pub fn define_cmdline(def: &str, ctx: &mut Context, pctx: &mut ParseContext) -> Result<(), String> {
-    let Some(eq) = def.find('=') else {
-        return Err(format!(
-            "Missing equal sign in command-line definition '-D{def}'"
-        ));
-    };
-    if let Some(num) = def.strip_prefix('#') {
-        let eq = eq - 1;
-        let (lhs, rhs) = (&num[..eq], &num[eq + 1..]);
-        let (format, name) = match lhs.split_once(',') {
-            Some((f, n)) => {
-                let kind = match f.trim() {
-                    "%u" => FmtKind::Unsigned,
-                    "%d" => FmtKind::Signed,
-                    "%x" => FmtKind::HexLower,
-                    "%X" => FmtKind::HexUpper,
-                    _ => return Err(format!("invalid format specifier in expression '{f}'")),
-                };
-                (
-                    Format {
-                        kind,
-                        precision: 0,
-                        alt: false,
-                    },
-                    n.trim(),
-                )
+/// Checks the shape of `-D` definitions before anything else is read, as LLVM's driver does:
+/// every one needs an `=` and a name before it. Returns the messages of the malformed ones.
+pub fn check_define_syntax(defines: &[String]) -> Vec<String> {
+    let mut errors = Vec::new();
+    for d in defines {
+        match d.find('=') {
+            None => errors.push(format!("Missing equal sign in command-line definition '-D{d}'")),
+            Some(0) => errors.push(format!(
+                "Missing variable name in command-line definition '-D{d}'"
+            )),
+            Some(_) => {}
+        }
+    }
+    errors
+}
+
+/// Defines the `-D NAME=VALUE` and `-D#[FMT,]NAME=EXPR` variables (LLVM
+/// `defineCmdlineVariables`). The definitions are laid out in a "Global defines" buffer, one
+/// per line and numeric ones rewritten as the `[[#NAME:EXPR]]` block they stand for, so that
+/// errors point at the offending character with the same parser (and messages) as check
+/// files use. A numeric expression may use variables defined by earlier `-D#` options.
+/// Every definition is tried; false when any failed (the diagnostics are in `sm.out`).
+pub fn define_globals(
+    defines: &[String],
+    sm: &mut SourceMgr,
+    ctx: &mut Context,
+    pctx: &mut ParseContext,
+) -> bool {
+    if defines.is_empty() {
+        return true;
+    }
+    let mut text = String::new();
+    let mut ranges = Vec::new();
+    for (k, d) in defines.iter().enumerate() {
+        let prefix = format!("Global define #{}: ", k + 1);
+        let eq = d.find('=').unwrap_or(d.len());
+        if d.starts_with('#') {
+            text.push_str(&format!("{prefix}{d} (parsed as: [["));
+            let start = text.len();
+            let mut block = d.clone();
+            if eq < block.len() {
+                block.replace_range(eq..eq + 1, ":");
             }
-            None => (Format::UNSIGNED, lhs.trim()),
-        };
-        if name.is_empty()
-            || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        {
-            return Err(format!("invalid variable name in '-D#{num}'"));
-        }
-        let rhs = rhs.trim();
-        // The value is an expression literal: decimal, or hex with a `0x` prefix.
-        let v = if let Some(h) = rhs.strip_prefix("0x") {
-            i128::from_str_radix(h, 16)
+            text.push_str(&block);
+            ranges.push((start, start + block.len(), true));
+            text.push_str("]])\n");
         } else {
-            rhs.parse::<i128>()
+            text.push_str(&prefix);
+            ranges.push((text.len(), text.len() + d.len(), false));
+            text.push_str(d);
+            text.push('\n');
         }
-        .map_err(|_| format!("invalid numeric value in '-D#{num}'"))?;
-        ctx.numerics.insert(name.to_string(), (Some(v), format));
-        pctx.numeric_vars.insert(name.to_string(), (format, None));
-        return Ok(());
     }
-    let (name, value) = (&def[..eq], &def[eq + 1..]);
-    if name.is_empty() {
-        return Err(format!(
-            "Missing variable name in command-line definition '-D{def}'"
-        ));
+    let buf = sm.add("Global defines", text.into_bytes());
+    let t = sm.shared(buf);
+    let mut ok = true;
+    for (start, end, numeric) in ranges {
+        let mut p = PatternParser {
+            sm,
+            buf,
+            ctx: pctx,
+            line: None,
+            logged: true,
+        };
+        if numeric {
+            let Ok((ast, format, defined)) = p.parse_numeric_block(start + 1, end, false) else {
+                ok = false;
+                continue;
+            };
+            let Some((name, name_at)) = defined else {
+                // Unreachable after `check_define_syntax` (the `=` became the block's `:`).
+                p.err(start, "missing numeric variable name in global definition");
+                ok = false;
+                continue;
+            };
+            let Some(ast) = ast else {
+                p.err(
+                    end,
+                    &format!("missing value in numeric variable definition of '{name}'"),
+                );
+                ok = false;
+                continue;
+            };
+            let _ = name_at;
+            match ctx.eval(&ast, None) {
+                Ok(v) => {
+                    ctx.numerics.insert(name.clone(), (Some(v), format));
+                    pctx.numeric_vars.entry(name).or_insert((format, None));
+                }
+                Err(EvalError::Undefined(names)) => {
+                    for (n, _) in names {
+                        sm.out.push_str(&format!("undefined variable: {n}\n"));
+                    }
+                    ok = false;
+                }
+                Err(EvalError::Overflow) => {
+                    sm.out.push_str("overflow error\n");
+                    ok = false;
+                }
+            }
+            continue;
+        }
+        let eq = t[start..end].iter().position(|&b| b == b'=').map_or(end, |k| start + k);
+        let Ok((name_end, pseudo)) = p.parse_variable(start, eq) else {
+            ok = false;
+            continue;
+        };
+        if pseudo || name_end != eq {
+            let shown = p.str_at(start, eq);
+            p.err(
+                start,
+                &format!("invalid name in string variable definition '{shown}'"),
+            );
+            ok = false;
+            continue;
+        }
+        let name = p.str_at(start, eq);
+        if p.ctx.numeric_vars.contains_key(&name) {
+            p.err(start, &format!("numeric variable with name '{name}' already exists"));
+            ok = false;
+            continue;
+        }
+        // The first definition of a name wins, as with LLVM's table insert.
+        p.ctx.string_vars.insert(name.clone());
+        ctx.strings
+            .entry(name)
+            .or_insert_with(|| t[eq + 1..end].to_vec());
     }
-    let body = name.strip_prefix('$').unwrap_or(name);
-    if body.is_empty()
-        || !body.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        || !body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
-        return Err(format!(
-            "invalid name in string variable definition '-D{def}'"
-        ));
-    }
-    ctx.strings
-        .insert(name.to_string(), value.as_bytes().to_vec());
-    pctx.string_vars.insert(name.to_string());
-    Ok(())
+    ok
 }
