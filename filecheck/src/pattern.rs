@@ -1281,8 +1281,13 @@ impl Pattern {
         let mut notes = Vec::new();
         for s in &self.substs {
             let value = match &s.kind {
+                // LLVM escapes a value only when it has a quote or an unprintable byte
+                // (backslashes alone, as in Windows paths, stay readable), and then says so.
                 SubstKind::Str(n) => match ctx.strings.get(n) {
-                    Some(v) => format!("\"{}\"", write_escaped(v)),
+                    Some(v) if v.iter().any(|&b| b == b'"' || !(0x20..=0x7e).contains(&b)) => {
+                        format!("\"{}\" (escaped value)", write_escaped(v))
+                    }
+                    Some(v) => format!("\"{}\"", String::from_utf8_lossy(v)),
                     None => continue,
                 },
                 SubstKind::Num(ast, format) => match ctx.eval(ast, self.line) {
