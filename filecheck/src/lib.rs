@@ -287,7 +287,10 @@ fn prepare(check_text: &[u8], check_name: &str, opts: &Options) -> Result<Prepar
         .comment_prefixes
         .clone()
         .unwrap_or_else(|| vec!["COM".to_string(), "RUN".to_string()]);
-    let mut sm = SourceMgr::default();
+    let mut sm = SourceMgr {
+        color: opts.color,
+        ..SourceMgr::default()
+    };
     let mut ctx = Context::default();
     let mut pctx = ParseContext::default();
     if !pattern::define_globals(&opts.defines, &mut sm, &mut ctx, &mut pctx) {
@@ -388,14 +391,19 @@ fn finish(prepared: Prepared, check_name: &str, input: &[u8], opts: &Options) ->
             "\nInput file: {}\nCheck file: {}\n\n-dump-input=help explains the following input dump.\n\n",
             opts.input_name, check_name
         ));
+        let style = dump::Style {
+            filter,
+            context: opts.dump_input_context,
+            color: opts.color,
+            verbose: opts.verbose,
+        };
         stderr.push_str(&dump::render(
             &sm,
             check_buf,
             &implicit_bufs,
             &input_text,
             diags.as_deref().unwrap_or(&[]),
-            filter,
-            opts.dump_input_context,
+            &style,
         ));
     }
     outcome.stderr = stderr;
