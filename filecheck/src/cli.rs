@@ -173,9 +173,7 @@ impl Parser {
                 .get_or_insert_with(Vec::new)
                 .extend(v.unwrap_or_default().split(',').map(String::from)),
             "input-file" => self.input_file = Some(v.unwrap_or_default().to_string()),
-            "implicit-check-not" => o
-                .implicit_check_not
-                .push(v.unwrap_or_default().to_string()),
+            "implicit-check-not" => o.implicit_check_not.push(v.unwrap_or_default().to_string()),
             "dump-input" => {
                 let d = match v.unwrap_or_default() {
                     "help" => DumpInput::Help,

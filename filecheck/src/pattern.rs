@@ -483,7 +483,9 @@ impl PatternParser<'_> {
             if self.line == Some(*def_line) && self.line.is_some() {
                 self.err(
                     start,
-                    &format!("numeric variable '{name}' defined earlier in the same CHECK directive"),
+                    &format!(
+                        "numeric variable '{name}' defined earlier in the same CHECK directive"
+                    ),
                 );
                 return Err(());
             }
@@ -529,7 +531,13 @@ impl PatternParser<'_> {
     }
 
     /// `name(arg, arg)` with `*i` after the name (LLVM `parseCallExpr`).
-    fn parse_call(&mut self, i: &mut usize, end: usize, name_at: usize, name: String) -> PResult<Ast> {
+    fn parse_call(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        name_at: usize,
+        name: String,
+    ) -> PResult<Ast> {
         let t = self.sm.shared(self.buf);
         *i = self.skip_space(*i, end);
         if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
@@ -573,7 +581,10 @@ impl PatternParser<'_> {
         if args.len() != 2 {
             self.err(
                 name_at,
-                &format!("function '{name}' takes 2 arguments but {} given", args.len()),
+                &format!(
+                    "function '{name}' takes 2 arguments but {} given",
+                    args.len()
+                ),
             );
             return Err(());
         }
@@ -619,7 +630,13 @@ impl PatternParser<'_> {
 
     /// Parses a whole expression in `[*i, end)` (already trimmed), as the body of a numeric
     /// block does: operands joined by `+`/`-`, left to right.
-    fn parse_expr(&mut self, i: &mut usize, end: usize, legacy: bool, constraint: bool) -> PResult<Ast> {
+    fn parse_expr(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        legacy: bool,
+        constraint: bool,
+    ) -> PResult<Ast> {
         let outer = *i;
         let first = if legacy {
             Allowed::LineVar
@@ -631,7 +648,10 @@ impl PatternParser<'_> {
             ast = self.parse_binop(outer, i, end, ast, legacy)?;
             if legacy && *i < end {
                 let rest = self.str_at(*i, end);
-                self.err(*i, &format!("unexpected characters at end of expression '{rest}'"));
+                self.err(
+                    *i,
+                    &format!("unexpected characters at end of expression '{rest}'"),
+                );
                 return Err(());
             }
         }
@@ -641,9 +661,10 @@ impl PatternParser<'_> {
     /// The text LLVM uses for an expression node in messages.
     fn node_text(&self, ast: &Ast) -> String {
         match ast {
-            Ast::Lit(_, (s, e)) | Ast::Line((s, e)) | Ast::Bin(_, _, _, (s, e)) | Ast::Call(_, _, (s, e)) => {
-                self.str_at(*s, *e)
-            }
+            Ast::Lit(_, (s, e))
+            | Ast::Line((s, e))
+            | Ast::Bin(_, _, _, (s, e))
+            | Ast::Call(_, _, (s, e)) => self.str_at(*s, *e),
             Ast::Var(n, _) => n.clone(),
         }
     }
@@ -1457,7 +1478,9 @@ pub fn check_define_syntax(defines: &[String]) -> Vec<String> {
     let mut errors = Vec::new();
     for d in defines {
         match d.find('=') {
-            None => errors.push(format!("Missing equal sign in command-line definition '-D{d}'")),
+            None => errors.push(format!(
+                "Missing equal sign in command-line definition '-D{d}'"
+            )),
             Some(0) => errors.push(format!(
                 "Missing variable name in command-line definition '-D{d}'"
             )),
@@ -1553,7 +1576,10 @@ pub fn define_globals(
             }
             continue;
         }
-        let eq = t[start..end].iter().position(|&b| b == b'=').map_or(end, |k| start + k);
+        let eq = t[start..end]
+            .iter()
+            .position(|&b| b == b'=')
+            .map_or(end, |k| start + k);
         let Ok((name_end, pseudo)) = p.parse_variable(start, eq) else {
             ok = false;
             continue;
@@ -1569,7 +1595,10 @@ pub fn define_globals(
         }
         let name = p.str_at(start, eq);
         if p.ctx.numeric_vars.contains_key(&name) {
-            p.err(start, &format!("numeric variable with name '{name}' already exists"));
+            p.err(
+                start,
+                &format!("numeric variable with name '{name}' already exists"),
+            );
             ok = false;
             continue;
         }

@@ -231,13 +231,21 @@ fn recorded_reports_are_llvm_filecheck_22s() {
         .map(PathBuf::from)
         .unwrap_or_else(|| "/usr/lib/llvm-22/bin/FileCheck".into());
     if !llvm.is_file() {
-        eprintln!("note: {} not found; recorded reports not re-checked", llvm.display());
+        eprintln!(
+            "note: {} not found; recorded reports not re-checked",
+            llvm.display()
+        );
         return;
     }
     let dir = scratch("parity-llvm");
     for case in CASES {
         let (code, stderr) = run(&llvm, &dir, case);
-        assert_eq!((code, stderr.as_str()), (case.exit_code, case.stderr), "{}", case.name);
+        assert_eq!(
+            (code, stderr.as_str()),
+            (case.exit_code, case.stderr),
+            "{}",
+            case.name
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -259,7 +267,9 @@ fn failing_run_time(check: &str, input: &str) -> Duration {
             let out = tilus_filecheck::execute(check.as_bytes(), "c.txt", input.as_bytes(), &opts);
             let took = start.elapsed();
             assert_eq!(out.exit_code, 1);
-            assert!(out.stderr.contains("error: CHECK: expected string not found in input"));
+            assert!(out
+                .stderr
+                .contains("error: CHECK: expected string not found in input"));
             took
         })
         .min()
@@ -271,7 +281,10 @@ fn long_failing_line_is_reported_at_once() {
     // The size of LLVM's own long-check test: a 133 kB CHECK line against a 133 kB input line.
     let (check, input) = long_lines(133_000);
     let took = failing_run_time(&check, &input);
-    assert!(took < Duration::from_secs(1), "133 kB failing line took {took:?}");
+    assert!(
+        took < Duration::from_secs(1),
+        "133 kB failing line took {took:?}"
+    );
 }
 
 #[test]
@@ -288,7 +301,10 @@ fn failure_report_cost_grows_linearly_with_line_length() {
     // granularity cannot decide.
     let floor = Duration::from_millis(2);
     let ratio = times[3].1.as_secs_f64() / times[0].1.max(floor).as_secs_f64();
-    assert!(ratio < 24.0, "time grew {ratio:.1}x for 8x the length: {times:?}");
+    assert!(
+        ratio < 24.0,
+        "time grew {ratio:.1}x for 8x the length: {times:?}"
+    );
 }
 
 #[test]
@@ -298,5 +314,8 @@ fn near_miss_on_a_long_line_is_found_quickly() {
     // can beat the best so far are computed here, with the same result.
     let (check, input) = long_lines(2_000);
     let took = failing_run_time(&check, &input);
-    assert!(took < Duration::from_secs(2), "2 kB near miss took {took:?}");
+    assert!(
+        took < Duration::from_secs(2),
+        "2 kB near miss took {took:?}"
+    );
 }
