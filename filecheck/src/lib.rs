@@ -275,9 +275,7 @@ fn prepare(check_text: &[u8], check_name: &str, opts: &Options) -> Result<Prepar
         stdout: String::new(),
         stderr,
     };
-    if let Err(o) = precheck(opts) {
-        return Err(o);
-    }
+    precheck(opts)?;
     let prefixes: Vec<String> = if opts.check_prefixes.is_empty() {
         vec!["CHECK".to_string()]
     } else {
