@@ -538,6 +538,83 @@ fn bounded_edit_distance(a: &[u8], b: &[u8], bound: usize) -> usize {
     prev[m].min(inf)
 }
 
+/// Edit distance from one fixed pattern to many texts, 64 pattern bytes per machine word
+/// (Myers' bit-vector algorithm, in the block form for patterns longer than a word).
+///
+/// The fuzzy-match search compares the same pattern with up to 4,096 input positions; when no
+/// position comes close, the banded computation degenerates to full tables, and this form does
+/// the same work 64 cells at a time.
+struct BitEditDistance {
+    /// `peq[byte * blocks + b]`: the positions of `byte` in block `b` of the pattern.
+    peq: Vec<u64>,
+    blocks: usize,
+    len: usize,
+}
+
+impl BitEditDistance {
+    fn new(pattern: &[u8]) -> Self {
+        let blocks = pattern.len().div_ceil(64).max(1);
+        let mut peq = vec![0u64; 256 * blocks];
+        for (i, &c) in pattern.iter().enumerate() {
+            peq[c as usize * blocks + i / 64] |= 1 << (i % 64);
+        }
+        BitEditDistance {
+            peq,
+            blocks,
+            len: pattern.len(),
+        }
+    }
+
+    /// Levenshtein distance (with replacements) between the pattern and `text`.
+    fn distance(&self, text: &[u8]) -> usize {
+        let m = self.len;
+        if m == 0 {
+            return text.len();
+        }
+        let blocks = self.blocks;
+        let last_bit = 1u64 << ((m - 1) % 64);
+        let mut pv = vec![!0u64; blocks];
+        let mut mv = vec![0u64; blocks];
+        let mut score = m;
+        for &c in text {
+            let eqs = &self.peq[c as usize * blocks..(c as usize + 1) * blocks];
+            // The first row of the table counts up by one per text byte.
+            let mut h_in: i32 = 1;
+            for b in 0..blocks {
+                let mut eq = eqs[b];
+                let (p, n) = (pv[b], mv[b]);
+                let xv = eq | n;
+                if h_in < 0 {
+                    eq |= 1;
+                }
+                let xh = ((eq & p).wrapping_add(p) ^ p) | eq;
+                let mut ph = n | !(xh | p);
+                let mut mh = p & xh;
+                let high = if b + 1 == blocks { last_bit } else { 1 << 63 };
+                let h_out = if ph & high != 0 {
+                    1
+                } else if mh & high != 0 {
+                    -1
+                } else {
+                    0
+                };
+                ph <<= 1;
+                mh <<= 1;
+                if h_in < 0 {
+                    mh |= 1;
+                } else if h_in > 0 {
+                    ph |= 1;
+                }
+                pv[b] = mh | !(xv | ph);
+                mv[b] = ph & xv;
+                h_in = h_out;
+            }
+            score = (score as i64 + h_in as i64) as usize;
+        }
+        score
+    }
+}
+
 /// Runs the checks over the input (LLVM `FileCheck::checkInput` and friends).
 pub struct Checker<'a> {
     pub sm: &'a mut SourceMgr,
@@ -785,6 +862,7 @@ impl Checker<'_> {
         let mut lines_forward = 0usize;
         let mut best: Option<usize> = None;
         let mut best_quality = 0f64;
+        let bits = BitEditDistance::new(example);
         for i in 0..buf.len().min(4096) {
             if buf[i] == b'\n' {
                 lines_forward += 1;
@@ -804,7 +882,12 @@ impl Checker<'_> {
                 None => usize::MAX / 2,
                 Some(_) => (best_quality - lines_forward as f64 / 100.0).max(0.0) as usize + 1,
             };
-            let distance = bounded_edit_distance(prefix, example, bound);
+            // A narrow band is cheaper than the word-parallel table; both are exact.
+            let distance = if bound.saturating_mul(2) < bits.blocks * 16 {
+                bounded_edit_distance(prefix, example, bound)
+            } else {
+                bits.distance(prefix)
+            };
             let quality = distance as f64 + lines_forward as f64 / 100.0;
             if best.is_none() || quality < best_quality {
                 best = Some(i);
@@ -1171,5 +1254,72 @@ impl Checker<'_> {
             }
         }
         !failed
+    }
+}
+
+#[cfg(test)]
+mod distance_tests {
+    use super::{bounded_edit_distance, BitEditDistance};
+
+    /// The textbook full-table Levenshtein distance, as the reference.
+    fn reference(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut cur = vec![i; b.len() + 1];
+            for j in 1..=b.len() {
+                let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    /// Strings over a small alphabet (so that they share letters), of every length class that
+    /// matters to the word-parallel form: empty, within one word, exactly 64, several words.
+    fn samples() -> Vec<Vec<u8>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut out = Vec::new();
+        for len in [0, 1, 2, 5, 63, 64, 65, 127, 128, 129, 200] {
+            for _ in 0..3 {
+                out.push((0..len).map(|_| b"abcd"[(next() % 4) as usize]).collect());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn word_parallel_distance_is_exact() {
+        let all = samples();
+        for a in &all {
+            let bits = BitEditDistance::new(a);
+            for b in &all {
+                assert_eq!(bits.distance(b), reference(a, b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn banded_distance_is_exact_within_its_bound() {
+        let all = samples();
+        for a in &all {
+            for b in &all {
+                let d = reference(a, b);
+                for bound in [0, 1, 3, 10, 64, 500] {
+                    let got = bounded_edit_distance(a, b, bound);
+                    if d <= bound {
+                        assert_eq!(got, d, "{a:?} vs {b:?} within {bound}");
+                    } else {
+                        assert!(got > bound, "{a:?} vs {b:?}: {got} not above {bound}");
+                    }
+                }
+            }
+        }
     }
 }

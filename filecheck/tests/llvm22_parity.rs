@@ -319,3 +319,20 @@ fn near_miss_on_a_long_line_is_found_quickly() {
         "2 kB near miss took {took:?}"
     );
 }
+
+#[test]
+fn unlike_line_below_llvm_limit_is_reported_quickly() {
+    // A pattern like nothing in the input: no position comes close, so every position needs its
+    // whole edit-distance table (LLVM: about 10 s here). They are computed 64 cells at a time.
+    let pattern: String = (0..1_200)
+        .map(|i| (b'a' + (i * 7 % 8) as u8) as char)
+        .collect();
+    let input: String = (0..1_200)
+        .map(|i| (b'i' + (i * 5 % 8) as u8) as char)
+        .collect();
+    let took = failing_run_time(&format!("CHECK: {pattern}\n"), &format!("{input}\n"));
+    assert!(
+        took < Duration::from_secs(3),
+        "1.2 kB unlike line took {took:?}"
+    );
+}
