@@ -291,11 +291,7 @@ impl Parser {
         while let Some(sp) = spec {
             let rest = name[sp.name.len()..].to_string();
             if rest.is_empty() || sp.always_prefix {
-                let value = if rest.is_empty() && !sp.always_prefix {
-                    None
-                } else {
-                    Some(rest)
-                };
+                let value = if rest.is_empty() { None } else { Some(rest) };
                 self.provide(sp, value, args, i)?;
                 return Ok(true);
             }
@@ -305,7 +301,7 @@ impl Parser {
             }
             self.provide(sp, None, args, i)?;
             *name = rest;
-            spec = longest(name, &|s: &Spec| s.grouping);
+            spec = longest(name, &|s: &Spec| s.always_prefix || s.grouping);
         }
         Ok(false)
     }

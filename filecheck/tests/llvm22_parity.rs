@@ -177,6 +177,22 @@ const CASES: &[Case] = &[
         exit_code: 2,
         stderr: "\x1b[1mGlobal defines:1:39: \x1b[0m\x1b[0;1;31merror: \x1b[0m\x1b[1minvalid variable name\n\x1b[0mGlobal define #1: #1=2 (parsed as: [[#1:2]])\n\x1b[0;1;32m                                      ^\n\x1b[0m\n",
     },
+    Case {
+        name: "suggestion_ties_broken_in_llvm_table_order",
+        check: "CHECK: x\n",
+        input: "x\n",
+        args: &["--foo", "--zz=3", "-vx"],
+        exit_code: 1,
+        stderr: "FileCheck: Unknown command line argument '--foo'.  Try: 'FileCheck --help'\nFileCheck: Did you mean '-h'?\nFileCheck: Unknown command line argument '--zz=3'.  Try: 'FileCheck --help'\nFileCheck: Did you mean '--v=3'?\nFileCheck: Unknown command line argument '-vx'.  Try: 'FileCheck --help'\nFileCheck: Did you mean '-h'?\n",
+    },
+    Case {
+        name: "grouped_flags_then_glued_option",
+        check: "CHECK: x\n",
+        input: "x\n",
+        args: &["-vvD"],
+        exit_code: 1,
+        stderr: "FileCheck: for the -D option: requires a value!\n",
+    },
 ];
 
 /// Runs `binary c.txt ARGS < input` in `dir`; the binary's path in its output reads `FileCheck`.
