@@ -10,7 +10,9 @@
 //! `{LITERAL}` modifier, `{{regex}}` (POSIX extended, leftmost-longest like LLVM), `[[VAR:regex]]`,
 //! `[[VAR]]`, numeric blocks `[[#...]]` (formats, `+`/`-`, `add`..`min`, `@LINE`), custom check
 //! and comment prefixes, `--strict-whitespace`, `--match-full-lines`, `--implicit-check-not`,
-//! `--allow-empty`, `--ignore-case`, `--enable-var-scope`, `-D`, `--dump-input*`, `-v`.
+//! `--allow-empty`, `--ignore-case`, `--enable-var-scope`, `-D` (with LLVM's "Global defines"
+//! report), `--dump-input*`, `-v`, `-vv`, `-color`; the command line follows LLVM's option
+//! rules, down to its "Did you mean" suggestions.
 //!
 //! Entry points: [`run`] for a library caller that has both texts in memory, [`execute`] when the
 //! caller also wants the exit status and diagnostics of a failure, and [`main_with_args`] for a
