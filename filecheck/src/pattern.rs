@@ -745,7 +745,20 @@ impl PatternParser<'_> {
                         self.err(ds, "invalid precision in format specifier");
                         return Err(());
                     }
-                    precision = self.str_at(ds, k).parse().unwrap_or(0);
+                    // LLVM reads the precision as an `unsigned`: one beyond 64 bits is not
+                    // consumed (reported at its first digit), one beyond 32 bits is (reported
+                    // after it).
+                    match self.str_at(ds, k).parse::<u64>() {
+                        Ok(p) if p <= u32::MAX as u64 => precision = p as usize,
+                        Ok(_) => {
+                            self.err(k, "invalid precision in format specifier");
+                            return Err(());
+                        }
+                        Err(_) => {
+                            self.err(ds, "invalid precision in format specifier");
+                            return Err(());
+                        }
+                    }
                 }
                 if k < fe {
                     let kind = match t[k] {
@@ -1199,7 +1212,15 @@ impl Pattern {
                     cur_paren += 1;
                 }
                 if let Some(w) = &wildcard {
-                    let r = Regex::new(w.as_bytes(), false).expect("wildcard regex");
+                    // A padded format repeats a digit class `precision` times, and regexes
+                    // (LLVM's too, which crashes here) repeat at most 255 times.
+                    let Ok(r) = Regex::new(w.as_bytes(), false) else {
+                        p.err(
+                            ms,
+                            "precision in format specifier is above 255, the most a pattern can repeat",
+                        );
+                        return Err(ParseFailure::Invalid);
+                    };
                     re.extend_from_slice(w.as_bytes());
                     cur_paren += r.groups();
                 } else if let Some((rs, reend)) = match_re {

@@ -193,6 +193,22 @@ const CASES: &[Case] = &[
         exit_code: 1,
         stderr: "FileCheck: for the -D option: requires a value!\n",
     },
+    Case {
+        name: "precision_beyond_64_bits",
+        check: "CHECK: [[#%.99999999999999999999x,A:]]\n",
+        input: "5\n",
+        args: &[],
+        exit_code: 2,
+        stderr: "c.txt:1:13: error: invalid precision in format specifier\nCHECK: [[#%.99999999999999999999x,A:]]\n            ^\n\n",
+    },
+    Case {
+        name: "precision_beyond_32_bits",
+        check: "CHECK: [[#%.4294967296x,A:]]\n",
+        input: "5\n",
+        args: &[],
+        exit_code: 2,
+        stderr: "c.txt:1:23: error: invalid precision in format specifier\nCHECK: [[#%.4294967296x,A:]]\n                      ^\n\n",
+    },
 ];
 
 /// Runs `binary c.txt ARGS < input` in `dir`; the binary's path in its output reads `FileCheck`.
