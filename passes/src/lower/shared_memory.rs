@@ -13,11 +13,13 @@
 //! plus offsets, when those ops appear. The tensors themselves stay for `lower-tiles` (which
 //! reads `tilus.smem_offset`) and are erased once unused.
 
-use super::build::{i64_attr, ops_named, B};
+use super::build::{before, i64_attr, ops_named, replace_op, LowerBuilder};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::layout_algebra::SwizzleMode;
+use tilus_dialects::ptx::SharedDeclOp;
 use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType};
 use tilus_ir::{AttrKind, Context, Diagnostic, OpId, Value};
+use tilus_ir::{OpBuilder, OperationState};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -202,15 +204,11 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
     let loc = ctx.unknown_loc();
     let name = ctx.str_attr(SMEM);
     let align = i64_attr(ctx, 1024);
-    let st = super::op_state(
+    let mut st = OperationState::of(ctx, SharedDeclOp::DEF).with_properties(
         ctx,
-        "ptx.shared_decl",
-        vec![],
-        vec![],
         vec![("sym_name".into(), name), ("alignment".into(), align)],
-        vec![],
-        loc,
     );
+    st.loc = loc;
     let d = ctx.create_op(st);
     match ctx.block_first(body) {
         Some(f) => ctx.insert_op_before(f, d),
@@ -219,7 +217,7 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
 }
 
 /// `ptx.addressof @smem : i32`.
-pub(crate) fn smem_base(b: &mut B<'_>) -> Value {
+pub(crate) fn smem_base(b: &mut OpBuilder<'_>) -> Value {
     let sym = b.ctx_mut().attr(AttrKind::SymbolRef {
         root: SMEM.to_string(),
         nested: vec![],
@@ -230,7 +228,7 @@ pub(crate) fn smem_base(b: &mut B<'_>) -> Value {
 
 /// The shared-window byte address (`i32`) of the first element of a shared tensor or view, and
 /// whether that address is known to be the tensor's allocation start (no runtime slice offset).
-pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
+pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, String> {
     let d = b
         .ctx()
         .defining_op(v)
@@ -286,7 +284,7 @@ fn lower_addrs(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         let name = ctx.op_name_str(o).to_string();
         let args = ctx.operands(o).to_vec();
         let rty = ctx.value_type(ctx.results(o)[0]);
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let r = shared_addr(&mut b, args[0]).map_err(|m| Diagnostic::op(o, m))?;
         let mut r = if name == "mbarrier.addr" && args.len() > 1 {
             let i = args[1];
@@ -304,7 +302,7 @@ fn lower_addrs(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         if b.ctx().value_type(r) != rty {
             r = b.op1("arith.extui", &[r], rty, vec![]);
         }
-        b.rw.replace_op(o, &[r]);
+        replace_op(&mut b, o, &[r]);
     }
     Ok(())
 }

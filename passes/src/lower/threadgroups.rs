@@ -27,10 +27,13 @@
 //!
 //! Anything else is rejected (the verifier already does).
 
-use super::build::{group_pos, ops_named, B};
+use super::build::{before, group_pos, ops_named, LowerBuilder};
 use super::tilus_kernel::lower_ids;
 use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::arith::CmpIPredicate;
+use tilus_dialects::scf::{IfOp, YieldOp};
 use tilus_dialects::threadgroup::group_range;
+use tilus_ir::OpBuilder;
 use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
 /// Registry entry.
@@ -139,7 +142,7 @@ fn lower_sync(ctx: &mut Context, s: OpId, named: &mut Vec<(i64, i64)>) -> Result
     let g = group_pos(ctx, s).ok_or_else(|| {
         Diagnostic::op(s, "'threadgroup.sync' outside a kernel cannot be lowered")
     })?;
-    let mut b = B::before(ctx, s);
+    let mut b = before(ctx, s);
     if g.size == 1 {
         // Nothing to wait for.
     } else if g.op.is_none() || (g.begin == Some(0) && g.size == g.block) {
@@ -200,7 +203,7 @@ fn lower_group(
         return Ok(());
     }
     let name = ctx.op_name_str(g).to_string();
-    let mut b = B::before(ctx, g);
+    let mut b = before(ctx, g);
     let cond: Option<Value> = match rel {
         Some(r) => {
             if r == 0 && n == parent.size {
@@ -217,7 +220,7 @@ fn lower_group(
                 let t = b.special("tid.x");
                 let d = b.add_const(t, -begin);
                 let nn = b.c32(n);
-                Some(b.cmpi("ult", d, nn))
+                Some(b.cmpi(CmpIPredicate::Ult, d, nn))
             }
         }
         None => {
@@ -235,21 +238,21 @@ fn lower_group(
                             &[i32t],
                         )[0];
                         let zero = b.c32(0);
-                        let p = b.cmpi("ne", e, zero);
+                        let p = b.cmpi(CmpIPredicate::Ne, e, zero);
                         if parent.size == 32 {
                             Some(p)
                         } else {
                             let t = b.special("tid.x");
                             let w = b.udiv_const(t, 32);
                             let want = b.c32(pb / 32);
-                            let first = b.cmpi("eq", w, want);
+                            let first = b.cmpi(CmpIPredicate::Eq, w, want);
                             Some(b.and(first, p))
                         }
                     }
                     Some(pb) => {
                         let t = b.special("tid.x");
                         let want = b.c32(pb);
-                        Some(b.cmpi("eq", t, want))
+                        Some(b.cmpi(CmpIPredicate::Eq, t, want))
                     }
                     None => None,
                 }
@@ -273,16 +276,14 @@ fn lower_group(
         Some(c) => {
             let loc = ctx.op(g).loc;
             // then region: the body plus scf.yield; else region: empty.
-            let y = super::op_state(ctx, "scf.yield", vec![], vec![], vec![], vec![], loc);
-            let y = ctx.create_op(y);
-            ctx.append_op(body, y);
-            let then_r = ctx.create_region();
+            let mut b = OpBuilder::new(ctx);
+            b.set_loc(loc);
+            b.set_insertion_point_to_end(body);
+            YieldOp::build(&mut b, &[]);
+            b.set_insertion_point_before(g);
+            let i = IfOp::build(&mut b, c, &[]);
+            let then_r = i.then_region(ctx);
             super::set_region_blocks(ctx, then_r, &[body]);
-            let else_r = ctx.create_region();
-            let mut st = super::op_state(ctx, "scf.if", vec![c], vec![], vec![], vec![], loc);
-            st.regions = vec![then_r, else_r];
-            let i = ctx.create_op(st);
-            ctx.insert_op_before(g, i);
             ctx.erase_op(g);
         }
     }

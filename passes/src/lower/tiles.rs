@@ -47,15 +47,21 @@
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
-use super::build::{group_body, group_pos, run_on_kernels, B};
+use super::build::{before, group_body, group_pos, run_on_kernels, LowerBuilder};
 use super::shared_memory::{row_major, shared_addr};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use rustc_hash::FxHashMap;
+use tilus_dialects::arith::{
+    CmpFPredicate, CmpIPredicate, ExtFOp, FloatBinOp, IntBinOp, NegFOp, TruncFOp,
+};
 use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
+use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::types::FloatKind;
-use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type, TypeKind, Value};
+use tilus_ir::{
+    BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type, TypeKind, Value,
+};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -399,7 +405,7 @@ impl Lowering {
             return *v;
         }
         let first = ctx.block_first(body).expect("non-empty");
-        let mut b = B::before(ctx, first);
+        let mut b = before(ctx, first);
         let t = b.i32();
         let v = b.op1("tilus.thread_id", &[], t, vec![]);
         self.tids.insert(body, v);
@@ -483,7 +489,7 @@ impl Lowering {
     ) -> (Vec<Value>, Vec<Value>) {
         let t = self.tid(ctx, at);
         let g = geo(l);
-        let mut b = B::before(ctx, at);
+        let mut b = before(ctx, at);
         let zero = b.c32(0);
         let mut parts = vec![zero; l.rank()];
         let mut reps = Vec::new();
@@ -524,7 +530,7 @@ impl Lowering {
                 let t = ty_of(ctx, r).ok_or("bad type")?;
                 let init = ctx.operands(o).first().copied();
                 let elem = elem_type(ctx, t.dtype);
-                let mut b = B::before(ctx, o);
+                let mut b = before(ctx, o);
                 let v = match init {
                     Some(v) => v,
                     None => zero_of(&mut b, elem),
@@ -611,7 +617,7 @@ impl Lowering {
             }
             ctx.set_value_type(ptr, i64t);
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut ext = Vec::new();
         let mut it = ext_ops.into_iter();
         for &d in &t.shape {
@@ -722,7 +728,7 @@ impl Lowering {
         while vw > 1 && !ok_vec(vw) {
             vw /= 2;
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         // Element coordinates of the thread's register 0 part.
         let idx: Vec<Value> = (0..rank).map(|d| b.add(offsets[d], tp[d])).collect();
         // Thread base address: base + Σ idx_d · stride_d · bytes (64-bit).
@@ -783,31 +789,34 @@ impl Lowering {
         let mut conds = Vec::new();
         let zero = b.c32(0);
         for d in 0..rank {
-            conds.push(b.cmpi("sge", offsets[d], zero));
+            conds.push(b.cmpi(CmpIPredicate::Sge, offsets[d], zero));
             let end = b.add_const(offsets[d], layout.shape[d]);
-            conds.push(b.cmpi("sle", end, v.ext[d]));
+            conds.push(b.cmpi(CmpIPredicate::Sle, end, v.ext[d]));
         }
         if vw > 1 {
             let m = b.c32(vw - 1);
             let r = b.and(offsets[last], m);
-            conds.push(b.cmpi("eq", r, zero));
+            conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
             for d in 0..last {
                 if v.static_strides[d].is_none() {
                     let r = b.and(v.strides[d], m);
-                    conds.push(b.cmpi("eq", r, zero));
+                    conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
                 }
             }
             let m64 = b.c64(vw * bytes - 1);
             let z64 = b.c64(0);
             let r = b.and(v.base, m64);
-            conds.push(b.cmpi("eq", r, z64));
+            conds.push(b.cmpi(CmpIPredicate::Eq, r, z64));
         }
         let fast = b.all(&conds);
         // Replica 0 issues stores.
         let rep = if reps.is_empty() {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         Ok(GPlan {
@@ -833,7 +842,7 @@ impl Lowering {
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
         let tys = vec![elem; n];
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let sfx = ld_suffix(t.dtype)?;
         let vals = build_if(
             &mut b,
@@ -884,7 +893,7 @@ impl Lowering {
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
         let sfx = ld_suffix(t.dtype)?;
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         build_if(
             &mut b,
             p.fast,
@@ -960,7 +969,7 @@ impl Lowering {
         let elem = elem_type(ctx, st.dtype);
         let sfx = ld_suffix(st.dtype)?;
         let n = layout.local_size();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let base = shared_addr(&mut b, smem)?;
         // Thread part of the (unswizzled) element offset.
         let mut toff = b.c32(0);
@@ -972,7 +981,10 @@ impl Lowering {
         let rep = if reps.is_empty() || !store {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         let mut out = Vec::new();
@@ -987,8 +999,8 @@ impl Lowering {
                     let m = b.c32(mask);
                     let hi = b.and(off, m);
                     let sh = b.c32(sw.shift as i64);
-                    let hi = b.ar("shrui", hi, sh);
-                    let s = b.ar("xori", off, hi);
+                    let hi = b.int_op(IntBinOp::ShRUI, hi, sh);
+                    let s = b.int_op(IntBinOp::XOrI, off, hi);
                     let s = b.mul_const(s, bytes);
                     (b.add(base, s), 0)
                 }
@@ -1039,7 +1051,7 @@ impl Lowering {
         let pred = prop_i64(ctx, o, "predicate").unwrap_or(0);
         let n = lt.local_size() as usize;
         let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let vals = map_cached(
             (0..n).map(|l| ins.iter().map(|v| v[l]).collect::<Vec<_>>()),
             |k| scalar_binary(&mut b, kind, k, dt, pred),
@@ -1059,7 +1071,7 @@ impl Lowering {
         };
         let ins = self.gather(ctx, x, &lt)?;
         let splat = self.tile(x)?.splat.is_some();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let vals = map_cached(ins, |&v| {
             if kind == "cast" {
                 scalar_cast(&mut b, v, src, dst)
@@ -1129,7 +1141,7 @@ impl Lowering {
                 None => keys.push((c, vec![l as usize])),
             }
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut partial: Vec<Value> = Vec::new();
         for (_, ls) in &keys {
             let mut acc = src.vals[ls[0]];
@@ -1187,7 +1199,7 @@ impl Lowering {
     #[allow(clippy::too_many_arguments)]
     fn cross_warp(
         &mut self,
-        b: &mut B<'_>,
+        b: &mut OpBuilder<'_>,
         o: OpId,
         t: Value,
         partial: &[Value],
@@ -1220,7 +1232,7 @@ impl Lowering {
             let q = b.udiv_const(t, stride);
             let d = b.urem_const(q, size);
             let x = b.mul_const(d, stride);
-            t0 = b.ar("subi", t0, x);
+            t0 = b.int_op(IntBinOp::SubI, t0, x);
         }
         let t0b = b.mul_const(t0, bytes);
         let first = b.add(base, t0b);
@@ -1276,10 +1288,10 @@ impl Lowering {
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
         let scratch = self.scratch_off;
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let base = super::shared_memory::smem_base(&mut b);
         let base = b.add_const(base, scratch);
-        let lin = |b: &mut B<'_>, tp: &[Value]| -> Value {
+        let lin = |b: &mut OpBuilder<'_>, tp: &[Value]| -> Value {
             let mut acc = b.c32(0);
             for (d, v) in tp.iter().enumerate() {
                 let x = b.mul_const(*v, rm[d] * bytes);
@@ -1291,7 +1303,10 @@ impl Lowering {
         let rep = if reps.is_empty() {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         let a = lin(&mut b, &tps);
@@ -1335,7 +1350,7 @@ impl Lowering {
         let r = ctx.results(o)[0];
         let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
         let src = self.tile(x)?.clone();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut vals = Vec::new();
         for v in &src.vals {
             let (mode, c) = if up { ("up", "0") } else { ("down", "0x1f") };
@@ -1599,14 +1614,17 @@ impl Lowering {
                 (tile.vals.clone(), tile.layout.clone())
             };
             let (tp, reps) = self.tparts(ctx, o, &ls);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let base = super::shared_memory::smem_base(&mut b);
             let base = b.add_const(base, scratch + off);
             let zero = b.c32(0);
             let rep = if reps.is_empty() {
                 None
             } else {
-                let cs: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+                let cs: Vec<Value> = reps
+                    .iter()
+                    .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                    .collect();
                 Some(b.all(&cs))
             };
             let row = b.mul_const(tp[0], stride * 4);
@@ -1643,7 +1661,7 @@ impl Lowering {
         let mut cols: Vec<i64> = lps.iter().map(|p| p[1]).collect();
         cols.sort_unstable();
         cols.dedup();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         b.op0("threadgroup.sync", &[], vec![]);
         let base = super::shared_memory::smem_base(&mut b);
         let abase = b.add_const(base, scratch);
@@ -1758,15 +1776,17 @@ impl Lowering {
             }
         }
         ny.extend(tail);
-        let st = super::op_state(ctx, "scf.yield", ny, vec![], vec![], vec![], ctx.op(y).loc);
-        let nyo = ctx.create_op(st);
-        ctx.insert_op_before(y, nyo);
+        let mut b = before(ctx, y);
+        YieldOp::build(&mut b, &ny);
         ctx.erase_op(y);
         // The new loop.
         let mut operands = bounds.to_vec();
         operands.extend(new_inits.iter().copied());
         let rtys: Vec<Type> = new_inits.iter().map(|v| ctx.value_type(*v)).collect();
-        let mut st = super::op_state(ctx, "scf.for", operands, rtys, vec![], vec![], loc);
+        let mut st = OperationState::of(ctx, ForOp::DEF)
+            .with_operands(operands)
+            .with_results(rtys);
+        st.loc = loc;
         st.properties = ctx.op(f).properties;
         let region = ctx.create_region();
         super::set_region_blocks(ctx, region, &[body]);
@@ -1874,11 +1894,11 @@ impl GPlan {
             Delta::Addr(a, k) => (a, k),
         }
     }
-    fn in_bounds(&self, b: &mut B<'_>, l: usize) -> Value {
+    fn in_bounds(&self, b: &mut OpBuilder<'_>, l: usize) -> Value {
         let mut ps = Vec::new();
         for d in 0..self.idx.len() {
             let i = b.add_const(self.idx[d], self.lparts[l][d]);
-            ps.push(b.cmpi("ult", i, self.ext[d]));
+            ps.push(b.cmpi(CmpIPredicate::Ult, i, self.ext[d]));
         }
         b.all(&ps)
     }
@@ -1923,7 +1943,7 @@ fn zero_imm(ctx: &Context, t: Type) -> String {
     }
 }
 
-fn zero_of(b: &mut B<'_>, t: Type) -> Value {
+fn zero_of(b: &mut OpBuilder<'_>, t: Type) -> Value {
     match b.ctx().type_kind(t).clone() {
         TypeKind::Float(_) => b.cfloat_bits(t, 0),
         _ => b.cint(t, 0),
@@ -1934,12 +1954,12 @@ fn zero_of(b: &mut B<'_>, t: Type) -> Value {
 /// `scf.for %i = lo to hi step st iter_args(inits)` (i32 bounds) with the body from `body_f`
 /// (given the induction variable and the carried values, returning the yielded ones).
 fn build_for(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     lo: Value,
     hi: Value,
     st: Value,
     inits: &[Value],
-    body_f: impl FnOnce(&mut B<'_>, Value, &[Value]) -> Vec<Value>,
+    body_f: impl FnOnce(&mut OpBuilder<'_>, Value, &[Value]) -> Vec<Value>,
 ) -> Vec<Value> {
     let i32t = b.i32();
     let mut arg_tys = vec![i32t];
@@ -1948,35 +1968,30 @@ fn build_for(
     let body = ctx.create_block(&arg_tys);
     let region = ctx.create_region();
     ctx.push_block(region, body);
-    let loc = b.loc;
+    let loc = b.loc();
     let mut operands = vec![lo, hi, st];
     operands.extend(inits);
-    let mut state = super::op_state(
-        b.ctx_mut(),
-        "scf.for",
-        operands,
-        arg_tys[1..].to_vec(),
-        vec![],
-        vec![],
-        loc,
-    );
-    state.regions = vec![region];
-    let f = b.rw.create(state);
-    let saved = b.rw.insertion_point();
-    b.rw.set_insertion_point_to_end(body);
+    let mut state = OperationState::of(b.ctx_mut(), ForOp::DEF)
+        .with_operands(operands)
+        .with_results(arg_tys[1..].to_vec())
+        .with_regions(vec![region]);
+    state.loc = loc;
+    let f = b.create(state);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(body);
     let args = b.ctx().block_args(body).to_vec();
     let ys = body_f(b, args[0], &args[1..]);
-    b.op0("scf.yield", &ys, vec![]);
-    b.rw.set_insertion_point(saved);
+    YieldOp::build(b, &ys);
+    b.set_insertion_point(saved);
     b.ctx().results(f).to_vec()
 }
 
 fn build_if(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     cond: Value,
     tys: &[Type],
-    then_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
-    else_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
+    then_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
+    else_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
 ) -> Vec<Value> {
     let ctx = b.ctx_mut();
     let tb = ctx.create_block(&[]);
@@ -1985,33 +2000,28 @@ fn build_if(
     ctx.push_block(tr, tb);
     let er = ctx.create_region();
     ctx.push_block(er, eb);
-    let loc = b.loc;
-    let mut st = super::op_state(
-        b.ctx_mut(),
-        "scf.if",
-        vec![cond],
-        tys.to_vec(),
-        vec![],
-        vec![],
-        loc,
-    );
-    st.regions = vec![tr, er];
-    let i = b.rw.create(st);
-    let saved = b.rw.insertion_point();
-    b.rw.set_insertion_point_to_end(tb);
+    let loc = b.loc();
+    let mut st = OperationState::of(b.ctx_mut(), IfOp::DEF)
+        .with_operands(vec![cond])
+        .with_results(tys.to_vec())
+        .with_regions(vec![tr, er]);
+    st.loc = loc;
+    let i = b.create(st);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(tb);
     let tv = then_f(b);
-    b.op0("scf.yield", &tv, vec![]);
-    b.rw.set_insertion_point_to_end(eb);
+    YieldOp::build(b, &tv);
+    b.set_insertion_point_to_end(eb);
     let ev = else_f(b);
-    b.op0("scf.yield", &ev, vec![]);
-    b.rw.set_insertion_point(saved);
+    YieldOp::build(b, &ev);
+    b.set_insertion_point(saved);
     b.ctx().results(i).to_vec()
 }
 
 /// `vw` contiguous elements from `[a+k]`.
 #[allow(clippy::too_many_arguments)]
 fn vector_load(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     space: &str,
     a: Value,
     k: i64,
@@ -2057,7 +2067,7 @@ fn vector_load(
 /// Stores `vals` (contiguous) at `[a+k]`.
 #[allow(clippy::too_many_arguments)]
 fn vector_store(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     space: &str,
     a: Value,
     k: i64,
@@ -2116,7 +2126,7 @@ fn float_kind(d: DType) -> Option<FloatKind> {
 }
 
 /// One element of a binary op (`kind` is the tilus op name without `tilus.`).
-fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
+fn scalar_binary(b: &mut OpBuilder<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
     let float = float_kind(dt).is_some();
     let unsigned = matches!(
         dt,
@@ -2125,52 +2135,58 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
             ..
         }
     );
-    let name = match (kind, float) {
-        ("add", true) => "addf",
-        ("add", false) => "addi",
-        ("sub", true) => "subf",
-        ("sub", false) => "subi",
-        ("mul", true) => "mulf",
-        ("mul", false) => "muli",
-        ("div", true) => "divf",
+    enum Bin {
+        I(IntBinOp),
+        F(FloatBinOp),
+    }
+    let op = match (kind, float) {
+        ("add", true) => Bin::F(FloatBinOp::AddF),
+        ("add", false) => Bin::I(IntBinOp::AddI),
+        ("sub", true) => Bin::F(FloatBinOp::SubF),
+        ("sub", false) => Bin::I(IntBinOp::SubI),
+        ("mul", true) => Bin::F(FloatBinOp::MulF),
+        ("mul", false) => Bin::I(IntBinOp::MulI),
+        ("div", true) => Bin::F(FloatBinOp::DivF),
         ("div", false) => {
             if unsigned {
-                "divui"
+                Bin::I(IntBinOp::DivUI)
             } else {
-                "divsi"
+                Bin::I(IntBinOp::DivSI)
             }
         }
         ("mod", false) => {
             if unsigned {
-                "remui"
+                Bin::I(IntBinOp::RemUI)
             } else {
-                "remsi"
+                Bin::I(IntBinOp::RemSI)
             }
         }
-        ("maximum", true) => "maximumf",
+        ("maximum", true) => Bin::F(FloatBinOp::MaximumF),
         ("maximum", false) => {
             if unsigned {
-                "maxui"
+                Bin::I(IntBinOp::MaxUI)
             } else {
-                "maxsi"
+                Bin::I(IntBinOp::MaxSI)
             }
         }
-        ("minimum", true) => "minimumf",
+        ("minimum", true) => Bin::F(FloatBinOp::MinimumF),
         ("minimum", false) => {
             if unsigned {
-                "minui"
+                Bin::I(IntBinOp::MinUI)
             } else {
-                "minsi"
+                Bin::I(IntBinOp::MinSI)
             }
         }
         ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
         ("cmp", true) => {
-            let p = ["oeq", "une", "olt", "ole", "ogt", "oge"][pred.clamp(0, 5) as usize];
+            use CmpFPredicate as P;
+            let p = [P::Oeq, P::Une, P::Olt, P::Ole, P::Ogt, P::Oge][pred.clamp(0, 5) as usize];
             return Ok(b.cmpf(p, a[0], a[1]));
         }
         ("cmp", false) => {
-            let s = ["eq", "ne", "slt", "sle", "sgt", "sge"];
-            let u = ["eq", "ne", "ult", "ule", "ugt", "uge"];
+            use CmpIPredicate as P;
+            let s = [P::Eq, P::Ne, P::Slt, P::Sle, P::Sgt, P::Sge];
+            let u = [P::Eq, P::Ne, P::Ult, P::Ule, P::Ugt, P::Uge];
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
@@ -2181,42 +2197,45 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
             ))
         }
     };
-    Ok(b.ar(name, a[0], a[1]))
+    Ok(match op {
+        Bin::I(o) => b.int_op(o, a[0], a[1]),
+        Bin::F(o) => b.float_op(o, a[0], a[1]),
+    })
 }
 
 /// Runs `f` in f32 for half types.
 fn via_f32(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     v: Value,
     dt: DType,
-    f: impl FnOnce(&mut B<'_>, Value) -> Value,
+    f: impl FnOnce(&mut OpBuilder<'_>, Value) -> Value,
 ) -> Value {
     match dt {
         DType::F32 => f(b, v),
         _ => {
             let f32t = b.f32();
             let t = b.ctx().value_type(v);
-            let x = b.op1("arith.extf", &[v], f32t, vec![]);
+            let x = ExtFOp::build(b, v, f32t).out(b.ctx());
             let y = f(b, x);
-            b.op1("arith.truncf", &[y], t, vec![])
+            TruncFOp::build(b, y, t).out(b.ctx())
         }
     }
 }
 
-fn cf32(b: &mut B<'_>, x: f32) -> Value {
+fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
     let t = b.f32();
     b.cfloat_bits(t, x.to_bits() as u128)
 }
 
-fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
+fn scalar_unary(b: &mut OpBuilder<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
     let float = float_kind(dt).is_some();
     if matches!(kind, "neg" | "abs") {
         let ty = b.ctx().value_type(v);
         return Ok(match (kind, float) {
-            ("neg", true) => b.op1("arith.negf", &[v], ty, vec![]),
+            ("neg", true) => NegFOp::build(b, v, ty, None).result(b.ctx()),
             ("neg", false) => {
                 let z = b.cint(ty, 0);
-                b.ar("subi", z, v)
+                b.int_op(IntBinOp::SubI, z, v)
             }
             ("abs", true) => {
                 let s = match dt {
@@ -2242,14 +2261,14 @@ fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
         match kind.as_str() {
             "exp" => {
                 let c = cf32(b, std::f32::consts::LOG2_E);
-                let y = b.ar("mulf", x, c);
+                let y = b.float_op(FloatBinOp::MulF, x, c);
                 b.inst1("ex2.approx.ftz.f32", &[y], f)
             }
             "exp2" => b.inst1("ex2.approx.ftz.f32", &[x], f),
             "log" => {
                 let y = b.inst1("lg2.approx.ftz.f32", &[x], f);
                 let c = cf32(b, std::f32::consts::LN_2);
-                b.ar("mulf", y, c)
+                b.float_op(FloatBinOp::MulF, y, c)
             }
             "sqrt" => b.inst1("sqrt.rn.f32", &[x], f),
             "rsqrt" => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
@@ -2258,7 +2277,7 @@ fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
     }))
 }
 
-fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
+fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
     if src == dst {
         return Ok(v);
     }
@@ -2326,7 +2345,7 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
     Ok(b.op1(name, &[v], t, vec![]))
 }
 
-fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
+fn combine(b: &mut OpBuilder<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
     let k = match kind {
         "sum" => "add",
         "max" => "maximum",
@@ -2338,7 +2357,7 @@ fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value>
 
 /// `shfl.sync.MODE.b32` of a value by an immediate lane operand.
 fn shfl(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     mode: &str,
     v: Value,
     lane: &str,
@@ -2349,13 +2368,20 @@ fn shfl(
     shfl_any(b, mode, v, None, lane, c, member, dt)
 }
 
-fn shfl_dyn(b: &mut B<'_>, mode: &str, v: Value, delta: Value, c: &str, dt: DType) -> R<Value> {
+fn shfl_dyn(
+    b: &mut OpBuilder<'_>,
+    mode: &str,
+    v: Value,
+    delta: Value,
+    c: &str,
+    dt: DType,
+) -> R<Value> {
     shfl_any(b, mode, v, Some(delta), "", c, 0xffff_ffff, dt)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn shfl_any(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     mode: &str,
     v: Value,
     delta: Option<Value>,

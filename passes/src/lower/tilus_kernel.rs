@@ -18,11 +18,15 @@
 //! The body must be free of register tensors and thread groups by now (run `lower-tiles` and
 //! `lower-threadgroups` first); ids inside groups are nevertheless lowered relative to them.
 
-use super::build::{group_pos, i64_attr, ops_named, relative_tid, B};
-use super::{op_state, set_region_blocks};
+use super::build::{
+    before, group_pos, i64_attr, ops_named, relative_tid, replace_op, LowerBuilder,
+};
+use super::set_region_blocks;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use tilus_dialects::arith::IntBinOp;
+use tilus_dialects::ptx::{EntryOp, RetOp};
 use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
-use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type};
+use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -131,7 +135,7 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
     for o in ids {
         let name = ctx.op_name_str(o).to_string();
         let g = group_pos(ctx, o);
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let v = match name.as_str() {
             "tilus.lane_id" => b.special("laneid"),
             "tilus.block_id" | "tilus.num_blocks" => {
@@ -159,7 +163,7 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
                 }
             }
         };
-        b.rw.replace_op(o, &[v]);
+        replace_op(&mut b, o, &[v]);
     }
 }
 
@@ -186,10 +190,10 @@ fn lower_misc(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
             ));
         }
         let (a, d) = (ctx.operands(o)[0], ctx.operands(o)[1]);
-        let mut b = B::before(ctx, o);
-        let q = b.ar("divui", a, d);
-        let r = b.ar("remui", a, d);
-        b.rw.replace_op(o, &[q, r]);
+        let mut b = before(ctx, o);
+        let q = b.int_op(IntBinOp::DivUI, a, d);
+        let r = b.int_op(IntBinOp::RemUI, a, d);
+        replace_op(&mut b, o, &[q, r]);
     }
     Ok(())
 }
@@ -216,9 +220,10 @@ impl LowerTilusKernel {
         let fty = ctx.function_type(inputs, vec![]);
         let fty_attr = ctx.type_attr(fty);
         // The body gets its terminator.
-        let st = op_state(ctx, "ptx.ret", vec![], vec![], vec![], vec![], loc);
-        let ret = ctx.create_op(st);
-        ctx.append_op(body, ret);
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        b.set_insertion_point_to_end(body);
+        RetOp::build(&mut b);
         let region = ctx.create_region();
         set_region_blocks(ctx, region, &blocks);
         let mut props = Vec::new();
@@ -255,8 +260,10 @@ impl LowerTilusKernel {
             let n = c.first().copied().unwrap_or(1);
             props.push(("reqnctapercluster".into(), i64_attr(ctx, n)));
         }
-        let mut st = op_state(ctx, "ptx.entry", vec![], vec![], props, vec![], loc);
-        st.regions = vec![region];
+        let mut st = OperationState::of(ctx, EntryOp::DEF)
+            .with_properties(ctx, props)
+            .with_regions(vec![region]);
+        st.loc = loc;
         let mut attrs: Vec<(String, tilus_ir::Attr)> = ctx
             .attrs(k)
             .iter()
