@@ -50,16 +50,19 @@ use tilus_dialects::arith::{
     TruncIOp,
 };
 use tilus_dialects::layout_algebra::{RegisterLayout, SwizzleMode};
-use tilus_dialects::mbarrier::AddrOp;
+use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp, MbarrierOpKind as M};
 use tilus_dialects::mbarrier::{ARRIVE_SEM, SCOPE, WAIT_SEM};
 use tilus_dialects::ptx::inst_properties;
 use tilus_dialects::ptx::{AsmOp, SpecialOp};
+use tilus_dialects::tcgen05::Tcgen05OpKind as C;
 use tilus_dialects::threadgroup::group_of;
 use tilus_dialects::threadgroup::SyncOp;
-use tilus_dialects::tilus::{SharedAddrOp, ThreadIdOp, WarpIdOp};
+use tilus_dialects::tilus::{GlobalViewOp, SharedAddrOp, ThreadIdOp, WarpIdOp};
 use tilus_dialects::tilus_types::{
     attr_i64s, barrier_count, prop_i64, DType, Space, TensorType, DYN,
 };
+use tilus_dialects::tma::TmaOpKind as T;
+use tilus_dialects::wgmma::WgmmaOpKind as W;
 use tilus_ir::rewrite::{int_attr, Rewriter};
 use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpBuilder, OpId, Type, TypeKind, Value};
 
@@ -714,7 +717,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     let allocs: Vec<OpId> = ops
         .iter()
         .copied()
-        .filter(|o| ctx.op_name_str(*o) == "mbarrier.alloc")
+        .filter(|o| BarrierAllocOp::is(ctx, *o))
         .collect();
     if !allocs.is_empty() {
         if let Err(e) = init_barriers(ctx, &mut kn, &allocs) {
@@ -723,7 +726,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     }
     let mut n = allocs.len() as u64;
     for o in ops {
-        if ctx.op_name_str(o) == "mbarrier.alloc" || !ctx.is_alive(o) {
+        if BarrierAllocOp::is(ctx, o) || !ctx.is_alive(o) {
             continue;
         }
         match lower_op(ctx, &mut kn, o) {
@@ -901,16 +904,36 @@ fn tensor_of(ctx: &Context, v: Value) -> Result<TensorType, String> {
     TensorType::of(ctx, ctx.value_type(v)).ok_or_else(|| "expects a tensor type".into())
 }
 
+/// The op kinds this pass lowers (those declared `Trait::Async`), one exhaustive match.
+#[derive(Clone, Copy)]
+enum AsyncKind {
+    M(M),
+    T(T),
+    W(W),
+    C(C),
+}
+
+impl AsyncKind {
+    fn of(ctx: &Context, o: OpId) -> Option<AsyncKind> {
+        M::classify(ctx, o)
+            .map(AsyncKind::M)
+            .or_else(|| T::classify(ctx, o).map(AsyncKind::T))
+            .or_else(|| W::classify(ctx, o).map(AsyncKind::W))
+            .or_else(|| C::classify(ctx, o).map(AsyncKind::C))
+    }
+}
+
 fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
-    let name = ctx.op_name_str(o).to_string();
+    let kind =
+        AsyncKind::of(ctx, o).ok_or_else(|| format!("'{}' is not handled", ctx.op_name_str(o)))?;
     let operands = ctx.operands(o).to_vec();
     let mut replacement: Vec<Value> = Vec::new();
-    match name.as_str() {
-        "mbarrier.arrive" | "mbarrier.arrive_expect_tx" => {
+    match kind {
+        AsyncKind::M(M::Arrive(_)) | AsyncKind::M(M::ArriveExpectTx(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 0);
             let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
-            if name == "mbarrier.arrive" {
+            if matches!(kind, AsyncKind::M(M::Arrive(_))) {
                 let opc = format!("mbarrier.arrive.{sem}.{scope}.shared::cta.b64");
                 match operands.get(2) {
                     Some(&c) => b.inst0(&opc, "_, [$0], $1", &[a, c], None),
@@ -921,7 +944,7 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
                 b.inst0(&opc, "_, [$0], $1", &[a, operands[2]], None);
             }
         }
-        "mbarrier.arrive_expect_tx_remote" => {
+        AsyncKind::M(M::ArriveExpectTxRemote(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 1);
             let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
@@ -936,7 +959,7 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             let opc = format!("mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cluster.b64");
             b.inst0(&opc, "_, [$0], $1", &[r, operands[2]], None);
         }
-        "mbarrier.arrive_expect_tx_multicast" => {
+        AsyncKind::M(M::ArriveExpectTxMulticast(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 1);
             let mut b = before(ctx, o);
             let i32t = b.int(32);
@@ -956,7 +979,7 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             let opc = format!("mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cluster.b64");
             b.inst0(&opc, "_, [$0], $1", &[r, operands[2]], Some((p, false)));
         }
-        "mbarrier.wait" => {
+        AsyncKind::M(M::Wait(_)) => {
             let (sem, scope) = sem_scope(ctx, o, true, 0);
             let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
@@ -965,15 +988,17 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             );
             b.asm(&text, &[a, operands[2]], vec![]);
         }
-        "mbarrier.producer_initial_phase" | "mbarrier.consumer_initial_phase" => {
-            let v = i64::from(name == "mbarrier.producer_initial_phase");
+        AsyncKind::M(M::ProducerInitialPhase(_)) | AsyncKind::M(M::ConsumerInitialPhase(_)) => {
+            let v = i64::from(matches!(kind, AsyncKind::M(M::ProducerInitialPhase(_))));
             let mut b = before(ctx, o);
             replacement.push(b.cint(32, v));
         }
-        "tma.global_to_shared" => lower_tma(ctx, kn, o, true)?,
-        "tma.shared_to_global" => lower_tma(ctx, kn, o, false)?,
-        "tma.commit_group" => before(ctx, o).inst0("cp.async.bulk.commit_group", "", &[], None),
-        "tma.wait_group" => {
+        AsyncKind::T(T::GlobalToShared(_)) => lower_tma(ctx, kn, o, true)?,
+        AsyncKind::T(T::SharedToGlobal(_)) => lower_tma(ctx, kn, o, false)?,
+        AsyncKind::T(T::CommitGroup(_)) => {
+            before(ctx, o).inst0("cp.async.bulk.commit_group", "", &[], None)
+        }
+        AsyncKind::T(T::WaitGroup(_)) => {
             let n = prop_i64(ctx, o, "n").unwrap_or(0);
             let read = ctx.get_prop(o, "read").is_some();
             let opc = if read {
@@ -983,7 +1008,7 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             };
             before(ctx, o).inst0(opc, &n.to_string(), &[], None);
         }
-        "tma.fence_proxy_async" => {
+        AsyncKind::T(T::FenceProxyAsync(_)) => {
             let space = prop_i64(ctx, o, "space").unwrap_or(0);
             let opc = if space == 0 {
                 "fence.proxy.async.shared::cta"
@@ -992,24 +1017,26 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             };
             before(ctx, o).inst0(opc, "", &[], None);
         }
-        "tma.fence_proxy_async_release" => before(ctx, o).inst0(
+        AsyncKind::T(T::FenceProxyAsyncRelease(_)) => before(ctx, o).inst0(
             "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
             "",
             &[],
             None,
         ),
-        "wgmma.fence" => before(ctx, o).inst0("wgmma.fence.sync.aligned", "", &[], None),
-        "wgmma.commit_group" => {
+        AsyncKind::W(W::Fence(_)) => {
+            before(ctx, o).inst0("wgmma.fence.sync.aligned", "", &[], None)
+        }
+        AsyncKind::W(W::CommitGroup(_)) => {
             before(ctx, o).inst0("wgmma.commit_group.sync.aligned", "", &[], None)
         }
-        "wgmma.wait_group" => {
+        AsyncKind::W(W::WaitGroup(_)) => {
             let n = prop_i64(ctx, o, "pending").unwrap_or(0);
             before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None)
         }
-        "wgmma.mma" => replacement.push(lower_wgmma(ctx, o)?),
-        n if n.starts_with("tcgen05.") => {
+        AsyncKind::W(W::Mma(_)) => replacement.push(lower_wgmma(ctx, o)?),
+        AsyncKind::C(kind) => {
             kn.uses_tcgen05 = true;
-            match lower_tcgen05(ctx, kn, o)? {
+            match lower_tcgen05(ctx, kn, o, kind)? {
                 Lowered::Erase => {}
                 Lowered::Replace(v) => replacement.push(v),
                 Lowered::KeepUntilUnused => {
@@ -1018,7 +1045,9 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
                 }
             }
         }
-        other => return Err(format!("'{other}' is not handled")),
+        AsyncKind::M(M::Alloc(_) | M::Addr(_)) => {
+            return Err(format!("'{}' is not handled", ctx.op_name_str(o)))
+        }
     }
     let mut rw = Rewriter::new(ctx);
     if replacement.is_empty() {
@@ -1102,7 +1131,7 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
     // The view: pointer parameter, extents and strides as host expressions.
     let view = ctx
         .defining_op(global)
-        .filter(|d| ctx.op_name_str(*d) == "tilus.global_view")
+        .filter(|d| GlobalViewOp::is(ctx, *d))
         .ok_or("expects the global tensor to come from 'tilus.global_view'")?;
     let vops = ctx.operands(view).to_vec();
     let ptr = vops[0];
@@ -1302,12 +1331,11 @@ fn first_warp(b: &mut OpBuilder<'_>) -> Value {
     b.inst1("setp.eq.u32", "$0, 0", &[w], i1, None)
 }
 
-fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered, String> {
-    let name = ctx.op_name_str(o).to_string();
+fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId, kind: C) -> Result<Lowered, String> {
     let ops = ctx.operands(o).to_vec();
     let cg = cta_group_of(ctx, o);
-    match name.as_str() {
-        "tcgen05.alloc" => {
+    match kind {
+        C::Alloc(_) => {
             let t = tensor_of(ctx, ctx.results(o)[0])?;
             let cols = tilus_dialects::tcgen05::alloc_columns(&t);
             let mut b = before(ctx, o);
@@ -1341,7 +1369,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             kn.tmem.insert(res, addr);
             return Ok(Lowered::KeepUntilUnused);
         }
-        "tcgen05.dealloc" => {
+        C::Dealloc(_) => {
             let t = tensor_of(ctx, ops[0])?;
             let cols = tilus_dialects::tcgen05::alloc_columns(&t);
             let a = tmem_addr(kn, ops[0])?;
@@ -1354,15 +1382,15 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 Some((p, false)),
             );
         }
-        "tcgen05.relinquish_alloc_permit" => before(ctx, o).inst0(
+        C::RelinquishAllocPermit(_) => before(ctx, o).inst0(
             &format!("tcgen05.relinquish_alloc_permit.cta_group::{cg}.sync.aligned"),
             "",
             &[],
             None,
         ),
-        "tcgen05.slice" | "tcgen05.view" => {
+        C::Slice(_) | C::View(_) => {
             let base = tmem_addr(kn, ops[0])?;
-            let addr = if name == "tcgen05.slice" {
+            let addr = if matches!(kind, C::Slice(_)) {
                 let src = tensor_of(ctx, ops[0])?;
                 let lane = prop_i64(ctx, o, "lane_offset").unwrap_or(0);
                 // Row-major column strides over dims 1.. of the source, in elements.
@@ -1401,7 +1429,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             kn.tmem.insert(res, addr);
             return Ok(Lowered::KeepUntilUnused);
         }
-        "tcgen05.mma" => {
+        C::Mma(_) => {
             let a = tensor_of(ctx, ops[0])?;
             let bt = tensor_of(ctx, ops[1])?;
             let d = tensor_of(ctx, ops[2])?;
@@ -1460,7 +1488,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 }
             }
         }
-        "tcgen05.commit" => {
+        C::Commit(_) => {
             let guard = issue_guard(ctx, kn, o)?;
             let mut b = before(ctx, o);
             let a = b.bar_addr(ops[0], ops[1]);
@@ -1485,8 +1513,8 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 }
             }
         }
-        "tcgen05.ld" | "tcgen05.st" => {
-            let ld = name == "tcgen05.ld";
+        C::Ld(_) | C::St(_) => {
+            let ld = matches!(kind, C::Ld(_));
             let (tile, tm) = if ld {
                 (ctx.results(o)[0], ops[0])
             } else {
@@ -1559,15 +1587,15 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 return Ok(Lowered::Replace(cur));
             }
         }
-        "tcgen05.wait_ld" => before(ctx, o).inst0("tcgen05.wait::ld.sync.aligned", "", &[], None),
-        "tcgen05.wait_st" => before(ctx, o).inst0("tcgen05.wait::st.sync.aligned", "", &[], None),
-        "tcgen05.fence_before_thread_sync" => {
+        C::WaitLd(_) => before(ctx, o).inst0("tcgen05.wait::ld.sync.aligned", "", &[], None),
+        C::WaitSt(_) => before(ctx, o).inst0("tcgen05.wait::st.sync.aligned", "", &[], None),
+        C::FenceBeforeThreadSync(_) => {
             before(ctx, o).inst0("tcgen05.fence::before_thread_sync", "", &[], None)
         }
-        "tcgen05.fence_after_thread_sync" => {
+        C::FenceAfterThreadSync(_) => {
             before(ctx, o).inst0("tcgen05.fence::after_thread_sync", "", &[], None)
         }
-        "tcgen05.cp" => {
+        C::Cp(_) => {
             let s = tensor_of(ctx, ops[0])?;
             let km = KMajor::of(&s, 1).map_err(|e| format!("the source: {e}"))?;
             let guard = issue_guard(ctx, kn, o)?;
@@ -1593,7 +1621,6 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 );
             }
         }
-        other => return Err(format!("'{other}' is not handled")),
     }
     Ok(Lowered::Erase)
 }

@@ -13,7 +13,8 @@ use tilus_dialects::arith::{
     MinSIOp, MinUIOp, MinimumFOp, MulFOp, MulIOp, OrIOp, RemSIOp, RemUIOp, SelectOp, ShLIOp,
     ShRSIOp, ShRUIOp, SubFOp, SubIOp, XOrIOp,
 };
-use tilus_dialects::ptx::{AsmOp, InstOp, SpecialOp};
+use tilus_dialects::ptx::{AsmOp, EntryOp, InstOp, SpecialOp};
+use tilus_dialects::tilus::KernelOp;
 use tilus_dialects::tilus_types::prop_i64;
 use tilus_ir::rewrite::{float_attr, int_attr, Rewriter};
 use tilus_ir::types::FloatKind;
@@ -265,11 +266,16 @@ impl LowerBuilder for OpBuilder<'_> {
     }
 }
 
-/// The ops under `root` (itself included) named one of `names`, in walk order.
-pub(crate) fn ops_named(ctx: &Context, root: OpId, names: &[&str]) -> Vec<OpId> {
+/// The ops under `root` (itself included) for which `pred` holds, in walk order; `pred` is
+/// typically a handle's `is` (`KernelOp::is`).
+pub(crate) fn ops_where(
+    ctx: &Context,
+    root: OpId,
+    pred: impl Fn(&Context, OpId) -> bool,
+) -> Vec<OpId> {
     let mut out = Vec::new();
     ctx.walk(root, &mut |o| {
-        if names.contains(&ctx.op_name_str(o)) {
+        if pred(ctx, o) {
             out.push(o);
         }
     });
@@ -289,7 +295,7 @@ pub(crate) fn run_on_kernels(
 ) -> Result<Changed, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut n = 0;
-    for k in ops_named(ctx, root, &["tilus.kernel"]) {
+    for k in ops_where(ctx, root, KernelOp::is) {
         match f(ctx, k) {
             Ok(c) => n += c,
             Err(mut e) => errors.append(&mut e),
@@ -328,15 +334,14 @@ pub(crate) struct GroupPos {
 pub(crate) fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<(OpId, i64)> {
     let mut cur = Some(op);
     while let Some(p) = cur {
-        match ctx.op_name_str(p) {
-            "tilus.kernel" => return Some((p, 32 * prop_i64(ctx, p, "warps")?)),
-            "ptx.entry" => {
-                let n = prop_i64(ctx, p, "tilus.threads")
-                    .or_else(|| prop_i64(ctx, p, "maxntid"))
-                    .unwrap_or(1024);
-                return Some((p, n));
-            }
-            _ => {}
+        if let Some(k) = KernelOp::cast(ctx, p) {
+            return Some((p, 32 * k.warps(ctx)));
+        }
+        if EntryOp::is(ctx, p) {
+            let n = prop_i64(ctx, p, "tilus.threads")
+                .or_else(|| prop_i64(ctx, p, "maxntid"))
+                .unwrap_or(1024);
+            return Some((p, n));
         }
         cur = ctx.parent_op(p);
     }
@@ -350,7 +355,7 @@ pub(crate) fn group_pos(ctx: &Context, op: OpId) -> Option<GroupPos> {
     let mut chain = Vec::new();
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
-        if matches!(ctx.op_name_str(p), "tilus.kernel" | "ptx.entry") {
+        if KernelOp::is(ctx, p) || EntryOp::is(ctx, p) {
             break;
         }
         if tilus_dialects::threadgroup::group_range(ctx, p).is_some() {

@@ -6,11 +6,11 @@
 //! with `arith`, `scf`, `ptx.special` and `ptx.inst` ops, then `convert-scf-to-cf`,
 //! `convert-arith-to-ptx` and this pass, in any order.
 
-use super::build::{i64_attr, ops_named};
+use super::build::{i64_attr, ops_where};
 use super::set_region_blocks;
 use crate::options::parse_int;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
-use tilus_dialects::func::{CallOp, ReturnOp};
+use tilus_dialects::func::{CallOp, FuncOp, ReturnOp};
 use tilus_dialects::ptx::reg_class;
 use tilus_dialects::ptx::{EntryOp, RetOp};
 use tilus_ir::syntax::printer::type_to_string;
@@ -88,7 +88,7 @@ impl Pass for FuncToPtx {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let funcs = ops_named(ctx, op, &["func.func"]);
+        let funcs = ops_where(ctx, op, FuncOp::is);
         let mut errors = Vec::new();
         let mut n = 0;
         for f in funcs {

@@ -27,12 +27,14 @@
 //!
 //! Anything else is rejected (the verifier already does).
 
-use super::build::{before, group_pos, ops_named, LowerBuilder};
+use super::build::{before, group_pos, ops_where, LowerBuilder};
 use super::tilus_kernel::lower_ids;
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::arith::CmpIPredicate;
+use tilus_dialects::ptx::EntryOp;
 use tilus_dialects::scf::{IfOp, YieldOp};
-use tilus_dialects::threadgroup::group_range;
+use tilus_dialects::threadgroup::{group_range, SingleThreadOp, SyncOp};
+use tilus_dialects::tilus::KernelOp;
 use tilus_ir::OpBuilder;
 use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
@@ -67,7 +69,7 @@ impl Pass for LowerThreadgroups {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let kernels = ops_named(ctx, op, &["tilus.kernel", "ptx.entry"]);
+        let kernels = ops_where(ctx, op, |c, o| KernelOp::is(c, o) || EntryOp::is(c, o));
         let mut errors = Vec::new();
         let (mut ngroups, mut nbars) = (0u64, 0u64);
         for k in kernels {
@@ -79,7 +81,7 @@ impl Pass for LowerThreadgroups {
             }
             lower_ids_in_groups(ctx, k);
             // Barriers, in program order (named barrier ids by first use).
-            let syncs = ops_named(ctx, k, &["threadgroup.sync"]);
+            let syncs = ops_where(ctx, k, SyncOp::is);
             let mut named: Vec<(i64, i64)> = Vec::new();
             for s in syncs {
                 match lower_sync(ctx, s, &mut named) {
@@ -118,7 +120,7 @@ impl Pass for LowerThreadgroups {
 
 fn has_sync(ctx: &Context, k: OpId) -> bool {
     let mut s = false;
-    ctx.walk(k, &mut |o| s |= ctx.op_name_str(o) == "threadgroup.sync");
+    ctx.walk(k, &mut |o| s |= SyncOp::is(ctx, o));
     s
 }
 
@@ -202,7 +204,6 @@ fn lower_group(
         ctx.erase_op(g);
         return Ok(());
     }
-    let name = ctx.op_name_str(g).to_string();
     let mut b = before(ctx, g);
     let cond: Option<Value> = match rel {
         Some(r) => {
@@ -225,7 +226,7 @@ fn lower_group(
         }
         None => {
             // Elect-any single thread.
-            debug_assert_eq!(name, "threadgroup.single_thread");
+            debug_assert!(SingleThreadOp::is(b.ctx(), g));
             if parent.size == 1 {
                 None
             } else {

@@ -19,13 +19,15 @@
 //! `lower-threadgroups` first); ids inside groups are nevertheless lowered relative to them.
 
 use super::build::{
-    before, group_pos, i64_attr, ops_named, relative_tid, replace_op, LowerBuilder,
+    before, group_pos, i64_attr, ops_where, relative_tid, replace_op, LowerBuilder,
 };
 use super::set_region_blocks;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
 use tilus_dialects::arith::IntBinOp;
 use tilus_dialects::ptx::{EntryOp, RetOp};
+use tilus_dialects::tilus::{FastDivmodOp, GlobalViewOp, KernelOp, TilusOpKind};
 use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
+use tilus_ir::handle::KeywordEnum;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type};
 
 /// Registry entry.
@@ -88,7 +90,7 @@ impl Pass for LowerTilusKernel {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let kernels = ops_named(ctx, op, &["tilus.kernel"]);
+        let kernels = ops_where(ctx, op, KernelOp::is);
         let mut errors = Vec::new();
         for &k in &kernels {
             lower_ids(ctx, k);
@@ -119,34 +121,30 @@ impl Pass for LowerTilusKernel {
 /// Lowers every `tilus.thread_id/warp_id/lane_id/block_id/num_blocks` under `root` to
 /// `ptx.special` arithmetic, relative to the group each sits in.
 pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
+    use TilusOpKind as K;
     let mut ids = Vec::new();
     ctx.walk(root, &mut |o| {
-        if matches!(
-            ctx.op_name_str(o),
-            "tilus.thread_id"
-                | "tilus.warp_id"
-                | "tilus.lane_id"
-                | "tilus.block_id"
-                | "tilus.num_blocks"
-        ) {
-            ids.push(o);
+        if let Some(
+            k @ (K::ThreadId(_) | K::WarpId(_) | K::LaneId(_) | K::BlockId(_) | K::NumBlocks(_)),
+        ) = K::classify(ctx, o)
+        {
+            ids.push(k);
         }
     });
-    for o in ids {
-        let name = ctx.op_name_str(o).to_string();
+    for kind in ids {
+        let o = kind.op();
         let g = group_pos(ctx, o);
+        let grid = match kind {
+            K::BlockId(h) => Some(("ctaid", h.dim(ctx))),
+            K::NumBlocks(h) => Some(("nctaid", h.dim(ctx))),
+            _ => None,
+        };
         let mut b = before(ctx, o);
-        let v = match name.as_str() {
-            "tilus.lane_id" => b.special("laneid"),
-            "tilus.block_id" | "tilus.num_blocks" => {
-                let d =
-                    ["x", "y", "z"][prop_i64(b.ctx(), o, "dim").unwrap_or(0).clamp(0, 2) as usize];
-                let reg = if name == "tilus.block_id" {
-                    "ctaid"
-                } else {
-                    "nctaid"
-                };
-                b.special(&format!("{reg}.{d}"))
+        let v = match kind {
+            K::LaneId(_) => b.special("laneid"),
+            K::BlockId(_) | K::NumBlocks(_) => {
+                let (reg, d) = grid.expect("a grid id");
+                b.special(&format!("{reg}.{}", d.keyword()))
             }
             _ => {
                 let g = g.unwrap_or(super::build::GroupPos {
@@ -156,7 +154,7 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
                     block: 1024,
                 });
                 let t = relative_tid(&mut b, &g);
-                if name == "tilus.warp_id" {
+                if matches!(kind, K::WarpId(_)) {
                     b.udiv_const(t, 32)
                 } else {
                     t
@@ -169,17 +167,11 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
 
 /// `fast_divmod`, dead global views.
 fn lower_misc(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
-    let mut ops = Vec::new();
-    ctx.walk(k, &mut |o| {
-        if matches!(
-            ctx.op_name_str(o),
-            "tilus.fast_divmod" | "tilus.global_view"
-        ) {
-            ops.push(o);
-        }
+    let ops = ops_where(ctx, k, |c, o| {
+        FastDivmodOp::is(c, o) || GlobalViewOp::is(c, o)
     });
     for o in ops {
-        if ctx.op_name_str(o) == "tilus.global_view" {
+        if GlobalViewOp::is(ctx, o) {
             if ctx.uses(ctx.results(o)[0]).is_empty() {
                 ctx.erase_op(o);
                 continue;
