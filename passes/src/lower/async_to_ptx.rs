@@ -46,18 +46,20 @@
 use super::build::{before, run_on_kernels};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::arith::{
-    AddIOp, AndIOp, ConstantOp, ExtUIOp, IndexCastOp, IntBinOp, MulIOp, OrIOp, ShLIOp, ShRUIOp,
-    TruncIOp,
+    AddIOp, AndIOp, ArithOpKind, ConstantOp, ExtUIOp, IndexCastOp, IntBinOp, MulIOp, OrIOp, ShLIOp,
+    ShRUIOp, TruncIOp,
 };
 use tilus_dialects::layout_algebra::{RegisterLayout, SwizzleMode};
 use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp, MbarrierOpKind as M};
 use tilus_dialects::mbarrier::{ARRIVE_SEM, SCOPE, WAIT_SEM};
 use tilus_dialects::ptx::inst_properties;
-use tilus_dialects::ptx::{AsmOp, SpecialOp};
+use tilus_dialects::ptx::{AsmOp, InstOp, SpecialOp};
 use tilus_dialects::tcgen05::Tcgen05OpKind as C;
 use tilus_dialects::threadgroup::group_of;
 use tilus_dialects::threadgroup::SyncOp;
-use tilus_dialects::tilus::{GlobalViewOp, SharedAddrOp, ThreadIdOp, WarpIdOp};
+use tilus_dialects::tilus::{
+    GlobalViewOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
+};
 use tilus_dialects::tilus_types::{
     attr_i64s, barrier_count, prop_i64, DType, Space, TensorType, DYN,
 };
@@ -462,9 +464,9 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
     let Some(d) = ctx.defining_op(v) else {
         return Err("a block argument that is not a kernel parameter".into());
     };
-    let name = ctx.op_name_str(d);
-    match name {
-        "arith.constant" => ctx
+    use ArithOpKind as A;
+    match A::classify(ctx, d) {
+        Some(A::Constant(_)) => ctx
             .get_prop(d, "value")
             .and_then(|a| match ctx.attr_kind(a) {
                 AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
@@ -472,22 +474,24 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
             })
             .map(Expr::Const)
             .ok_or_else(|| "a non-integer constant".into()),
-        "arith.addi" | "arith.muli" => {
+        Some(k @ (A::AddI(_) | A::MulI(_))) => {
             let ops = ctx.operands(d);
             let (a, b) = (
                 expr_of(ctx, kernel_entry, ops[0])?,
                 expr_of(ctx, kernel_entry, ops[1])?,
             );
-            Ok(if name == "arith.addi" {
+            Ok(if matches!(k, A::AddI(_)) {
                 Expr::add(a, b)
             } else {
                 Expr::mul(a, b)
             })
         }
-        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-        | "arith.trunci" => expr_of(ctx, kernel_entry, ctx.operands(d)[0]),
-        other => Err(format!(
-            "a value computed by '{other}' (the host can evaluate only constants, kernel parameters and arith add/mul/casts of them)"
+        Some(A::IndexCast(_) | A::IndexCastUI(_) | A::ExtSI(_) | A::ExtUI(_) | A::TruncI(_)) => {
+            expr_of(ctx, kernel_entry, ctx.operands(d)[0])
+        }
+        _ => Err(format!(
+            "a value computed by '{}' (the host can evaluate only constants, kernel parameters and arith add/mul/casts of them)",
+            ctx.op_name_str(d)
         )),
     }
 }
@@ -497,14 +501,6 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
 /// The async lowering's shorthands on [`OpBuilder`], each through the op's typed builder.
 trait AsyncBuilder {
     fn int(&mut self, w: u32) -> Type;
-    fn op(
-        &mut self,
-        name: &str,
-        args: &[Value],
-        tys: Vec<Type>,
-        props: Vec<(String, Attr)>,
-    ) -> OpId;
-    fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value;
     /// An integer arith op whose result has the type of `a`.
     fn bin(&mut self, op: IntBinOp, a: Value, b: Value) -> Value;
     fn cint(&mut self, w: u32, v: i64) -> Value;
@@ -540,19 +536,6 @@ trait AsyncBuilder {
 impl AsyncBuilder for OpBuilder<'_> {
     fn int(&mut self, w: u32) -> Type {
         self.ctx_mut().int_type(w)
-    }
-    fn op(
-        &mut self,
-        name: &str,
-        args: &[Value],
-        tys: Vec<Type>,
-        props: Vec<(String, Attr)>,
-    ) -> OpId {
-        self.create_named(name, args.to_vec(), tys, props)
-    }
-    fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value {
-        let o = self.op(name, args, vec![ty], props);
-        self.ctx().results(o)[0]
     }
     fn bin(&mut self, op: IntBinOp, a: Value, b: Value) -> Value {
         let ty = self.ctx().value_type(a);
@@ -608,7 +591,7 @@ impl AsyncBuilder for OpBuilder<'_> {
         if let Some((g, _)) = guard {
             all.push(g);
         }
-        self.create_named("ptx.inst", all, tys, props)
+        self.create_named(InstOp::DEF.name, all, tys, props)
     }
     fn inst0(&mut self, opcode: &str, form: &str, args: &[Value], guard: Option<(Value, bool)>) {
         self.inst(opcode, form, args, vec![], guard);
@@ -1351,7 +1334,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId, kind: C) -> Result
                 layout: None,
             }
             .to_type(b.ctx_mut());
-            let slot = b.op1("tilus.shared_tensor", &[], slot_ty, vec![]);
+            let slot = SharedTensorOp::build(&mut b, slot_ty).result(b.ctx());
             let sa = b.shared_addr(slot);
             let p = first_warp(&mut b);
             b.inst0(
@@ -1550,7 +1533,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId, kind: C) -> Result
             let lane = b.bin(IntBinOp::ShLI, w, c21);
             let wbase = b.bin(IntBinOp::AddI, base, lane);
             let mut cur = if ld {
-                b.op1("tilus.register_tensor", &[], tile_ty, vec![])
+                RegisterTensorOp::build(&mut b, None, tile_ty).result(b.ctx())
             } else {
                 tile
             };

@@ -41,10 +41,6 @@ pub(crate) trait LowerBuilder {
     fn i32(&mut self) -> Type;
     fn i64(&mut self) -> Type;
     fn f32(&mut self) -> Type;
-    /// An op of a registered name with one result, for ops built generically by name.
-    fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value;
-    /// An op with no result, built generically by name.
-    fn op0(&mut self, name: &str, args: &[Value], props: Vec<(String, Attr)>) -> OpId;
     /// `arith.constant` of an integer type.
     fn cint(&mut self, ty: Type, v: i64) -> Value;
     fn c32(&mut self, v: i64) -> Value;
@@ -105,13 +101,6 @@ impl LowerBuilder for OpBuilder<'_> {
     }
     fn f32(&mut self) -> Type {
         self.ctx_mut().float_type(FloatKind::F32)
-    }
-    fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value {
-        let o = self.create_named(name, args.to_vec(), vec![ty], props);
-        self.ctx().results(o)[0]
-    }
-    fn op0(&mut self, name: &str, args: &[Value], props: Vec<(String, Attr)>) -> OpId {
-        self.create_named(name, args.to_vec(), vec![], props)
     }
     fn cint(&mut self, ty: Type, v: i64) -> Value {
         let a = int_attr(self.ctx_mut(), ty, v as u128);

@@ -52,10 +52,15 @@ use super::shared_memory::{row_major, shared_addr};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use rustc_hash::FxHashMap;
 use tilus_dialects::arith::{
-    CmpFPredicate, CmpIPredicate, ExtFOp, FloatBinOp, IntBinOp, NegFOp, TruncFOp,
+    CmpFPredicate, CmpIPredicate, ExtFOp, ExtSIOp, ExtUIOp, FPToSIOp, FPToUIOp, FloatBinOp,
+    IntBinOp, NegFOp, SIToFPOp, TruncFOp, TruncIOp, UIToFPOp,
 };
+use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
+use tilus_dialects::ptx::InstOp;
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
+use tilus_dialects::threadgroup::SyncOp;
+use tilus_dialects::tilus::{ThreadIdOp, TilusOpKind};
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::types::FloatKind;
@@ -342,14 +347,12 @@ impl Lowering {
                 continue;
             }
             let name = ctx.op_name_str(o).to_string();
-            if name == "scf.for" && self.for_has_tiles(ctx, o) {
+            if ForOp::is(ctx, o) && self.for_has_tiles(ctx, o) {
                 self.lower_for(ctx, o)?;
                 continue;
             }
-            if name == "scf.yield" {
-                let in_for = ctx
-                    .parent_op(o)
-                    .is_some_and(|p| ctx.op_name_str(p) == "scf.for");
+            if YieldOp::is(ctx, o) {
+                let in_for = ctx.parent_op(o).is_some_and(|p| ForOp::is(ctx, p));
                 if !in_for && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
                         o,
@@ -358,7 +361,7 @@ impl Lowering {
                 }
                 continue;
             }
-            if name == "ptx.inst" && ctx.get_attr(o, "tile_block").is_some() {
+            if InstOp::is(ctx, o) && ctx.get_attr(o, "tile_block").is_some() {
                 match self.tile_inst(ctx, o) {
                     Ok(()) => {
                         self.count += 1;
@@ -368,7 +371,7 @@ impl Lowering {
                 }
                 continue;
             }
-            if name.starts_with("tilus.") || name == "layout.convert" {
+            if TilusOpKind::classify(ctx, o).is_some() || ConvertOp::is(ctx, o) {
                 match self.op(ctx, o, &name) {
                     Ok(true) => {
                         self.count += 1;
@@ -407,7 +410,7 @@ impl Lowering {
         let first = ctx.block_first(body).expect("non-empty");
         let mut b = before(ctx, first);
         let t = b.i32();
-        let v = b.op1("tilus.thread_id", &[], t, vec![]);
+        let v = ThreadIdOp::build(&mut b, t).result(b.ctx());
         self.tids.insert(body, v);
         v
     }
@@ -520,12 +523,14 @@ impl Lowering {
     /// Lowers one tilus op; `Ok(true)` when it is to be erased.
     fn op(&mut self, ctx: &mut Context, o: OpId, name: &str) -> R<bool> {
         let short = &name[name.find('.').map(|i| i + 1).unwrap_or(0)..];
-        match name {
-            "tilus.global_view" => {
+        use TilusOpKind as K;
+        let kind = K::classify(ctx, o);
+        match kind {
+            Some(K::GlobalView(_)) => {
                 self.global_view(ctx, o)?;
                 Ok(true)
             }
-            "tilus.register_tensor" => {
+            Some(K::RegisterTensor(_)) => {
                 let r = ctx.results(o)[0];
                 let t = ty_of(ctx, r).ok_or("bad type")?;
                 let init = ctx.operands(o).first().copied();
@@ -546,37 +551,39 @@ impl Lowering {
                 self.set_tile(r, vals, layout, splat);
                 Ok(true)
             }
-            "tilus.load_global" => {
+            Some(K::LoadGlobal(_)) => {
                 self.load_global(ctx, o)?;
                 Ok(true)
             }
-            "tilus.store_global" => {
+            Some(K::StoreGlobal(_)) => {
                 self.store_global(ctx, o)?;
                 Ok(true)
             }
-            "tilus.load_shared" | "tilus.store_shared" => {
-                self.shared_access(ctx, o, name == "tilus.store_shared")?;
+            Some(K::LoadShared(_)) | Some(K::StoreShared(_)) => {
+                self.shared_access(ctx, o, matches!(kind, Some(K::StoreShared(_))))?;
                 Ok(true)
             }
-            "tilus.add" | "tilus.sub" | "tilus.mul" | "tilus.div" | "tilus.mod"
-            | "tilus.maximum" | "tilus.minimum" | "tilus.cmp" | "tilus.where" => {
+            Some(K::Add(_)) | Some(K::Sub(_)) | Some(K::Mul(_)) | Some(K::Div(_))
+            | Some(K::Mod(_)) | Some(K::Maximum(_)) | Some(K::Minimum(_)) | Some(K::Cmp(_))
+            | Some(K::Where(_)) => {
                 self.elementwise(ctx, o, short)?;
                 Ok(true)
             }
-            "tilus.exp" | "tilus.exp2" | "tilus.log" | "tilus.sqrt" | "tilus.rsqrt"
-            | "tilus.tanh" | "tilus.neg" | "tilus.abs" | "tilus.cast" => {
+            Some(K::Exp(_)) | Some(K::Exp2(_)) | Some(K::Log(_)) | Some(K::Sqrt(_))
+            | Some(K::Rsqrt(_)) | Some(K::Tanh(_)) | Some(K::Neg(_)) | Some(K::Abs(_))
+            | Some(K::Cast(_)) => {
                 self.unary(ctx, o, short)?;
                 Ok(true)
             }
-            "tilus.reduce" => {
+            Some(K::Reduce(_)) => {
                 self.reduce(ctx, o)?;
                 Ok(true)
             }
-            "tilus.shuffle_up" | "tilus.shuffle_down" => {
+            Some(K::ShuffleUp(_)) | Some(K::ShuffleDown(_)) => {
                 self.shuffle(ctx, o, short == "shuffle_up")?;
                 Ok(true)
             }
-            "layout.convert" => {
+            _ if ConvertOp::is(ctx, o) => {
                 let r = ctx.results(o)[0];
                 let lt = Self::result_layout(ctx, o, r)?;
                 let src = ctx.operands(o)[0];
@@ -587,7 +594,7 @@ impl Lowering {
                 self.set_tile(r, vals, lt, false);
                 Ok(true)
             }
-            "tilus.dot" => {
+            Some(K::Dot(_)) => {
                 self.dot(ctx, o)?;
                 Ok(true)
             }
@@ -735,11 +742,11 @@ impl Lowering {
         let i64t = b.i64();
         let mut addr = v.base;
         for d in 0..rank {
-            let x = b.op1("arith.extsi", &[idx[d]], i64t, vec![]);
+            let x = ExtSIOp::build(&mut b, idx[d], i64t).out(b.ctx());
             let s = match v.static_strides[d] {
                 Some(s) => b.mul_const(x, s * bytes),
                 None => {
-                    let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                    let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
                     let s = b.mul_const(s, bytes);
                     b.mul(x, s)
                 }
@@ -763,7 +770,7 @@ impl Lowering {
                         let s64 = match stride64[d] {
                             Some(s) => s,
                             None => {
-                                let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                                let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
                                 let s = b.mul_const(s, bytes);
                                 stride64[d] = Some(s);
                                 s
@@ -1225,7 +1232,7 @@ impl Lowering {
                 None,
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(b);
         // t with the reduced warp digits cleared.
         let mut t0 = t;
         for &(stride, size) in warps {
@@ -1263,7 +1270,7 @@ impl Lowering {
             }
             out.push(acc.expect("a warp digit"));
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(b);
         let _ = o;
         Ok(out)
     }
@@ -1324,7 +1331,7 @@ impl Lowering {
                 rep,
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         let a = lin(&mut b, &tpt);
         let elem = b.ctx().value_type(s.vals[0]);
         let mut out = Vec::new();
@@ -1340,7 +1347,7 @@ impl Lowering {
                 )[0],
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         Ok(out)
     }
 
@@ -1452,7 +1459,7 @@ impl Lowering {
                         None,
                     );
                     let loc = ctx_loc_of(rw.ctx(), v, o);
-                    let c = rw.build("ptx.inst", vec![v], vec![elem_ty], props, loc);
+                    let c = rw.build(InstOp::DEF.name, vec![v], vec![elem_ty], props, loc);
                     blk[j] = rw.ctx().results(c)[0];
                     last.insert(v, c);
                 }
@@ -1549,7 +1556,7 @@ impl Lowering {
         let loc = ctx.op(o).loc;
         let mut rw = Rewriter::new(ctx);
         rw.set_insertion_point_before(o);
-        let no = rw.build("ptx.inst", all, rtys, std::mem::take(&mut props), loc);
+        let no = rw.build(InstOp::DEF.name, all, rtys, std::mem::take(&mut props), loc);
         if has_result {
             let i64t = ctx.int_type(64);
             let a = tilus_ir::rewrite::int_attr(ctx, i64t, ntied as u128);
@@ -1662,7 +1669,7 @@ impl Lowering {
         cols.sort_unstable();
         cols.dedup();
         let mut b = before(ctx, o);
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         let base = super::shared_memory::smem_base(&mut b);
         let abase = b.add_const(base, scratch);
         let arow = b.mul_const(tp[0], sa * 4);
@@ -1719,7 +1726,7 @@ impl Lowering {
                 })
                 .collect()
         });
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         self.set_tile(r, out, lc, false);
         Ok(())
     }
@@ -2282,17 +2289,25 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
         return Ok(v);
     }
     let t = dst.to_type(b.ctx_mut());
-    let name = match (float_kind(src), float_kind(dst)) {
+    type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
+    macro_rules! cast {
+        ($h:ident) => {
+            (|b: &mut OpBuilder<'_>, v: Value, t: Type| -> Value {
+                $h::build(b, v, t).out(b.ctx())
+            }) as Build
+        };
+    }
+    let build = match (float_kind(src), float_kind(dst)) {
         (Some(_), Some(_)) => {
             if dst.bits() > src.bits() {
-                "arith.extf"
+                cast!(ExtFOp)
             } else if dst.bits() < src.bits() {
-                "arith.truncf"
+                cast!(TruncFOp)
             } else {
                 // f16 <-> bf16 through f32.
                 let f = b.f32();
-                let x = b.op1("arith.extf", &[v], f, vec![]);
-                return Ok(b.op1("arith.truncf", &[x], t, vec![]));
+                let x = ExtFOp::build(b, v, f).out(b.ctx());
+                return Ok(TruncFOp::build(b, x, t).out(b.ctx()));
             }
         }
         (None, Some(_)) => {
@@ -2303,9 +2318,9 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
                     ..
                 }
             ) {
-                "arith.uitofp"
+                cast!(UIToFPOp)
             } else {
-                "arith.sitofp"
+                cast!(SIToFPOp)
             }
         }
         (Some(_), None) => {
@@ -2316,9 +2331,9 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
                     ..
                 }
             ) {
-                "arith.fptoui"
+                cast!(FPToUIOp)
             } else {
-                "arith.fptosi"
+                cast!(FPToSIOp)
             }
         }
         (None, None) => {
@@ -2331,18 +2346,18 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
                     }
                 ) || src.bits() == 1
                 {
-                    "arith.extui"
+                    cast!(ExtUIOp)
                 } else {
-                    "arith.extsi"
+                    cast!(ExtSIOp)
                 }
             } else if dst.bits() < src.bits() {
-                "arith.trunci"
+                cast!(TruncIOp)
             } else {
                 return Ok(v);
             }
         }
     };
-    Ok(b.op1(name, &[v], t, vec![]))
+    Ok(build(b, v, t))
 }
 
 fn combine(b: &mut OpBuilder<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
