@@ -12,6 +12,7 @@
 use crate::{Changed, Pass, PassInfo, Statistics};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};
+use tilus_dialects::builtin::ModuleOp;
 use tilus_ir::attrs::{AttrKind, Location};
 use tilus_ir::opdef::Trait;
 use tilus_ir::rewrite::{block_successors, is_trivially_dead, Rewriter};
@@ -221,7 +222,7 @@ fn is_graph_region(ctx: &Context, r: RegionId) -> bool {
     };
     match ctx.op_def(p) {
         None => ctx.region_blocks(r).len() <= 1,
-        Some(d) => d.has(Trait::NoTerminator) || d.name == "builtin.module",
+        Some(d) => d.has(Trait::NoTerminator) || ModuleOp::is(ctx, p),
     }
 }
 

@@ -24,6 +24,7 @@ use crate::symbol_dce::{
 };
 use crate::{create_pass, Changed, Pass, PassInfo, PassOption, Statistics};
 use rustc_hash::{FxHashMap, FxHashSet};
+use tilus_dialects::func::{CallOp, FuncOp, ReturnOp};
 use tilus_ir::attrs::{AttrKind, Location};
 use tilus_ir::rewrite::{IrMapping, Rewriter};
 use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId};
@@ -344,7 +345,7 @@ impl Inliner {
         out: &mut Vec<ResolvedCall>,
     ) {
         let visit = |o: OpId, blocks: &mut Vec<BlockId>, out: &mut Vec<ResolvedCall>| {
-            if ctx.op_name_str(o) == "func.call" {
+            if CallOp::is(ctx, o) {
                 if let Some(t) = self.callee_node(ctx, o) {
                     out.push(ResolvedCall {
                         call: o,
@@ -621,7 +622,7 @@ fn stack_callsite(ctx: &mut Context, loc: Attr, caller: Attr) -> Attr {
 
 /// Whether `op` is a callable node: a `func.func` with a body.
 fn is_callable(ctx: &Context, op: OpId) -> bool {
-    ctx.op_name_str(op) == "func.func"
+    FuncOp::is(ctx, op)
         && ctx
             .regions(op)
             .first()
@@ -662,7 +663,7 @@ pub fn inline_call(ctx: &mut Context, call: OpId, callee: OpId) -> Option<Vec<Op
     };
     let entry = *entry;
     let ret = ctx.block_last(entry)?;
-    if ctx.op_name_str(ret) != "func.return" || !body_is_inlinable(ctx, callee) {
+    if !ReturnOp::is(ctx, ret) || !body_is_inlinable(ctx, callee) {
         return None;
     }
     let args = ctx.block_args(entry).to_vec();

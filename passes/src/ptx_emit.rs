@@ -14,10 +14,15 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
+use tilus_dialects::arith::ArithOpKind;
+use tilus_dialects::cf::CfOpKind;
+use tilus_dialects::func::FuncOp;
 use tilus_dialects::ptx::{
     self, inst_args_and_guard, inst_form, int_prop, reg_class, split_form, str_prop, FormPiece,
     RegClass,
 };
+use tilus_dialects::ptx::{InstOp, PtxOpKind};
+use tilus_dialects::scf::ScfOpKind;
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::types::FloatKind;
 use tilus_ir::{AttrKind, BlockId, Context, DiagLoc, Diagnostic, OpId, Type, TypeKind, Value};
@@ -33,18 +38,19 @@ pub fn emit_ptx(ctx: &Context, module: OpId) -> Result<String, Diagnostic> {
     for &r in ctx.regions(module) {
         for &b in ctx.region_blocks(r) {
             for o in ctx.block_ops(b) {
-                match ctx.op_name_str(o) {
-                    "ptx.entry" => entries.push(o),
-                    "ptx.shared_decl" => shared.push(o),
-                    other => {
+                match PtxOpKind::classify(ctx, o) {
+                    Some(PtxOpKind::Entry(_)) => entries.push(o),
+                    Some(PtxOpKind::SharedDecl(_)) => shared.push(o),
+                    _ => {
+                        let other = ctx.op_name_str(o);
                         return Err(Diagnostic::op(
                             o,
                             format!(
                                 "cannot emit '{other}' as PTX: a module to emit holds only \
                                  'ptx.entry' and 'ptx.shared_decl' ops{}",
-                                hint(other)
+                                hint(ctx, o)
                             ),
-                        ))
+                        ));
                     }
                 }
             }
@@ -103,8 +109,8 @@ pub fn emit_ptx(ctx: &Context, module: OpId) -> Result<String, Diagnostic> {
     Ok(out)
 }
 
-fn hint(op: &str) -> &'static str {
-    if op == "func.func" {
+fn hint(ctx: &Context, op: OpId) -> &'static str {
+    if FuncOp::is(ctx, op) {
         " (run convert-func-to-ptx first)"
     } else if op == "tilus.kernel" {
         " (lower the kernel first: add --tilus-to-ptx, or run the pipeline \
@@ -366,7 +372,7 @@ impl<'a> KernelEmitter<'a> {
         let ctx = self.ctx;
         let has_tied = blocks.iter().any(|&b| {
             ctx.block_ops(b)
-                .any(|o| ctx.op_name_str(o) == "ptx.inst" && tied_count(ctx, o) > 0)
+                .any(|o| InstOp::is(ctx, o) && tied_count(ctx, o) > 0)
         });
         if !has_tied {
             return Ok(());
@@ -375,7 +381,7 @@ impl<'a> KernelEmitter<'a> {
         for &b in blocks {
             let ops: Vec<OpId> = ctx.block_ops(b).collect();
             for (k, &o) in ops.iter().enumerate() {
-                if ctx.op_name_str(o) != "ptx.inst" {
+                if !InstOp::is(ctx, o) {
                     continue;
                 }
                 let n = tied_count(ctx, o);
@@ -404,8 +410,10 @@ impl<'a> KernelEmitter<'a> {
 
     fn op(&mut self, o: OpId, next: Option<BlockId>) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
-        match ctx.op_name_str(o) {
-            "ptx.special" => {
+        use PtxOpKind as P;
+        let cf = CfOpKind::classify(ctx, o);
+        match (P::classify(ctx, o), cf) {
+            (Some(P::Special(_)), _) => {
                 let reg = str_prop(ctx, o, "reg").unwrap_or_default();
                 let d = self.reg_of(ctx.results(o)[0], o)?;
                 let ty = match reg_class(ctx, ctx.value_type(ctx.results(o)[0])) {
@@ -415,7 +423,7 @@ impl<'a> KernelEmitter<'a> {
                 };
                 self.line(&format!("mov.{ty} \t{d}, %{reg};"));
             }
-            "ptx.addressof" => {
+            (Some(P::Addressof(_)), _) => {
                 let name = match ctx.get_prop(o, "global_name").map(|a| ctx.attr_kind(a)) {
                     Some(AttrKind::SymbolRef { root, .. }) => root.clone(),
                     _ => String::new(),
@@ -429,8 +437,8 @@ impl<'a> KernelEmitter<'a> {
                 };
                 self.line(&format!("mov.{ty} \t{d}, {name};"));
             }
-            "ptx.inst" => self.inst(o)?,
-            "ptx.asm" => {
+            (Some(P::Inst(_)), _) => self.inst(o)?,
+            (Some(P::Asm(_)), _) => {
                 let s = str_prop(ctx, o, "asm_string").unwrap_or_default();
                 let mut vals: Vec<Value> = ctx.results(o).to_vec();
                 vals.extend(ctx.operands(o));
@@ -454,8 +462,8 @@ impl<'a> KernelEmitter<'a> {
                     self.line(l.trim_start());
                 }
             }
-            "ptx.ret" => self.line("ret;"),
-            "cf.br" => {
+            (Some(P::Ret(_)), _) => self.line("ret;"),
+            (_, Some(CfOpKind::Br(_))) => {
                 let dest = ctx.successors(o)[0];
                 let vals = ctx.operands(o).to_vec();
                 self.copies(o, dest, &vals)?;
@@ -464,11 +472,12 @@ impl<'a> KernelEmitter<'a> {
                     self.line(&format!("bra.uni \t{l};"));
                 }
             }
-            "cf.cond_br" => self.cond_br(o, next)?,
-            other => {
-                let hint = if other.starts_with("arith.") {
+            (_, Some(CfOpKind::CondBr(_))) => self.cond_br(o, next)?,
+            _ => {
+                let other = ctx.op_name_str(o);
+                let hint = if ArithOpKind::classify(ctx, o).is_some() {
                     " (run convert-arith-to-ptx first)"
-                } else if other.starts_with("scf.") {
+                } else if ScfOpKind::classify(ctx, o).is_some() {
                     " (run convert-scf-to-cf first)"
                 } else {
                     ""

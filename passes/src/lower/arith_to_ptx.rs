@@ -28,6 +28,7 @@
 
 use crate::{Changed, Pass, PassInfo, Statistics};
 use tilus_dialects::ptx::inst_properties;
+use tilus_dialects::ptx::InstOp;
 use tilus_ir::rewrite::{float_bits, int_bits, Rewriter};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::types::FloatKind;
@@ -67,7 +68,7 @@ impl Pass for ArithToPtx {
     ) -> Result<Changed, Vec<Diagnostic>> {
         let mut ops = Vec::new();
         ctx.walk(op, &mut |o| {
-            if ctx.op_name_str(o).starts_with("arith.") {
+            if tilus_dialects::arith::ArithOpKind::classify(ctx, o).is_some() {
                 ops.push(o);
             }
         });
@@ -111,7 +112,7 @@ impl Builder<'_> {
         let props = inst_properties(self.rw.ctx_mut(), opcode, Some(form), args.len(), None);
         let o = self
             .rw
-            .build("ptx.inst", args.to_vec(), vec![ty], props, self.loc);
+            .build(InstOp::DEF.name, args.to_vec(), vec![ty], props, self.loc);
         self.rw.ctx().results(o)[0]
     }
     /// `ptx.inst opcode args...` with one result of type `ty`.

@@ -43,17 +43,30 @@
 //! `tilus.tensor_maps` attribute, which says how the host builds it with
 //! `cuTensorMapEncodeTiled` (format in `docs/design/lowering.md`).
 
-use super::build::run_on_kernels;
+use super::build::{before, run_on_kernels};
 use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::arith::{
+    AddIOp, AndIOp, ArithOpKind, ConstantOp, ExtUIOp, IndexCastOp, IntBinOp, MulIOp, OrIOp, ShLIOp,
+    ShRUIOp, TruncIOp,
+};
 use tilus_dialects::layout_algebra::{RegisterLayout, SwizzleMode};
+use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp, MbarrierOpKind as M};
 use tilus_dialects::mbarrier::{ARRIVE_SEM, SCOPE, WAIT_SEM};
 use tilus_dialects::ptx::inst_properties;
+use tilus_dialects::ptx::{AsmOp, InstOp, SpecialOp};
+use tilus_dialects::tcgen05::Tcgen05OpKind as C;
 use tilus_dialects::threadgroup::group_of;
+use tilus_dialects::threadgroup::SyncOp;
+use tilus_dialects::tilus::{
+    GlobalViewOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
+};
 use tilus_dialects::tilus_types::{
     attr_i64s, barrier_count, prop_i64, DType, Space, TensorType, DYN,
 };
+use tilus_dialects::tma::TmaOpKind as T;
+use tilus_dialects::wgmma::WgmmaOpKind as W;
 use tilus_ir::rewrite::{int_attr, Rewriter};
-use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
+use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpBuilder, OpId, Type, TypeKind, Value};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -451,9 +464,9 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
     let Some(d) = ctx.defining_op(v) else {
         return Err("a block argument that is not a kernel parameter".into());
     };
-    let name = ctx.op_name_str(d);
-    match name {
-        "arith.constant" => ctx
+    use ArithOpKind as A;
+    match A::classify(ctx, d) {
+        Some(A::Constant(_)) => ctx
             .get_prop(d, "value")
             .and_then(|a| match ctx.attr_kind(a) {
                 AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
@@ -461,90 +474,104 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
             })
             .map(Expr::Const)
             .ok_or_else(|| "a non-integer constant".into()),
-        "arith.addi" | "arith.muli" => {
+        Some(k @ (A::AddI(_) | A::MulI(_))) => {
             let ops = ctx.operands(d);
             let (a, b) = (
                 expr_of(ctx, kernel_entry, ops[0])?,
                 expr_of(ctx, kernel_entry, ops[1])?,
             );
-            Ok(if name == "arith.addi" {
+            Ok(if matches!(k, A::AddI(_)) {
                 Expr::add(a, b)
             } else {
                 Expr::mul(a, b)
             })
         }
-        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-        | "arith.trunci" => expr_of(ctx, kernel_entry, ctx.operands(d)[0]),
-        other => Err(format!(
-            "a value computed by '{other}' (the host can evaluate only constants, kernel parameters and arith add/mul/casts of them)"
+        Some(A::IndexCast(_) | A::IndexCastUI(_) | A::ExtSI(_) | A::ExtUI(_) | A::TruncI(_)) => {
+            expr_of(ctx, kernel_entry, ctx.operands(d)[0])
+        }
+        _ => Err(format!(
+            "a value computed by '{}' (the host can evaluate only constants, kernel parameters and arith add/mul/casts of them)",
+            ctx.op_name_str(d)
         )),
     }
 }
 
 // ----- IR building ------------------------------------------------------------------------------
 
-struct B<'a> {
-    rw: Rewriter<'a>,
-    loc: Attr,
+/// The async lowering's shorthands on [`OpBuilder`], each through the op's typed builder.
+trait AsyncBuilder {
+    fn int(&mut self, w: u32) -> Type;
+    /// An integer arith op whose result has the type of `a`.
+    fn bin(&mut self, op: IntBinOp, a: Value, b: Value) -> Value;
+    fn cint(&mut self, w: u32, v: i64) -> Value;
+    fn ctrue(&mut self) -> Value;
+    /// The value as an `i32` (`index` and other widths are cast).
+    fn as_i32(&mut self, v: Value) -> Value;
+    /// `ptx.inst opcode form` with `args`, results of `tys` and an optional guard.
+    fn inst(
+        &mut self,
+        opcode: &str,
+        form: &str,
+        args: &[Value],
+        tys: Vec<Type>,
+        guard: Option<(Value, bool)>,
+    ) -> OpId;
+    fn inst0(&mut self, opcode: &str, form: &str, args: &[Value], guard: Option<(Value, bool)>);
+    fn inst1(
+        &mut self,
+        opcode: &str,
+        form: &str,
+        args: &[Value],
+        ty: Type,
+        guard: Option<(Value, bool)>,
+    ) -> Value;
+    fn asm(&mut self, text: &str, args: &[Value], tys: Vec<Type>) -> OpId;
+    fn shared_addr(&mut self, t: Value) -> Value;
+    fn bar_addr(&mut self, bars: Value, idx: Value) -> Value;
+    fn special(&mut self, reg: &str) -> Value;
+    /// A 64-bit descriptor `((base + off) >> 4) & 0x3fff | hi`, built as `arith`.
+    fn descriptor(&mut self, base: Value, off: i64, hi: u64) -> Value;
 }
 
-impl<'a> B<'a> {
-    fn before(ctx: &'a mut Context, op: OpId) -> B<'a> {
-        let loc = ctx.op(op).loc;
-        let mut rw = Rewriter::new(ctx);
-        rw.set_insertion_point_before(op);
-        B { rw, loc }
-    }
-    fn ctx(&self) -> &Context {
-        self.rw.ctx()
-    }
-    fn ctx_mut(&mut self) -> &mut Context {
-        self.rw.ctx_mut()
-    }
+impl AsyncBuilder for OpBuilder<'_> {
     fn int(&mut self, w: u32) -> Type {
         self.ctx_mut().int_type(w)
     }
-    fn op(
-        &mut self,
-        name: &str,
-        args: &[Value],
-        tys: Vec<Type>,
-        props: Vec<(String, Attr)>,
-    ) -> OpId {
-        let loc = self.loc;
-        self.rw.build(name, args.to_vec(), tys, props, loc)
-    }
-    fn op1(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(String, Attr)>) -> Value {
-        let o = self.op(name, args, vec![ty], props);
+    fn bin(&mut self, op: IntBinOp, a: Value, b: Value) -> Value {
+        let ty = self.ctx().value_type(a);
+        let o = match op {
+            IntBinOp::AddI => AddIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::MulI => MulIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::ShLI => ShLIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::ShRUI => ShRUIOp::build(self, a, b, ty).op(),
+            IntBinOp::AndI => AndIOp::build(self, a, b, ty).op(),
+            IntBinOp::OrI => OrIOp::build(self, a, b, ty).op(),
+            other => unreachable!("async-to-ptx builds no {other:?}"),
+        };
         self.ctx().results(o)[0]
     }
     fn cint(&mut self, w: u32, v: i64) -> Value {
         let ty = self.int(w);
         let a = int_attr(self.ctx_mut(), ty, v as u128);
-        self.op1("arith.constant", &[], ty, vec![("value".into(), a)])
+        ConstantOp::build(self, ty, a).result(self.ctx())
     }
     fn ctrue(&mut self) -> Value {
         let ty = self.int(1);
         let a = int_attr(self.ctx_mut(), ty, 1);
-        self.op1("arith.constant", &[], ty, vec![("value".into(), a)])
+        ConstantOp::build(self, ty, a).result(self.ctx())
     }
-    fn arith(&mut self, name: &str, args: &[Value], ty: Type) -> Value {
-        self.op1(name, args, ty, vec![])
-    }
-    /// The value as an `i32` (`index` and other widths are cast).
     fn as_i32(&mut self, v: Value) -> Value {
         let t = self.ctx().value_type(v);
         let i32t = self.int(32);
         match self.ctx().type_kind(t) {
-            TypeKind::Index => self.arith("arith.index_cast", &[v], i32t),
+            TypeKind::Index => IndexCastOp::build(self, v, i32t).out(self.ctx()),
             TypeKind::Integer { width: 32, .. } => v,
             TypeKind::Integer { width, .. } if *width > 32 => {
-                self.arith("arith.trunci", &[v], i32t)
+                TruncIOp::build(self, v, i32t).out(self.ctx())
             }
-            _ => self.arith("arith.extui", &[v], i32t),
+            _ => ExtUIOp::build(self, v, i32t).out(self.ctx()),
         }
     }
-    /// `ptx.inst opcode form` with `args`, results of `tys` and an optional guard.
     fn inst(
         &mut self,
         opcode: &str,
@@ -564,7 +591,7 @@ impl<'a> B<'a> {
         if let Some((g, _)) = guard {
             all.push(g);
         }
-        self.op("ptx.inst", &all, tys, props)
+        self.create_named(InstOp::DEF.name, all, tys, props)
     }
     fn inst0(&mut self, opcode: &str, form: &str, args: &[Value], guard: Option<(Value, bool)>) {
         self.inst(opcode, form, args, vec![], guard);
@@ -581,38 +608,35 @@ impl<'a> B<'a> {
         self.ctx().results(o)[0]
     }
     fn asm(&mut self, text: &str, args: &[Value], tys: Vec<Type>) -> OpId {
-        let s = self.ctx_mut().str_attr(text);
-        self.op("ptx.asm", args, tys, vec![("asm_string".into(), s)])
+        AsmOp::build(self, args, &tys, text).op()
     }
     fn shared_addr(&mut self, t: Value) -> Value {
         let i32t = self.int(32);
-        self.op1("tilus.shared_addr", &[t], i32t, vec![])
+        SharedAddrOp::build(self, t, i32t).result(self.ctx())
     }
     fn bar_addr(&mut self, bars: Value, idx: Value) -> Value {
         let i32t = self.int(32);
-        self.op1("mbarrier.addr", &[bars, idx], i32t, vec![])
+        AddrOp::build(self, bars, idx, i32t).result(self.ctx())
     }
     fn special(&mut self, reg: &str) -> Value {
         let i32t = self.int(32);
-        let r = self.ctx_mut().str_attr(reg);
-        self.op1("ptx.special", &[], i32t, vec![("reg".into(), r)])
+        SpecialOp::build(self, i32t, reg).result(self.ctx())
     }
-    /// A 64-bit descriptor `((base + off) >> 4) & 0x3fff | hi`, built as `arith`.
     fn descriptor(&mut self, base: Value, off: i64, hi: u64) -> Value {
-        let (i32t, i64t) = (self.int(32), self.int(64));
+        let i64t = self.int(64);
         let a = if off == 0 {
             base
         } else {
             let c = self.cint(32, off);
-            self.arith("arith.addi", &[base, c], i32t)
+            self.bin(IntBinOp::AddI, base, c)
         };
         let c4 = self.cint(32, 4);
-        let s = self.arith("arith.shrui", &[a, c4], i32t);
+        let s = self.bin(IntBinOp::ShRUI, a, c4);
         let m = self.cint(32, 0x3fff);
-        let s = self.arith("arith.andi", &[s, m], i32t);
-        let w = self.arith("arith.extui", &[s], i64t);
+        let s = self.bin(IntBinOp::AndI, s, m);
+        let w = ExtUIOp::build(self, s, i64t).out(self.ctx());
         let h = self.cint(64, hi as i64);
-        self.arith("arith.ori", &[w, h], i64t)
+        self.bin(IntBinOp::OrI, w, h)
     }
 }
 
@@ -676,7 +700,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     let allocs: Vec<OpId> = ops
         .iter()
         .copied()
-        .filter(|o| ctx.op_name_str(*o) == "mbarrier.alloc")
+        .filter(|o| BarrierAllocOp::is(ctx, *o))
         .collect();
     if !allocs.is_empty() {
         if let Err(e) = init_barriers(ctx, &mut kn, &allocs) {
@@ -685,7 +709,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     }
     let mut n = allocs.len() as u64;
     for o in ops {
-        if ctx.op_name_str(o) == "mbarrier.alloc" || !ctx.is_alive(o) {
+        if BarrierAllocOp::is(ctx, o) || !ctx.is_alive(o) {
             continue;
         }
         match lower_op(ctx, &mut kn, o) {
@@ -774,12 +798,12 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
         }
     }
     let loc = ctx.op(inits[0].0).loc;
-    let mut rw = Rewriter::new(ctx);
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc(loc);
     match anchor {
-        Some(x) => rw.set_insertion_point_before(x),
-        None => rw.set_insertion_point_to_end(kn.entry),
+        Some(x) => b.set_insertion_point_before(x),
+        None => b.set_insertion_point_to_end(kn.entry),
     }
-    let mut b = B { rw, loc };
     let tid = b.special("tid.x");
     let i1 = b.int(1);
     let p = b.inst1("setp.eq.u32", "$0, 0", &[tid], i1, None);
@@ -810,12 +834,12 @@ fn leader(ctx: &mut Context, kn: &mut Kernel) -> Value {
         return p;
     }
     let loc = ctx.op(kn.op).loc;
-    let mut rw = Rewriter::new(ctx);
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc(loc);
     match kn.body_start {
-        Some(x) if rw.ctx().is_alive(x) => rw.set_insertion_point_before(x),
-        _ => rw.set_insertion_point_to_start(kn.entry),
+        Some(x) if b.ctx().is_alive(x) => b.set_insertion_point_before(x),
+        _ => b.set_insertion_point_to_start(kn.entry),
     }
-    let mut b = B { rw, loc };
     let i1 = b.int(1);
     let o = b.asm("elect.sync _|$0, 0xffffffff;", &[], vec![i1]);
     let p = b.ctx().results(o)[0];
@@ -863,16 +887,36 @@ fn tensor_of(ctx: &Context, v: Value) -> Result<TensorType, String> {
     TensorType::of(ctx, ctx.value_type(v)).ok_or_else(|| "expects a tensor type".into())
 }
 
+/// The op kinds this pass lowers (those declared `Trait::Async`), one exhaustive match.
+#[derive(Clone, Copy)]
+enum AsyncKind {
+    M(M),
+    T(T),
+    W(W),
+    C(C),
+}
+
+impl AsyncKind {
+    fn of(ctx: &Context, o: OpId) -> Option<AsyncKind> {
+        M::classify(ctx, o)
+            .map(AsyncKind::M)
+            .or_else(|| T::classify(ctx, o).map(AsyncKind::T))
+            .or_else(|| W::classify(ctx, o).map(AsyncKind::W))
+            .or_else(|| C::classify(ctx, o).map(AsyncKind::C))
+    }
+}
+
 fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
-    let name = ctx.op_name_str(o).to_string();
+    let kind =
+        AsyncKind::of(ctx, o).ok_or_else(|| format!("'{}' is not handled", ctx.op_name_str(o)))?;
     let operands = ctx.operands(o).to_vec();
     let mut replacement: Vec<Value> = Vec::new();
-    match name.as_str() {
-        "mbarrier.arrive" | "mbarrier.arrive_expect_tx" => {
+    match kind {
+        AsyncKind::M(M::Arrive(_)) | AsyncKind::M(M::ArriveExpectTx(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 0);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
-            if name == "mbarrier.arrive" {
+            if matches!(kind, AsyncKind::M(M::Arrive(_))) {
                 let opc = format!("mbarrier.arrive.{sem}.{scope}.shared::cta.b64");
                 match operands.get(2) {
                     Some(&c) => b.inst0(&opc, "_, [$0], $1", &[a, c], None),
@@ -883,9 +927,9 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
                 b.inst0(&opc, "_, [$0], $1", &[a, operands[2]], None);
             }
         }
-        "mbarrier.arrive_expect_tx_remote" => {
+        AsyncKind::M(M::ArriveExpectTxRemote(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 1);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
             let i32t = b.int(32);
             let r = b.inst1(
@@ -898,12 +942,12 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             let opc = format!("mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cluster.b64");
             b.inst0(&opc, "_, [$0], $1", &[r, operands[2]], None);
         }
-        "mbarrier.arrive_expect_tx_multicast" => {
+        AsyncKind::M(M::ArriveExpectTxMulticast(_)) => {
             let (sem, scope) = sem_scope(ctx, o, false, 1);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let i32t = b.int(32);
             let i1 = b.int(1);
-            let tid = b.op1("tilus.thread_id", &[], i32t, vec![]);
+            let tid = ThreadIdOp::build(&mut b, i32t).result(b.ctx());
             let sh = b.inst1("shr.b32", "$0, $1", &[operands[3], tid], i32t, None);
             let bit = b.inst1("and.b32", "$0, 1", &[sh], i32t, None);
             let p = b.inst1("setp.ne.u32", "$0, 0", &[bit], i1, None);
@@ -918,24 +962,26 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             let opc = format!("mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cluster.b64");
             b.inst0(&opc, "_, [$0], $1", &[r, operands[2]], Some((p, false)));
         }
-        "mbarrier.wait" => {
+        AsyncKind::M(M::Wait(_)) => {
             let (sem, scope) = sem_scope(ctx, o, true, 0);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let a = b.bar_addr(operands[0], operands[1]);
             let text = format!(
                 "{{\n.reg .pred P;\nLAB_WAIT:\nmbarrier.try_wait.parity.{sem}.{scope}.shared::cta.b64 P, [$0], $1, 50000;\n@!P bra.uni LAB_WAIT;\n}}"
             );
             b.asm(&text, &[a, operands[2]], vec![]);
         }
-        "mbarrier.producer_initial_phase" | "mbarrier.consumer_initial_phase" => {
-            let v = i64::from(name == "mbarrier.producer_initial_phase");
-            let mut b = B::before(ctx, o);
+        AsyncKind::M(M::ProducerInitialPhase(_)) | AsyncKind::M(M::ConsumerInitialPhase(_)) => {
+            let v = i64::from(matches!(kind, AsyncKind::M(M::ProducerInitialPhase(_))));
+            let mut b = before(ctx, o);
             replacement.push(b.cint(32, v));
         }
-        "tma.global_to_shared" => lower_tma(ctx, kn, o, true)?,
-        "tma.shared_to_global" => lower_tma(ctx, kn, o, false)?,
-        "tma.commit_group" => B::before(ctx, o).inst0("cp.async.bulk.commit_group", "", &[], None),
-        "tma.wait_group" => {
+        AsyncKind::T(T::GlobalToShared(_)) => lower_tma(ctx, kn, o, true)?,
+        AsyncKind::T(T::SharedToGlobal(_)) => lower_tma(ctx, kn, o, false)?,
+        AsyncKind::T(T::CommitGroup(_)) => {
+            before(ctx, o).inst0("cp.async.bulk.commit_group", "", &[], None)
+        }
+        AsyncKind::T(T::WaitGroup(_)) => {
             let n = prop_i64(ctx, o, "n").unwrap_or(0);
             let read = ctx.get_prop(o, "read").is_some();
             let opc = if read {
@@ -943,35 +989,37 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
             } else {
                 "cp.async.bulk.wait_group"
             };
-            B::before(ctx, o).inst0(opc, &n.to_string(), &[], None);
+            before(ctx, o).inst0(opc, &n.to_string(), &[], None);
         }
-        "tma.fence_proxy_async" => {
+        AsyncKind::T(T::FenceProxyAsync(_)) => {
             let space = prop_i64(ctx, o, "space").unwrap_or(0);
             let opc = if space == 0 {
                 "fence.proxy.async.shared::cta"
             } else {
                 "fence.proxy.async.global"
             };
-            B::before(ctx, o).inst0(opc, "", &[], None);
+            before(ctx, o).inst0(opc, "", &[], None);
         }
-        "tma.fence_proxy_async_release" => B::before(ctx, o).inst0(
+        AsyncKind::T(T::FenceProxyAsyncRelease(_)) => before(ctx, o).inst0(
             "fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster",
             "",
             &[],
             None,
         ),
-        "wgmma.fence" => B::before(ctx, o).inst0("wgmma.fence.sync.aligned", "", &[], None),
-        "wgmma.commit_group" => {
-            B::before(ctx, o).inst0("wgmma.commit_group.sync.aligned", "", &[], None)
+        AsyncKind::W(W::Fence(_)) => {
+            before(ctx, o).inst0("wgmma.fence.sync.aligned", "", &[], None)
         }
-        "wgmma.wait_group" => {
+        AsyncKind::W(W::CommitGroup(_)) => {
+            before(ctx, o).inst0("wgmma.commit_group.sync.aligned", "", &[], None)
+        }
+        AsyncKind::W(W::WaitGroup(_)) => {
             let n = prop_i64(ctx, o, "pending").unwrap_or(0);
-            B::before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None)
+            before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None)
         }
-        "wgmma.mma" => replacement.push(lower_wgmma(ctx, o)?),
-        n if n.starts_with("tcgen05.") => {
+        AsyncKind::W(W::Mma(_)) => replacement.push(lower_wgmma(ctx, o)?),
+        AsyncKind::C(kind) => {
             kn.uses_tcgen05 = true;
-            match lower_tcgen05(ctx, kn, o)? {
+            match lower_tcgen05(ctx, kn, o, kind)? {
                 Lowered::Erase => {}
                 Lowered::Replace(v) => replacement.push(v),
                 Lowered::KeepUntilUnused => {
@@ -980,7 +1028,9 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
                 }
             }
         }
-        other => return Err(format!("'{other}' is not handled")),
+        AsyncKind::M(M::Alloc(_) | M::Addr(_)) => {
+            return Err(format!("'{}' is not handled", ctx.op_name_str(o)))
+        }
     }
     let mut rw = Rewriter::new(ctx);
     if replacement.is_empty() {
@@ -1044,7 +1094,7 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
     // The view: pointer parameter, extents and strides as host expressions.
     let view = ctx
         .defining_op(global)
-        .filter(|d| ctx.op_name_str(*d) == "tilus.global_view")
+        .filter(|d| GlobalViewOp::is(ctx, *d))
         .ok_or("expects the global tensor to come from 'tilus.global_view'")?;
     let vops = ctx.operands(view).to_vec();
     let ptr = vops[0];
@@ -1135,7 +1185,7 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
     let rec = ctx.dict_attr(entries);
     kn.maps.push(rec);
     // The instruction.
-    let mut b = B::before(ctx, o);
+    let mut b = before(ctx, o);
     let sa = b.shared_addr(shared);
     let mut coords = Vec::new();
     for &d in dims.iter().rev() {
@@ -1203,7 +1253,7 @@ fn lower_wgmma(ctx: &mut Context, o: OpId) -> Result<Value, String> {
     let acc_ty = ctx.value_type(ops[2]);
     let ahi = wgmma_descriptor_hi(plan.a.lbo() as u64, plan.a.sbo() as u64, plan.a.swizzle);
     let bhi = wgmma_descriptor_hi(plan.b.lbo() as u64, plan.b.sbo() as u64, plan.b.swizzle);
-    let mut b = B::before(ctx, o);
+    let mut b = before(ctx, o);
     let abase = b.shared_addr(ops[0]);
     let bbase = b.shared_addr(ops[1]);
     let mut cur = ops[2];
@@ -1237,22 +1287,21 @@ fn cta_group_of(ctx: &Context, o: OpId) -> i64 {
 }
 
 /// The predicate "first warp of the group" (`tilus.warp_id == 0`).
-fn first_warp(b: &mut B<'_>) -> Value {
+fn first_warp(b: &mut OpBuilder<'_>) -> Value {
     let i32t = b.int(32);
     let i1 = b.int(1);
-    let w = b.op1("tilus.warp_id", &[], i32t, vec![]);
+    let w = WarpIdOp::build(b, i32t).result(b.ctx());
     b.inst1("setp.eq.u32", "$0, 0", &[w], i1, None)
 }
 
-fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered, String> {
-    let name = ctx.op_name_str(o).to_string();
+fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId, kind: C) -> Result<Lowered, String> {
     let ops = ctx.operands(o).to_vec();
     let cg = cta_group_of(ctx, o);
-    match name.as_str() {
-        "tcgen05.alloc" => {
+    match kind {
+        C::Alloc(_) => {
             let t = tensor_of(ctx, ctx.results(o)[0])?;
             let cols = tilus_dialects::tcgen05::alloc_columns(&t);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let slot_ty = TensorType {
                 space: Space::Shared,
                 shape: vec![1],
@@ -1265,7 +1314,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 layout: None,
             }
             .to_type(b.ctx_mut());
-            let slot = b.op1("tilus.shared_tensor", &[], slot_ty, vec![]);
+            let slot = SharedTensorOp::build(&mut b, slot_ty).result(b.ctx());
             let sa = b.shared_addr(slot);
             let p = first_warp(&mut b);
             b.inst0(
@@ -1275,7 +1324,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 Some((p, false)),
             );
             b.inst0("tcgen05.fence::before_thread_sync", "", &[], None);
-            b.op("threadgroup.sync", &[], vec![], vec![]);
+            SyncOp::build(&mut b);
             b.inst0("tcgen05.fence::after_thread_sync", "", &[], None);
             let i32t = b.int(32);
             let addr = b.inst1("ld.shared.b32", "[$0]", &[sa], i32t, None);
@@ -1283,11 +1332,11 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             kn.tmem.insert(res, addr);
             return Ok(Lowered::KeepUntilUnused);
         }
-        "tcgen05.dealloc" => {
+        C::Dealloc(_) => {
             let t = tensor_of(ctx, ops[0])?;
             let cols = tilus_dialects::tcgen05::alloc_columns(&t);
             let a = tmem_addr(kn, ops[0])?;
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let p = first_warp(&mut b);
             b.inst0(
                 &format!("tcgen05.dealloc.cta_group::{cg}.sync.aligned.b32"),
@@ -1296,15 +1345,15 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 Some((p, false)),
             );
         }
-        "tcgen05.relinquish_alloc_permit" => B::before(ctx, o).inst0(
+        C::RelinquishAllocPermit(_) => before(ctx, o).inst0(
             &format!("tcgen05.relinquish_alloc_permit.cta_group::{cg}.sync.aligned"),
             "",
             &[],
             None,
         ),
-        "tcgen05.slice" | "tcgen05.view" => {
+        C::Slice(_) | C::View(_) => {
             let base = tmem_addr(kn, ops[0])?;
-            let addr = if name == "tcgen05.slice" {
+            let addr = if matches!(kind, C::Slice(_)) {
                 let src = tensor_of(ctx, ops[0])?;
                 let lane = prop_i64(ctx, o, "lane_offset").unwrap_or(0);
                 // Row-major column strides over dims 1.. of the source, in elements.
@@ -1314,8 +1363,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                     st[d] = st[d + 1] * src.shape[d + 1];
                 }
                 let bits = i64::from(src.dtype.bits());
-                let mut b = B::before(ctx, o);
-                let i32t = b.int(32);
+                let mut b = before(ctx, o);
                 let mut acc = base;
                 for (k, &off) in ops[1..].iter().enumerate() {
                     // Column offset of this index: off * stride * bits / 32.
@@ -1323,18 +1371,18 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                     let scaled = st[k + 1] * bits;
                     let v = if scaled % 32 == 0 {
                         let c = b.cint(32, scaled / 32);
-                        b.arith("arith.muli", &[off, c], i32t)
+                        b.bin(IntBinOp::MulI, off, c)
                     } else {
                         let c = b.cint(32, scaled);
-                        let m = b.arith("arith.muli", &[off, c], i32t);
+                        let m = b.bin(IntBinOp::MulI, off, c);
                         let c5 = b.cint(32, 5);
-                        b.arith("arith.shrui", &[m, c5], i32t)
+                        b.bin(IntBinOp::ShRUI, m, c5)
                     };
-                    acc = b.arith("arith.addi", &[acc, v], i32t);
+                    acc = b.bin(IntBinOp::AddI, acc, v);
                 }
                 if lane != 0 {
                     let c = b.cint(32, lane << 16);
-                    acc = b.arith("arith.addi", &[acc, c], i32t);
+                    acc = b.bin(IntBinOp::AddI, acc, c);
                 }
                 acc
             } else {
@@ -1344,7 +1392,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             kn.tmem.insert(res, addr);
             return Ok(Lowered::KeepUntilUnused);
         }
-        "tcgen05.mma" => {
+        C::Mma(_) => {
             let a = tensor_of(ctx, ops[0])?;
             let bt = tensor_of(ctx, ops[1])?;
             let d = tensor_of(ctx, ops[2])?;
@@ -1372,8 +1420,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             let ahi = tcgen05_descriptor_hi(ka.lbo() as u64, ka.sbo() as u64, ka.swizzle);
             let bhi = tcgen05_descriptor_hi(kb.lbo() as u64, kb.sbo() as u64, kb.swizzle);
             let dbits = i64::from(d.dtype.bits());
-            let mut b = B::before(ctx, o);
-            let i32t = b.int(32);
+            let mut b = before(ctx, o);
             let abase = b.shared_addr(ops[0]);
             let bbase = b.shared_addr(ops[1]);
             let opc = format!("tcgen05.mma.cta_group::{cg}.kind::{}", kind.name());
@@ -1385,7 +1432,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                     dbase
                 } else {
                     let c = b.cint(32, dcol);
-                    b.arith("arith.addi", &[dbase, c], i32t)
+                    b.bin(IntBinOp::AddI, dbase, c)
                 };
                 for kk in 0..k / inst_k {
                     let ad = b.descriptor(abase, ka.offset(0, kk * inst_k), ahi);
@@ -1404,9 +1451,9 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 }
             }
         }
-        "tcgen05.commit" => {
+        C::Commit(_) => {
             let guard = issue_guard(ctx, kn, o)?;
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let a = b.bar_addr(ops[0], ops[1]);
             match ops.get(2) {
                 None => b.inst0(
@@ -1429,8 +1476,8 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 }
             }
         }
-        "tcgen05.ld" | "tcgen05.st" => {
-            let ld = name == "tcgen05.ld";
+        C::Ld(_) | C::St(_) => {
+            let ld = matches!(kind, C::Ld(_));
             let (tile, tm) = if ld {
                 (ctx.results(o)[0], ops[0])
             } else {
@@ -1458,15 +1505,15 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
             let nblocks = regs / chunk;
             let base = tmem_addr(kn, tm)?;
             let tile_ty = ctx.value_type(tile);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let i32t = b.int(32);
             // Warp w of the group reads lanes [32w, 32w + 32): lane offset (32w) << 16.
-            let w = b.op1("tilus.warp_id", &[], i32t, vec![]);
+            let w = WarpIdOp::build(&mut b, i32t).result(b.ctx());
             let c21 = b.cint(32, 21);
-            let lane = b.arith("arith.shli", &[w, c21], i32t);
-            let wbase = b.arith("arith.addi", &[base, lane], i32t);
+            let lane = b.bin(IntBinOp::ShLI, w, c21);
+            let wbase = b.bin(IntBinOp::AddI, base, lane);
             let mut cur = if ld {
-                b.op1("tilus.register_tensor", &[], tile_ty, vec![])
+                RegisterTensorOp::build(&mut b, None, tile_ty).result(b.ctx())
             } else {
                 tile
             };
@@ -1475,7 +1522,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                     wbase
                 } else {
                     let c = b.cint(32, blk * chunk);
-                    b.arith("arith.addi", &[wbase, c], i32t)
+                    b.bin(IntBinOp::AddI, wbase, c)
                 };
                 let attr = block_attr(b.ctx_mut(), blk, nblocks);
                 let op = if ld {
@@ -1503,27 +1550,22 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 return Ok(Lowered::Replace(cur));
             }
         }
-        "tcgen05.wait_ld" => {
-            B::before(ctx, o).inst0("tcgen05.wait::ld.sync.aligned", "", &[], None)
+        C::WaitLd(_) => before(ctx, o).inst0("tcgen05.wait::ld.sync.aligned", "", &[], None),
+        C::WaitSt(_) => before(ctx, o).inst0("tcgen05.wait::st.sync.aligned", "", &[], None),
+        C::FenceBeforeThreadSync(_) => {
+            before(ctx, o).inst0("tcgen05.fence::before_thread_sync", "", &[], None)
         }
-        "tcgen05.wait_st" => {
-            B::before(ctx, o).inst0("tcgen05.wait::st.sync.aligned", "", &[], None)
+        C::FenceAfterThreadSync(_) => {
+            before(ctx, o).inst0("tcgen05.fence::after_thread_sync", "", &[], None)
         }
-        "tcgen05.fence_before_thread_sync" => {
-            B::before(ctx, o).inst0("tcgen05.fence::before_thread_sync", "", &[], None)
-        }
-        "tcgen05.fence_after_thread_sync" => {
-            B::before(ctx, o).inst0("tcgen05.fence::after_thread_sync", "", &[], None)
-        }
-        "tcgen05.cp" => {
+        C::Cp(_) => {
             let s = tensor_of(ctx, ops[0])?;
             let km = KMajor::of(&s, 1).map_err(|e| format!("the source: {e}"))?;
             let guard = issue_guard(ctx, kn, o)?;
             let base = tmem_addr(kn, ops[1])?;
             let hi = tcgen05_descriptor_hi(km.lbo() as u64, km.sbo() as u64, km.swizzle);
             let row_bytes = s.shape[1] * km.elem_bytes;
-            let mut b = B::before(ctx, o);
-            let i32t = b.int(32);
+            let mut b = before(ctx, o);
             let sbase = b.shared_addr(ops[0]);
             // One 128-row × 16-byte piece per 16 bytes of a row: 4 TMEM columns each.
             for c in 0..row_bytes / 16 {
@@ -1532,7 +1574,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                     base
                 } else {
                     let k = b.cint(32, c * 4);
-                    b.arith("arith.addi", &[base, k], i32t)
+                    b.bin(IntBinOp::AddI, base, k)
                 };
                 b.inst0(
                     &format!("tcgen05.cp.cta_group::{cg}.128x128b"),
@@ -1542,7 +1584,6 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 );
             }
         }
-        other => return Err(format!("'{other}' is not handled")),
     }
     Ok(Lowered::Erase)
 }

@@ -7,100 +7,168 @@
 //! `ptx.inst` / `ptx.asm` directly.
 
 use crate::{Changed, Statistics};
-use tilus_dialects::ptx::inst_properties;
+use tilus_dialects::arith::{
+    AddFOp, AddIOp, AndIOp, CeilDivSIOp, CmpFOp, CmpFPredicate, CmpIOp, CmpIPredicate, ConstantOp,
+    DivFOp, DivSIOp, DivUIOp, FloatBinOp, FloorDivSIOp, IntBinOp, MaxSIOp, MaxUIOp, MaximumFOp,
+    MinSIOp, MinUIOp, MinimumFOp, MulFOp, MulIOp, OrIOp, RemSIOp, RemUIOp, SelectOp, ShLIOp,
+    ShRSIOp, ShRUIOp, SubFOp, SubIOp, XOrIOp,
+};
+use tilus_dialects::ptx::{AsmOp, EntryOp, InstOp, SpecialOp};
+use tilus_dialects::tilus::KernelOp;
 use tilus_dialects::tilus_types::prop_i64;
 use tilus_ir::rewrite::{float_attr, int_attr, Rewriter};
 use tilus_ir::types::FloatKind;
-use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, Value};
+use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpBuilder, OpId, Type, Value};
 
-/// A rewriter with a location: every op built gets `loc`.
-pub(crate) struct B<'a> {
-    pub rw: Rewriter<'a>,
-    pub loc: Attr,
+/// A builder inserting before `op`, with `op`'s location: where each lowering of an op starts.
+pub(crate) fn before(ctx: &mut Context, op: OpId) -> OpBuilder<'_> {
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(op);
+    b.set_insertion_point_before(op);
+    b
 }
 
-impl<'a> B<'a> {
-    /// A builder inserting before `op`, with `op`'s location.
-    pub fn before(ctx: &'a mut Context, op: OpId) -> B<'a> {
-        let loc = ctx.op(op).loc;
-        let mut rw = Rewriter::new(ctx);
-        rw.set_insertion_point_before(op);
-        B { rw, loc }
-    }
-    pub fn ctx(&self) -> &Context {
-        self.rw.ctx()
-    }
-    pub fn ctx_mut(&mut self) -> &mut Context {
-        self.rw.ctx_mut()
-    }
-    pub fn i1(&mut self) -> Type {
+/// Replaces `op`'s results by `with` and erases it (lowerings keep no worklist, so nobody is
+/// notified).
+pub(crate) fn replace_op(b: &mut OpBuilder<'_>, op: OpId, with: &[Value]) {
+    Rewriter::new(b.ctx_mut()).replace_op(op, with);
+}
+
+/// The lowerings' shorthands on [`OpBuilder`]: constants, index arithmetic, `ptx.inst`,
+/// `ptx.asm` and `ptx.special`, each through the op's typed builder.
+pub(crate) trait LowerBuilder {
+    fn i1(&mut self) -> Type;
+    fn i32(&mut self) -> Type;
+    fn i64(&mut self) -> Type;
+    fn f32(&mut self) -> Type;
+    /// `arith.constant` of an integer type.
+    fn cint(&mut self, ty: Type, v: i64) -> Value;
+    fn c32(&mut self, v: i64) -> Value;
+    fn c64(&mut self, v: i64) -> Value;
+    /// `arith.constant true/false`.
+    fn cbool(&mut self, b: bool) -> Value;
+    /// `arith.constant` of a float type from its bit pattern.
+    fn cfloat_bits(&mut self, ty: Type, bits: u128) -> Value;
+    /// An integer arith op whose result has the type of its first operand.
+    fn int_op(&mut self, op: IntBinOp, a: Value, b: Value) -> Value;
+    /// A float arith op whose result has the type of its first operand.
+    fn float_op(&mut self, op: FloatBinOp, a: Value, b: Value) -> Value;
+    fn add(&mut self, a: Value, b: Value) -> Value;
+    fn mul(&mut self, a: Value, b: Value) -> Value;
+    fn and(&mut self, a: Value, b: Value) -> Value;
+    /// `a + k` (nothing for `k == 0`).
+    fn add_const(&mut self, a: Value, k: i64) -> Value;
+    /// `a * k` (shifts for powers of two, nothing for 1).
+    fn mul_const(&mut self, a: Value, k: i64) -> Value;
+    /// `a / k` for `a >= 0` (a shift for powers of two).
+    fn udiv_const(&mut self, a: Value, k: i64) -> Value;
+    /// `a % k` for `a >= 0` (a mask for powers of two).
+    fn urem_const(&mut self, a: Value, k: i64) -> Value;
+    /// `arith.cmpi pred, a, b`.
+    fn cmpi(&mut self, pred: CmpIPredicate, a: Value, b: Value) -> Value;
+    /// `arith.cmpf pred, a, b`.
+    fn cmpf(&mut self, pred: CmpFPredicate, a: Value, b: Value) -> Value;
+    /// `arith.select c, a, b`.
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Value;
+    /// Conjunction of predicates (`true` for none).
+    fn all(&mut self, ps: &[Value]) -> Value;
+    /// `ptx.inst opcode` with a form (`$N` = operand N), results, and an optional guard.
+    fn inst(
+        &mut self,
+        opcode: &str,
+        form: &str,
+        args: &[Value],
+        results: &[Type],
+        guard: Option<Value>,
+    ) -> Vec<Value>;
+    /// `ptx.inst` with the default form and one result.
+    fn inst1(&mut self, opcode: &str, args: &[Value], ty: Type) -> Value;
+    /// `ptx.asm` (`$0..` = results, then operands).
+    fn asm(&mut self, text: &str, args: &[Value], results: &[Type]) -> Vec<Value>;
+    /// `ptx.special reg : i32`.
+    fn special(&mut self, reg: &str) -> Value;
+}
+
+impl LowerBuilder for OpBuilder<'_> {
+    fn i1(&mut self) -> Type {
         self.ctx_mut().int_type(1)
     }
-    pub fn i32(&mut self) -> Type {
+    fn i32(&mut self) -> Type {
         self.ctx_mut().int_type(32)
     }
-    pub fn i64(&mut self) -> Type {
+    fn i64(&mut self) -> Type {
         self.ctx_mut().int_type(64)
     }
-    pub fn f32(&mut self) -> Type {
+    fn f32(&mut self) -> Type {
         self.ctx_mut().float_type(FloatKind::F32)
     }
-    /// An op with one result.
-    pub fn op1(
-        &mut self,
-        name: &str,
-        args: &[Value],
-        ty: Type,
-        props: Vec<(String, Attr)>,
-    ) -> Value {
-        let loc = self.loc;
-        let o = self.rw.build(name, args.to_vec(), vec![ty], props, loc);
-        self.ctx().results(o)[0]
-    }
-    /// An op with no result.
-    pub fn op0(&mut self, name: &str, args: &[Value], props: Vec<(String, Attr)>) -> OpId {
-        let loc = self.loc;
-        self.rw.build(name, args.to_vec(), vec![], props, loc)
-    }
-    /// `arith.constant` of an integer type.
-    pub fn cint(&mut self, ty: Type, v: i64) -> Value {
+    fn cint(&mut self, ty: Type, v: i64) -> Value {
         let a = int_attr(self.ctx_mut(), ty, v as u128);
-        self.op1("arith.constant", &[], ty, vec![("value".into(), a)])
+        ConstantOp::build(self, ty, a).result(self.ctx())
     }
-    pub fn c32(&mut self, v: i64) -> Value {
+    fn c32(&mut self, v: i64) -> Value {
         let t = self.i32();
         self.cint(t, v)
     }
-    pub fn c64(&mut self, v: i64) -> Value {
+    fn c64(&mut self, v: i64) -> Value {
         let t = self.i64();
         self.cint(t, v)
     }
-    /// `arith.constant true/false`.
-    pub fn cbool(&mut self, b: bool) -> Value {
+    fn cbool(&mut self, b: bool) -> Value {
         let t = self.i1();
         self.cint(t, b as i64)
     }
-    /// `arith.constant` of a float type from its bit pattern.
-    pub fn cfloat_bits(&mut self, ty: Type, bits: u128) -> Value {
+    fn cfloat_bits(&mut self, ty: Type, bits: u128) -> Value {
         let a = float_attr(self.ctx_mut(), ty, bits);
-        self.op1("arith.constant", &[], ty, vec![("value".into(), a)])
+        ConstantOp::build(self, ty, a).result(self.ctx())
     }
-    /// An arith op whose result has the type of its first operand.
-    pub fn ar(&mut self, name: &str, a: Value, b: Value) -> Value {
+    fn int_op(&mut self, op: IntBinOp, a: Value, b: Value) -> Value {
         let ty = self.ctx().value_type(a);
-        self.op1(&format!("arith.{name}"), &[a, b], ty, vec![])
+        let o = match op {
+            IntBinOp::AddI => AddIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::SubI => SubIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::MulI => MulIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::DivSI => DivSIOp::build(self, a, b, ty).op(),
+            IntBinOp::DivUI => DivUIOp::build(self, a, b, ty).op(),
+            IntBinOp::RemSI => RemSIOp::build(self, a, b, ty).op(),
+            IntBinOp::RemUI => RemUIOp::build(self, a, b, ty).op(),
+            IntBinOp::AndI => AndIOp::build(self, a, b, ty).op(),
+            IntBinOp::OrI => OrIOp::build(self, a, b, ty).op(),
+            IntBinOp::XOrI => XOrIOp::build(self, a, b, ty).op(),
+            IntBinOp::ShLI => ShLIOp::build(self, a, b, ty, None).op(),
+            IntBinOp::ShRSI => ShRSIOp::build(self, a, b, ty).op(),
+            IntBinOp::ShRUI => ShRUIOp::build(self, a, b, ty).op(),
+            IntBinOp::MaxSI => MaxSIOp::build(self, a, b, ty).op(),
+            IntBinOp::MinSI => MinSIOp::build(self, a, b, ty).op(),
+            IntBinOp::MaxUI => MaxUIOp::build(self, a, b, ty).op(),
+            IntBinOp::MinUI => MinUIOp::build(self, a, b, ty).op(),
+            IntBinOp::CeilDivSI => CeilDivSIOp::build(self, a, b, ty).op(),
+            IntBinOp::FloorDivSI => FloorDivSIOp::build(self, a, b, ty).op(),
+        };
+        self.ctx().results(o)[0]
     }
-    pub fn add(&mut self, a: Value, b: Value) -> Value {
-        self.ar("addi", a, b)
+    fn float_op(&mut self, op: FloatBinOp, a: Value, b: Value) -> Value {
+        let ty = self.ctx().value_type(a);
+        let o = match op {
+            FloatBinOp::AddF => AddFOp::build(self, a, b, ty, None).op(),
+            FloatBinOp::SubF => SubFOp::build(self, a, b, ty, None).op(),
+            FloatBinOp::MulF => MulFOp::build(self, a, b, ty, None).op(),
+            FloatBinOp::DivF => DivFOp::build(self, a, b, ty, None).op(),
+            FloatBinOp::MaximumF => MaximumFOp::build(self, a, b, ty, None).op(),
+            FloatBinOp::MinimumF => MinimumFOp::build(self, a, b, ty, None).op(),
+        };
+        self.ctx().results(o)[0]
     }
-    pub fn mul(&mut self, a: Value, b: Value) -> Value {
-        self.ar("muli", a, b)
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        self.int_op(IntBinOp::AddI, a, b)
     }
-    pub fn and(&mut self, a: Value, b: Value) -> Value {
-        self.ar("andi", a, b)
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.int_op(IntBinOp::MulI, a, b)
     }
-    /// `a + k` (nothing for `k == 0`).
-    pub fn add_const(&mut self, a: Value, k: i64) -> Value {
+    fn and(&mut self, a: Value, b: Value) -> Value {
+        self.int_op(IntBinOp::AndI, a, b)
+    }
+    fn add_const(&mut self, a: Value, k: i64) -> Value {
         if k == 0 {
             return a;
         }
@@ -108,80 +176,59 @@ impl<'a> B<'a> {
         let c = self.cint(ty, k);
         self.add(a, c)
     }
-    /// `a * k` (shifts for powers of two, nothing for 1).
-    pub fn mul_const(&mut self, a: Value, k: i64) -> Value {
+    fn mul_const(&mut self, a: Value, k: i64) -> Value {
         let ty = self.ctx().value_type(a);
         if k == 1 {
             return a;
         }
         if k > 0 && k & (k - 1) == 0 {
             let c = self.cint(ty, k.trailing_zeros() as i64);
-            return self.ar("shli", a, c);
+            return self.int_op(IntBinOp::ShLI, a, c);
         }
         let c = self.cint(ty, k);
         self.mul(a, c)
     }
-    /// `a / k` for `a >= 0` (a shift for powers of two).
-    pub fn udiv_const(&mut self, a: Value, k: i64) -> Value {
+    fn udiv_const(&mut self, a: Value, k: i64) -> Value {
         let ty = self.ctx().value_type(a);
         if k == 1 {
             return a;
         }
         if k & (k - 1) == 0 {
             let c = self.cint(ty, k.trailing_zeros() as i64);
-            return self.ar("shrui", a, c);
+            return self.int_op(IntBinOp::ShRUI, a, c);
         }
         let c = self.cint(ty, k);
-        self.ar("divui", a, c)
+        self.int_op(IntBinOp::DivUI, a, c)
     }
-    /// `a % k` for `a >= 0` (a mask for powers of two).
-    pub fn urem_const(&mut self, a: Value, k: i64) -> Value {
+    fn urem_const(&mut self, a: Value, k: i64) -> Value {
         let ty = self.ctx().value_type(a);
         if k & (k - 1) == 0 {
             let c = self.cint(ty, k - 1);
-            return self.ar("andi", a, c);
+            return self.int_op(IntBinOp::AndI, a, c);
         }
         let c = self.cint(ty, k);
-        self.ar("remui", a, c)
+        self.int_op(IntBinOp::RemUI, a, c)
     }
-    /// `arith.cmpi pred, a, b` (`pred` in `eq ne slt sle sgt sge ult ule ugt uge`).
-    pub fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        const P: &[&str] = &[
-            "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
-        ];
-        let i = P.iter().position(|p| *p == pred).expect("cmpi predicate") as u128;
-        let i64t = self.i64();
-        let a_ = int_attr(self.ctx_mut(), i64t, i);
+    fn cmpi(&mut self, pred: CmpIPredicate, a: Value, b: Value) -> Value {
         let t = self.i1();
-        self.op1("arith.cmpi", &[a, b], t, vec![("predicate".into(), a_)])
+        CmpIOp::build(self, a, b, t, pred).result(self.ctx())
     }
-    /// `arith.cmpf pred, a, b` (MLIR's predicate names: `oeq olt ...`).
-    pub fn cmpf(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        const P: &[&str] = &[
-            "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
-            "ule", "une", "uno", "true",
-        ];
-        let i = P.iter().position(|p| *p == pred).expect("cmpf predicate") as u128;
-        let i64t = self.i64();
-        let a_ = int_attr(self.ctx_mut(), i64t, i);
+    fn cmpf(&mut self, pred: CmpFPredicate, a: Value, b: Value) -> Value {
         let t = self.i1();
-        self.op1("arith.cmpf", &[a, b], t, vec![("predicate".into(), a_)])
+        CmpFOp::build(self, a, b, t, pred, None).result(self.ctx())
     }
-    /// `arith.select c, a, b`.
-    pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
         let ty = self.ctx().value_type(a);
-        self.op1("arith.select", &[c, a, b], ty, vec![])
+        SelectOp::build(self, c, a, b, ty).result(self.ctx())
     }
-    /// Conjunction of predicates (`true` for none).
-    pub fn all(&mut self, ps: &[Value]) -> Value {
+    fn all(&mut self, ps: &[Value]) -> Value {
         let mut it = ps.iter().copied();
         match it.next() {
             None => self.cbool(true),
             Some(first) => it.fold(first, |acc, p| self.and(acc, p)),
         }
     }
-    /// `ptx.inst opcode` with a form (`$N` = operand N), results, and an optional guard.
-    pub fn inst(
+    fn inst(
         &mut self,
         opcode: &str,
         form: &str,
@@ -189,50 +236,35 @@ impl<'a> B<'a> {
         results: &[Type],
         guard: Option<Value>,
     ) -> Vec<Value> {
-        let props = inst_properties(
-            self.ctx_mut(),
-            opcode,
-            Some(form),
-            args.len(),
-            guard.map(|_| false),
-        );
-        let mut ops = args.to_vec();
-        ops.extend(guard);
-        let loc = self.loc;
-        let o = self.rw.build("ptx.inst", ops, results.to_vec(), props, loc);
+        let default = tilus_dialects::ptx::default_form(args.len());
+        let form = (form != default).then_some(form);
+        let o = InstOp::build(self, args, guard, results, opcode, form, false).op();
         self.ctx().results(o).to_vec()
     }
-    /// `ptx.inst` with the default form and one result.
-    pub fn inst1(&mut self, opcode: &str, args: &[Value], ty: Type) -> Value {
+    fn inst1(&mut self, opcode: &str, args: &[Value], ty: Type) -> Value {
         let form = tilus_dialects::ptx::default_form(args.len());
         self.inst(opcode, &form, args, &[ty], None)[0]
     }
-    /// `ptx.asm` (`$0..` = results, then operands).
-    pub fn asm(&mut self, text: &str, args: &[Value], results: &[Type]) -> Vec<Value> {
-        let s = self.ctx_mut().str_attr(text);
-        let loc = self.loc;
-        let o = self.rw.build(
-            "ptx.asm",
-            args.to_vec(),
-            results.to_vec(),
-            vec![("asm_string".into(), s)],
-            loc,
-        );
+    fn asm(&mut self, text: &str, args: &[Value], results: &[Type]) -> Vec<Value> {
+        let o = AsmOp::build(self, args, results, text).op();
         self.ctx().results(o).to_vec()
     }
-    /// `ptx.special reg : i32`.
-    pub fn special(&mut self, reg: &str) -> Value {
-        let r = self.ctx_mut().str_attr(reg);
+    fn special(&mut self, reg: &str) -> Value {
         let t = self.i32();
-        self.op1("ptx.special", &[], t, vec![("reg".into(), r)])
+        SpecialOp::build(self, t, reg).result(self.ctx())
     }
 }
 
-/// The ops under `root` (itself included) named one of `names`, in walk order.
-pub(crate) fn ops_named(ctx: &Context, root: OpId, names: &[&str]) -> Vec<OpId> {
+/// The ops under `root` (itself included) for which `pred` holds, in walk order; `pred` is
+/// typically a handle's `is` (`KernelOp::is`).
+pub(crate) fn ops_where(
+    ctx: &Context,
+    root: OpId,
+    pred: impl Fn(&Context, OpId) -> bool,
+) -> Vec<OpId> {
     let mut out = Vec::new();
     ctx.walk(root, &mut |o| {
-        if names.contains(&ctx.op_name_str(o)) {
+        if pred(ctx, o) {
             out.push(o);
         }
     });
@@ -252,7 +284,7 @@ pub(crate) fn run_on_kernels(
 ) -> Result<Changed, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut n = 0;
-    for k in ops_named(ctx, root, &["tilus.kernel"]) {
+    for k in ops_where(ctx, root, KernelOp::is) {
         match f(ctx, k) {
             Ok(c) => n += c,
             Err(mut e) => errors.append(&mut e),
@@ -291,15 +323,14 @@ pub(crate) struct GroupPos {
 pub(crate) fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<(OpId, i64)> {
     let mut cur = Some(op);
     while let Some(p) = cur {
-        match ctx.op_name_str(p) {
-            "tilus.kernel" => return Some((p, 32 * prop_i64(ctx, p, "warps")?)),
-            "ptx.entry" => {
-                let n = prop_i64(ctx, p, "tilus.threads")
-                    .or_else(|| prop_i64(ctx, p, "maxntid"))
-                    .unwrap_or(1024);
-                return Some((p, n));
-            }
-            _ => {}
+        if let Some(k) = KernelOp::cast(ctx, p) {
+            return Some((p, 32 * k.warps(ctx)));
+        }
+        if EntryOp::is(ctx, p) {
+            let n = prop_i64(ctx, p, "tilus.threads")
+                .or_else(|| prop_i64(ctx, p, "maxntid"))
+                .unwrap_or(1024);
+            return Some((p, n));
         }
         cur = ctx.parent_op(p);
     }
@@ -313,7 +344,7 @@ pub(crate) fn group_pos(ctx: &Context, op: OpId) -> Option<GroupPos> {
     let mut chain = Vec::new();
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
-        if matches!(ctx.op_name_str(p), "tilus.kernel" | "ptx.entry") {
+        if KernelOp::is(ctx, p) || EntryOp::is(ctx, p) {
             break;
         }
         if tilus_dialects::threadgroup::group_range(ctx, p).is_some() {
@@ -354,7 +385,7 @@ pub(crate) fn group_body(ctx: &Context, op: OpId) -> Option<tilus_ir::BlockId> {
 }
 
 /// Emits the thread index relative to group `g` (`tid.x - begin`; 0 in a one-thread group).
-pub(crate) fn relative_tid(b: &mut B<'_>, g: &GroupPos) -> Value {
+pub(crate) fn relative_tid(b: &mut OpBuilder<'_>, g: &GroupPos) -> Value {
     if g.size == 1 {
         return b.c32(0);
     }

@@ -6,13 +6,15 @@
 //! with `arith`, `scf`, `ptx.special` and `ptx.inst` ops, then `convert-scf-to-cf`,
 //! `convert-arith-to-ptx` and this pass, in any order.
 
-use super::build::{i64_attr, ops_named};
-use super::{op_state, set_region_blocks};
+use super::build::{i64_attr, ops_where};
+use super::set_region_blocks;
 use crate::options::parse_int;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use tilus_dialects::func::{CallOp, FuncOp, ReturnOp};
 use tilus_dialects::ptx::reg_class;
+use tilus_dialects::ptx::{EntryOp, RetOp};
 use tilus_ir::syntax::printer::type_to_string;
-use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpId, TypeKind};
+use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, TypeKind};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -86,7 +88,7 @@ impl Pass for FuncToPtx {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let funcs = ops_named(ctx, op, &["func.func"]);
+        let funcs = ops_where(ctx, op, FuncOp::is);
         let mut errors = Vec::new();
         let mut n = 0;
         for f in funcs {
@@ -139,7 +141,7 @@ fn check(ctx: &Context, f: OpId) -> Result<(), Diagnostic> {
     }
     let mut bad = None;
     ctx.walk(f, &mut |o| {
-        if bad.is_none() && ctx.op_name_str(o) == "func.call" {
+        if bad.is_none() && CallOp::is(ctx, o) {
             bad = Some(o);
         }
     });
@@ -160,11 +162,11 @@ impl FuncToPtx {
         // Returns become ptx.ret.
         for &b in &blocks {
             if let Some(t) = ctx.block_last(b) {
-                if ctx.op_name_str(t) == "func.return" {
-                    let tloc = ctx.op(t).loc;
-                    let st = op_state(ctx, "ptx.ret", vec![], vec![], vec![], vec![], tloc);
-                    let ret = ctx.create_op(st);
-                    ctx.insert_op_before(t, ret);
+                if ReturnOp::is(ctx, t) {
+                    let mut b = OpBuilder::new(ctx);
+                    b.set_loc_from(t);
+                    b.set_insertion_point_before(t);
+                    RetOp::build(&mut b);
                     ctx.erase_op(t);
                 }
             }
@@ -185,8 +187,10 @@ impl FuncToPtx {
         if let Some(v) = ctx.get_prop(f, "arg_attrs") {
             props.push(("arg_attrs".into(), v));
         }
-        let mut st = op_state(ctx, "ptx.entry", vec![], vec![], props, vec![], loc);
-        st.regions = vec![region];
+        let mut st = OperationState::of(ctx, EntryOp::DEF)
+            .with_properties(ctx, props)
+            .with_regions(vec![region]);
+        st.loc = loc;
         st.attrs = ctx.attrs(f).to_vec();
         let e = ctx.create_op(st);
         ctx.insert_op_before(f, e);

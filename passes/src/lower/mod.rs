@@ -24,7 +24,7 @@ pub mod tiles;
 pub mod tilus_kernel;
 pub mod tilus_to_ptx;
 
-use tilus_ir::{Attr, AttrKind, BlockId, Context, OpId, OperationState, Type};
+use tilus_ir::{BlockId, Context, OpId};
 
 /// Detaches `b` from its region, keeping its ops (the context can only erase a block from a
 /// region, so the ops are moved out and back).
@@ -51,42 +51,5 @@ pub(crate) fn set_region_blocks(ctx: &mut Context, r: tilus_ir::RegionId, order:
     for &b in order {
         take_block(ctx, b);
         ctx.push_block(r, b);
-    }
-}
-
-/// `array<i32: ...>`, the value of `operandSegmentSizes`.
-pub(crate) fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
-    let elem = ctx.int_type(32);
-    ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: sizes.iter().map(|s| s.to_string()).collect(),
-    })
-}
-
-/// A detached op from its parts.
-pub(crate) fn op_state(
-    ctx: &mut Context,
-    name: &str,
-    operands: Vec<tilus_ir::Value>,
-    result_types: Vec<Type>,
-    props: Vec<(String, Attr)>,
-    successors: Vec<BlockId>,
-    loc: Attr,
-) -> OperationState {
-    let name = ctx.op_name(name);
-    let properties = if props.is_empty() {
-        None
-    } else {
-        Some(ctx.dict_attr(props))
-    };
-    OperationState {
-        name,
-        operands,
-        result_types,
-        properties,
-        attrs: Vec::new(),
-        regions: Vec::new(),
-        successors,
-        loc,
     }
 }

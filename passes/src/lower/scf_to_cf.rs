@@ -18,11 +18,13 @@
 //! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
 //! op cannot be lowered (the region would need several blocks) and is reported.
 
-use super::build::i64_attr;
-use super::{op_state, segment_sizes, set_region_blocks, take_block};
+use super::{set_region_blocks, take_block};
 use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::arith::{AddIOp, CmpIOp, CmpIPredicate};
+use tilus_dialects::cf::{BrOp, CondBrOp};
+use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, YieldOp};
 use tilus_ir::rewrite::Rewriter;
-use tilus_ir::{BlockId, Context, Diagnostic, OpId, RegionId, Value};
+use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, RegionId, Value};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -87,10 +89,10 @@ impl Pass for ScfToCf {
                 }
                 let mut order: Vec<BlockId> = ctx.region_blocks(r).to_vec();
                 for s in scf_ops {
-                    match ctx.op_name_str(s) {
-                        "scf.for" => lower_for(ctx, s, &mut order),
-                        "scf.if" => lower_if(ctx, s, &mut order),
-                        _ => continue,
+                    match ScfOpKind::classify(ctx, s) {
+                        Some(ScfOpKind::For(_)) => lower_for(ctx, s, &mut order),
+                        Some(ScfOpKind::If(_)) => lower_if(ctx, s, &mut order),
+                        Some(ScfOpKind::Yield(_)) | None => continue,
                     }
                     n += 1;
                 }
@@ -106,7 +108,7 @@ impl Pass for ScfToCf {
 }
 
 fn is_scf(ctx: &Context, o: OpId) -> bool {
-    matches!(ctx.op_name_str(o), "scf.for" | "scf.if")
+    ForOp::is(ctx, o) || IfOp::is(ctx, o)
 }
 
 /// The scf.for/scf.if ops of `r`, outermost first, following only scf nesting (ops nested in
@@ -160,31 +162,30 @@ fn split_block(ctx: &mut Context, order: &mut Vec<BlockId>, at: OpId) -> BlockId
 
 /// Appends `cf.br dest(args)` to `b`.
 fn br(ctx: &mut Context, b: BlockId, dest: BlockId, args: Vec<Value>, loc: tilus_ir::Attr) {
-    let st = op_state(ctx, "cf.br", args, vec![], vec![], vec![dest], loc);
-    let o = ctx.create_op(st);
-    ctx.append_op(b, o);
+    at_end(ctx, b, loc, |ob| {
+        BrOp::build(ob, &args, dest);
+    });
+}
+
+/// Runs `f` with a builder at the end of `b` and location `loc`.
+fn at_end(ctx: &mut Context, b: BlockId, loc: tilus_ir::Attr, f: impl FnOnce(&mut OpBuilder<'_>)) {
+    let mut ob = OpBuilder::new(ctx);
+    ob.set_loc(loc);
+    ob.set_insertion_point_to_end(b);
+    f(&mut ob);
 }
 
 /// Appends `cf.cond_br c, t, f` (no block arguments) to `b`.
 fn cond_br(ctx: &mut Context, b: BlockId, c: Value, t: BlockId, f: BlockId, loc: tilus_ir::Attr) {
-    let seg = segment_sizes(ctx, &[1, 0, 0]);
-    let st = op_state(
-        ctx,
-        "cf.cond_br",
-        vec![c],
-        vec![],
-        vec![("operandSegmentSizes".into(), seg)],
-        vec![t, f],
-        loc,
-    );
-    let o = ctx.create_op(st);
-    ctx.append_op(b, o);
+    at_end(ctx, b, loc, |ob| {
+        CondBrOp::build(ob, c, &[], &[], t, f);
+    });
 }
 
 /// Removes the `scf.yield` ending `b` and returns its operands.
 fn pop_yield(ctx: &mut Context, b: BlockId) -> Vec<Value> {
     match ctx.block_last(b) {
-        Some(y) if ctx.op_name_str(y) == "scf.yield" => {
+        Some(y) if YieldOp::is(ctx, y) => {
             let vals = ctx.operands(y).to_vec();
             ctx.erase_op(y);
             vals
@@ -216,18 +217,12 @@ fn lower_for(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
     let iv_ty = ctx.value_type(iv);
     // Step and back edge.
     let yielded = pop_yield(ctx, first_body);
-    let st = op_state(
-        ctx,
-        "arith.addi",
-        vec![iv, step],
-        vec![iv_ty],
-        vec![],
-        vec![],
-        loc,
-    );
-    let add = ctx.create_op(st);
-    ctx.append_op(first_body, add);
-    let stepped = ctx.results(add)[0];
+    let mut stepped = None;
+    at_end(ctx, first_body, loc, |ob| {
+        let add = AddIOp::build(ob, iv, step, iv_ty, None);
+        stepped = Some(add.result(ob.ctx()));
+    });
+    let stepped = stepped.expect("built");
     let mut carried = vec![stepped];
     carried.extend(yielded);
     br(ctx, first_body, cond_block, carried, loc);
@@ -236,22 +231,17 @@ fn lower_for(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
     dest.extend(inits);
     br(ctx, init_block, cond_block, dest, loc);
     // Condition.
-    let unsigned = ctx.get_inherent_or_attr(op, "unsignedCmp").is_some();
-    // `arith.cmpi` predicate: 2 = slt, 6 = ult.
-    let pred = i64_attr(ctx, if unsigned { 6 } else { 2 });
+    let pred = match ForOp::cast(ctx, op).is_some_and(|f| f.unsigned_cmp(ctx)) {
+        true => CmpIPredicate::Ult,
+        false => CmpIPredicate::Slt,
+    };
     let i1 = ctx.int_type(1);
-    let st = op_state(
-        ctx,
-        "arith.cmpi",
-        vec![iv, ub],
-        vec![i1],
-        vec![("predicate".into(), pred)],
-        vec![],
-        loc,
-    );
-    let cmp = ctx.create_op(st);
-    ctx.append_op(cond_block, cmp);
-    let c = ctx.results(cmp)[0];
+    let mut c = None;
+    at_end(ctx, cond_block, loc, |ob| {
+        let cmp = CmpIOp::build(ob, iv, ub, i1, pred);
+        c = Some(cmp.result(ob.ctx()));
+    });
+    let c = c.expect("built");
     cond_br(ctx, cond_block, c, first_body, end_block, loc);
     let results: Vec<Value> = ctx.block_args(cond_block)[1..].to_vec();
     Rewriter::new(ctx).replace_op(op, &results);

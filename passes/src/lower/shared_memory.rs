@@ -13,11 +13,19 @@
 //! plus offsets, when those ops appear. The tensors themselves stay for `lower-tiles` (which
 //! reads `tilus.smem_offset`) and are erased once unused.
 
-use super::build::{i64_attr, ops_named, B};
+use super::build::{before, i64_attr, ops_where, replace_op, LowerBuilder};
 use crate::{Changed, Pass, PassInfo, Statistics};
+use tilus_dialects::arith::{ExtUIOp, IndexCastOp};
+use tilus_dialects::builtin::ModuleOp;
 use tilus_dialects::layout_algebra::SwizzleMode;
+use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp};
+use tilus_dialects::ptx::{AddressofOp, SharedDeclOp};
+use tilus_dialects::tilus::{
+    FreeSharedOp, KernelOp, PermuteSharedOp, SharedAddrOp, SharedTensorOp, SliceSharedOp,
+};
 use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType};
 use tilus_ir::{AttrKind, Context, Diagnostic, OpId, Value};
+use tilus_ir::{OpBuilder, OperationState};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -56,7 +64,7 @@ impl Pass for PlanSharedMemory {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let kernels = ops_named(ctx, op, &["tilus.kernel"]);
+        let kernels = ops_where(ctx, op, KernelOp::is);
         let mut errors = Vec::new();
         let mut n = 0u64;
         let mut any = false;
@@ -85,8 +93,8 @@ impl Pass for PlanSharedMemory {
 
 /// Size and alignment of an allocation op, if it is one.
 fn alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
-    match ctx.op_name_str(o) {
-        "tilus.shared_tensor" => {
+    if SharedTensorOp::is(ctx, o) {
+        {
             let t = TensorType::of(ctx, ctx.value_type(ctx.results(o)[0]))?;
             let layout = t.shared_layout().ok()?;
             let bytes = up(layout.footprint() * t.dtype.bits() as i64, 8) / 8;
@@ -98,11 +106,11 @@ fn alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
             };
             Some((bytes, align))
         }
-        "mbarrier.alloc" => {
-            let n = barrier_count(ctx, ctx.value_type(ctx.results(o)[0]))?;
-            Some((8 * n, 8))
-        }
-        _ => None,
+    } else if BarrierAllocOp::is(ctx, o) {
+        let n = barrier_count(ctx, ctx.value_type(ctx.results(o)[0]))?;
+        Some((8 * n, 8))
+    } else {
+        None
     }
 }
 
@@ -110,8 +118,7 @@ fn alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
 fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
     let mut events = Vec::new();
     ctx.walk(k, &mut |o| {
-        let name = ctx.op_name_str(o);
-        if alloc_shape(ctx, o).is_some() || name == "tilus.free_shared" {
+        if alloc_shape(ctx, o).is_some() || FreeSharedOp::is(ctx, o) {
             events.push(o);
         }
     });
@@ -120,7 +127,7 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
     let mut total = prop_i64(ctx, k, "tilus.smem_bytes").unwrap_or(0);
     let mut n = 0;
     for o in events {
-        if ctx.op_name_str(o) == "tilus.free_shared" {
+        if FreeSharedOp::is(ctx, o) {
             if let Some(def) = root_alloc(ctx, ctx.operands(o)[0]) {
                 live.retain(|(a, _, _)| *a != def);
             }
@@ -166,22 +173,24 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
 /// The allocation op a shared tensor (or view of one) comes from.
 fn root_alloc(ctx: &Context, v: Value) -> Option<OpId> {
     let d = ctx.defining_op(v)?;
-    match ctx.op_name_str(d) {
-        "tilus.shared_tensor" | "mbarrier.alloc" => Some(d),
-        "tilus.slice_shared" | "tilus.permute_shared" => root_alloc(ctx, ctx.operands(d)[0]),
-        _ => None,
+    if SharedTensorOp::is(ctx, d) || BarrierAllocOp::is(ctx, d) {
+        Some(d)
+    } else if SliceSharedOp::is(ctx, d) || PermuteSharedOp::is(ctx, d) {
+        root_alloc(ctx, ctx.operands(d)[0])
+    } else {
+        None
     }
 }
 
 /// Declares `ptx.shared_decl @smem align 1024` at the top of the module holding `op` (once).
 pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
-    let module = if ctx.op_name_str(op) == "builtin.module" {
+    let module = if ModuleOp::is(ctx, op) {
         op
     } else {
         let mut cur = ctx.parent_op(op);
         loop {
             match cur {
-                Some(p) if ctx.op_name_str(p) == "builtin.module" => break p,
+                Some(p) if ModuleOp::is(ctx, p) => break p,
                 Some(p) => cur = ctx.parent_op(p),
                 None => return,
             }
@@ -190,7 +199,7 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
     let body = ctx.region_blocks(ctx.regions(module)[0])[0];
     let mut exists = false;
     for o in ctx.block_ops(body) {
-        if ctx.op_name_str(o) == "ptx.shared_decl"
+        if SharedDeclOp::is(ctx, o)
             && tilus_dialects::ptx::str_prop(ctx, o, "sym_name").as_deref() == Some(SMEM)
         {
             exists = true;
@@ -202,15 +211,11 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
     let loc = ctx.unknown_loc();
     let name = ctx.str_attr(SMEM);
     let align = i64_attr(ctx, 1024);
-    let st = super::op_state(
+    let mut st = OperationState::of(ctx, SharedDeclOp::DEF).with_properties(
         ctx,
-        "ptx.shared_decl",
-        vec![],
-        vec![],
         vec![("sym_name".into(), name), ("alignment".into(), align)],
-        vec![],
-        loc,
     );
+    st.loc = loc;
     let d = ctx.create_op(st);
     match ctx.block_first(body) {
         Some(f) => ctx.insert_op_before(f, d),
@@ -219,25 +224,25 @@ pub(crate) fn declare_smem(ctx: &mut Context, op: OpId) {
 }
 
 /// `ptx.addressof @smem : i32`.
-pub(crate) fn smem_base(b: &mut B<'_>) -> Value {
+pub(crate) fn smem_base(b: &mut OpBuilder<'_>) -> Value {
     let sym = b.ctx_mut().attr(AttrKind::SymbolRef {
         root: SMEM.to_string(),
         nested: vec![],
     });
     let t = b.i32();
-    b.op1("ptx.addressof", &[], t, vec![("global_name".into(), sym)])
+    AddressofOp::build(b, t, sym).result(b.ctx())
 }
 
 /// The shared-window byte address (`i32`) of the first element of a shared tensor or view, and
 /// whether that address is known to be the tensor's allocation start (no runtime slice offset).
-pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
+pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, String> {
     let d = b
         .ctx()
         .defining_op(v)
         .ok_or("a shared tensor block argument has no known address")?;
-    let name = b.ctx().op_name_str(d).to_string();
-    match name.as_str() {
-        "tilus.shared_tensor" | "mbarrier.alloc" => {
+    let ctx = b.ctx();
+    if SharedTensorOp::is(ctx, d) || BarrierAllocOp::is(ctx, d) {
+        {
             let off = b
                 .ctx()
                 .get_attr(d, "tilus.smem_offset")
@@ -246,7 +251,8 @@ pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
             let base = smem_base(b);
             Ok(b.add_const(base, off))
         }
-        "tilus.slice_shared" => {
+    } else if SliceSharedOp::is(ctx, d) {
+        {
             let src = b.ctx().operands(d)[0];
             let idx: Vec<Value> = b.ctx().operands(d)[1..].to_vec();
             let t =
@@ -263,10 +269,13 @@ pub(crate) fn shared_addr(b: &mut B<'_>, v: Value) -> Result<Value, String> {
             }
             Ok(addr)
         }
-        "tilus.permute_shared" => shared_addr(b, b.ctx().operands(d)[0]),
-        other => Err(format!(
-            "cannot find the address of a shared tensor made by '{other}'"
-        )),
+    } else if PermuteSharedOp::is(ctx, d) {
+        shared_addr(b, b.ctx().operands(d)[0])
+    } else {
+        Err(format!(
+            "cannot find the address of a shared tensor made by '{}'",
+            ctx.op_name_str(d)
+        ))
     }
 }
 
@@ -281,18 +290,18 @@ pub(crate) fn row_major(shape: &[i64]) -> Vec<i64> {
 
 /// Lowers `tilus.shared_addr` and `mbarrier.addr` under `k`.
 fn lower_addrs(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
-    let ops = ops_named(ctx, k, &["tilus.shared_addr", "mbarrier.addr"]);
+    let ops = ops_where(ctx, k, |c, o| SharedAddrOp::is(c, o) || AddrOp::is(c, o));
     for o in ops {
-        let name = ctx.op_name_str(o).to_string();
+        let is_barrier = AddrOp::is(ctx, o);
         let args = ctx.operands(o).to_vec();
         let rty = ctx.value_type(ctx.results(o)[0]);
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let r = shared_addr(&mut b, args[0]).map_err(|m| Diagnostic::op(o, m))?;
-        let mut r = if name == "mbarrier.addr" && args.len() > 1 {
+        let mut r = if is_barrier && args.len() > 1 {
             let i = args[1];
             let i = if b.ctx().value_type(i) != b.ctx().value_type(r) {
                 let t = b.i32();
-                b.op1("arith.index_cast", &[i], t, vec![])
+                IndexCastOp::build(&mut b, i, t).out(b.ctx())
             } else {
                 i
             };
@@ -302,9 +311,9 @@ fn lower_addrs(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
             r
         };
         if b.ctx().value_type(r) != rty {
-            r = b.op1("arith.extui", &[r], rty, vec![]);
+            r = ExtUIOp::build(&mut b, r, rty).out(b.ctx());
         }
-        b.rw.replace_op(o, &[r]);
+        replace_op(&mut b, o, &[r]);
     }
     Ok(())
 }

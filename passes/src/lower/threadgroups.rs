@@ -27,10 +27,15 @@
 //!
 //! Anything else is rejected (the verifier already does).
 
-use super::build::{group_pos, ops_named, B};
+use super::build::{before, group_pos, ops_where, LowerBuilder};
 use super::tilus_kernel::lower_ids;
 use crate::{Changed, Pass, PassInfo, Statistics};
-use tilus_dialects::threadgroup::group_range;
+use tilus_dialects::arith::CmpIPredicate;
+use tilus_dialects::ptx::EntryOp;
+use tilus_dialects::scf::{IfOp, YieldOp};
+use tilus_dialects::threadgroup::{group_range, SingleThreadOp, SyncOp};
+use tilus_dialects::tilus::KernelOp;
+use tilus_ir::OpBuilder;
 use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
 /// Registry entry.
@@ -64,7 +69,7 @@ impl Pass for LowerThreadgroups {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let kernels = ops_named(ctx, op, &["tilus.kernel", "ptx.entry"]);
+        let kernels = ops_where(ctx, op, |c, o| KernelOp::is(c, o) || EntryOp::is(c, o));
         let mut errors = Vec::new();
         let (mut ngroups, mut nbars) = (0u64, 0u64);
         for k in kernels {
@@ -76,7 +81,7 @@ impl Pass for LowerThreadgroups {
             }
             lower_ids_in_groups(ctx, k);
             // Barriers, in program order (named barrier ids by first use).
-            let syncs = ops_named(ctx, k, &["threadgroup.sync"]);
+            let syncs = ops_where(ctx, k, SyncOp::is);
             let mut named: Vec<(i64, i64)> = Vec::new();
             for s in syncs {
                 match lower_sync(ctx, s, &mut named) {
@@ -115,7 +120,7 @@ impl Pass for LowerThreadgroups {
 
 fn has_sync(ctx: &Context, k: OpId) -> bool {
     let mut s = false;
-    ctx.walk(k, &mut |o| s |= ctx.op_name_str(o) == "threadgroup.sync");
+    ctx.walk(k, &mut |o| s |= SyncOp::is(ctx, o));
     s
 }
 
@@ -139,7 +144,7 @@ fn lower_sync(ctx: &mut Context, s: OpId, named: &mut Vec<(i64, i64)>) -> Result
     let g = group_pos(ctx, s).ok_or_else(|| {
         Diagnostic::op(s, "'threadgroup.sync' outside a kernel cannot be lowered")
     })?;
-    let mut b = B::before(ctx, s);
+    let mut b = before(ctx, s);
     if g.size == 1 {
         // Nothing to wait for.
     } else if g.op.is_none() || (g.begin == Some(0) && g.size == g.block) {
@@ -199,8 +204,7 @@ fn lower_group(
         ctx.erase_op(g);
         return Ok(());
     }
-    let name = ctx.op_name_str(g).to_string();
-    let mut b = B::before(ctx, g);
+    let mut b = before(ctx, g);
     let cond: Option<Value> = match rel {
         Some(r) => {
             if r == 0 && n == parent.size {
@@ -217,12 +221,12 @@ fn lower_group(
                 let t = b.special("tid.x");
                 let d = b.add_const(t, -begin);
                 let nn = b.c32(n);
-                Some(b.cmpi("ult", d, nn))
+                Some(b.cmpi(CmpIPredicate::Ult, d, nn))
             }
         }
         None => {
             // Elect-any single thread.
-            debug_assert_eq!(name, "threadgroup.single_thread");
+            debug_assert!(SingleThreadOp::is(b.ctx(), g));
             if parent.size == 1 {
                 None
             } else {
@@ -235,21 +239,21 @@ fn lower_group(
                             &[i32t],
                         )[0];
                         let zero = b.c32(0);
-                        let p = b.cmpi("ne", e, zero);
+                        let p = b.cmpi(CmpIPredicate::Ne, e, zero);
                         if parent.size == 32 {
                             Some(p)
                         } else {
                             let t = b.special("tid.x");
                             let w = b.udiv_const(t, 32);
                             let want = b.c32(pb / 32);
-                            let first = b.cmpi("eq", w, want);
+                            let first = b.cmpi(CmpIPredicate::Eq, w, want);
                             Some(b.and(first, p))
                         }
                     }
                     Some(pb) => {
                         let t = b.special("tid.x");
                         let want = b.c32(pb);
-                        Some(b.cmpi("eq", t, want))
+                        Some(b.cmpi(CmpIPredicate::Eq, t, want))
                     }
                     None => None,
                 }
@@ -273,16 +277,14 @@ fn lower_group(
         Some(c) => {
             let loc = ctx.op(g).loc;
             // then region: the body plus scf.yield; else region: empty.
-            let y = super::op_state(ctx, "scf.yield", vec![], vec![], vec![], vec![], loc);
-            let y = ctx.create_op(y);
-            ctx.append_op(body, y);
-            let then_r = ctx.create_region();
+            let mut b = OpBuilder::new(ctx);
+            b.set_loc(loc);
+            b.set_insertion_point_to_end(body);
+            YieldOp::build(&mut b, &[]);
+            b.set_insertion_point_before(g);
+            let i = IfOp::build(&mut b, c, &[]);
+            let then_r = i.then_region(ctx);
             super::set_region_blocks(ctx, then_r, &[body]);
-            let else_r = ctx.create_region();
-            let mut st = super::op_state(ctx, "scf.if", vec![c], vec![], vec![], vec![], loc);
-            st.regions = vec![then_r, else_r];
-            let i = ctx.create_op(st);
-            ctx.insert_op_before(g, i);
             ctx.erase_op(g);
         }
     }

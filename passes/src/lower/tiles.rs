@@ -47,15 +47,26 @@
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
 
-use super::build::{group_body, group_pos, run_on_kernels, B};
+use super::build::{before, group_body, group_pos, run_on_kernels, LowerBuilder};
 use super::shared_memory::{row_major, shared_addr};
 use crate::{Changed, Pass, PassInfo, Statistics};
 use rustc_hash::FxHashMap;
+use tilus_dialects::arith::{
+    CmpFPredicate, CmpIPredicate, ExtFOp, ExtSIOp, ExtUIOp, FPToSIOp, FPToUIOp, FloatBinOp,
+    IntBinOp, NegFOp, SIToFPOp, TruncFOp, TruncIOp, UIToFPOp,
+};
+use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
+use tilus_dialects::ptx::InstOp;
+use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
+use tilus_dialects::threadgroup::SyncOp;
+use tilus_dialects::tilus::{ThreadIdOp, TilusOpKind};
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::types::FloatKind;
-use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type, TypeKind, Value};
+use tilus_ir::{
+    BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type, TypeKind, Value,
+};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -336,14 +347,12 @@ impl Lowering {
                 continue;
             }
             let name = ctx.op_name_str(o).to_string();
-            if name == "scf.for" && self.for_has_tiles(ctx, o) {
+            if ForOp::is(ctx, o) && self.for_has_tiles(ctx, o) {
                 self.lower_for(ctx, o)?;
                 continue;
             }
-            if name == "scf.yield" {
-                let in_for = ctx
-                    .parent_op(o)
-                    .is_some_and(|p| ctx.op_name_str(p) == "scf.for");
+            if YieldOp::is(ctx, o) {
+                let in_for = ctx.parent_op(o).is_some_and(|p| ForOp::is(ctx, p));
                 if !in_for && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
                         o,
@@ -352,7 +361,7 @@ impl Lowering {
                 }
                 continue;
             }
-            if name == "ptx.inst" && ctx.get_attr(o, "tile_block").is_some() {
+            if InstOp::is(ctx, o) && ctx.get_attr(o, "tile_block").is_some() {
                 match self.tile_inst(ctx, o) {
                     Ok(()) => {
                         self.count += 1;
@@ -362,7 +371,7 @@ impl Lowering {
                 }
                 continue;
             }
-            if name.starts_with("tilus.") || name == "layout.convert" {
+            if TilusOpKind::classify(ctx, o).is_some() || ConvertOp::is(ctx, o) {
                 match self.op(ctx, o, &name) {
                     Ok(true) => {
                         self.count += 1;
@@ -399,9 +408,9 @@ impl Lowering {
             return *v;
         }
         let first = ctx.block_first(body).expect("non-empty");
-        let mut b = B::before(ctx, first);
+        let mut b = before(ctx, first);
         let t = b.i32();
-        let v = b.op1("tilus.thread_id", &[], t, vec![]);
+        let v = ThreadIdOp::build(&mut b, t).result(b.ctx());
         self.tids.insert(body, v);
         v
     }
@@ -483,7 +492,7 @@ impl Lowering {
     ) -> (Vec<Value>, Vec<Value>) {
         let t = self.tid(ctx, at);
         let g = geo(l);
-        let mut b = B::before(ctx, at);
+        let mut b = before(ctx, at);
         let zero = b.c32(0);
         let mut parts = vec![zero; l.rank()];
         let mut reps = Vec::new();
@@ -514,17 +523,19 @@ impl Lowering {
     /// Lowers one tilus op; `Ok(true)` when it is to be erased.
     fn op(&mut self, ctx: &mut Context, o: OpId, name: &str) -> R<bool> {
         let short = &name[name.find('.').map(|i| i + 1).unwrap_or(0)..];
-        match name {
-            "tilus.global_view" => {
+        use TilusOpKind as K;
+        let kind = K::classify(ctx, o);
+        match kind {
+            Some(K::GlobalView(_)) => {
                 self.global_view(ctx, o)?;
                 Ok(true)
             }
-            "tilus.register_tensor" => {
+            Some(K::RegisterTensor(_)) => {
                 let r = ctx.results(o)[0];
                 let t = ty_of(ctx, r).ok_or("bad type")?;
                 let init = ctx.operands(o).first().copied();
                 let elem = elem_type(ctx, t.dtype);
-                let mut b = B::before(ctx, o);
+                let mut b = before(ctx, o);
                 let v = match init {
                     Some(v) => v,
                     None => zero_of(&mut b, elem),
@@ -540,37 +551,39 @@ impl Lowering {
                 self.set_tile(r, vals, layout, splat);
                 Ok(true)
             }
-            "tilus.load_global" => {
+            Some(K::LoadGlobal(_)) => {
                 self.load_global(ctx, o)?;
                 Ok(true)
             }
-            "tilus.store_global" => {
+            Some(K::StoreGlobal(_)) => {
                 self.store_global(ctx, o)?;
                 Ok(true)
             }
-            "tilus.load_shared" | "tilus.store_shared" => {
-                self.shared_access(ctx, o, name == "tilus.store_shared")?;
+            Some(K::LoadShared(_)) | Some(K::StoreShared(_)) => {
+                self.shared_access(ctx, o, matches!(kind, Some(K::StoreShared(_))))?;
                 Ok(true)
             }
-            "tilus.add" | "tilus.sub" | "tilus.mul" | "tilus.div" | "tilus.mod"
-            | "tilus.maximum" | "tilus.minimum" | "tilus.cmp" | "tilus.where" => {
+            Some(K::Add(_)) | Some(K::Sub(_)) | Some(K::Mul(_)) | Some(K::Div(_))
+            | Some(K::Mod(_)) | Some(K::Maximum(_)) | Some(K::Minimum(_)) | Some(K::Cmp(_))
+            | Some(K::Where(_)) => {
                 self.elementwise(ctx, o, short)?;
                 Ok(true)
             }
-            "tilus.exp" | "tilus.exp2" | "tilus.log" | "tilus.sqrt" | "tilus.rsqrt"
-            | "tilus.tanh" | "tilus.neg" | "tilus.abs" | "tilus.cast" => {
+            Some(K::Exp(_)) | Some(K::Exp2(_)) | Some(K::Log(_)) | Some(K::Sqrt(_))
+            | Some(K::Rsqrt(_)) | Some(K::Tanh(_)) | Some(K::Neg(_)) | Some(K::Abs(_))
+            | Some(K::Cast(_)) => {
                 self.unary(ctx, o, short)?;
                 Ok(true)
             }
-            "tilus.reduce" => {
+            Some(K::Reduce(_)) => {
                 self.reduce(ctx, o)?;
                 Ok(true)
             }
-            "tilus.shuffle_up" | "tilus.shuffle_down" => {
+            Some(K::ShuffleUp(_)) | Some(K::ShuffleDown(_)) => {
                 self.shuffle(ctx, o, short == "shuffle_up")?;
                 Ok(true)
             }
-            "layout.convert" => {
+            _ if ConvertOp::is(ctx, o) => {
                 let r = ctx.results(o)[0];
                 let lt = Self::result_layout(ctx, o, r)?;
                 let src = ctx.operands(o)[0];
@@ -581,7 +594,7 @@ impl Lowering {
                 self.set_tile(r, vals, lt, false);
                 Ok(true)
             }
-            "tilus.dot" => {
+            Some(K::Dot(_)) => {
                 self.dot(ctx, o)?;
                 Ok(true)
             }
@@ -611,7 +624,7 @@ impl Lowering {
             }
             ctx.set_value_type(ptr, i64t);
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut ext = Vec::new();
         let mut it = ext_ops.into_iter();
         for &d in &t.shape {
@@ -722,18 +735,18 @@ impl Lowering {
         while vw > 1 && !ok_vec(vw) {
             vw /= 2;
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         // Element coordinates of the thread's register 0 part.
         let idx: Vec<Value> = (0..rank).map(|d| b.add(offsets[d], tp[d])).collect();
         // Thread base address: base + Σ idx_d · stride_d · bytes (64-bit).
         let i64t = b.i64();
         let mut addr = v.base;
         for d in 0..rank {
-            let x = b.op1("arith.extsi", &[idx[d]], i64t, vec![]);
+            let x = ExtSIOp::build(&mut b, idx[d], i64t).out(b.ctx());
             let s = match v.static_strides[d] {
                 Some(s) => b.mul_const(x, s * bytes),
                 None => {
-                    let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                    let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
                     let s = b.mul_const(s, bytes);
                     b.mul(x, s)
                 }
@@ -757,7 +770,7 @@ impl Lowering {
                         let s64 = match stride64[d] {
                             Some(s) => s,
                             None => {
-                                let s = b.op1("arith.extsi", &[v.strides[d]], i64t, vec![]);
+                                let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
                                 let s = b.mul_const(s, bytes);
                                 stride64[d] = Some(s);
                                 s
@@ -783,31 +796,34 @@ impl Lowering {
         let mut conds = Vec::new();
         let zero = b.c32(0);
         for d in 0..rank {
-            conds.push(b.cmpi("sge", offsets[d], zero));
+            conds.push(b.cmpi(CmpIPredicate::Sge, offsets[d], zero));
             let end = b.add_const(offsets[d], layout.shape[d]);
-            conds.push(b.cmpi("sle", end, v.ext[d]));
+            conds.push(b.cmpi(CmpIPredicate::Sle, end, v.ext[d]));
         }
         if vw > 1 {
             let m = b.c32(vw - 1);
             let r = b.and(offsets[last], m);
-            conds.push(b.cmpi("eq", r, zero));
+            conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
             for d in 0..last {
                 if v.static_strides[d].is_none() {
                     let r = b.and(v.strides[d], m);
-                    conds.push(b.cmpi("eq", r, zero));
+                    conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
                 }
             }
             let m64 = b.c64(vw * bytes - 1);
             let z64 = b.c64(0);
             let r = b.and(v.base, m64);
-            conds.push(b.cmpi("eq", r, z64));
+            conds.push(b.cmpi(CmpIPredicate::Eq, r, z64));
         }
         let fast = b.all(&conds);
         // Replica 0 issues stores.
         let rep = if reps.is_empty() {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         Ok(GPlan {
@@ -833,7 +849,7 @@ impl Lowering {
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
         let tys = vec![elem; n];
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let sfx = ld_suffix(t.dtype)?;
         let vals = build_if(
             &mut b,
@@ -884,7 +900,7 @@ impl Lowering {
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
         let sfx = ld_suffix(t.dtype)?;
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         build_if(
             &mut b,
             p.fast,
@@ -960,7 +976,7 @@ impl Lowering {
         let elem = elem_type(ctx, st.dtype);
         let sfx = ld_suffix(st.dtype)?;
         let n = layout.local_size();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let base = shared_addr(&mut b, smem)?;
         // Thread part of the (unswizzled) element offset.
         let mut toff = b.c32(0);
@@ -972,7 +988,10 @@ impl Lowering {
         let rep = if reps.is_empty() || !store {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         let mut out = Vec::new();
@@ -987,8 +1006,8 @@ impl Lowering {
                     let m = b.c32(mask);
                     let hi = b.and(off, m);
                     let sh = b.c32(sw.shift as i64);
-                    let hi = b.ar("shrui", hi, sh);
-                    let s = b.ar("xori", off, hi);
+                    let hi = b.int_op(IntBinOp::ShRUI, hi, sh);
+                    let s = b.int_op(IntBinOp::XOrI, off, hi);
                     let s = b.mul_const(s, bytes);
                     (b.add(base, s), 0)
                 }
@@ -1039,7 +1058,7 @@ impl Lowering {
         let pred = prop_i64(ctx, o, "predicate").unwrap_or(0);
         let n = lt.local_size() as usize;
         let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let vals = map_cached(
             (0..n).map(|l| ins.iter().map(|v| v[l]).collect::<Vec<_>>()),
             |k| scalar_binary(&mut b, kind, k, dt, pred),
@@ -1059,7 +1078,7 @@ impl Lowering {
         };
         let ins = self.gather(ctx, x, &lt)?;
         let splat = self.tile(x)?.splat.is_some();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let vals = map_cached(ins, |&v| {
             if kind == "cast" {
                 scalar_cast(&mut b, v, src, dst)
@@ -1129,7 +1148,7 @@ impl Lowering {
                 None => keys.push((c, vec![l as usize])),
             }
         }
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut partial: Vec<Value> = Vec::new();
         for (_, ls) in &keys {
             let mut acc = src.vals[ls[0]];
@@ -1187,7 +1206,7 @@ impl Lowering {
     #[allow(clippy::too_many_arguments)]
     fn cross_warp(
         &mut self,
-        b: &mut B<'_>,
+        b: &mut OpBuilder<'_>,
         o: OpId,
         t: Value,
         partial: &[Value],
@@ -1213,14 +1232,14 @@ impl Lowering {
                 None,
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(b);
         // t with the reduced warp digits cleared.
         let mut t0 = t;
         for &(stride, size) in warps {
             let q = b.udiv_const(t, stride);
             let d = b.urem_const(q, size);
             let x = b.mul_const(d, stride);
-            t0 = b.ar("subi", t0, x);
+            t0 = b.int_op(IntBinOp::SubI, t0, x);
         }
         let t0b = b.mul_const(t0, bytes);
         let first = b.add(base, t0b);
@@ -1251,7 +1270,7 @@ impl Lowering {
             }
             out.push(acc.expect("a warp digit"));
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(b);
         let _ = o;
         Ok(out)
     }
@@ -1276,10 +1295,10 @@ impl Lowering {
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
         let scratch = self.scratch_off;
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let base = super::shared_memory::smem_base(&mut b);
         let base = b.add_const(base, scratch);
-        let lin = |b: &mut B<'_>, tp: &[Value]| -> Value {
+        let lin = |b: &mut OpBuilder<'_>, tp: &[Value]| -> Value {
             let mut acc = b.c32(0);
             for (d, v) in tp.iter().enumerate() {
                 let x = b.mul_const(*v, rm[d] * bytes);
@@ -1291,7 +1310,10 @@ impl Lowering {
         let rep = if reps.is_empty() {
             None
         } else {
-            let c: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+            let c: Vec<Value> = reps
+                .iter()
+                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                .collect();
             Some(b.all(&c))
         };
         let a = lin(&mut b, &tps);
@@ -1309,7 +1331,7 @@ impl Lowering {
                 rep,
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         let a = lin(&mut b, &tpt);
         let elem = b.ctx().value_type(s.vals[0]);
         let mut out = Vec::new();
@@ -1325,7 +1347,7 @@ impl Lowering {
                 )[0],
             );
         }
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         Ok(out)
     }
 
@@ -1335,7 +1357,7 @@ impl Lowering {
         let r = ctx.results(o)[0];
         let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
         let src = self.tile(x)?.clone();
-        let mut b = B::before(ctx, o);
+        let mut b = before(ctx, o);
         let mut vals = Vec::new();
         for v in &src.vals {
             let (mode, c) = if up { ("up", "0") } else { ("down", "0x1f") };
@@ -1437,7 +1459,7 @@ impl Lowering {
                         None,
                     );
                     let loc = ctx_loc_of(rw.ctx(), v, o);
-                    let c = rw.build("ptx.inst", vec![v], vec![elem_ty], props, loc);
+                    let c = rw.build(InstOp::DEF.name, vec![v], vec![elem_ty], props, loc);
                     blk[j] = rw.ctx().results(c)[0];
                     last.insert(v, c);
                 }
@@ -1534,7 +1556,7 @@ impl Lowering {
         let loc = ctx.op(o).loc;
         let mut rw = Rewriter::new(ctx);
         rw.set_insertion_point_before(o);
-        let no = rw.build("ptx.inst", all, rtys, std::mem::take(&mut props), loc);
+        let no = rw.build(InstOp::DEF.name, all, rtys, std::mem::take(&mut props), loc);
         if has_result {
             let i64t = ctx.int_type(64);
             let a = tilus_ir::rewrite::int_attr(ctx, i64t, ntied as u128);
@@ -1599,14 +1621,17 @@ impl Lowering {
                 (tile.vals.clone(), tile.layout.clone())
             };
             let (tp, reps) = self.tparts(ctx, o, &ls);
-            let mut b = B::before(ctx, o);
+            let mut b = before(ctx, o);
             let base = super::shared_memory::smem_base(&mut b);
             let base = b.add_const(base, scratch + off);
             let zero = b.c32(0);
             let rep = if reps.is_empty() {
                 None
             } else {
-                let cs: Vec<Value> = reps.iter().map(|r| b.cmpi("eq", *r, zero)).collect();
+                let cs: Vec<Value> = reps
+                    .iter()
+                    .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
+                    .collect();
                 Some(b.all(&cs))
             };
             let row = b.mul_const(tp[0], stride * 4);
@@ -1643,8 +1668,8 @@ impl Lowering {
         let mut cols: Vec<i64> = lps.iter().map(|p| p[1]).collect();
         cols.sort_unstable();
         cols.dedup();
-        let mut b = B::before(ctx, o);
-        b.op0("threadgroup.sync", &[], vec![]);
+        let mut b = before(ctx, o);
+        SyncOp::build(&mut b);
         let base = super::shared_memory::smem_base(&mut b);
         let abase = b.add_const(base, scratch);
         let arow = b.mul_const(tp[0], sa * 4);
@@ -1701,7 +1726,7 @@ impl Lowering {
                 })
                 .collect()
         });
-        b.op0("threadgroup.sync", &[], vec![]);
+        SyncOp::build(&mut b);
         self.set_tile(r, out, lc, false);
         Ok(())
     }
@@ -1758,15 +1783,17 @@ impl Lowering {
             }
         }
         ny.extend(tail);
-        let st = super::op_state(ctx, "scf.yield", ny, vec![], vec![], vec![], ctx.op(y).loc);
-        let nyo = ctx.create_op(st);
-        ctx.insert_op_before(y, nyo);
+        let mut b = before(ctx, y);
+        YieldOp::build(&mut b, &ny);
         ctx.erase_op(y);
         // The new loop.
         let mut operands = bounds.to_vec();
         operands.extend(new_inits.iter().copied());
         let rtys: Vec<Type> = new_inits.iter().map(|v| ctx.value_type(*v)).collect();
-        let mut st = super::op_state(ctx, "scf.for", operands, rtys, vec![], vec![], loc);
+        let mut st = OperationState::of(ctx, ForOp::DEF)
+            .with_operands(operands)
+            .with_results(rtys);
+        st.loc = loc;
         st.properties = ctx.op(f).properties;
         let region = ctx.create_region();
         super::set_region_blocks(ctx, region, &[body]);
@@ -1874,11 +1901,11 @@ impl GPlan {
             Delta::Addr(a, k) => (a, k),
         }
     }
-    fn in_bounds(&self, b: &mut B<'_>, l: usize) -> Value {
+    fn in_bounds(&self, b: &mut OpBuilder<'_>, l: usize) -> Value {
         let mut ps = Vec::new();
         for d in 0..self.idx.len() {
             let i = b.add_const(self.idx[d], self.lparts[l][d]);
-            ps.push(b.cmpi("ult", i, self.ext[d]));
+            ps.push(b.cmpi(CmpIPredicate::Ult, i, self.ext[d]));
         }
         b.all(&ps)
     }
@@ -1923,7 +1950,7 @@ fn zero_imm(ctx: &Context, t: Type) -> String {
     }
 }
 
-fn zero_of(b: &mut B<'_>, t: Type) -> Value {
+fn zero_of(b: &mut OpBuilder<'_>, t: Type) -> Value {
     match b.ctx().type_kind(t).clone() {
         TypeKind::Float(_) => b.cfloat_bits(t, 0),
         _ => b.cint(t, 0),
@@ -1934,12 +1961,12 @@ fn zero_of(b: &mut B<'_>, t: Type) -> Value {
 /// `scf.for %i = lo to hi step st iter_args(inits)` (i32 bounds) with the body from `body_f`
 /// (given the induction variable and the carried values, returning the yielded ones).
 fn build_for(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     lo: Value,
     hi: Value,
     st: Value,
     inits: &[Value],
-    body_f: impl FnOnce(&mut B<'_>, Value, &[Value]) -> Vec<Value>,
+    body_f: impl FnOnce(&mut OpBuilder<'_>, Value, &[Value]) -> Vec<Value>,
 ) -> Vec<Value> {
     let i32t = b.i32();
     let mut arg_tys = vec![i32t];
@@ -1948,35 +1975,30 @@ fn build_for(
     let body = ctx.create_block(&arg_tys);
     let region = ctx.create_region();
     ctx.push_block(region, body);
-    let loc = b.loc;
+    let loc = b.loc();
     let mut operands = vec![lo, hi, st];
     operands.extend(inits);
-    let mut state = super::op_state(
-        b.ctx_mut(),
-        "scf.for",
-        operands,
-        arg_tys[1..].to_vec(),
-        vec![],
-        vec![],
-        loc,
-    );
-    state.regions = vec![region];
-    let f = b.rw.create(state);
-    let saved = b.rw.insertion_point();
-    b.rw.set_insertion_point_to_end(body);
+    let mut state = OperationState::of(b.ctx_mut(), ForOp::DEF)
+        .with_operands(operands)
+        .with_results(arg_tys[1..].to_vec())
+        .with_regions(vec![region]);
+    state.loc = loc;
+    let f = b.create(state);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(body);
     let args = b.ctx().block_args(body).to_vec();
     let ys = body_f(b, args[0], &args[1..]);
-    b.op0("scf.yield", &ys, vec![]);
-    b.rw.set_insertion_point(saved);
+    YieldOp::build(b, &ys);
+    b.set_insertion_point(saved);
     b.ctx().results(f).to_vec()
 }
 
 fn build_if(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     cond: Value,
     tys: &[Type],
-    then_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
-    else_f: impl FnOnce(&mut B<'_>) -> Vec<Value>,
+    then_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
+    else_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
 ) -> Vec<Value> {
     let ctx = b.ctx_mut();
     let tb = ctx.create_block(&[]);
@@ -1985,33 +2007,28 @@ fn build_if(
     ctx.push_block(tr, tb);
     let er = ctx.create_region();
     ctx.push_block(er, eb);
-    let loc = b.loc;
-    let mut st = super::op_state(
-        b.ctx_mut(),
-        "scf.if",
-        vec![cond],
-        tys.to_vec(),
-        vec![],
-        vec![],
-        loc,
-    );
-    st.regions = vec![tr, er];
-    let i = b.rw.create(st);
-    let saved = b.rw.insertion_point();
-    b.rw.set_insertion_point_to_end(tb);
+    let loc = b.loc();
+    let mut st = OperationState::of(b.ctx_mut(), IfOp::DEF)
+        .with_operands(vec![cond])
+        .with_results(tys.to_vec())
+        .with_regions(vec![tr, er]);
+    st.loc = loc;
+    let i = b.create(st);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(tb);
     let tv = then_f(b);
-    b.op0("scf.yield", &tv, vec![]);
-    b.rw.set_insertion_point_to_end(eb);
+    YieldOp::build(b, &tv);
+    b.set_insertion_point_to_end(eb);
     let ev = else_f(b);
-    b.op0("scf.yield", &ev, vec![]);
-    b.rw.set_insertion_point(saved);
+    YieldOp::build(b, &ev);
+    b.set_insertion_point(saved);
     b.ctx().results(i).to_vec()
 }
 
 /// `vw` contiguous elements from `[a+k]`.
 #[allow(clippy::too_many_arguments)]
 fn vector_load(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     space: &str,
     a: Value,
     k: i64,
@@ -2057,7 +2074,7 @@ fn vector_load(
 /// Stores `vals` (contiguous) at `[a+k]`.
 #[allow(clippy::too_many_arguments)]
 fn vector_store(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     space: &str,
     a: Value,
     k: i64,
@@ -2116,7 +2133,7 @@ fn float_kind(d: DType) -> Option<FloatKind> {
 }
 
 /// One element of a binary op (`kind` is the tilus op name without `tilus.`).
-fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
+fn scalar_binary(b: &mut OpBuilder<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -> R<Value> {
     let float = float_kind(dt).is_some();
     let unsigned = matches!(
         dt,
@@ -2125,52 +2142,58 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
             ..
         }
     );
-    let name = match (kind, float) {
-        ("add", true) => "addf",
-        ("add", false) => "addi",
-        ("sub", true) => "subf",
-        ("sub", false) => "subi",
-        ("mul", true) => "mulf",
-        ("mul", false) => "muli",
-        ("div", true) => "divf",
+    enum Bin {
+        I(IntBinOp),
+        F(FloatBinOp),
+    }
+    let op = match (kind, float) {
+        ("add", true) => Bin::F(FloatBinOp::AddF),
+        ("add", false) => Bin::I(IntBinOp::AddI),
+        ("sub", true) => Bin::F(FloatBinOp::SubF),
+        ("sub", false) => Bin::I(IntBinOp::SubI),
+        ("mul", true) => Bin::F(FloatBinOp::MulF),
+        ("mul", false) => Bin::I(IntBinOp::MulI),
+        ("div", true) => Bin::F(FloatBinOp::DivF),
         ("div", false) => {
             if unsigned {
-                "divui"
+                Bin::I(IntBinOp::DivUI)
             } else {
-                "divsi"
+                Bin::I(IntBinOp::DivSI)
             }
         }
         ("mod", false) => {
             if unsigned {
-                "remui"
+                Bin::I(IntBinOp::RemUI)
             } else {
-                "remsi"
+                Bin::I(IntBinOp::RemSI)
             }
         }
-        ("maximum", true) => "maximumf",
+        ("maximum", true) => Bin::F(FloatBinOp::MaximumF),
         ("maximum", false) => {
             if unsigned {
-                "maxui"
+                Bin::I(IntBinOp::MaxUI)
             } else {
-                "maxsi"
+                Bin::I(IntBinOp::MaxSI)
             }
         }
-        ("minimum", true) => "minimumf",
+        ("minimum", true) => Bin::F(FloatBinOp::MinimumF),
         ("minimum", false) => {
             if unsigned {
-                "minui"
+                Bin::I(IntBinOp::MinUI)
             } else {
-                "minsi"
+                Bin::I(IntBinOp::MinSI)
             }
         }
         ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
         ("cmp", true) => {
-            let p = ["oeq", "une", "olt", "ole", "ogt", "oge"][pred.clamp(0, 5) as usize];
+            use CmpFPredicate as P;
+            let p = [P::Oeq, P::Une, P::Olt, P::Ole, P::Ogt, P::Oge][pred.clamp(0, 5) as usize];
             return Ok(b.cmpf(p, a[0], a[1]));
         }
         ("cmp", false) => {
-            let s = ["eq", "ne", "slt", "sle", "sgt", "sge"];
-            let u = ["eq", "ne", "ult", "ule", "ugt", "uge"];
+            use CmpIPredicate as P;
+            let s = [P::Eq, P::Ne, P::Slt, P::Sle, P::Sgt, P::Sge];
+            let u = [P::Eq, P::Ne, P::Ult, P::Ule, P::Ugt, P::Uge];
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
@@ -2181,42 +2204,45 @@ fn scalar_binary(b: &mut B<'_>, kind: &str, a: &[Value], dt: DType, pred: i64) -
             ))
         }
     };
-    Ok(b.ar(name, a[0], a[1]))
+    Ok(match op {
+        Bin::I(o) => b.int_op(o, a[0], a[1]),
+        Bin::F(o) => b.float_op(o, a[0], a[1]),
+    })
 }
 
 /// Runs `f` in f32 for half types.
 fn via_f32(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     v: Value,
     dt: DType,
-    f: impl FnOnce(&mut B<'_>, Value) -> Value,
+    f: impl FnOnce(&mut OpBuilder<'_>, Value) -> Value,
 ) -> Value {
     match dt {
         DType::F32 => f(b, v),
         _ => {
             let f32t = b.f32();
             let t = b.ctx().value_type(v);
-            let x = b.op1("arith.extf", &[v], f32t, vec![]);
+            let x = ExtFOp::build(b, v, f32t).out(b.ctx());
             let y = f(b, x);
-            b.op1("arith.truncf", &[y], t, vec![])
+            TruncFOp::build(b, y, t).out(b.ctx())
         }
     }
 }
 
-fn cf32(b: &mut B<'_>, x: f32) -> Value {
+fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
     let t = b.f32();
     b.cfloat_bits(t, x.to_bits() as u128)
 }
 
-fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
+fn scalar_unary(b: &mut OpBuilder<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
     let float = float_kind(dt).is_some();
     if matches!(kind, "neg" | "abs") {
         let ty = b.ctx().value_type(v);
         return Ok(match (kind, float) {
-            ("neg", true) => b.op1("arith.negf", &[v], ty, vec![]),
+            ("neg", true) => NegFOp::build(b, v, ty, None).result(b.ctx()),
             ("neg", false) => {
                 let z = b.cint(ty, 0);
-                b.ar("subi", z, v)
+                b.int_op(IntBinOp::SubI, z, v)
             }
             ("abs", true) => {
                 let s = match dt {
@@ -2242,14 +2268,14 @@ fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
         match kind.as_str() {
             "exp" => {
                 let c = cf32(b, std::f32::consts::LOG2_E);
-                let y = b.ar("mulf", x, c);
+                let y = b.float_op(FloatBinOp::MulF, x, c);
                 b.inst1("ex2.approx.ftz.f32", &[y], f)
             }
             "exp2" => b.inst1("ex2.approx.ftz.f32", &[x], f),
             "log" => {
                 let y = b.inst1("lg2.approx.ftz.f32", &[x], f);
                 let c = cf32(b, std::f32::consts::LN_2);
-                b.ar("mulf", y, c)
+                b.float_op(FloatBinOp::MulF, y, c)
             }
             "sqrt" => b.inst1("sqrt.rn.f32", &[x], f),
             "rsqrt" => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
@@ -2258,22 +2284,30 @@ fn scalar_unary(b: &mut B<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
     }))
 }
 
-fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
+fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
     if src == dst {
         return Ok(v);
     }
     let t = dst.to_type(b.ctx_mut());
-    let name = match (float_kind(src), float_kind(dst)) {
+    type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
+    macro_rules! cast {
+        ($h:ident) => {
+            (|b: &mut OpBuilder<'_>, v: Value, t: Type| -> Value {
+                $h::build(b, v, t).out(b.ctx())
+            }) as Build
+        };
+    }
+    let build = match (float_kind(src), float_kind(dst)) {
         (Some(_), Some(_)) => {
             if dst.bits() > src.bits() {
-                "arith.extf"
+                cast!(ExtFOp)
             } else if dst.bits() < src.bits() {
-                "arith.truncf"
+                cast!(TruncFOp)
             } else {
                 // f16 <-> bf16 through f32.
                 let f = b.f32();
-                let x = b.op1("arith.extf", &[v], f, vec![]);
-                return Ok(b.op1("arith.truncf", &[x], t, vec![]));
+                let x = ExtFOp::build(b, v, f).out(b.ctx());
+                return Ok(TruncFOp::build(b, x, t).out(b.ctx()));
             }
         }
         (None, Some(_)) => {
@@ -2284,9 +2318,9 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
                     ..
                 }
             ) {
-                "arith.uitofp"
+                cast!(UIToFPOp)
             } else {
-                "arith.sitofp"
+                cast!(SIToFPOp)
             }
         }
         (Some(_), None) => {
@@ -2297,9 +2331,9 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
                     ..
                 }
             ) {
-                "arith.fptoui"
+                cast!(FPToUIOp)
             } else {
-                "arith.fptosi"
+                cast!(FPToSIOp)
             }
         }
         (None, None) => {
@@ -2312,21 +2346,21 @@ fn scalar_cast(b: &mut B<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
                     }
                 ) || src.bits() == 1
                 {
-                    "arith.extui"
+                    cast!(ExtUIOp)
                 } else {
-                    "arith.extsi"
+                    cast!(ExtSIOp)
                 }
             } else if dst.bits() < src.bits() {
-                "arith.trunci"
+                cast!(TruncIOp)
             } else {
                 return Ok(v);
             }
         }
     };
-    Ok(b.op1(name, &[v], t, vec![]))
+    Ok(build(b, v, t))
 }
 
-fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
+fn combine(b: &mut OpBuilder<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value> {
     let k = match kind {
         "sum" => "add",
         "max" => "maximum",
@@ -2338,7 +2372,7 @@ fn combine(b: &mut B<'_>, kind: &str, x: Value, y: Value, dt: DType) -> R<Value>
 
 /// `shfl.sync.MODE.b32` of a value by an immediate lane operand.
 fn shfl(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     mode: &str,
     v: Value,
     lane: &str,
@@ -2349,13 +2383,20 @@ fn shfl(
     shfl_any(b, mode, v, None, lane, c, member, dt)
 }
 
-fn shfl_dyn(b: &mut B<'_>, mode: &str, v: Value, delta: Value, c: &str, dt: DType) -> R<Value> {
+fn shfl_dyn(
+    b: &mut OpBuilder<'_>,
+    mode: &str,
+    v: Value,
+    delta: Value,
+    c: &str,
+    dt: DType,
+) -> R<Value> {
     shfl_any(b, mode, v, Some(delta), "", c, 0xffff_ffff, dt)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn shfl_any(
-    b: &mut B<'_>,
+    b: &mut OpBuilder<'_>,
     mode: &str,
     v: Value,
     delta: Option<Value>,

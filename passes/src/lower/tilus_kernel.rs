@@ -18,11 +18,17 @@
 //! The body must be free of register tensors and thread groups by now (run `lower-tiles` and
 //! `lower-threadgroups` first); ids inside groups are nevertheless lowered relative to them.
 
-use super::build::{group_pos, i64_attr, ops_named, relative_tid, B};
-use super::{op_state, set_region_blocks};
+use super::build::{
+    before, group_pos, i64_attr, ops_where, relative_tid, replace_op, LowerBuilder,
+};
+use super::set_region_blocks;
 use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use tilus_dialects::arith::IntBinOp;
+use tilus_dialects::ptx::{EntryOp, RetOp};
+use tilus_dialects::tilus::{FastDivmodOp, GlobalViewOp, KernelOp, TilusOpKind};
 use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
-use tilus_ir::{BlockId, Context, Diagnostic, OpId, Type};
+use tilus_ir::handle::KeywordEnum;
+use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type};
 
 /// Registry entry.
 pub const INFO: PassInfo = PassInfo {
@@ -84,7 +90,7 @@ impl Pass for LowerTilusKernel {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let kernels = ops_named(ctx, op, &["tilus.kernel"]);
+        let kernels = ops_where(ctx, op, KernelOp::is);
         let mut errors = Vec::new();
         for &k in &kernels {
             lower_ids(ctx, k);
@@ -115,34 +121,30 @@ impl Pass for LowerTilusKernel {
 /// Lowers every `tilus.thread_id/warp_id/lane_id/block_id/num_blocks` under `root` to
 /// `ptx.special` arithmetic, relative to the group each sits in.
 pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
+    use TilusOpKind as K;
     let mut ids = Vec::new();
     ctx.walk(root, &mut |o| {
-        if matches!(
-            ctx.op_name_str(o),
-            "tilus.thread_id"
-                | "tilus.warp_id"
-                | "tilus.lane_id"
-                | "tilus.block_id"
-                | "tilus.num_blocks"
-        ) {
-            ids.push(o);
+        if let Some(
+            k @ (K::ThreadId(_) | K::WarpId(_) | K::LaneId(_) | K::BlockId(_) | K::NumBlocks(_)),
+        ) = K::classify(ctx, o)
+        {
+            ids.push(k);
         }
     });
-    for o in ids {
-        let name = ctx.op_name_str(o).to_string();
+    for kind in ids {
+        let o = kind.op();
         let g = group_pos(ctx, o);
-        let mut b = B::before(ctx, o);
-        let v = match name.as_str() {
-            "tilus.lane_id" => b.special("laneid"),
-            "tilus.block_id" | "tilus.num_blocks" => {
-                let d =
-                    ["x", "y", "z"][prop_i64(b.ctx(), o, "dim").unwrap_or(0).clamp(0, 2) as usize];
-                let reg = if name == "tilus.block_id" {
-                    "ctaid"
-                } else {
-                    "nctaid"
-                };
-                b.special(&format!("{reg}.{d}"))
+        let grid = match kind {
+            K::BlockId(h) => Some(("ctaid", h.dim(ctx))),
+            K::NumBlocks(h) => Some(("nctaid", h.dim(ctx))),
+            _ => None,
+        };
+        let mut b = before(ctx, o);
+        let v = match kind {
+            K::LaneId(_) => b.special("laneid"),
+            K::BlockId(_) | K::NumBlocks(_) => {
+                let (reg, d) = grid.expect("a grid id");
+                b.special(&format!("{reg}.{}", d.keyword()))
             }
             _ => {
                 let g = g.unwrap_or(super::build::GroupPos {
@@ -152,30 +154,24 @@ pub(crate) fn lower_ids(ctx: &mut Context, root: OpId) {
                     block: 1024,
                 });
                 let t = relative_tid(&mut b, &g);
-                if name == "tilus.warp_id" {
+                if matches!(kind, K::WarpId(_)) {
                     b.udiv_const(t, 32)
                 } else {
                     t
                 }
             }
         };
-        b.rw.replace_op(o, &[v]);
+        replace_op(&mut b, o, &[v]);
     }
 }
 
 /// `fast_divmod`, dead global views.
 fn lower_misc(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
-    let mut ops = Vec::new();
-    ctx.walk(k, &mut |o| {
-        if matches!(
-            ctx.op_name_str(o),
-            "tilus.fast_divmod" | "tilus.global_view"
-        ) {
-            ops.push(o);
-        }
+    let ops = ops_where(ctx, k, |c, o| {
+        FastDivmodOp::is(c, o) || GlobalViewOp::is(c, o)
     });
     for o in ops {
-        if ctx.op_name_str(o) == "tilus.global_view" {
+        if GlobalViewOp::is(ctx, o) {
             if ctx.uses(ctx.results(o)[0]).is_empty() {
                 ctx.erase_op(o);
                 continue;
@@ -186,10 +182,10 @@ fn lower_misc(ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
             ));
         }
         let (a, d) = (ctx.operands(o)[0], ctx.operands(o)[1]);
-        let mut b = B::before(ctx, o);
-        let q = b.ar("divui", a, d);
-        let r = b.ar("remui", a, d);
-        b.rw.replace_op(o, &[q, r]);
+        let mut b = before(ctx, o);
+        let q = b.int_op(IntBinOp::DivUI, a, d);
+        let r = b.int_op(IntBinOp::RemUI, a, d);
+        replace_op(&mut b, o, &[q, r]);
     }
     Ok(())
 }
@@ -216,9 +212,10 @@ impl LowerTilusKernel {
         let fty = ctx.function_type(inputs, vec![]);
         let fty_attr = ctx.type_attr(fty);
         // The body gets its terminator.
-        let st = op_state(ctx, "ptx.ret", vec![], vec![], vec![], vec![], loc);
-        let ret = ctx.create_op(st);
-        ctx.append_op(body, ret);
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        b.set_insertion_point_to_end(body);
+        RetOp::build(&mut b);
         let region = ctx.create_region();
         set_region_blocks(ctx, region, &blocks);
         let mut props = Vec::new();
@@ -255,8 +252,10 @@ impl LowerTilusKernel {
             let n = c.first().copied().unwrap_or(1);
             props.push(("reqnctapercluster".into(), i64_attr(ctx, n)));
         }
-        let mut st = op_state(ctx, "ptx.entry", vec![], vec![], props, vec![], loc);
-        st.regions = vec![region];
+        let mut st = OperationState::of(ctx, EntryOp::DEF)
+            .with_properties(ctx, props)
+            .with_regions(vec![region]);
+        st.loc = loc;
         let mut attrs: Vec<(String, tilus_ir::Attr)> = ctx
             .attrs(k)
             .iter()
