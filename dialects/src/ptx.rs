@@ -82,7 +82,7 @@ impl RegClass {
 
 /// Whether `t` is `!ptx.tensormap`.
 pub fn is_tensormap(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "ptx" && name == "tensormap")
+    ctx.type_value::<TensorMapType>(t).is_some()
 }
 
 /// The register class of a type PTX can hold in a register, or `None`.
@@ -127,7 +127,8 @@ pub const PTX_REG_TYPE: TypeConstraint = TypeConstraint {
 /// A register tile (`!tilus.reg<...>`): admitted as a `ptx.inst` operand or result only on an
 /// instruction with a `tile_block` attribute (see [`INST`]); `lower-tiles` expands it.
 pub fn is_register_tile(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "tilus" && name == "reg")
+    crate::tilus_types::TensorType::of_ref(ctx, t)
+        .is_some_and(|x| x.space == crate::tilus_types::Space::Register)
 }
 
 /// A `ptx.inst` operand or result type: a register type, or a register tile (which the
@@ -153,11 +154,28 @@ pub static PTX_TYPES: &[SymbolDef] = &[SymbolDef {
         NAME[128]` (what nvcc emits for a `const __grid_constant__ CUtensorMap`) and the value \
         in the body is the parameter's generic address (`cvta.param.u64`), a `.b64` register \
         that `cp.async.bulk.tensor` takes as `[%map, {...}]`.",
-    check: |b| match b {
-        None => Ok(()),
+    parse: |b| match b {
+        None => Ok(std::sync::Arc::new(TensorMapType)),
         Some(_) => Err("'!ptx.tensormap' takes no parameters".into()),
     },
 }];
+
+/// `!ptx.tensormap`: a type without parameters, so its value is just the marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMapType;
+
+impl tilus_ir::typedef::DialectValue for TensorMapType {
+    fn body(&self) -> Option<String> {
+        None
+    }
+}
+
+impl TensorMapType {
+    /// `!ptx.tensormap`.
+    pub fn get(ctx: &mut Context) -> Type {
+        ctx.dialect_type("ptx", "tensormap", TensorMapType)
+    }
+}
 
 /// The types and attributes of the dialect, for `register_dialect_symbols`.
 pub const SYMBOLS: DialectSymbols = DialectSymbols {

@@ -868,11 +868,7 @@ fn check_same_layout(
             return Err(op_error(
                 ctx,
                 op,
-                format!(
-                    "expects {what} to have the same layout, but found '{}' and '{}'",
-                    a.layout.as_deref().unwrap_or(""),
-                    b.layout.as_deref().unwrap_or("")
-                ),
+                format!("expects {what} to have the same layout, but found '{la}' and '{lb}'"),
             ));
         }
     }
@@ -1483,8 +1479,7 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ctx,
                 op,
                 format!(
-                    "expects the result layout '{want}' (the operand's, reduced), but found '{}'",
-                    r.layout.as_deref().unwrap_or("")
+                    "expects the result layout '{want}' (the operand's, reduced), but found '{lr}'"
                 ),
             ));
         }

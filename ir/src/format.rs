@@ -723,11 +723,15 @@ fn parse_elems_rt(
                         _ if ad.constraint.short_form.is_some() => {
                             let (d, n) = ad.constraint.short_form.unwrap();
                             let body = p.parse_pretty_body()?;
-                            p.ctx.attr(AttrKind::Dialect {
+                            let kind = AttrKind::Dialect {
                                 dialect: d.into(),
                                 name: n.into(),
                                 body: Some(body),
-                            })
+                            };
+                            let sp = Span::new(start, p.pos());
+                            p.ctx.registered_attr(&kind).map_err(|e| {
+                                crate::syntax::parser::symbol_diag(sp, &format!("{d}.{n}"), e, true)
+                            })?
                         }
                         _ if !ad.constraint.keywords.is_empty() => {
                             let (kw, sp) = p.parse_keyword_any()?;

@@ -13,6 +13,7 @@ use crate::attrs::{
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
 use crate::diag::{DiagLoc, Diagnostic, Span};
 use crate::float;
+use crate::typedef::SymbolError;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -2264,12 +2265,16 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                     (None, Some(body)) => self.opaque_or_dialect_type(d, body),
                     (Some(n), body) => {
-                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), false)?;
-                        TypeKind::Dialect {
+                        let name = format!("{d}.{n}");
+                        let kind = TypeKind::Dialect {
                             dialect: d,
                             name: n,
                             body,
-                        }
+                        };
+                        return self
+                            .ctx
+                            .registered_type(&kind)
+                            .map_err(|e| symbol_diag(sp, &name, e, false));
                     }
                 }
             }
@@ -2304,49 +2309,6 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// Splits `!dialect.name<body>` / `#dialect.name<body>` into parts.
-    /// Checks `!d.n<body>` (or `#d.n<body>`) against the dialect's declarations when the dialect
-    /// declared its types/attributes; unknown dialects stay opaque, as in MLIR with
-    /// `--allow-unregistered-dialect`.
-    fn check_dialect_symbol(
-        &self,
-        sp: Span,
-        d: &str,
-        n: &str,
-        body: Option<&str>,
-        attr: bool,
-    ) -> PResult<()> {
-        let Some(syms) = self.ctx.dialect_symbols(d) else {
-            return Ok(());
-        };
-        let (sigil, what) = if attr {
-            ('#', "attribute")
-        } else {
-            ('!', "type")
-        };
-        match syms.find(n, attr) {
-            None => {
-                let list = if attr { syms.attrs } else { syms.types };
-                let known: Vec<String> =
-                    list.iter().map(|s| format!("{sigil}{}", s.name)).collect();
-                Err(Diagnostic::at(
-                    sp,
-                    format!(
-                        "unknown {what} '{sigil}{d}.{n}': dialect '{d}' declares {}",
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    ),
-                ))
-            }
-            Some(def) => (def.check)(body).map_err(|m| {
-                Diagnostic::at(sp, format!("invalid '{sigil}{d}.{n}' {what}: {m}"))
-                    .with_help(format!("syntax: {}", def.syntax))
-            }),
-        }
-    }
-
     fn dialect_symbol(&self, p: Pair<'s, Rule>) -> (String, Option<String>, Option<String>) {
         let mut it = p.into_inner();
         let ident = it.next().unwrap().as_str();
@@ -2463,12 +2425,16 @@ impl<'c, 's> Parser<'c, 's> {
                         },
                     },
                     (Some(n), body) => {
-                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), true)?;
-                        AttrKind::Dialect {
+                        let name = format!("{d}.{n}");
+                        let kind = AttrKind::Dialect {
                             dialect: d,
                             name: n,
                             body,
-                        }
+                        };
+                        return self
+                            .ctx
+                            .registered_attr(&kind)
+                            .map_err(|e| symbol_diag(sp, &name, e, true));
                     }
                 }
             }
@@ -2994,6 +2960,35 @@ fn symbol_text(p: Pair<'_, Rule>) -> String {
 }
 
 /// `"data"` (a single string literal) → the data, for opaque dialect symbols.
+/// The diagnostic for a dialect type (or attribute, `attr`) `d.n` that its registered dialect
+/// rejects, at the symbol's span.
+pub(crate) fn symbol_diag(sp: Span, full_name: &str, e: SymbolError, attr: bool) -> Diagnostic {
+    let (sigil, what) = if attr {
+        ('#', "attribute")
+    } else {
+        ('!', "type")
+    };
+    let d = full_name.split('.').next().unwrap_or(full_name);
+    match e {
+        SymbolError::Unknown(known) => Diagnostic::at(
+            sp,
+            format!(
+                "unknown {what} '{sigil}{full_name}': dialect '{d}' declares {}",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        ),
+        SymbolError::Invalid { message, syntax } => Diagnostic::at(
+            sp,
+            format!("invalid '{sigil}{full_name}' {what}: {message}"),
+        )
+        .with_help(format!("syntax: {syntax}")),
+    }
+}
+
 fn opaque_payload(body: &str) -> Option<String> {
     let t = body.trim();
     if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {

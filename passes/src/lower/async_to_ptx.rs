@@ -1033,11 +1033,7 @@ fn swizzle_name(m: SwizzleMode) -> &'static str {
 
 /// Appends a `!ptx.tensormap` parameter to the kernel and returns it.
 fn add_tensormap_param(ctx: &mut Context, kn: &Kernel) -> (Value, usize) {
-    let tm = ctx.ty(TypeKind::Dialect {
-        dialect: "ptx".into(),
-        name: "tensormap".into(),
-        body: None,
-    });
+    let tm = tilus_dialects::ptx::TensorMapType::get(ctx);
     let index = ctx.block_args(kn.entry).len();
     let v = ctx.add_block_arg(kn.entry, tm, None);
     let (mut inputs, results) = match ctx
@@ -1313,7 +1309,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<Lowered,
                 swizzle: SwizzleMode::None,
                 layout: None,
             }
-            .to_type(b.ctx_mut());
+            .get(b.ctx_mut());
             let slot = b.op1("tilus.shared_tensor", &[], slot_ty, vec![]);
             let sa = b.shared_addr(slot);
             let p = first_warp(&mut b);
