@@ -449,7 +449,9 @@ pub fn inst_args_and_guard(
         .get_prop(op, "operandSegmentSizes")
         .map(|a| ctx.attr_kind(a))
     {
-        Some(AttrKind::DenseArray { values, .. }) => values.get(1).is_some_and(|v| v.trim() == "1"),
+        Some(AttrKind::DenseArray { values, .. }) => {
+            values.to_i64s().is_some_and(|v| v.get(1) == Some(&1))
+        }
         _ => false,
     };
     if guarded && !ops.is_empty() {
@@ -526,11 +528,8 @@ pub fn split_form(form: &str) -> Result<Vec<FormPiece>, String> {
 }
 
 fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
-    let elem = ctx.int_type(32);
-    ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: sizes.iter().map(|s| s.to_string()).collect(),
-    })
+    let sizes: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+    ctx.int_array_attr(32, &sizes)
 }
 
 /// The properties of a `ptx.inst` with `nargs` operands, a guard or not, and a form.
@@ -740,16 +739,12 @@ fn verify_tile_operands(
     if tile_at.is_empty() && tile_results == 0 {
         return Ok(());
     }
-    let block = ctx
-        .get_attr(op, "tile_block")
-        .and_then(|a| match ctx.attr_kind(a) {
-            AttrKind::DenseArray { values, .. } if values.len() == 2 => {
-                let b: i64 = values[0].trim().parse().ok()?;
-                let n: i64 = values[1].trim().parse().ok()?;
-                Some((b, n))
-            }
-            _ => None,
-        });
+    let block =
+        ctx.get_attr(op, "tile_block")
+            .and_then(|a| match ctx.int_array_values(a)?.as_slice() {
+                &[b, n] => Some((b, n)),
+                _ => None,
+            });
     let Some((b, n)) = block else {
         return Err(Diagnostic::op(
             op,

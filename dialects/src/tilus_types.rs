@@ -726,9 +726,7 @@ pub fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i64> {
 /// The values of an `array<i64: ...>` attribute.
 pub fn attr_i64s(ctx: &Context, a: Attr) -> Option<Vec<i64>> {
     match ctx.attr_kind(a) {
-        AttrKind::DenseArray { values, .. } => {
-            values.iter().map(|v| v.trim().parse().ok()).collect()
-        }
+        AttrKind::DenseArray { values, .. } => values.to_i64s(),
         _ => None,
     }
 }

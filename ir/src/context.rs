@@ -685,6 +685,24 @@ impl Context {
         self.attr(AttrKind::Dict(entries))
     }
 
+    /// `array<iN: values...>` for a signless integer width `width` (`operandSegmentSizes` is
+    /// `i32`, shapes and counts `i64`).
+    pub fn int_array_attr(&mut self, width: u32, values: &[i64]) -> Attr {
+        let elem = self.int_type(width);
+        self.attr(AttrKind::DenseArray {
+            elem,
+            values: crate::attrs::DenseArrayValues::from_i64s(values),
+        })
+    }
+
+    /// The integer elements of an `array<iN: ...>` attribute, as `i64`s.
+    pub fn int_array_values(&self, a: Attr) -> Option<Vec<i64>> {
+        match self.attr_kind(a) {
+            AttrKind::DenseArray { values, .. } => values.to_i64s(),
+            _ => None,
+        }
+    }
+
     /// A fresh id for `distinct[..]<..>`.
     pub fn fresh_distinct_id(&mut self) -> u64 {
         self.next_distinct += 1;

@@ -119,13 +119,10 @@ fn wrap(ctx: &Context, module: OpId, target: &str) -> String {
         let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
         let (args, guard) = inst_args_and_guard(ctx, o);
         let form = inst_form(ctx, o, args.len());
-        let block = match ctx.get_attr(o, "tile_block").map(|a| ctx.attr_kind(a)) {
-            Some(AttrKind::DenseArray { values, .. }) => Some((
-                values[0].parse::<i64>().unwrap(),
-                values[1].parse::<i64>().unwrap(),
-            )),
-            _ => None,
-        };
+        let block = ctx
+            .get_attr(o, "tile_block")
+            .and_then(|a| ctx.int_array_values(a))
+            .map(|v| (v[0], v[1]));
         let mut text = String::new();
         if let Some(g) = guard {
             let neg = if ctx.get_prop(o, "guard_negated").is_some() {

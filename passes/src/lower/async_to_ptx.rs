@@ -783,11 +783,7 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
                 vec![g.size; n as usize]
             }
         };
-        let i64t = ctx.int_type(64);
-        let arr = ctx.attr(AttrKind::DenseArray {
-            elem: i64t,
-            values: counts.iter().map(|c| c.to_string()).collect(),
-        });
+        let arr = ctx.int_array_attr(64, &counts);
         tilus_ir::rewrite::set_property(ctx, a, "counts", Some(arr));
         inits.push((a, counts));
     }
@@ -1157,10 +1153,8 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
         .map(|&d| Expr::mul(strides[d].clone(), Expr::Const(eb)).text())
         .collect();
     let i64t = ctx.int_type(64);
-    let box_dims = ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: s.shape.iter().rev().map(|x| x.to_string()).collect(),
-    });
+    let rev_shape: Vec<i64> = s.shape.iter().rev().copied().collect();
+    let box_dims = ctx.int_array_attr(64, &rev_shape);
     let mut entries = vec![
         ("param".to_string(), int_attr(ctx, i64t, param as u128)),
         ("pointer".to_string(), int_attr(ctx, i64t, pointer as u128)),
@@ -1232,11 +1226,7 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
 // ----- WGMMA --------------------------------------------------------------------------------------
 
 fn block_attr(ctx: &mut Context, b: i64, n: i64) -> Attr {
-    let i64t = ctx.int_type(64);
-    ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: vec![b.to_string(), n.to_string()],
-    })
+    ctx.int_array_attr(64, &[b, n])
 }
 
 fn lower_wgmma(ctx: &mut Context, o: OpId) -> Result<Value, String> {

@@ -24,7 +24,7 @@ pub mod tiles;
 pub mod tilus_kernel;
 pub mod tilus_to_ptx;
 
-use tilus_ir::{Attr, AttrKind, BlockId, Context, OpId, OperationState, Type};
+use tilus_ir::{Attr, BlockId, Context, OpId, OperationState, Type};
 
 /// Detaches `b` from its region, keeping its ops (the context can only erase a block from a
 /// region, so the ops are moved out and back).
@@ -56,11 +56,8 @@ pub(crate) fn set_region_blocks(ctx: &mut Context, r: tilus_ir::RegionId, order:
 
 /// `array<i32: ...>`, the value of `operandSegmentSizes`.
 pub(crate) fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
-    let elem = ctx.int_type(32);
-    ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: sizes.iter().map(|s| s.to_string()).collect(),
-    })
+    let sizes: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+    ctx.int_array_attr(32, &sizes)
 }
 
 /// A detached op from its parts.

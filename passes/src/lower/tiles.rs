@@ -1369,12 +1369,10 @@ impl Lowering {
         };
         let (b, n) = match ctx
             .get_attr(o, "tile_block")
-            .map(|a| ctx.attr_kind(a).clone())
+            .and_then(|a| ctx.int_array_values(a))
+            .as_deref()
         {
-            Some(tilus_ir::AttrKind::DenseArray { values, .. }) if values.len() == 2 => {
-                let p = |s: &String| s.trim().parse::<i64>().map_err(|_| "bad tile_block");
-                (p(&values[0])?, p(&values[1])?)
-            }
+            Some(&[b, n]) => (b, n),
             _ => return Err("tile_block must be array<i64: b, n>".into()),
         };
         let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
