@@ -75,17 +75,15 @@ fn constructor_and_parser_agree() {
         BarriersType::get(&mut ctx, 4),
         ty(&mut ctx, "!mbarrier.barriers< 4 >")
     );
-    assert_eq!(
-        BarriersType::of(&ctx, BarriersType::get(&mut ctx, 4)).map(|b| b.count),
-        Some(4)
-    );
+    let four = BarriersType::get(&mut ctx, 4);
+    assert_eq!(BarriersType::of(&ctx, four).map(|b| b.count), Some(4));
     assert_eq!(
         PtrType::get(&mut ctx, DType::BF16),
         ty(&mut ctx, "!tilus.ptr< bf16 >")
     );
     assert_eq!(TensorMapType::get(&mut ctx), ty(&mut ctx, "!ptx.tensormap"));
     // Other kinds of value are not mistaken for each other.
-    assert!(TensorType::of(&ctx, BarriersType::get(&mut ctx, 4)).is_none());
+    assert!(TensorType::of(&ctx, four).is_none());
 }
 
 #[test]
@@ -134,7 +132,10 @@ fn arith_flags_are_flag_sets_in_mlir_spelling() {
     assert_eq!(all, FastMathFlags::FAST.get(&mut ctx));
     assert_eq!(attr_text(&ctx, all), "#arith.fastmath<fast>");
     assert_eq!(
-        attr_text(&ctx, attr(&mut ctx, "#arith.fastmath<none>")),
+        {
+            let none = attr(&mut ctx, "#arith.fastmath<none>");
+            attr_text(&ctx, none)
+        },
         "#arith.fastmath<none>"
     );
 }
@@ -193,7 +194,10 @@ fn dense_arrays_hold_typed_elements() {
         "array<f32: 1.500000e+00, 2.000000e+00, 0x7FC00000>"
     );
     assert_eq!(
-        attr_text(&ctx, attr(&mut ctx, "array<i1: true, false>")),
+        {
+            let bools = attr(&mut ctx, "array<i1: true, false>");
+            attr_text(&ctx, bools)
+        },
         "array<i1: true, false>"
     );
 }

@@ -7,11 +7,10 @@
 
 use crate::attrs::{Attr, AttrKind, Location};
 use crate::opdef::OpDef;
-use crate::typedef::{DialectValue, SymbolDef, SymbolError};
+use crate::typedef::{AsAny, DialectValue, SymbolDef, SymbolError};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
-use std::any::Any;
 use std::sync::Arc;
 
 /// Interning tables hash with FxHash: keys are small and trusted, and SipHash's cost showed up
@@ -512,7 +511,7 @@ impl Context {
     /// The structured value of a registered dialect type, when `t` is one of type `T`.
     pub fn type_value<T: DialectValue>(&self, t: Type) -> Option<&T> {
         let v: &dyn DialectValue = self.type_values.get(t.index())?.as_deref()?;
-        (v as &dyn Any).downcast_ref::<T>()
+        AsAny::as_any(v).downcast_ref::<T>()
     }
 
     /// The declaration of `!dialect.name` (or `#dialect.name` when `attr`): `Ok(None)` when the
@@ -643,7 +642,7 @@ impl Context {
     /// The structured value of a registered dialect attribute, when `a` is one of type `T`.
     pub fn attr_value<T: DialectValue>(&self, a: Attr) -> Option<&T> {
         let v: &dyn DialectValue = self.attr_values.get(a.index())?.as_deref()?;
-        (v as &dyn Any).downcast_ref::<T>()
+        AsAny::as_any(v).downcast_ref::<T>()
     }
 
     /// Whether any affine map or integer set attribute exists in this context.

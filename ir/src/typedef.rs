@@ -20,10 +20,23 @@ use std::sync::Arc;
 /// one per uniqued type or attribute and hands it back with
 /// [`Context::type_value`](crate::Context::type_value) /
 /// [`Context::attr_value`](crate::Context::attr_value), so users never re-parse text.
-pub trait DialectValue: Any + Send + Sync + Debug {
+pub trait DialectValue: AsAny + Send + Sync + Debug {
     /// The body in its one canonical spelling (`None`: written without `<...>`). Two values
     /// that mean the same must print the same body: the body is what the context uniques.
     fn body(&self) -> Option<String>;
+}
+
+/// Lets the context hand a stored [`DialectValue`] back as its concrete type (implemented for
+/// every `'static` type; the workspace's minimum Rust has no `dyn` upcasting to `Any`).
+pub trait AsAny: Any {
+    /// `self` as `&dyn Any`, for `downcast_ref`.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// Parses the body of a dialect type or attribute (`None` for `!d.name` without `<...>`) into

@@ -16,7 +16,7 @@ use std::path::Path;
 use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::ptx::{inst_args_and_guard, inst_form, split_form, str_prop, FormPiece};
 use tilus_dialects::tilus_types::{DType, TensorType};
-use tilus_ir::{AttrKind, Context, OpId, TypeKind, Value};
+use tilus_ir::{Context, OpId, TypeKind, Value};
 use tilus_passes::lower::async_to_ptx::{
     tcgen05_descriptor, tcgen05_instr_descriptor, wgmma_descriptor, wgmma_plan, AsyncToPtx,
 };

@@ -197,25 +197,20 @@ pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<Regist
         }
         sp[d] = t;
     }
-    let list = |v: &[i64]| {
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut inner = vec![1i64; rank];
     inner[rank - 1] = vec;
-    let mut text = String::new();
+    // `replicate(left) * local(rest) * spatial(sp) * local(inner)`, built from the primitives.
+    let overflow = || "default layout: sizes overflow 64 bits".to_string();
+    let mut layout = RegisterLayout::local(&rest)
+        .try_compose(&RegisterLayout::spatial(&sp))
+        .and_then(|l| l.try_compose(&RegisterLayout::local(&inner)))
+        .ok_or_else(overflow)?;
     if left > 1 {
-        text.push_str(&format!("replicate({left}) * "));
+        layout = RegisterLayout::replicate(left)
+            .try_compose(&layout)
+            .ok_or_else(overflow)?;
     }
-    text.push_str(&format!(
-        "local({}) * spatial({}) * local({})",
-        list(&rest),
-        list(&sp),
-        list(&inner)
-    ));
-    RegisterLayout::parse(&text).map_err(|e| format!("default layout '{text}': {e}"))
+    Ok(layout)
 }
 
 /// Per-layout geometry: thread digits and register coordinates.
