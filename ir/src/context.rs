@@ -438,6 +438,16 @@ impl Context {
     /// stored in canonical spelling; one whose body the dialect rejects stays as written (the
     /// parser reports it through [`Context::registered_type`]).
     pub fn ty(&mut self, kind: TypeKind) -> Type {
+        if matches!(kind, TypeKind::Dialect { .. }) {
+            return self.dialect_kind_type(kind);
+        }
+        // One lookup: `insert_full` keeps the existing entry and returns its index.
+        Type(self.types.insert_full(kind).0 as u32)
+    }
+
+    /// [`Context::ty`] for `TypeKind::Dialect`, out of line so that the common path stays small.
+    #[inline(never)]
+    fn dialect_kind_type(&mut self, kind: TypeKind) -> Type {
         if let TypeKind::Dialect { dialect, .. } = &kind {
             if self.symbols.contains_key(dialect.as_str()) {
                 if let Ok(t) = self.registered_type(&kind) {
@@ -445,7 +455,6 @@ impl Context {
                 }
             }
         }
-        // One lookup: `insert_full` keeps the existing entry and returns its index.
         Type(self.types.insert_full(kind).0 as u32)
     }
 
@@ -473,6 +482,7 @@ impl Context {
             return Ok(Type(self.types.insert_full(kind.clone()).0 as u32));
         };
         let value = (def.parse)(body.as_deref()).map_err(|message| SymbolError::Invalid {
+            name: def.name.to_string(),
             message,
             syntax: def.syntax,
         })?;
@@ -530,9 +540,10 @@ impl Context {
             None => {
                 let sigil = if attr { '#' } else { '!' };
                 let list = if attr { syms.attrs } else { syms.types };
-                Err(SymbolError::Unknown(
-                    list.iter().map(|s| format!("{sigil}{}", s.name)).collect(),
-                ))
+                Err(SymbolError::Unknown {
+                    name: format!("{dialect}.{name}"),
+                    known: list.iter().map(|s| format!("{sigil}{}", s.name)).collect(),
+                })
             }
         }
     }
@@ -569,6 +580,18 @@ impl Context {
     /// Uniques an attribute. As with [`Context::ty`], an attribute of a registered dialect is
     /// stored in canonical spelling with its structured value.
     pub fn attr(&mut self, kind: AttrKind) -> Attr {
+        if matches!(kind, AttrKind::Dialect { .. }) {
+            return self.dialect_kind_attr(kind);
+        }
+        self.has_affine_attrs |= matches!(kind, AttrKind::AffineMap(_) | AttrKind::IntegerSet(_));
+        // One lookup: `insert_full` keeps the existing entry and returns its index.
+        Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    /// [`Context::attr`] for `AttrKind::Dialect`, out of line so that the common path (one
+    /// location per op) stays small.
+    #[inline(never)]
+    fn dialect_kind_attr(&mut self, kind: AttrKind) -> Attr {
         if let AttrKind::Dialect { dialect, .. } = &kind {
             if self.symbols.contains_key(dialect.as_str()) {
                 if let Ok(a) = self.registered_attr(&kind) {
@@ -576,8 +599,6 @@ impl Context {
                 }
             }
         }
-        self.has_affine_attrs |= matches!(kind, AttrKind::AffineMap(_) | AttrKind::IntegerSet(_));
-        // One lookup: `insert_full` keeps the existing entry and returns its index.
         Attr(self.attrs.insert_full(kind).0 as u32)
     }
 
@@ -604,6 +625,7 @@ impl Context {
             return Ok(Attr(self.attrs.insert_full(kind.clone()).0 as u32));
         };
         let value = (def.parse)(body.as_deref()).map_err(|message| SymbolError::Invalid {
+            name: def.name.to_string(),
             message,
             syntax: def.syntax,
         })?;

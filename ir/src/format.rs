@@ -729,9 +729,9 @@ fn parse_elems_rt(
                                 body: Some(body),
                             };
                             let sp = Span::new(start, p.pos());
-                            p.ctx.registered_attr(&kind).map_err(|e| {
-                                crate::syntax::parser::symbol_diag(sp, &format!("{d}.{n}"), e, true)
-                            })?
+                            p.ctx
+                                .registered_attr(&kind)
+                                .map_err(|e| crate::syntax::parser::symbol_diag(sp, e, true))?
                         }
                         _ if !ad.constraint.keywords.is_empty() => {
                             let (kw, sp) = p.parse_keyword_any()?;

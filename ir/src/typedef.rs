@@ -47,10 +47,12 @@ pub type BodyParse = fn(Option<&str>) -> Result<Arc<dyn DialectValue>, String>;
 /// diagnostic at the symbol's span).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SymbolError {
-    /// The dialect declares no type (or attribute) of that name; the names it declares.
-    Unknown(Vec<String>),
-    /// The body does not parse; the message and the declared syntax.
+    /// The dialect declares no type (or attribute) `name` (`dialect.name`); `known` are the
+    /// ones it declares, with their sigil.
+    Unknown { name: String, known: Vec<String> },
+    /// The body of `name` does not parse: the message and the declared syntax.
     Invalid {
+        name: String,
         message: String,
         syntax: &'static str,
     },

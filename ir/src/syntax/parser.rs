@@ -2265,7 +2265,6 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                     (None, Some(body)) => self.opaque_or_dialect_type(d, body),
                     (Some(n), body) => {
-                        let name = format!("{d}.{n}");
                         let kind = TypeKind::Dialect {
                             dialect: d,
                             name: n,
@@ -2274,7 +2273,7 @@ impl<'c, 's> Parser<'c, 's> {
                         return self
                             .ctx
                             .registered_type(&kind)
-                            .map_err(|e| symbol_diag(sp, &name, e, false));
+                            .map_err(|e| symbol_diag(sp, e, false));
                     }
                 }
             }
@@ -2425,7 +2424,6 @@ impl<'c, 's> Parser<'c, 's> {
                         },
                     },
                     (Some(n), body) => {
-                        let name = format!("{d}.{n}");
                         let kind = AttrKind::Dialect {
                             dialect: d,
                             name: n,
@@ -2434,7 +2432,7 @@ impl<'c, 's> Parser<'c, 's> {
                         return self
                             .ctx
                             .registered_attr(&kind)
-                            .map_err(|e| symbol_diag(sp, &name, e, true));
+                            .map_err(|e| symbol_diag(sp, e, true));
                     }
                 }
             }
@@ -2949,32 +2947,35 @@ fn symbol_text(p: Pair<'_, Rule>) -> String {
 }
 
 /// `"data"` (a single string literal) → the data, for opaque dialect symbols.
-/// The diagnostic for a dialect type (or attribute, `attr`) `d.n` that its registered dialect
+/// The diagnostic for a dialect type (or attribute, when `attr`) that its registered dialect
 /// rejects, at the symbol's span.
-pub(crate) fn symbol_diag(sp: Span, full_name: &str, e: SymbolError, attr: bool) -> Diagnostic {
+pub(crate) fn symbol_diag(sp: Span, e: SymbolError, attr: bool) -> Diagnostic {
     let (sigil, what) = if attr {
         ('#', "attribute")
     } else {
         ('!', "type")
     };
-    let d = full_name.split('.').next().unwrap_or(full_name);
     match e {
-        SymbolError::Unknown(known) => Diagnostic::at(
-            sp,
-            format!(
-                "unknown {what} '{sigil}{full_name}': dialect '{d}' declares {}",
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            ),
-        ),
-        SymbolError::Invalid { message, syntax } => Diagnostic::at(
-            sp,
-            format!("invalid '{sigil}{full_name}' {what}: {message}"),
-        )
-        .with_help(format!("syntax: {syntax}")),
+        SymbolError::Unknown { name, known } => {
+            let d = name.split('.').next().unwrap_or(&name);
+            Diagnostic::at(
+                sp,
+                format!(
+                    "unknown {what} '{sigil}{name}': dialect '{d}' declares {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            )
+        }
+        SymbolError::Invalid {
+            name,
+            message,
+            syntax,
+        } => Diagnostic::at(sp, format!("invalid '{sigil}{name}' {what}: {message}"))
+            .with_help(format!("syntax: {syntax}")),
     }
 }
 
@@ -3071,21 +3072,19 @@ fn float_bits(text: &str, k: FloatKind, sp: Span) -> PResult<u128> {
 
 /// Integer literal `text` as a value of an integer type, normalised as MLIR stores it.
 fn int_value(text: &str, width: u32, signedness: Signedness, sp: Span) -> PResult<BigInt> {
+    // The common case first: a decimal that fits (a float literal never parses as an `i64`).
+    if let Some(v) = small_int_in_range(text, width, signedness) {
+        return Ok(v);
+    }
     if text.contains('.') {
         return Err(Diagnostic::at(
             sp,
             "floating point value not valid for specified type",
         ));
     }
-    match small_int_in_range(text, width, signedness) {
-        Some(v) => Ok(v),
-        None => {
-            let v =
-                parse_bigint(text).ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
-            check_int_range(v, width, signedness)
-                .ok_or_else(|| Diagnostic::at(sp, "integer constant out of range for attribute"))
-        }
-    }
+    let v = parse_bigint(text).ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+    check_int_range(v, width, signedness)
+        .ok_or_else(|| Diagnostic::at(sp, "integer constant out of range for attribute"))
 }
 
 fn parse_bigint(text: &str) -> Option<BigInt> {
