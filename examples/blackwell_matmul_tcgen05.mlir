@@ -58,7 +58,7 @@
 // CHECK-NEXT:    tcgen05.fence_after_thread_sync
 // CHECK:         scf.for
 // CHECK-NEXT:      %[[E:.*]] = tcgen05.slice %[[T]][%{{.*}}] : !tilus.tmem<128x256xf32> -> !tilus.tmem<128x32xf32>
-// CHECK-NEXT:      %[[R:.*]] = tcgen05.ld %[[E]] : !tilus.tmem<128x32xf32> -> !tilus.reg<128x32xf32, layout = spatial(128, 1) * local(1, 32)>
+// CHECK-NEXT:      %[[R:.*]] = tcgen05.ld %[[E]] : !tilus.tmem<128x32xf32> -> !tilus.reg<128x32xf32, layout = local(1, 32) * spatial(128, 1)>
 // CHECK-NEXT:      tcgen05.wait_ld
 // CHECK-NEXT:      tilus.cast %[[R]]
 // CHECK:           tilus.store_global

@@ -30,7 +30,7 @@
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v1
 // CHECK-SAME:    warps(4)
 // CHECK:         %[[BAR:.*]] = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
-// CHECK:         tilus.register_tensor init(%{{.*}} : f32) : !tilus.reg<128x128xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
+// CHECK:         tilus.register_tensor init(%{{.*}} : f32) : !tilus.reg<128x128xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
 // CHECK:         scf.for
 // CHECK-NEXT:      threadgroup.single_thread {
 // CHECK-NEXT:        mbarrier.arrive_expect_tx %[[BAR]]
@@ -40,7 +40,7 @@
 // CHECK-NEXT:      }
 // CHECK-NEXT:      threadgroup.sync
 // CHECK:           wgmma.fence
-// CHECK-NEXT:      %{{.*}} = wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x128xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
+// CHECK-NEXT:      %{{.*}} = wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x128xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
 // CHECK-NEXT:      wgmma.commit_group
 // CHECK-NEXT:      wgmma.wait_group 0
 // CHECK-NEXT:      threadgroup.sync

@@ -31,7 +31,7 @@
 // CHECK:         threadgroup.single_thread {
 // CHECK-NEXT:      scf.for
 // CHECK:             mbarrier.arrive_expect_tx %[[BARS]]
-// CHECK:         %{{.*}}:3 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %{{.*}}, %[[PHASE:.*]] = %{{.*}}) -> (!tilus.reg<128x128xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
+// CHECK:         %{{.*}}:3 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[STAGE:.*]] = %{{.*}}, %[[PHASE:.*]] = %{{.*}}) -> (!tilus.reg<128x128xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
 // CHECK-NEXT:      mbarrier.wait %[[BARS]][%[[STAGE]] : i32], phase(%[[PHASE]]) : !mbarrier.barriers<3>
 // CHECK-NEXT:      threadgroup.sync
 // CHECK-NEXT:      tilus.slice_shared %[[SA]][%[[STAGE]]] : !tilus.shared<3x128x64xf16, swizzle = 128B> -> !tilus.shared<128x64xf16, swizzle = 128B>

@@ -57,7 +57,7 @@
 // CHECK-NEXT:      %[[CP:.*]] = mbarrier.consumer_initial_phase
 // CHECK:             mbarrier.wait %[[FULL]][%[[CS:.*]] : i32], phase(%{{.*}}) : !mbarrier.barriers<4>
 // CHECK:             wgmma.fence
-// CHECK-NEXT:        wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+// CHECK-NEXT:        wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
 // CHECK-NEXT:        wgmma.commit_group
 // CHECK-NEXT:        wgmma.wait_group 0
 // CHECK-NEXT:        mbarrier.arrive %[[EMPTY]][%[[CS]] : i32] : !mbarrier.barriers<4>

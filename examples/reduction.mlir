@@ -53,7 +53,7 @@ tilus.kernel @row_sum(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %m: i32, %n: i32
 
 // CHECK-LABEL: tilus.kernel @block_sum
 // CHECK:         %[[P:.*]] = tilus.shared_tensor : !tilus.shared<4x1xf32>
-// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : !tilus.reg<4x1024xf32, layout = spatial(4, 1) * local(1, 32) * spatial(1, 32)> -> !tilus.reg<4x1xf32, layout = spatial(4, 1) * replicate(32)>
+// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : !tilus.reg<4x1024xf32, layout = local(1, 32) * spatial(4, 32)> -> !tilus.reg<4x1xf32, layout = spatial(4, 1) * replicate(32)>
 // CHECK-NEXT:    tilus.store_shared %{{.*}}, %[[P]]
 // CHECK-NEXT:    threadgroup.sync
 // CHECK-NEXT:    threadgroup.single_warp {

@@ -89,7 +89,7 @@ tilus.kernel @rmsnorm_4096(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.
 // CHECK-SAME:    warps(8)
 // CHECK:         tilus.load_global {{.*}} -> !tilus.reg<1x8192xf16, layout = spatial(1, 8) * local(1, 4) * spatial(1, 32) * local(1, 8)>
 // CHECK:         tilus.load_global {{.*}} -> !tilus.reg<8192xf16, layout = spatial(8) * local(4) * spatial(32) * local(8)>
-// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = spatial(1, 1) * replicate(256)>
+// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = replicate(256) * local(1, 1)>
 // CHECK:         tilus.rsqrt
 // CHECK:         tilus.store_global
 tilus.kernel @rmsnorm_8192(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.ptr<f16>, %m: i32, %eps: f32)

@@ -80,9 +80,9 @@ tilus.kernel @softmax_4096(%x: !tilus.ptr<f16>, %y: !tilus.ptr<f16>, %m: i32)
 // CHECK-LABEL: tilus.kernel @softmax_8192
 // CHECK-SAME:    warps(4)
 // CHECK:         tilus.load_global {{.*}} -> !tilus.reg<1x8192xf16, layout = spatial(1, 4) * local(1, 8) * spatial(1, 32) * local(1, 8)>
-// CHECK:         tilus.reduce max %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = spatial(1, 1) * replicate(128)>
+// CHECK:         tilus.reduce max %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = replicate(128) * local(1, 1)>
 // CHECK:         tilus.exp
-// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = spatial(1, 1) * replicate(128)>
+// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : {{.*}} -> !tilus.reg<1x1xf32, layout = replicate(128) * local(1, 1)>
 // CHECK:         tilus.div
 // CHECK:         tilus.store_global
 tilus.kernel @softmax_8192(%x: !tilus.ptr<f16>, %y: !tilus.ptr<f16>, %m: i32)

@@ -7,6 +7,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod arith;
+pub mod arith_attrs;
 pub mod builtin;
 pub mod cf;
 mod common;
@@ -25,21 +26,10 @@ pub mod wgmma;
 
 use tilus_ir::Context;
 
-/// Registers every dialect of this crate.
+/// Registers every dialect of this crate. Types and attributes go first, so that declared
+/// defaults naming them (`#arith.fastmath<none>`) are parsed into their structured values.
 pub fn register_all(ctx: &mut Context) {
-    ctx.register_dialect("builtin", builtin::OPS);
-    ctx.register_dialect("func", func::OPS);
-    ctx.register_dialect("arith", arith::OPS);
-    ctx.register_dialect("cf", cf::OPS);
-    ctx.register_dialect("scf", scf::OPS);
-    ctx.register_dialect("threadgroup", threadgroup::OPS);
-    ctx.register_dialect("tilus", tilus::OPS);
-    ctx.register_dialect("mbarrier", mbarrier::OPS);
-    ctx.register_dialect("tma", tma::OPS);
-    ctx.register_dialect("wgmma", wgmma::OPS);
-    ctx.register_dialect("tcgen05", tcgen05::OPS);
-    ctx.register_dialect("layout", layout::OPS);
-    ctx.register_dialect("ptx", ptx::OPS);
+    ctx.register_dialect_symbols("arith", arith_attrs::SYMBOLS);
     ctx.register_dialect_symbols("ptx", ptx::SYMBOLS);
     ctx.register_dialect_symbols(
         "tilus",
@@ -55,4 +45,17 @@ pub fn register_all(ctx: &mut Context) {
             attrs: &[],
         },
     );
+    ctx.register_dialect("builtin", builtin::OPS);
+    ctx.register_dialect("func", func::OPS);
+    ctx.register_dialect("arith", arith::OPS);
+    ctx.register_dialect("cf", cf::OPS);
+    ctx.register_dialect("scf", scf::OPS);
+    ctx.register_dialect("threadgroup", threadgroup::OPS);
+    ctx.register_dialect("tilus", tilus::OPS);
+    ctx.register_dialect("mbarrier", mbarrier::OPS);
+    ctx.register_dialect("tma", tma::OPS);
+    ctx.register_dialect("wgmma", wgmma::OPS);
+    ctx.register_dialect("tcgen05", tcgen05::OPS);
+    ctx.register_dialect("layout", layout::OPS);
+    ctx.register_dialect("ptx", ptx::OPS);
 }

@@ -619,21 +619,20 @@ fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
         if !p.eat("]") {
             loop {
                 let (text, sp) = p.parse_number_text()?;
-                if text.parse::<i64>().is_err() {
+                let Ok(v) = text.parse::<i64>() else {
                     return Err(Diagnostic::at(
                         sp,
                         format!("expected an integer count, found '{text}'"),
                     ));
-                }
-                values.push(text);
+                };
+                values.push(v);
                 if !p.eat(",") {
                     break;
                 }
             }
             p.expect("]")?;
         }
-        let i64t = p.ctx.int_type(64);
-        let a = p.ctx.attr(AttrKind::DenseArray { elem: i64t, values });
+        let a = p.ctx.int_array_attr(64, &values);
         p.note_attr_span("counts", tilus_ir::Span::new(start, p.pos()));
         props.push(("counts".to_string(), a));
     }
@@ -657,8 +656,10 @@ fn print_alloc(pr: &mut Printer, op: OpId) {
                 tilus_ir::TypeKind::Integer { width: 64, .. }
             ) =>
         {
+            let values = values.to_i64s().unwrap_or_default();
             pr.out.push_str(" counts [");
-            pr.out.push_str(&values.join(", "));
+            let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            pr.out.push_str(&text.join(", "));
             pr.out.push(']');
         }
         Some((a, _)) => rest.push(("counts".into(), a)),

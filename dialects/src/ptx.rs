@@ -83,7 +83,7 @@ impl RegClass {
 
 /// Whether `t` is `!ptx.tensormap`.
 pub fn is_tensormap(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "ptx" && name == "tensormap")
+    ctx.type_value::<TensorMapType>(t).is_some()
 }
 
 /// The register class of a type PTX can hold in a register, or `None`.
@@ -128,7 +128,8 @@ pub const PTX_REG_TYPE: TypeConstraint = TypeConstraint {
 /// A register tile (`!tilus.reg<...>`): admitted as a `ptx.inst` operand or result only on an
 /// instruction with a `tile_block` attribute (see [`INST`]); `lower-tiles` expands it.
 pub fn is_register_tile(ctx: &Context, t: Type) -> bool {
-    matches!(ctx.type_kind(t), TypeKind::Dialect { dialect, name, .. } if dialect == "tilus" && name == "reg")
+    crate::tilus_types::TensorType::of_ref(ctx, t)
+        .is_some_and(|x| x.space == crate::tilus_types::Space::Register)
 }
 
 /// A `ptx.inst` operand or result type: a register type, or a register tile (which the
@@ -154,11 +155,28 @@ pub static PTX_TYPES: &[SymbolDef] = &[SymbolDef {
         NAME[128]` (what nvcc emits for a `const __grid_constant__ CUtensorMap`) and the value \
         in the body is the parameter's generic address (`cvta.param.u64`), a `.b64` register \
         that `cp.async.bulk.tensor` takes as `[%map, {...}]`.",
-    check: |b| match b {
-        None => Ok(()),
+    parse: |b| match b {
+        None => Ok(std::sync::Arc::new(TensorMapType)),
         Some(_) => Err("'!ptx.tensormap' takes no parameters".into()),
     },
 }];
+
+/// `!ptx.tensormap`: a type without parameters, so its value is just the marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMapType;
+
+impl tilus_ir::typedef::DialectValue for TensorMapType {
+    fn body(&self) -> Option<String> {
+        None
+    }
+}
+
+impl TensorMapType {
+    /// `!ptx.tensormap`.
+    pub fn get(ctx: &mut Context) -> Type {
+        ctx.dialect_type("ptx", "tensormap", TensorMapType)
+    }
+}
 
 /// The types and attributes of the dialect, for `register_dialect_symbols`.
 pub const SYMBOLS: DialectSymbols = DialectSymbols {
@@ -553,7 +571,9 @@ pub fn inst_args_and_guard(
         .get_prop(op, "operandSegmentSizes")
         .map(|a| ctx.attr_kind(a))
     {
-        Some(AttrKind::DenseArray { values, .. }) => values.get(1).is_some_and(|v| v.trim() == "1"),
+        Some(AttrKind::DenseArray { values, .. }) => {
+            values.to_i64s().is_some_and(|v| v.get(1) == Some(&1))
+        }
         _ => false,
     };
     if guarded && !ops.is_empty() {
@@ -630,11 +650,8 @@ pub fn split_form(form: &str) -> Result<Vec<FormPiece>, String> {
 }
 
 fn segment_sizes(ctx: &mut Context, sizes: &[usize]) -> Attr {
-    let elem = ctx.int_type(32);
-    ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: sizes.iter().map(|s| s.to_string()).collect(),
-    })
+    let sizes: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+    ctx.int_array_attr(32, &sizes)
 }
 
 /// The properties of a `ptx.inst` with `nargs` operands, a guard or not, and a form.
@@ -844,16 +861,12 @@ fn verify_tile_operands(
     if tile_at.is_empty() && tile_results == 0 {
         return Ok(());
     }
-    let block = ctx
-        .get_attr(op, "tile_block")
-        .and_then(|a| match ctx.attr_kind(a) {
-            AttrKind::DenseArray { values, .. } if values.len() == 2 => {
-                let b: i64 = values[0].trim().parse().ok()?;
-                let n: i64 = values[1].trim().parse().ok()?;
-                Some((b, n))
-            }
-            _ => None,
-        });
+    let block =
+        ctx.get_attr(op, "tile_block")
+            .and_then(|a| match ctx.int_array_values(a)?.as_slice() {
+                &[b, n] => Some((b, n)),
+                _ => None,
+            });
     let Some((b, n)) = block else {
         return Err(Diagnostic::op(
             op,

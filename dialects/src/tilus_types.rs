@@ -1,9 +1,11 @@
 //! The tensor and handle types of the Tilus dialects, and the constraints ops declare with them.
 //!
-//! Types are written in MLIR's pretty dialect form and stored with their body as written
-//! ([`TypeKind::Dialect`]), so generic output reads the same in `mlir-opt
-//! --allow-unregistered-dialect`. The parser validates each body through the [`SymbolDef`]s
-//! registered here; ops read the structure back with [`TensorType::of`] and friends.
+//! Types are written in MLIR's pretty dialect form, so generic output reads the same in `mlir-opt
+//! --allow-unregistered-dialect`. Each is a structured value ([`TensorType`], [`PtrType`],
+//! [`BarriersType`]) that the [`SymbolDef`]s registered here parse once; the context uniques it
+//! in canonical spelling, so two spellings of one type are one [`Type`]. Ops read the value back
+//! with [`TensorType::of`] and friends, and passes make new types with constructors
+//! (`TensorType { .. }.get(ctx)`, [`BarriersType::get`]), never with text.
 //!
 //! | type | body | meaning |
 //! |---|---|---|
@@ -15,9 +17,10 @@
 //! | `!mbarrier.barriers<4>` | count | `N` mbarriers allocated together in shared memory |
 
 use crate::layout_algebra::{RegisterLayout, SharedLayout, SwizzleMode};
+use std::sync::Arc;
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{AttrConstraint, TypeConstraint};
-use tilus_ir::typedef::SymbolDef;
+use tilus_ir::typedef::{DialectValue, SymbolDef};
 use tilus_ir::types::{FloatKind, Signedness};
 use tilus_ir::{Attr, Context, Type, TypeKind};
 
@@ -205,32 +208,30 @@ pub struct TensorType {
     pub strides: Option<Vec<i64>>,
     /// Shared tensors: the swizzle mode.
     pub swizzle: SwizzleMode,
-    /// Register tensors: the layout as written after `layout =`.
-    pub layout: Option<String>,
+    /// Register tensors: the layout after `layout =` (printed canonically).
+    pub layout: Option<RegisterLayout>,
+}
+
+impl DialectValue for TensorType {
+    fn body(&self) -> Option<String> {
+        Some(TensorType::body(self))
+    }
 }
 
 impl TensorType {
-    /// The tensor type behind `t`, if `t` is one.
+    /// The tensor type behind `t`, if `t` is one (a copy of the value the context keeps).
     pub fn of(ctx: &Context, t: Type) -> Option<TensorType> {
-        let TypeKind::Dialect {
-            dialect,
-            name,
-            body,
-        } = ctx.type_kind(t)
-        else {
-            return None;
-        };
-        if dialect != "tilus" {
-            return None;
-        }
-        let space = match name.as_str() {
-            "global" => Space::Global,
-            "shared" => Space::Shared,
-            "reg" => Space::Register,
-            "tmem" => Space::TensorMemory,
-            _ => return None,
-        };
-        TensorType::parse(space, body.as_deref()?).ok()
+        TensorType::of_ref(ctx, t).cloned()
+    }
+
+    /// The tensor type behind `t`, borrowed from the context (no copy, no parse).
+    pub fn of_ref(ctx: &Context, t: Type) -> Option<&TensorType> {
+        ctx.type_value::<TensorType>(t)
+    }
+
+    /// The uniqued type of this value: the constructor passes use instead of type text.
+    pub fn get(&self, ctx: &mut Context) -> Type {
+        ctx.dialect_type("tilus", self.space.type_name(), self.clone())
     }
 
     /// Parses the body of a tensor type of the given space.
@@ -348,7 +349,7 @@ impl TensorType {
                             ty.shape, l.shape
                         ));
                     }
-                    ty.layout = Some(value.to_string());
+                    ty.layout = Some(l);
                 }
                 _ => {
                     let allowed = match space {
@@ -402,9 +403,7 @@ impl TensorType {
 
     /// The register layout, when the type gives one.
     pub fn register_layout(&self) -> Option<RegisterLayout> {
-        self.layout
-            .as_deref()
-            .and_then(|l| RegisterLayout::parse(l).ok())
+        self.layout.clone()
     }
 
     /// The shared layout: strides (row-major by default) plus the swizzle.
@@ -448,19 +447,9 @@ impl TensorType {
         body
     }
 
-    /// The text of the type (`!tilus.shared<...>`), as [`Self::to_type`] makes it.
+    /// The text of the type (`!tilus.shared<...>`) in canonical form, for messages.
     pub fn text(&self) -> String {
         format!("!tilus.{}<{}>", self.space.type_name(), self.body())
-    }
-
-    /// Writes the type back in canonical form.
-    pub fn to_type(&self, ctx: &mut Context) -> Type {
-        let body = self.body();
-        ctx.ty(TypeKind::Dialect {
-            dialect: "tilus".into(),
-            name: self.space.type_name().into(),
-            body: Some(body),
-        })
     }
 }
 
@@ -478,28 +467,62 @@ pub fn join_dims(v: &[i64], sep: &str) -> String {
     v.iter().map(|d| dim_str(*d)).collect::<Vec<_>>().join(sep)
 }
 
+/// `!tilus.ptr<DTYPE>`: a global-memory pointer kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PtrType {
+    pub elem: DType,
+}
+
+impl DialectValue for PtrType {
+    fn body(&self) -> Option<String> {
+        Some(self.elem.name())
+    }
+}
+
+impl PtrType {
+    /// `!tilus.ptr<elem>`.
+    pub fn get(ctx: &mut Context, elem: DType) -> Type {
+        ctx.dialect_type("tilus", "ptr", PtrType { elem })
+    }
+
+    /// The pointer type behind `t`, if `t` is one.
+    pub fn of(ctx: &Context, t: Type) -> Option<PtrType> {
+        ctx.type_value::<PtrType>(t).copied()
+    }
+}
+
+/// `!mbarrier.barriers<N>`: `count` mbarriers allocated together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarriersType {
+    pub count: i64,
+}
+
+impl DialectValue for BarriersType {
+    fn body(&self) -> Option<String> {
+        Some(self.count.to_string())
+    }
+}
+
+impl BarriersType {
+    /// `!mbarrier.barriers<count>`.
+    pub fn get(ctx: &mut Context, count: i64) -> Type {
+        ctx.dialect_type("mbarrier", "barriers", BarriersType { count })
+    }
+
+    /// The barrier-array type behind `t`, if `t` is one.
+    pub fn of(ctx: &Context, t: Type) -> Option<BarriersType> {
+        ctx.type_value::<BarriersType>(t).copied()
+    }
+}
+
 /// The element type of a `!tilus.ptr<T>`.
 pub fn ptr_elem(ctx: &Context, t: Type) -> Option<DType> {
-    match ctx.type_kind(t) {
-        TypeKind::Dialect {
-            dialect,
-            name,
-            body: Some(b),
-        } if dialect == "tilus" && name == "ptr" => DType::parse(b.trim()).ok(),
-        _ => None,
-    }
+    PtrType::of(ctx, t).map(|p| p.elem)
 }
 
 /// The number of barriers in a `!mbarrier.barriers<N>`.
 pub fn barrier_count(ctx: &Context, t: Type) -> Option<i64> {
-    match ctx.type_kind(t) {
-        TypeKind::Dialect {
-            dialect,
-            name,
-            body: Some(b),
-        } if dialect == "mbarrier" && name == "barriers" => b.trim().parse().ok(),
-        _ => None,
-    }
+    BarriersType::of(ctx, t).map(|b| b.count)
 }
 
 /// Splits at top-level commas (outside brackets and parentheses).
@@ -523,10 +546,10 @@ fn split_top(s: &str) -> Vec<String> {
     out
 }
 
-fn check_tensor(space: Space, body: Option<&str>) -> Result<(), String> {
+fn parse_tensor(space: Space, body: Option<&str>) -> Result<Arc<dyn DialectValue>, String> {
     match body {
         None => Err("expected '<' with a shape and an element type".into()),
-        Some(b) => TensorType::parse(space, b).map(|_| ()),
+        Some(b) => Ok(Arc::new(TensorType::parse(space, b)?)),
     }
 }
 
@@ -538,8 +561,10 @@ pub static TILUS_TYPES: &[SymbolDef] = &[
         syntax: "!tilus.ptr<DTYPE>",
         description: "What a kernel receives for each tensor argument; `tilus.global_view` turns it \
             into a shaped view.",
-        check: |b| match b {
-            Some(b) => DType::parse(b.trim()).map(|_| ()),
+        parse: |b| match b {
+            Some(b) => Ok(Arc::new(PtrType {
+                elem: DType::parse(b.trim())?,
+            })),
             None => Err("expected '<' with an element type".into()),
         },
     },
@@ -551,7 +576,7 @@ pub static TILUS_TYPES: &[SymbolDef] = &[
             `tilus.global_view` that makes the view (kernel parameters or values computed from \
             them, so every block sees the same view). Without `strides` the view is compact \
             row-major. Elements outside the extents read as zero and are not written.",
-        check: |b| check_tensor(Space::Global, b),
+        parse: |b| parse_tensor(Space::Global, b),
     },
     SymbolDef {
         name: "tilus.shared",
@@ -562,7 +587,7 @@ pub static TILUS_TYPES: &[SymbolDef] = &[
             the row index, exactly as TMA's `SWIZZLE_32B/64B/128B` do, so one tile can be a TMA \
             destination and an MMA operand. Swizzled tiles are allocated at 256/512/1024-byte \
             alignment.",
-        check: |b| check_tensor(Space::Shared, b),
+        parse: |b| parse_tensor(Space::Shared, b),
     },
     SymbolDef {
         name: "tilus.reg",
@@ -571,7 +596,7 @@ pub static TILUS_TYPES: &[SymbolDef] = &[
         description: "`LAYOUT` is a register layout (see `layout`): which thread holds which \
             element at which local index. Without it, a layout pass chooses one. Inside a thread \
             group the layout's thread count must equal the group's size.",
-        check: |b| check_tensor(Space::Register, b),
+        parse: |b| parse_tensor(Space::Register, b),
     },
     SymbolDef {
         name: "tilus.tmem",
@@ -579,7 +604,7 @@ pub static TILUS_TYPES: &[SymbolDef] = &[
         syntax: "!tilus.tmem<LANESxCOLUMNS...xDTYPE>",
         description: "Dimension 0 is the TMEM lane dimension (32, 64 or 128 lanes); the other \
             dimensions are laid out row-major over 32-bit columns. Elements are at most 32 bits.",
-        check: |b| check_tensor(Space::TensorMemory, b),
+        parse: |b| parse_tensor(Space::TensorMemory, b),
     },
 ];
 
@@ -591,8 +616,8 @@ pub static MBARRIER_TYPES: &[SymbolDef] = &[SymbolDef {
     description: "Each barrier is a 64-bit shared-memory object with a phase bit, pending and \
         expected arrival counts and a transaction byte count. Ops address one barrier as \
         `%bars[%i]`.",
-    check: |b| match b.map(str::trim).map(str::parse::<i64>) {
-        Some(Ok(n)) if n > 0 => Ok(()),
+    parse: |b| match b.map(str::trim).map(str::parse::<i64>) {
+        Some(Ok(count)) if count > 0 => Ok(Arc::new(BarriersType { count })),
         _ => Err(format!(
             "expected a positive barrier count, found '{}'",
             b.unwrap_or("")
@@ -603,7 +628,7 @@ pub static MBARRIER_TYPES: &[SymbolDef] = &[SymbolDef {
 // ----- constraints ops use ---------------------------------------------------------------
 
 fn is_tensor(c: &Context, t: Type, space: Space) -> bool {
-    TensorType::of(c, t).is_some_and(|x| x.space == space)
+    TensorType::of_ref(c, t).is_some_and(|x| x.space == space)
 }
 
 /// `!tilus.global<...>`.
@@ -701,9 +726,7 @@ pub fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i64> {
 /// The values of an `array<i64: ...>` attribute.
 pub fn attr_i64s(ctx: &Context, a: Attr) -> Option<Vec<i64>> {
     match ctx.attr_kind(a) {
-        AttrKind::DenseArray { values, .. } => {
-            values.iter().map(|v| v.trim().parse().ok()).collect()
-        }
+        AttrKind::DenseArray { values, .. } => values.to_i64s(),
         _ => None,
     }
 }

@@ -50,8 +50,12 @@ pub enum AttrKind {
     },
     /// `dense_resource<handle> : tensor<...>`; a quoted handle keeps its quotes.
     DenseResource { handle: String, ty: Type },
-    /// `array<i64: 1, 2>`: element literals as written.
-    DenseArray { elem: Type, values: Vec<String> },
+    /// `array<i64: 1, 2>`: elements as values of `elem`, so equal arrays are one attribute
+    /// however their elements were spelled (`0x10` and `16`).
+    DenseArray {
+        elem: Type,
+        values: DenseArrayValues,
+    },
     /// `affine_map<...>`.
     AffineMap(AffineMap),
     /// `affine_set<...>`.
@@ -70,6 +74,44 @@ pub enum AttrKind {
     Opaque { dialect: String, data: String },
     /// A source location.
     Loc(Location),
+}
+
+/// The elements of a dense array (`array<T: ...>`), typed by the element type.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum DenseArrayValues {
+    /// Integer elements, normalised to the element type as [`AttrKind::Integer`] values are
+    /// (`i1` elements are 0 and 1, printed `false` and `true`).
+    Int(Vec<BigInt>),
+    /// Float elements as bit patterns of the element type, so NaN payloads survive.
+    Float(Vec<u128>),
+}
+
+impl DenseArrayValues {
+    /// Integer elements from `i64`s (what passes build `operandSegmentSizes` and shapes from).
+    pub fn from_i64s(values: &[i64]) -> DenseArrayValues {
+        DenseArrayValues::Int(values.iter().map(|&v| BigInt::from(v)).collect())
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            DenseArrayValues::Int(v) => v.len(),
+            DenseArrayValues::Float(v) => v.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The integer elements as `i64`s; `None` for float arrays or a value out of range.
+    pub fn to_i64s(&self) -> Option<Vec<i64>> {
+        match self {
+            DenseArrayValues::Int(v) => v.iter().map(|x| i64::try_from(x).ok()).collect(),
+            DenseArrayValues::Float(_) => None,
+        }
+    }
 }
 
 /// The literal inside `dense<...>`, kept as written (numbers as their source text) so that every

@@ -7,9 +7,11 @@
 
 use crate::attrs::{Attr, AttrKind, Location};
 use crate::opdef::OpDef;
+use crate::typedef::{AsAny, DialectValue, SymbolDef, SymbolError};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Interning tables hash with FxHash: keys are small and trusted, and SipHash's cost showed up
 /// as the top item when parsing large files.
@@ -288,6 +290,16 @@ pub struct Context {
     value_ids: Vec<Value>,
     dialects: IndexMap<&'static str, &'static [&'static OpDef]>,
     symbols: IndexMap<&'static str, crate::typedef::DialectSymbols>,
+    /// The structured value of each registered dialect type, by type index (`None` for every
+    /// other type); filled when the type is first uniqued.
+    type_values: Vec<Option<Arc<dyn DialectValue>>>,
+    /// The same for registered dialect attributes, by attribute index.
+    attr_values: Vec<Option<Arc<dyn DialectValue>>>,
+    /// Non-canonical spellings of registered dialect types already parsed, so a repeated
+    /// spelling costs one lookup rather than a parse.
+    type_spellings: FxHashMap<TypeKind, Type>,
+    /// The same for attributes.
+    attr_spellings: FxHashMap<AttrKind, Attr>,
     /// The value of each declared default (`AttrDef::default` text), parsed once at registration.
     defaults: FxHashMap<&'static str, Attr>,
     next_distinct: u64,
@@ -324,6 +336,10 @@ impl Context {
             value_ids: Vec::new(),
             dialects: IndexMap::new(),
             symbols: IndexMap::new(),
+            type_values: Vec::new(),
+            attr_values: Vec::new(),
+            type_spellings: FxHashMap::default(),
+            attr_spellings: FxHashMap::default(),
             defaults: FxHashMap::default(),
             next_distinct: 0,
             has_affine_attrs: false,
@@ -369,8 +385,10 @@ impl Context {
         self.defaults.get(text).copied()
     }
 
-    /// Registers the types and attributes a dialect declares; from then on the parser checks
-    /// every `!ns.name<...>` / `#ns.name<...>` of that dialect against them.
+    /// Registers the types and attributes a dialect declares; from then on every
+    /// `!ns.name<...>` / `#ns.name<...>` of that dialect is parsed into its structured value
+    /// and uniqued in canonical spelling. Register them before the dialect's ops, so that
+    /// declared defaults that name them are structured too.
     pub fn register_dialect_symbols(
         &mut self,
         namespace: &'static str,
@@ -434,10 +452,118 @@ impl Context {
 
     // ----- types and attributes -------------------------------------------------------------
 
-    /// Uniques a type.
+    /// Uniques a type. A type of a registered dialect is parsed into its structured value and
+    /// stored in canonical spelling; one whose body the dialect rejects stays as written (the
+    /// parser reports it through [`Context::registered_type`]).
     pub fn ty(&mut self, kind: TypeKind) -> Type {
+        if matches!(kind, TypeKind::Dialect { .. }) {
+            return self.dialect_kind_type(kind);
+        }
         // One lookup: `insert_full` keeps the existing entry and returns its index.
         Type(self.types.insert_full(kind).0 as u32)
+    }
+
+    /// [`Context::ty`] for `TypeKind::Dialect`, out of line so that the common path stays small.
+    #[inline(never)]
+    fn dialect_kind_type(&mut self, kind: TypeKind) -> Type {
+        if let TypeKind::Dialect { dialect, .. } = &kind {
+            if self.symbols.contains_key(dialect.as_str()) {
+                if let Ok(t) = self.registered_type(&kind) {
+                    return t;
+                }
+            }
+        }
+        Type(self.types.insert_full(kind).0 as u32)
+    }
+
+    /// Uniques `!dialect.name<body>` (a [`TypeKind::Dialect`]) through its dialect's
+    /// declaration: the body is parsed once, and every spelling of one value is one type.
+    /// Types of dialects that declared no symbols are uniqued as written.
+    pub fn registered_type(&mut self, kind: &TypeKind) -> Result<Type, SymbolError> {
+        let TypeKind::Dialect {
+            dialect,
+            name,
+            body,
+        } = kind
+        else {
+            return Ok(Type(self.types.insert_full(kind.clone()).0 as u32));
+        };
+        if let Some(i) = self.types.get_index_of(kind) {
+            if matches!(self.type_values.get(i), Some(Some(_))) {
+                return Ok(Type(i as u32));
+            }
+        }
+        if let Some(&t) = self.type_spellings.get(kind) {
+            return Ok(t);
+        }
+        let Some(def) = self.symbol_def(dialect, name, false)? else {
+            return Ok(Type(self.types.insert_full(kind.clone()).0 as u32));
+        };
+        let value = (def.parse)(body.as_deref()).map_err(|message| SymbolError::Invalid {
+            name: def.name.to_string(),
+            message,
+            syntax: def.syntax,
+        })?;
+        let t = self.intern_type_value(dialect, name, value);
+        if self.type_kind(t) != kind {
+            self.type_spellings.insert(kind.clone(), t);
+        }
+        Ok(t)
+    }
+
+    /// The type `!dialect.name<...>` whose structured value is `value`: what a dialect's type
+    /// constructors (`TensorType { .. }.get(ctx)`) call, so no pass ever formats type text.
+    pub fn dialect_type<T: DialectValue>(&mut self, dialect: &str, name: &str, value: T) -> Type {
+        self.intern_type_value(dialect, name, Arc::new(value))
+    }
+
+    fn intern_type_value(
+        &mut self,
+        dialect: &str,
+        name: &str,
+        value: Arc<dyn DialectValue>,
+    ) -> Type {
+        let kind = TypeKind::Dialect {
+            dialect: dialect.to_string(),
+            name: name.to_string(),
+            body: value.body(),
+        };
+        let t = Type(self.types.insert_full(kind).0 as u32);
+        let slot = slot_at(&mut self.type_values, t.index());
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+        t
+    }
+
+    /// The structured value of a registered dialect type, when `t` is one of type `T`.
+    pub fn type_value<T: DialectValue>(&self, t: Type) -> Option<&T> {
+        let v: &dyn DialectValue = self.type_values.get(t.index())?.as_deref()?;
+        AsAny::as_any(v).downcast_ref::<T>()
+    }
+
+    /// The declaration of `!dialect.name` (or `#dialect.name` when `attr`): `Ok(None)` when the
+    /// dialect declared no symbols (its types stay raw text).
+    fn symbol_def(
+        &self,
+        dialect: &str,
+        name: &str,
+        attr: bool,
+    ) -> Result<Option<&'static SymbolDef>, SymbolError> {
+        let Some(syms) = self.symbols.get(dialect) else {
+            return Ok(None);
+        };
+        match syms.find(name, attr) {
+            Some(d) => Ok(Some(d)),
+            None => {
+                let sigil = if attr { '#' } else { '!' };
+                let list = if attr { syms.attrs } else { syms.types };
+                Err(SymbolError::Unknown {
+                    name: format!("{dialect}.{name}"),
+                    known: list.iter().map(|s| format!("{sigil}{}", s.name)).collect(),
+                })
+            }
+        }
     }
 
     /// The payload of a type.
@@ -469,11 +595,94 @@ impl Context {
         self.ty(TypeKind::Function { inputs, results })
     }
 
-    /// Uniques an attribute.
+    /// Uniques an attribute. As with [`Context::ty`], an attribute of a registered dialect is
+    /// stored in canonical spelling with its structured value.
     pub fn attr(&mut self, kind: AttrKind) -> Attr {
+        if matches!(kind, AttrKind::Dialect { .. }) {
+            return self.dialect_kind_attr(kind);
+        }
         self.has_affine_attrs |= matches!(kind, AttrKind::AffineMap(_) | AttrKind::IntegerSet(_));
         // One lookup: `insert_full` keeps the existing entry and returns its index.
         Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    /// [`Context::attr`] for `AttrKind::Dialect`, out of line so that the common path (one
+    /// location per op) stays small.
+    #[inline(never)]
+    fn dialect_kind_attr(&mut self, kind: AttrKind) -> Attr {
+        if let AttrKind::Dialect { dialect, .. } = &kind {
+            if self.symbols.contains_key(dialect.as_str()) {
+                if let Ok(a) = self.registered_attr(&kind) {
+                    return a;
+                }
+            }
+        }
+        Attr(self.attrs.insert_full(kind).0 as u32)
+    }
+
+    /// Uniques `#dialect.name<body>` (an [`AttrKind::Dialect`]) through its dialect's
+    /// declaration, as [`Context::registered_type`] does for types.
+    pub fn registered_attr(&mut self, kind: &AttrKind) -> Result<Attr, SymbolError> {
+        let AttrKind::Dialect {
+            dialect,
+            name,
+            body,
+        } = kind
+        else {
+            return Ok(Attr(self.attrs.insert_full(kind.clone()).0 as u32));
+        };
+        if let Some(i) = self.attrs.get_index_of(kind) {
+            if matches!(self.attr_values.get(i), Some(Some(_))) {
+                return Ok(Attr(i as u32));
+            }
+        }
+        if let Some(&a) = self.attr_spellings.get(kind) {
+            return Ok(a);
+        }
+        let Some(def) = self.symbol_def(dialect, name, true)? else {
+            return Ok(Attr(self.attrs.insert_full(kind.clone()).0 as u32));
+        };
+        let value = (def.parse)(body.as_deref()).map_err(|message| SymbolError::Invalid {
+            name: def.name.to_string(),
+            message,
+            syntax: def.syntax,
+        })?;
+        let a = self.intern_attr_value(dialect, name, value);
+        if self.attr_kind(a) != kind {
+            self.attr_spellings.insert(kind.clone(), a);
+        }
+        Ok(a)
+    }
+
+    /// The attribute `#dialect.name<...>` whose structured value is `value` (what a dialect's
+    /// attribute constructors call).
+    pub fn dialect_attr<T: DialectValue>(&mut self, dialect: &str, name: &str, value: T) -> Attr {
+        self.intern_attr_value(dialect, name, Arc::new(value))
+    }
+
+    fn intern_attr_value(
+        &mut self,
+        dialect: &str,
+        name: &str,
+        value: Arc<dyn DialectValue>,
+    ) -> Attr {
+        let kind = AttrKind::Dialect {
+            dialect: dialect.to_string(),
+            name: name.to_string(),
+            body: value.body(),
+        };
+        let a = Attr(self.attrs.insert_full(kind).0 as u32);
+        let slot = slot_at(&mut self.attr_values, a.index());
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+        a
+    }
+
+    /// The structured value of a registered dialect attribute, when `a` is one of type `T`.
+    pub fn attr_value<T: DialectValue>(&self, a: Attr) -> Option<&T> {
+        let v: &dyn DialectValue = self.attr_values.get(a.index())?.as_deref()?;
+        AsAny::as_any(v).downcast_ref::<T>()
     }
 
     /// Whether any affine map or integer set attribute exists in this context.
@@ -513,6 +722,24 @@ impl Context {
     pub fn dict_attr(&mut self, mut entries: Vec<(String, Attr)>) -> Attr {
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         self.attr(AttrKind::Dict(entries))
+    }
+
+    /// `array<iN: values...>` for a signless integer width `width` (`operandSegmentSizes` is
+    /// `i32`, shapes and counts `i64`).
+    pub fn int_array_attr(&mut self, width: u32, values: &[i64]) -> Attr {
+        let elem = self.int_type(width);
+        self.attr(AttrKind::DenseArray {
+            elem,
+            values: crate::attrs::DenseArrayValues::from_i64s(values),
+        })
+    }
+
+    /// The integer elements of an `array<iN: ...>` attribute, as `i64`s.
+    pub fn int_array_values(&self, a: Attr) -> Option<Vec<i64>> {
+        match self.attr_kind(a) {
+            AttrKind::DenseArray { values, .. } => values.to_i64s(),
+            _ => None,
+        }
     }
 
     /// A fresh id for `distinct[..]<..>`.
@@ -1027,6 +1254,14 @@ impl Context {
 /// Removes the use `(op, index)` from a use list, keeping the others in order. The newest use
 /// is checked first and the search then runs from the oldest, so erasing users in either
 /// program order or reverse program order stays cheap.
+/// The slot `i` of a side table indexed by type or attribute, growing the table to reach it.
+fn slot_at<T>(table: &mut Vec<Option<T>>, i: usize) -> &mut Option<T> {
+    if table.len() <= i {
+        table.resize_with(i + 1, || None);
+    }
+    &mut table[i]
+}
+
 fn remove_use(uses: &mut UseList, op: OpId, index: u32) {
     let hit = |u: &Use| u.op == op && u.index == index;
     let s = uses.as_slice();

@@ -723,11 +723,15 @@ fn parse_elems_rt(
                         _ if ad.constraint.short_form.is_some() => {
                             let (d, n) = ad.constraint.short_form.unwrap();
                             let body = p.parse_pretty_body()?;
-                            p.ctx.attr(AttrKind::Dialect {
+                            let kind = AttrKind::Dialect {
                                 dialect: d.into(),
                                 name: n.into(),
                                 body: Some(body),
-                            })
+                            };
+                            let sp = Span::new(start, p.pos());
+                            p.ctx
+                                .registered_attr(&kind)
+                                .map_err(|e| crate::syntax::parser::symbol_diag(sp, e, true))?
                         }
                         _ if !ad.constraint.keywords.is_empty() => {
                             let (kw, sp) = p.parse_keyword_any()?;
@@ -1086,9 +1090,8 @@ fn finish(
         }
     }
     if def.has(Trait::AttrSizedOperandSegments) {
-        let values = segments.iter().map(|n| n.to_string()).collect();
-        let i32t = p.ctx.int_type(32);
-        let a = p.ctx.attr(AttrKind::DenseArray { elem: i32t, values });
+        let values: Vec<i64> = segments.iter().map(|&n| n as i64).collect();
+        let a = p.ctx.int_array_attr(32, &values);
         props.push(("operandSegmentSizes".into(), a));
     }
     let properties = if props.is_empty() {
@@ -1186,8 +1189,8 @@ pub fn result_group(ctx: &Context, def: &OpDef, op: OpId, name: &str) -> Vec<Val
 pub fn segment_sizes(ctx: &Context, def: &OpDef, op: OpId, total: usize) -> Vec<usize> {
     if def.has(Trait::AttrSizedOperandSegments) {
         if let Some(a) = ctx.get_prop(op, "operandSegmentSizes") {
-            if let AttrKind::DenseArray { values, .. } = ctx.attr_kind(a) {
-                return values.iter().map(|v| v.parse().unwrap_or(0)).collect();
+            if let Some(values) = ctx.int_array_values(a) {
+                return values.iter().map(|&v| v.max(0) as usize).collect();
             }
         }
     }

@@ -256,9 +256,14 @@ pub fn operand_range(ctx: &Context, def: &OpDef, op: OpId, slot: usize) -> std::
     if def.has(Trait::AttrSizedOperandSegments) {
         if let Some(a) = ctx.get_prop(op, "operandSegmentSizes") {
             if let AttrKind::DenseArray { values, .. } = ctx.attr_kind(a) {
-                let size = |v: &String| v.parse::<usize>().unwrap_or(0);
-                let start: usize = values.iter().take(slot).map(size).sum();
-                let len = values.get(slot).map(size).unwrap_or(0);
+                let sizes: Vec<usize> = values
+                    .to_i64s()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|v| usize::try_from(v).unwrap_or(0))
+                    .collect();
+                let start: usize = sizes.iter().take(slot).sum();
+                let len = sizes.get(slot).copied().unwrap_or(0);
                 return start.min(total)..(start + len).min(total);
             }
         }
@@ -561,11 +566,8 @@ pub fn enum_attr_of<E: KeywordEnum>(ctx: &mut Context, def: &AttrDef, e: E) -> A
 
 /// Sizes of the operand groups `build` was given, as `operandSegmentSizes`.
 pub fn segment_sizes_attr(ctx: &mut Context, sizes: &[usize]) -> Attr {
-    let elem = ctx.int_type(32);
-    ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: sizes.iter().map(|s| s.to_string()).collect(),
-    })
+    let sizes: Vec<i64> = sizes.iter().map(|&s| s as i64).collect();
+    ctx.int_array_attr(32, &sizes)
 }
 
 /// Assembles and creates an op for a typed builder: properties in declaration order, segment

@@ -1660,13 +1660,11 @@ fn erase_successor_operand(ctx: &mut Context, op: OpId, s: usize, arg: usize) {
     let Some(a) = ctx.get_prop(op, "operandSegmentSizes") else {
         return;
     };
-    if let AttrKind::DenseArray { elem, values } = ctx.attr_kind(a).clone() {
-        let mut values = values;
+    if let Some(mut values) = ctx.int_array_values(a) {
         if let Some(v) = values.get_mut(gi) {
-            let n: usize = v.parse().unwrap_or(0);
-            *v = n.saturating_sub(1).to_string();
+            *v = (*v - 1).max(0);
         }
-        let na = ctx.attr(AttrKind::DenseArray { elem, values });
+        let na = ctx.int_array_attr(32, &values);
         set_property(ctx, op, "operandSegmentSizes", Some(na));
     }
 }

@@ -1,16 +1,62 @@
-//! Declarations of dialect types and attributes.
+//! Declarations of dialect types and attributes, and the structured values behind them.
 //!
-//! A dialect type such as `!tilus.shared<128x64xf16, swizzle = 128B>` is stored as
-//! [`TypeKind::Dialect`](crate::types::TypeKind::Dialect) with its body kept as written, so that
-//! it round-trips byte for byte and reads the same in `mlir-opt --allow-unregistered-dialect`.
-//! What a registered dialect adds is a [`SymbolDef`] per type (or attribute) name: the parser
-//! checks every `!dialect.name<...>` of a registered dialect against it and reports a bad body at
-//! the body's span, and the reference docs list the syntax. Ops read the structure back with the
-//! dialect's own Rust parser for the body; bodies are short, so no cache is kept.
+//! A registered dialect declares each of its types (`!tilus.shared<...>`) and attributes
+//! (`#arith.overflow<...>`) as a [`SymbolDef`] whose [`parse`](SymbolDef::parse) hook turns the
+//! body into a typed [`DialectValue`]. The context keeps that value beside the uniqued type or
+//! attribute, so it is parsed once, compared structurally and printed in one canonical spelling:
+//! the table entry is [`TypeKind::Dialect`](crate::types::TypeKind::Dialect) (or
+//! [`AttrKind::Dialect`](crate::attrs::AttrKind::Dialect)) with the body as
+//! [`DialectValue::body`] prints it, so two spellings of one value are one id, and the generic
+//! form still reads the same in `mlir-opt --allow-unregistered-dialect`. Dialects nobody
+//! registered keep their bodies as written, as in MLIR.
 
-/// Checks the body of a dialect type or attribute (`None` for `!d.name` without `<...>`).
-/// The error says what was expected and what was found; the parser adds where.
-pub type BodyCheck = fn(Option<&str>) -> Result<(), String>;
+use std::any::Any;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+/// The structured value of a registered dialect type or attribute.
+///
+/// Implementations are plain Rust data (`TensorType`, `OverflowFlags`, ...). The context stores
+/// one per uniqued type or attribute and hands it back with
+/// [`Context::type_value`](crate::Context::type_value) /
+/// [`Context::attr_value`](crate::Context::attr_value), so users never re-parse text.
+pub trait DialectValue: AsAny + Send + Sync + Debug {
+    /// The body in its one canonical spelling (`None`: written without `<...>`). Two values
+    /// that mean the same must print the same body: the body is what the context uniques.
+    fn body(&self) -> Option<String>;
+}
+
+/// Lets the context hand a stored [`DialectValue`] back as its concrete type (implemented for
+/// every `'static` type; the workspace's minimum Rust has no `dyn` upcasting to `Any`).
+pub trait AsAny: Any {
+    /// `self` as `&dyn Any`, for `downcast_ref`.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Parses the body of a dialect type or attribute (`None` for `!d.name` without `<...>`) into
+/// its value. The error says what was expected and what was found; the parser adds where.
+pub type BodyParse = fn(Option<&str>) -> Result<Arc<dyn DialectValue>, String>;
+
+/// Why a registered dialect rejected a type or attribute (the parser turns it into a
+/// diagnostic at the symbol's span).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SymbolError {
+    /// The dialect declares no type (or attribute) `name` (`dialect.name`); `known` are the
+    /// ones it declares, with their sigil.
+    Unknown { name: String, known: Vec<String> },
+    /// The body of `name` does not parse: the message and the declared syntax.
+    Invalid {
+        name: String,
+        message: String,
+        syntax: &'static str,
+    },
+}
 
 /// One dialect type or attribute.
 #[derive(Clone, Copy)]
@@ -23,8 +69,8 @@ pub struct SymbolDef {
     pub syntax: &'static str,
     /// One paragraph (Markdown) for the reference docs.
     pub description: &'static str,
-    /// Validates the body.
-    pub check: BodyCheck,
+    /// Parses the body into the structured value (the only check a body gets).
+    pub parse: BodyParse,
 }
 
 impl SymbolDef {

@@ -415,10 +415,14 @@ impl<'a> Verifier<'a> {
         let variadic = def.operands.iter().any(|o| o.arity != Arity::Single);
         let segmented = def.has(Trait::AttrSizedOperandSegments);
         if segmented {
-            let ok = ctx.get_prop(op, "operandSegmentSizes").is_some_and(|a| {
-                matches!(ctx.attr_kind(a), AttrKind::DenseArray { values, .. } if values.len() == def.operands.len()
-                    && values.iter().map(|v| v.parse::<usize>().unwrap_or(usize::MAX)).sum::<usize>() == operands.len())
-            });
+            let ok = ctx
+                .get_prop(op, "operandSegmentSizes")
+                .and_then(|a| ctx.int_array_values(a))
+                .is_some_and(|values| {
+                    values.len() == def.operands.len()
+                        && values.iter().all(|&v| v >= 0)
+                        && values.iter().sum::<i64>() == operands.len() as i64
+                });
             if !ok {
                 self.err(op, format!("requires property 'operandSegmentSizes' with {} entries summing to the operand count ({})", def.operands.len(), operands.len()));
                 return;

@@ -112,7 +112,7 @@ pub fn emit_ptx(ctx: &Context, module: OpId) -> Result<String, Diagnostic> {
 fn hint(ctx: &Context, op: OpId) -> &'static str {
     if FuncOp::is(ctx, op) {
         " (run convert-func-to-ptx first)"
-    } else if op == "tilus.kernel" {
+    } else if tilus_dialects::tilus::KernelOp::is(ctx, op) {
         " (lower the kernel first: add --tilus-to-ptx, or run the pipeline \
          'builtin.module(tilus-to-ptx)')"
     } else {

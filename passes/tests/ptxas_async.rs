@@ -16,7 +16,7 @@ use std::path::Path;
 use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::ptx::{inst_args_and_guard, inst_form, split_form, str_prop, FormPiece};
 use tilus_dialects::tilus_types::{DType, TensorType};
-use tilus_ir::{AttrKind, Context, OpId, TypeKind, Value};
+use tilus_ir::{Context, OpId, TypeKind, Value};
 use tilus_passes::lower::async_to_ptx::{
     tcgen05_descriptor, tcgen05_instr_descriptor, wgmma_descriptor, wgmma_plan, AsyncToPtx,
 };
@@ -119,13 +119,10 @@ fn wrap(ctx: &Context, module: OpId, target: &str) -> String {
         let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
         let (args, guard) = inst_args_and_guard(ctx, o);
         let form = inst_form(ctx, o, args.len());
-        let block = match ctx.get_attr(o, "tile_block").map(|a| ctx.attr_kind(a)) {
-            Some(AttrKind::DenseArray { values, .. }) => Some((
-                values[0].parse::<i64>().unwrap(),
-                values[1].parse::<i64>().unwrap(),
-            )),
-            _ => None,
-        };
+        let block = ctx
+            .get_attr(o, "tile_block")
+            .and_then(|a| ctx.int_array_values(a))
+            .map(|v| (v[0], v[1]));
         let mut text = String::new();
         if let Some(g) = guard {
             let neg = if ctx.get_prop(o, "guard_negated").is_some() {

@@ -10,9 +10,9 @@
 
 // A wgmma accumulator redistributed row-wise for an epilogue, inside its warpgroup.
 // CHECK-LABEL: tilus.kernel @epilogue
-// CHECK:         %{{.*}} = layout.convert %{{.*}} : !tilus.reg<64x16xf32, layout = column_spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x16xf32, layout = spatial(64, 2) * local(1, 8)>
+// CHECK:         %{{.*}} = layout.convert %{{.*}} : !tilus.reg<64x16xf32, layout = spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x16xf32, layout = spatial(64, 2) * local(1, 8)>
 // GENERIC-LABEL: "tilus.kernel"
-// GENERIC:         %{{.*}} = "layout.convert"(%{{.*}}) : (!tilus.reg<64x16xf32, layout = column_spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>) -> !tilus.reg<64x16xf32, layout = spatial(64, 2) * local(1, 8)>
+// GENERIC:         %{{.*}} = "layout.convert"(%{{.*}}) : (!tilus.reg<64x16xf32, layout = spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>) -> !tilus.reg<64x16xf32, layout = spatial(64, 2) * local(1, 8)>
 tilus.kernel @epilogue() warps(5) blocks(affine_map<() -> (1)>) {
   threadgroup.warp_group warps(0, 4) {
     %acc = tilus.register_tensor : !tilus.reg<64x16xf32, layout = column_spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>

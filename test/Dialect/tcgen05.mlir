@@ -20,9 +20,9 @@
 // CHECK-NEXT:    tcgen05.fence_after_thread_sync
 // CHECK-NEXT:    %[[S:.*]] = tcgen05.slice %[[T]][%{{.*}}, %{{.*}}] : !tilus.tmem<128x2x256xf32> -> !tilus.tmem<128x256xf32>
 // CHECK-NEXT:    %[[E:.*]] = tcgen05.slice %[[S]][%{{.*}}] : !tilus.tmem<128x256xf32> -> !tilus.tmem<128x32xf32>
-// CHECK-NEXT:    %[[R:.*]] = tcgen05.ld %[[E]] : !tilus.tmem<128x32xf32> -> !tilus.reg<128x32xf32, layout = spatial(128, 1) * local(1, 32)>
+// CHECK-NEXT:    %[[R:.*]] = tcgen05.ld %[[E]] : !tilus.tmem<128x32xf32> -> !tilus.reg<128x32xf32, layout = local(1, 32) * spatial(128, 1)>
 // CHECK-NEXT:    tcgen05.wait_ld
-// CHECK-NEXT:    tcgen05.st %[[R]], %[[E]] : !tilus.reg<128x32xf32, layout = spatial(128, 1) * local(1, 32)>, !tilus.tmem<128x32xf32>
+// CHECK-NEXT:    tcgen05.st %[[R]], %[[E]] : !tilus.reg<128x32xf32, layout = local(1, 32) * spatial(128, 1)>, !tilus.tmem<128x32xf32>
 // CHECK-NEXT:    tcgen05.wait_st
 // CHECK-NEXT:    %[[V:.*]] = tcgen05.view %[[E]] : !tilus.tmem<128x32xf32> -> !tilus.tmem<128x64xf16>
 // CHECK:         threadgroup.single_warp {
@@ -30,7 +30,7 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    threadgroup.single_warp warp(1) {
 // CHECK-NEXT:      %[[Q:.*]] = tcgen05.slice %[[E]][%{{.*}}] lane_offset(32) : !tilus.tmem<128x32xf32> -> !tilus.tmem<32x32xf32>
-// CHECK-NEXT:      %{{.*}} = tcgen05.ld %[[Q]] : !tilus.tmem<32x32xf32> -> !tilus.reg<32x32xf32, layout = spatial(32, 1) * local(1, 32)>
+// CHECK-NEXT:      %{{.*}} = tcgen05.ld %[[Q]] : !tilus.tmem<32x32xf32> -> !tilus.reg<32x32xf32, layout = local(1, 32) * spatial(32, 1)>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    tcgen05.fence_before_thread_sync
 // CHECK-NEXT:    threadgroup.sync
@@ -42,9 +42,9 @@
 // GENERIC:         "tcgen05.slice"(%{{.*}}, %{{.*}}, %{{.*}}) : (!tilus.tmem<128x2x256xf32>, index, index) -> !tilus.tmem<128x256xf32>
 // GENERIC-NEXT:    "tcgen05.mma"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.tmem<128x256xf32>, i1) -> ()
 // GENERIC-NEXT:    "tcgen05.commit"(%{{.*}}, %{{.*}}) : (!mbarrier.barriers<1>, i32) -> ()
-// GENERIC:         "tcgen05.ld"(%{{.*}}) : (!tilus.tmem<128x32xf32>) -> !tilus.reg<128x32xf32, layout = spatial(128, 1) * local(1, 32)>
+// GENERIC:         "tcgen05.ld"(%{{.*}}) : (!tilus.tmem<128x32xf32>) -> !tilus.reg<128x32xf32, layout = local(1, 32) * spatial(128, 1)>
 // GENERIC-NEXT:    "tcgen05.wait_ld"() : () -> ()
-// GENERIC-NEXT:    "tcgen05.st"(%{{.*}}, %{{.*}}) : (!tilus.reg<128x32xf32, layout = spatial(128, 1) * local(1, 32)>, !tilus.tmem<128x32xf32>) -> ()
+// GENERIC-NEXT:    "tcgen05.st"(%{{.*}}, %{{.*}}) : (!tilus.reg<128x32xf32, layout = local(1, 32) * spatial(128, 1)>, !tilus.tmem<128x32xf32>) -> ()
 // GENERIC-NEXT:    "tcgen05.wait_st"() : () -> ()
 // GENERIC-NEXT:    "tcgen05.view"(%{{.*}}) : (!tilus.tmem<128x32xf32>) -> !tilus.tmem<128x64xf16>
 // GENERIC:         "tcgen05.cp"(%{{.*}}, %{{.*}}) : (!tilus.shared<128x64xf16>, !tilus.tmem<128x64xf16>) -> ()

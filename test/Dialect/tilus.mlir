@@ -187,7 +187,7 @@ tilus.kernel @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %m: i32, %k: i32)
 // CHECK-NEXT:    %12 = tilus.shuffle_up %x, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
 // CHECK-NEXT:    %13 = tilus.shuffle_down %x, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
 // CHECK-NEXT:    threadgroup.single_warp warp(1) {
-// CHECK-NEXT:      %14 = tilus.register_tensor : !tilus.reg<32x4xf32, layout = spatial(32, 1) * local(1, 4)>
+// CHECK-NEXT:      %14 = tilus.register_tensor : !tilus.reg<32x4xf32, layout = local(1, 4) * spatial(32, 1)>
 // CHECK-NEXT:      %15 = tilus.thread_id
 // CHECK-NEXT:      threadgroup.single_thread {
 // CHECK-NEXT:        tilus.lock_semaphore %sems[%7#0], %c1_i32 : !tilus.global<?xi32>

@@ -149,7 +149,7 @@ func.func @acc_layout(%a: !tilus.shared<64x16xf16>, %b: !tilus.shared<16x64xf16>
 
 // Same thread count, but lanes hold 2x1 instead of 1x2 element pairs: not the D fragment.
 func.func @acc_layout_pairs(%a: !tilus.shared<64x16xf16>, %b: !tilus.shared<16x64xf16>, %c: !tilus.reg<64x64xf32, layout = column_spatial(4, 1) * column_local(2, 8) * spatial(4, 8) * local(2, 1)>) {
-  // expected-error@+1 {{'wgmma.mma' op expects the accumulator in the wgmma accumulator layout spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2), but found column_spatial(4, 1) * column_local(2, 8) * spatial(4, 8) * local(2, 1)}}
+  // expected-error@+1 {{'wgmma.mma' op expects the accumulator in the wgmma accumulator layout spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2), but found spatial(4, 1) * column_local(2, 8) * spatial(4, 8) * local(2, 1)}}
   %d = wgmma.mma %a, %b, %c : !tilus.shared<64x16xf16>, !tilus.shared<16x64xf16>, !tilus.reg<64x64xf32, layout = column_spatial(4, 1) * column_local(2, 8) * spatial(4, 8) * local(2, 1)>
   return
 }

@@ -14,7 +14,7 @@
 // CHECK:         threadgroup.warp_group warps(0, 4) {
 // CHECK-NEXT:      %[[ACC:.*]] = tilus.register_tensor
 // CHECK-NEXT:      wgmma.fence
-// CHECK-NEXT:      %[[D:.*]] = wgmma.mma %{{.*}}, %{{.*}}, %[[ACC]] : !tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x256xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+// CHECK-NEXT:      %[[D:.*]] = wgmma.mma %{{.*}}, %{{.*}}, %[[ACC]] : !tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x256xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
 // CHECK-NEXT:      wgmma.commit_group
 // CHECK-NEXT:      wgmma.wait_group 0
 // CHECK-NEXT:      %{{.*}} = wgmma.mma %{{.*}}, %{{.*}}, %[[D]] :
@@ -23,7 +23,7 @@
 // CHECK-NEXT:    }
 // GENERIC-LABEL: "tilus.kernel"
 // GENERIC:         "wgmma.fence"() : () -> ()
-// GENERIC-NEXT:    %{{.*}} = "wgmma.mma"(%{{.*}}, %{{.*}}, %{{.*}}) : (!tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x256xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>) -> !tilus.reg<128x256xf32, layout = local(2, 1) * column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+// GENERIC-NEXT:    %{{.*}} = "wgmma.mma"(%{{.*}}, %{{.*}}, %{{.*}}) : (!tilus.shared<128x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<128x256xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>) -> !tilus.reg<128x256xf32, layout = local(2, 1) * spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
 // GENERIC-NEXT:    "wgmma.commit_group"() : () -> ()
 // GENERIC-NEXT:    "wgmma.wait_group"() <{pending = 0 : i64}> : () -> ()
 // GENERIC:         "wgmma.wait_group"() <{pending = 7 : i64}> : () -> ()
@@ -48,8 +48,8 @@ tilus.kernel @matmul_ss() warps(5) blocks(affine_map<() -> (1)>) {
 // instructions. The bf16 accumulator's layout is spelled differently from the canonical chain
 // (local(1, 1) is a no-op) but maps the same, which is what the verifier compares.
 // CHECK-LABEL: tilus.kernel @types
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.reg<64x16xf16>, !tilus.shared<16x48xf16>, !tilus.reg<64x48xf16, layout = local(1, 3) * column_spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x16xbf16>, !tilus.shared<16x64xbf16>, !tilus.reg<64x64xf32, layout = local(1, 1) * column_spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.reg<64x16xf16>, !tilus.shared<16x48xf16>, !tilus.reg<64x48xf16, layout = local(1, 3) * spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x16xbf16>, !tilus.shared<16x64xbf16>, !tilus.reg<64x64xf32, layout = spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
 // CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x8xtf32>, !tilus.shared<8x64xtf32>, !tilus.reg<64x64xf32>
 // CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf8E4M3FN>, !tilus.shared<64x32xf8E4M3FN>, !tilus.reg<64x32xf16>
 // CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xf8E5M2>, !tilus.shared<32x32xf8E5M2>, !tilus.reg<64x32xf32>
@@ -106,7 +106,7 @@ func.func @outside_kernel(%a: !tilus.shared<64x16xf16>, %b: !tilus.shared<16x8xf
 // Accumulator layouts compare by mapping: an n256 tile written as two n128 blocks,
 // local(1, 2) * ... column_local(2, 16), puts every element where one n256 instruction does.
 // CHECK-LABEL: func.func @same_mapping
-// CHECK-NEXT:    %{{.*}} = wgmma.mma %arg0, %arg1, %arg2 : !tilus.shared<64x16xf16>, !tilus.shared<16x256xf16>, !tilus.reg<64x256xf32, layout = local(1, 2) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
+// CHECK-NEXT:    %{{.*}} = wgmma.mma %arg0, %arg1, %arg2 : !tilus.shared<64x16xf16>, !tilus.shared<16x256xf16>, !tilus.reg<64x256xf32, layout = local(1, 2) * spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
 func.func @same_mapping(%a: !tilus.shared<64x16xf16>, %b: !tilus.shared<16x256xf16>, %c: !tilus.reg<64x256xf32, layout = local(1, 2) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>) {
   %d = wgmma.mma %a, %b, %c : !tilus.shared<64x16xf16>, !tilus.shared<16x256xf16>, !tilus.reg<64x256xf32, layout = local(1, 2) * column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)>
   return

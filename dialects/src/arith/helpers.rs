@@ -137,56 +137,33 @@ fn splat_like(ctx: &mut Context, t: Type, text: &str, b: bool) -> Option<Attr> {
 
 /// The `#arith.overflow` flags of an op: bit 0 `nsw`, bit 1 `nuw`.
 pub fn overflow_flags(ctx: &Context, op: OpId) -> u8 {
-    let Some(a) = ctx.get_inherent_or_attr(op, "overflowFlags") else {
-        return 0;
-    };
-    let AttrKind::Dialect {
-        body: Some(body), ..
-    } = ctx.attr_kind(a)
-    else {
-        return 0;
-    };
-    let mut f = 0;
-    for w in body.split(',').map(str::trim) {
-        match w {
-            "nsw" => f |= 1,
-            "nuw" => f |= 2,
-            _ => {}
-        }
-    }
-    f
+    ctx.get_inherent_or_attr(op, "overflowFlags")
+        .and_then(|a| crate::arith_attrs::OverflowFlags::of(ctx, a))
+        .map_or(0, |f| f.bits())
 }
 
 /// The `overflowFlags` property for flags (none when no flag is set, as the parser leaves
 /// it out).
 pub fn overflow_prop(ctx: &mut Context, flags: u8) -> Vec<(String, Attr)> {
-    let body = match flags & 3 {
-        0 => return vec![],
-        1 => "nsw",
-        2 => "nuw",
-        _ => "nsw, nuw",
-    };
-    let a = ctx.attr(AttrKind::Dialect {
-        dialect: "arith".into(),
-        name: "overflow".into(),
-        body: Some(body.into()),
-    });
+    if flags & 3 == 0 {
+        return vec![];
+    }
+    let a = crate::arith_attrs::OverflowFlags::from_bits(flags).get(ctx);
     vec![("overflowFlags".into(), a)]
 }
 
 /// The fastmath flags of an op as words (`fast` means all of them).
 pub fn fastmath_has(ctx: &Context, op: OpId, flags: &[&str]) -> bool {
-    let Some(a) = ctx.get_inherent_or_attr(op, "fastmath") else {
-        return false;
-    };
-    let AttrKind::Dialect {
-        body: Some(body), ..
-    } = ctx.attr_kind(a)
+    use crate::arith_attrs::FastMathFlags;
+    let Some(set) = ctx
+        .get_inherent_or_attr(op, "fastmath")
+        .and_then(|a| FastMathFlags::of(ctx, a))
     else {
         return false;
     };
-    let words: Vec<&str> = body.split(',').map(str::trim).collect();
-    words.contains(&"fast") || flags.iter().all(|f| words.contains(f))
+    flags
+        .iter()
+        .all(|f| FastMathFlags::from_word(f).is_some_and(|w| set.contains(w)))
 }
 
 /// Creates `arith.constant value` of `value`'s type.

@@ -20,18 +20,18 @@ const INT_OVF_FORMAT: &str =
 const FLOAT_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
-/// `#arith.overflow<...>` (kept as written).
+/// `#arith.overflow<...>` ([`OverflowFlags`](crate::arith_attrs::OverflowFlags)).
 const OVERFLOW_FLAGS: AttrConstraint = AttrConstraint {
     desc: "arith overflow flags (#arith.overflow<...>)",
-    check: |c, a| matches!(c.attr_kind(a), AttrKind::Dialect { dialect, name, .. } if dialect == "arith" && name == "overflow"),
+    check: |c, a| crate::arith_attrs::OverflowFlags::of(c, a).is_some(),
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "overflow")),
 };
-/// `#arith.fastmath<...>`.
+/// `#arith.fastmath<...>` ([`FastMathFlags`](crate::arith_attrs::FastMathFlags)).
 const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
     desc: "arith fastmath flags (#arith.fastmath<...>)",
-    check: |c, a| matches!(c.attr_kind(a), AttrKind::Dialect { dialect, name, .. } if dialect == "arith" && name == "fastmath"),
+    check: |c, a| crate::arith_attrs::FastMathFlags::of(c, a).is_some(),
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "fastmath")),

@@ -812,8 +812,7 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 ctx,
                 op,
                 format!(
-                    "expects the result layout '{want}' (the operand's, reduced), but found '{}'",
-                    r.layout.as_deref().unwrap_or("")
+                    "expects the result layout '{want}' (the operand's, reduced), but found '{lr}'"
                 ),
             ));
         }

@@ -289,11 +289,7 @@ fn check_same_layout(
             return Err(op_error(
                 ctx,
                 op,
-                format!(
-                    "expects {what} to have the same layout, but found '{}' and '{}'",
-                    a.layout.as_deref().unwrap_or(""),
-                    b.layout.as_deref().unwrap_or("")
-                ),
+                format!("expects {what} to have the same layout, but found '{la}' and '{lb}'"),
             ));
         }
     }
@@ -381,11 +377,7 @@ fn parse_int_list(p: &mut Parser, open: &str, close: &str) -> PResult<(Vec<i64>,
 }
 
 fn i64_array(p: &mut Parser, vs: &[i64]) -> Attr {
-    let elem = p.ctx.int_type(64);
-    p.ctx.attr(AttrKind::DenseArray {
-        elem,
-        values: vs.iter().map(|v| v.to_string()).collect(),
-    })
+    p.ctx.int_array_attr(64, vs)
 }
 
 fn print_trailing_attrs(pr: &mut Printer, op: OpId, keyword: bool) {

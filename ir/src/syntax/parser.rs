@@ -7,12 +7,13 @@
 //! which is MLIR's `OpAsmParser` role.
 
 use crate::attrs::{
-    AffineCmp, AffineExpr, AffineMap, AffineOp, Attr, AttrKind, DenseData, DenseLit, IntegerSet,
-    Location,
+    AffineCmp, AffineExpr, AffineMap, AffineOp, Attr, AttrKind, DenseArrayValues, DenseData,
+    DenseLit, IntegerSet, Location,
 };
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
 use crate::diag::{DiagLoc, Diagnostic, Span};
 use crate::float;
+use crate::typedef::SymbolError;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, Zero};
@@ -2264,12 +2265,15 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                     (None, Some(body)) => self.opaque_or_dialect_type(d, body),
                     (Some(n), body) => {
-                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), false)?;
-                        TypeKind::Dialect {
+                        let kind = TypeKind::Dialect {
                             dialect: d,
                             name: n,
                             body,
-                        }
+                        };
+                        return self
+                            .ctx
+                            .registered_type(&kind)
+                            .map_err(|e| symbol_diag(sp, e, false));
                     }
                 }
             }
@@ -2304,49 +2308,6 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// Splits `!dialect.name<body>` / `#dialect.name<body>` into parts.
-    /// Checks `!d.n<body>` (or `#d.n<body>`) against the dialect's declarations when the dialect
-    /// declared its types/attributes; unknown dialects stay opaque, as in MLIR with
-    /// `--allow-unregistered-dialect`.
-    fn check_dialect_symbol(
-        &self,
-        sp: Span,
-        d: &str,
-        n: &str,
-        body: Option<&str>,
-        attr: bool,
-    ) -> PResult<()> {
-        let Some(syms) = self.ctx.dialect_symbols(d) else {
-            return Ok(());
-        };
-        let (sigil, what) = if attr {
-            ('#', "attribute")
-        } else {
-            ('!', "type")
-        };
-        match syms.find(n, attr) {
-            None => {
-                let list = if attr { syms.attrs } else { syms.types };
-                let known: Vec<String> =
-                    list.iter().map(|s| format!("{sigil}{}", s.name)).collect();
-                Err(Diagnostic::at(
-                    sp,
-                    format!(
-                        "unknown {what} '{sigil}{d}.{n}': dialect '{d}' declares {}",
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    ),
-                ))
-            }
-            Some(def) => (def.check)(body).map_err(|m| {
-                Diagnostic::at(sp, format!("invalid '{sigil}{d}.{n}' {what}: {m}"))
-                    .with_help(format!("syntax: {}", def.syntax))
-            }),
-        }
-    }
-
     fn dialect_symbol(&self, p: Pair<'s, Rule>) -> (String, Option<String>, Option<String>) {
         let mut it = p.into_inner();
         let ident = it.next().unwrap().as_str();
@@ -2463,12 +2424,15 @@ impl<'c, 's> Parser<'c, 's> {
                         },
                     },
                     (Some(n), body) => {
-                        self.check_dialect_symbol(sp, &d, &n, body.as_deref(), true)?;
-                        AttrKind::Dialect {
+                        let kind = AttrKind::Dialect {
                             dialect: d,
                             name: n,
                             body,
-                        }
+                        };
+                        return self
+                            .ctx
+                            .registered_attr(&kind)
+                            .map_err(|e| symbol_diag(sp, e, true));
                     }
                 }
             }
@@ -2567,10 +2531,52 @@ impl<'c, 's> Parser<'c, 's> {
                         "expected an integer or float element type in array<...>",
                     ));
                 }
-                AttrKind::DenseArray {
-                    elem,
-                    values: it.map(|v| v.as_str().to_string()).collect(),
-                }
+                let values = match *self.ctx.type_kind(elem) {
+                    TypeKind::Float(k) => {
+                        let mut v = Vec::new();
+                        for e in it {
+                            let esp = self.off(&e);
+                            let t = e.as_str();
+                            if t == "true" || t == "false" || !(t.contains('.') || t.contains("0x"))
+                            {
+                                return Err(Diagnostic::at(
+                                    esp,
+                                    "unexpected decimal integer literal for a floating point value",
+                                )
+                                .with_help("add a trailing dot to make the literal a float"));
+                            }
+                            v.push(float_bits(t, k, esp)?);
+                        }
+                        DenseArrayValues::Float(v)
+                    }
+                    TypeKind::Integer { width, signedness } => {
+                        let mut v = Vec::new();
+                        for e in it {
+                            let esp = self.off(&e);
+                            let t = e.as_str();
+                            let x = match t {
+                                "true" | "false" if width == 1 => BigInt::from((t == "true") as u8),
+                                _ if width == 1 => {
+                                    return Err(Diagnostic::at(
+                                        esp,
+                                        "expected 'true' or 'false' in an array of i1",
+                                    ))
+                                }
+                                "true" | "false" => {
+                                    return Err(Diagnostic::at(
+                                        esp,
+                                        "expected an integer literal, found a boolean",
+                                    ))
+                                }
+                                _ => int_value(t, width, signedness, esp)?,
+                            };
+                            v.push(x);
+                        }
+                        DenseArrayValues::Int(v)
+                    }
+                    _ => unreachable!("checked above"),
+                };
+                AttrKind::DenseArray { elem, values }
             }
             Rule::affine_map_attr => {
                 let mut it = p.into_inner();
@@ -2696,68 +2702,15 @@ impl<'c, 's> Parser<'c, 's> {
         };
         match kind {
             TypeKind::Float(k) => {
-                let bits = if let Some(h) = text.strip_prefix("0x") {
-                    let bits = u128::from_str_radix(h, 16)
-                        .map_err(|_| Diagnostic::at(sp, "hexadecimal float literal too large"))?;
-                    if k.width() < 128 && bits >> k.width() != 0 {
-                        return Err(Diagnostic::at(
-                            sp,
-                            format!(
-                                "hexadecimal float constant out of range for type '{}'",
-                                k.keyword()
-                            ),
-                        ));
-                    }
-                    bits
-                } else if text.starts_with("-0x") || text.starts_with("+0x") {
-                    return Err(Diagnostic::at(
-                        sp,
-                        "hexadecimal float literal should not have a leading minus",
-                    ));
-                } else {
-                    let v: f64 = text.parse().map_err(|_| {
-                        Diagnostic::at(sp, format!("invalid float literal '{text}'"))
-                    })?;
-                    float::from_f64(k, v)
-                };
+                let bits = float_bits(text, k, sp)?;
                 Ok(self.ctx.attr(AttrKind::Float { bits, ty }))
             }
             TypeKind::Integer { width, signedness } => {
-                if is_float_lit {
-                    return Err(Diagnostic::at(
-                        sp,
-                        "floating point value not valid for specified type",
-                    ));
-                }
-                let v = match small_int_in_range(text, width, signedness) {
-                    Some(v) => v,
-                    None => {
-                        let v = parse_bigint(text)
-                            .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
-                        check_int_range(v, width, signedness).ok_or_else(|| {
-                            Diagnostic::at(sp, "integer constant out of range for attribute")
-                        })?
-                    }
-                };
+                let v = int_value(text, width, signedness, sp)?;
                 Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
             }
             TypeKind::Index => {
-                if is_float_lit {
-                    return Err(Diagnostic::at(
-                        sp,
-                        "floating point value not valid for specified type",
-                    ));
-                }
-                let v = match small_int_in_range(text, 64, Signedness::Signless) {
-                    Some(v) => v,
-                    None => {
-                        let v = parse_bigint(text)
-                            .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
-                        check_int_range(v, 64, Signedness::Signless).ok_or_else(|| {
-                            Diagnostic::at(sp, "integer constant out of range for attribute")
-                        })?
-                    }
-                };
+                let v = int_value(text, 64, Signedness::Signless, sp)?;
                 Ok(self.ctx.attr(AttrKind::Integer { value: v, ty }))
             }
             _ => Err(Diagnostic::at(
@@ -2994,6 +2947,38 @@ fn symbol_text(p: Pair<'_, Rule>) -> String {
 }
 
 /// `"data"` (a single string literal) → the data, for opaque dialect symbols.
+/// The diagnostic for a dialect type (or attribute, when `attr`) that its registered dialect
+/// rejects, at the symbol's span.
+pub(crate) fn symbol_diag(sp: Span, e: SymbolError, attr: bool) -> Diagnostic {
+    let (sigil, what) = if attr {
+        ('#', "attribute")
+    } else {
+        ('!', "type")
+    };
+    match e {
+        SymbolError::Unknown { name, known } => {
+            let d = name.split('.').next().unwrap_or(&name);
+            Diagnostic::at(
+                sp,
+                format!(
+                    "unknown {what} '{sigil}{name}': dialect '{d}' declares {}",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            )
+        }
+        SymbolError::Invalid {
+            name,
+            message,
+            syntax,
+        } => Diagnostic::at(sp, format!("invalid '{sigil}{name}' {what}: {message}"))
+            .with_help(format!("syntax: {syntax}")),
+    }
+}
+
 fn opaque_payload(body: &str) -> Option<String> {
     let t = body.trim();
     if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
@@ -3055,6 +3040,51 @@ pub fn unescape(lit: &str) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The bits of float literal `text` (decimal, or the hex bit pattern) in format `k`.
+fn float_bits(text: &str, k: FloatKind, sp: Span) -> PResult<u128> {
+    if let Some(h) = text.strip_prefix("0x") {
+        let bits = u128::from_str_radix(h, 16)
+            .map_err(|_| Diagnostic::at(sp, "hexadecimal float literal too large"))?;
+        if k.width() < 128 && bits >> k.width() != 0 {
+            return Err(Diagnostic::at(
+                sp,
+                format!(
+                    "hexadecimal float constant out of range for type '{}'",
+                    k.keyword()
+                ),
+            ));
+        }
+        Ok(bits)
+    } else if text.starts_with("-0x") || text.starts_with("+0x") {
+        Err(Diagnostic::at(
+            sp,
+            "hexadecimal float literal should not have a leading minus",
+        ))
+    } else {
+        let v: f64 = text
+            .parse()
+            .map_err(|_| Diagnostic::at(sp, format!("invalid float literal '{text}'")))?;
+        Ok(float::from_f64(k, v))
+    }
+}
+
+/// Integer literal `text` as a value of an integer type, normalised as MLIR stores it.
+fn int_value(text: &str, width: u32, signedness: Signedness, sp: Span) -> PResult<BigInt> {
+    // The common case first: a decimal that fits (a float literal never parses as an `i64`).
+    if let Some(v) = small_int_in_range(text, width, signedness) {
+        return Ok(v);
+    }
+    if text.contains('.') {
+        return Err(Diagnostic::at(
+            sp,
+            "floating point value not valid for specified type",
+        ));
+    }
+    let v = parse_bigint(text).ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+    check_int_range(v, width, signedness)
+        .ok_or_else(|| Diagnostic::at(sp, "integer constant out of range for attribute"))
 }
 
 fn parse_bigint(text: &str) -> Option<BigInt> {

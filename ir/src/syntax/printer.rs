@@ -7,11 +7,12 @@
 //! counters its parent had when the region was pushed, so sibling regions reuse names.
 
 use crate::attrs::{
-    AffineExpr, AffineMap, Attr, AttrKind, DenseData, DenseLit, IntegerSet, Location,
+    AffineExpr, AffineMap, Attr, AttrKind, DenseArrayValues, DenseData, DenseLit, IntegerSet,
+    Location,
 };
 use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
 use crate::float::format_float;
-use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
+use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -1009,7 +1010,39 @@ impl<'a> Printer<'a> {
                 self.print_type(*elem);
                 if !values.is_empty() {
                     self.out.push_str(": ");
-                    self.out.push_str(&values.join(", "));
+                }
+                // MLIR's spelling: decimal integers, `true`/`false` for `i1`, floats as float
+                // attributes print them (hex for NaN and infinities).
+                let is_i1 = matches!(ctx.type_kind(*elem), TypeKind::Integer { width: 1, .. });
+                match values {
+                    DenseArrayValues::Int(v) => {
+                        for (i, x) in v.iter().enumerate() {
+                            if i > 0 {
+                                self.out.push_str(", ");
+                            }
+                            if is_i1 {
+                                self.out.push_str(if x.sign() == num_bigint::Sign::NoSign {
+                                    "false"
+                                } else {
+                                    "true"
+                                });
+                            } else {
+                                let _ = write!(self.out, "{x}");
+                            }
+                        }
+                    }
+                    DenseArrayValues::Float(v) => {
+                        let k = match ctx.type_kind(*elem) {
+                            TypeKind::Float(k) => *k,
+                            _ => FloatKind::F64,
+                        };
+                        for (i, b) in v.iter().enumerate() {
+                            if i > 0 {
+                                self.out.push_str(", ");
+                            }
+                            self.out.push_str(&format_float(k, *b));
+                        }
+                    }
                 }
                 self.out.push('>');
             }

@@ -175,15 +175,10 @@ fn fbits(k: FloatKind) -> u32 {
 
 /// Whether the op's fastmath flags allow contraction into fma.
 fn contracts(ctx: &Context, o: OpId) -> bool {
-    match ctx
-        .get_inherent_or_attr(o, "fastmath")
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Dialect { body: Some(b), .. }) => b
-            .split(',')
-            .any(|f| matches!(f.trim(), "contract" | "fast")),
-        _ => false,
-    }
+    use tilus_dialects::arith_attrs::FastMathFlags;
+    ctx.get_inherent_or_attr(o, "fastmath")
+        .and_then(|a| FastMathFlags::of(ctx, a))
+        .is_some_and(|f| f.contains(FastMathFlags::from_word("contract").unwrap()))
 }
 
 /// An integer width arithmetic supports (16, 32, 64), else an error.

@@ -778,11 +778,7 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
                 vec![g.size; n as usize]
             }
         };
-        let i64t = ctx.int_type(64);
-        let arr = ctx.attr(AttrKind::DenseArray {
-            elem: i64t,
-            values: counts.iter().map(|c| c.to_string()).collect(),
-        });
+        let arr = ctx.int_array_attr(64, &counts);
         tilus_ir::rewrite::set_property(ctx, a, "counts", Some(arr));
         inits.push((a, counts));
     }
@@ -1054,11 +1050,7 @@ fn swizzle_name(m: SwizzleMode) -> &'static str {
 
 /// Appends a `!ptx.tensormap` parameter to the kernel and returns it.
 fn add_tensormap_param(ctx: &mut Context, kn: &Kernel) -> (Value, usize) {
-    let tm = ctx.ty(TypeKind::Dialect {
-        dialect: "ptx".into(),
-        name: "tensormap".into(),
-        body: None,
-    });
+    let tm = tilus_dialects::ptx::TensorMapType::get(ctx);
     let index = ctx.block_args(kn.entry).len();
     let v = tilus_dialects::tilus::append_param(ctx, kn.op, tm, &format!("tensor_map{index}"));
     (v, index)
@@ -1162,10 +1154,8 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
         .map(|&d| Expr::mul(strides[d].clone(), Expr::Const(eb)).text())
         .collect();
     let i64t = ctx.int_type(64);
-    let box_dims = ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: s.shape.iter().rev().map(|x| x.to_string()).collect(),
-    });
+    let rev_shape: Vec<i64> = s.shape.iter().rev().copied().collect();
+    let box_dims = ctx.int_array_attr(64, &rev_shape);
     let mut entries = vec![
         ("param".to_string(), int_attr(ctx, i64t, param as u128)),
         ("pointer".to_string(), int_attr(ctx, i64t, pointer as u128)),
@@ -1237,11 +1227,7 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
 // ----- WGMMA --------------------------------------------------------------------------------------
 
 fn block_attr(ctx: &mut Context, b: i64, n: i64) -> Attr {
-    let i64t = ctx.int_type(64);
-    ctx.attr(AttrKind::DenseArray {
-        elem: i64t,
-        values: vec![b.to_string(), n.to_string()],
-    })
+    ctx.int_array_attr(64, &[b, n])
 }
 
 fn lower_wgmma(ctx: &mut Context, o: OpId) -> Result<Value, String> {
@@ -1313,7 +1299,7 @@ fn lower_tcgen05(ctx: &mut Context, kn: &mut Kernel, o: OpId, kind: C) -> Result
                 swizzle: SwizzleMode::None,
                 layout: None,
             }
-            .to_type(b.ctx_mut());
+            .get(b.ctx_mut());
             let slot = SharedTensorOp::build(&mut b, slot_ty).result(b.ctx());
             let sa = b.shared_addr(slot);
             let p = first_warp(&mut b);

@@ -208,25 +208,20 @@ pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<Regist
         }
         sp[d] = t;
     }
-    let list = |v: &[i64]| {
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut inner = vec![1i64; rank];
     inner[rank - 1] = vec;
-    let mut text = String::new();
+    // `replicate(left) * local(rest) * spatial(sp) * local(inner)`, built from the primitives.
+    let overflow = || "default layout: sizes overflow 64 bits".to_string();
+    let mut layout = RegisterLayout::local(&rest)
+        .try_compose(&RegisterLayout::spatial(&sp))
+        .and_then(|l| l.try_compose(&RegisterLayout::local(&inner)))
+        .ok_or_else(overflow)?;
     if left > 1 {
-        text.push_str(&format!("replicate({left}) * "));
+        layout = RegisterLayout::replicate(left)
+            .try_compose(&layout)
+            .ok_or_else(overflow)?;
     }
-    text.push_str(&format!(
-        "local({}) * spatial({}) * local({})",
-        list(&rest),
-        list(&sp),
-        list(&inner)
-    ));
-    RegisterLayout::parse(&text).map_err(|e| format!("default layout '{text}': {e}"))
+    Ok(layout)
 }
 
 /// Per-layout geometry: thread digits and register coordinates.
@@ -1387,12 +1382,10 @@ impl Lowering {
         };
         let (b, n) = match ctx
             .get_attr(o, "tile_block")
-            .map(|a| ctx.attr_kind(a).clone())
+            .and_then(|a| ctx.int_array_values(a))
+            .as_deref()
         {
-            Some(tilus_ir::AttrKind::DenseArray { values, .. }) if values.len() == 2 => {
-                let p = |s: &String| s.trim().parse::<i64>().map_err(|_| "bad tile_block");
-                (p(&values[0])?, p(&values[1])?)
-            }
+            Some(&[b, n]) => (b, n),
             _ => return Err("tile_block must be array<i64: b, n>".into()),
         };
         let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
