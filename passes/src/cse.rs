@@ -9,7 +9,7 @@
 //! intervening write; this pass only handles `Pure` ops). Ops that are already dead when
 //! visited are erased too (`num-dce'd`).
 
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};
 use tilus_ir::attrs::{AttrKind, Location};
@@ -17,31 +17,26 @@ use tilus_ir::opdef::Trait;
 use tilus_ir::rewrite::{block_successors, is_trivially_dead, Rewriter};
 use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "cse",
-    summary: "Eliminate common sub-expressions (pure ops, scoped by dominance)",
-    create: || Box::new(Cse),
-};
-
-/// The CSE pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Cse;
+declare_pass! {
+    /// The CSE pass. It has no options.
+    pub struct Cse {
+        name: "cse",
+        class: "CSE",
+        summary: "Eliminate common sub-expressions (pure ops, scoped by dominance)",
+        description: "Replaces a pure op by an equal op that dominates it (same name, operands, \
+            in any order for commutative ops, properties, attributes and result types) and \
+            erases ops that are already dead. Nested regions see the expressions of enclosing \
+            scopes unless their op is isolated from above. Run it after transformations that \
+            duplicate computations.",
+        options: {},
+        statistics: {
+            NUM_CSED = "num-cse'd", "Number of operations CSE'd";
+            NUM_DCED = "num-dce'd", "Number of operations DCE'd";
+        },
+    }
+}
 
 impl Pass for Cse {
-    fn name(&self) -> &'static str {
-        "cse"
-    }
-    fn class_name(&self) -> String {
-        "CSE".into()
-    }
-    fn description(&self) -> &'static str {
-        "Replaces a pure op by an equal op that dominates it (same name, operands, in any order \
-         for commutative ops, properties, attributes and result types) and erases ops that are \
-         already dead. Nested regions see the expressions of enclosing scopes unless their op \
-         is isolated from above. Run it after transformations that duplicate computations. \
-         Statistics: num-cse'd, num-dce'd."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -49,8 +44,8 @@ impl Pass for Cse {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         let (cse, dce) = eliminate_common_subexpressions(ctx, op);
-        stats.add("num-cse'd", "Number of operations CSE'd", cse);
-        stats.add("num-dce'd", "Number of operations DCE'd", dce);
+        stats.add(Self::NUM_CSED, cse);
+        stats.add(Self::NUM_DCED, dce);
         Ok(if cse + dce > 0 {
             Changed::Yes
         } else {
