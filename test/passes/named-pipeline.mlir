@@ -68,7 +68,7 @@
 // TYPO: help: did you mean 'tilus-to-ptx'?
 // RUN: not tilus-opt %s --tilus-to-ptx --print-ir-after=tilus-to-ptx 2>&1 | FileCheck %s --check-prefix=NOTPASS
 // NOTPASS: --print-ir-after: 'tilus-to-ptx' is a pipeline, not a pass
-// NOTPASS: help: name one of its steps, which run as passes:shared-memory,
+// NOTPASS: help: name one of its steps, which run as passes:
 
 tilus.kernel @scale(%a: !tilus.ptr<f32>, %n: i32)
     warps(1) blocks(affine_map<(d0, d1) -> (d1 ceildiv 32)>) {
