@@ -406,7 +406,29 @@ pub fn build_pipeline(
     nesting: Nesting,
     reg: &[PassInfo],
 ) -> Result<OpPassManager, Diagnostic> {
-    build_at_depth(ast, nesting, reg, 0)
+    build_pipeline_with(ast, nesting, reg, &pipeline_registry())
+}
+
+/// [`build_pipeline`] with the named pipelines given rather than the registered ones.
+pub fn build_pipeline_with(
+    ast: &PipelineAst,
+    nesting: Nesting,
+    reg: &[PassInfo],
+    pipelines: &[&'static PipelineDecl],
+) -> Result<OpPassManager, Diagnostic> {
+    let env = BuildEnv {
+        nesting,
+        reg,
+        pipelines,
+    };
+    build_at_depth(ast, &env, 0)
+}
+
+/// What building a pipeline reads besides its text.
+struct BuildEnv<'a> {
+    nesting: Nesting,
+    reg: &'a [PassInfo],
+    pipelines: &'a [&'static PipelineDecl],
 }
 
 /// How deep named pipelines may expand into other named pipelines (a pipeline that reaches
@@ -415,33 +437,32 @@ const MAX_EXPANSION_DEPTH: usize = 16;
 
 fn build_at_depth(
     ast: &PipelineAst,
-    nesting: Nesting,
-    reg: &[PassInfo],
+    env: &BuildEnv,
     depth: usize,
 ) -> Result<OpPassManager, Diagnostic> {
     let mut pm = OpPassManager::new(&ast.anchor);
-    add_elements(&mut pm, &ast.elements, nesting, reg, depth)?;
+    add_elements(&mut pm, &ast.elements, env, env.nesting, depth)?;
     Ok(pm)
 }
 
 fn add_elements(
     pm: &mut OpPassManager,
     elements: &[ElementAst],
+    env: &BuildEnv,
     nesting: Nesting,
-    reg: &[PassInfo],
     depth: usize,
 ) -> Result<(), Diagnostic> {
     for el in elements {
         match el {
-            ElementAst::Nested(sub) => pm.add_nested(build_at_depth(sub, nesting, reg, depth)?),
+            ElementAst::Nested(sub) => pm.add_nested(build_at_depth(sub, env, depth)?),
             ElementAst::Pass(p) => {
-                if !reg.iter().any(|i| i.name() == p.name) {
-                    if let Some(decl) = find_pipeline(&p.name) {
-                        expand_pipeline(pm, p, decl, nesting, reg, depth)?;
+                if !env.reg.iter().any(|i| i.name() == p.name) {
+                    if let Some(decl) = env.pipelines.iter().find(|d| d.name == p.name) {
+                        expand_pipeline(pm, p, decl, env, nesting, depth)?;
                         continue;
                     }
                 }
-                let pass = create(p, reg)?;
+                let pass = create(p, env)?;
                 match (pm.anchor(), pass.anchor()) {
                     (Anchor::Op(pm_op), Some(pass_op)) if pm_op != pass_op => match nesting {
                         Nesting::Implicit => pm.add_pass_nesting(pass),
@@ -475,8 +496,8 @@ fn expand_pipeline(
     pm: &mut OpPassManager,
     p: &PassAst,
     decl: &'static PipelineDecl,
+    env: &BuildEnv,
     nesting: Nesting,
-    reg: &[PassInfo],
     depth: usize,
 ) -> Result<(), Diagnostic> {
     if depth >= MAX_EXPANSION_DEPTH {
@@ -531,7 +552,7 @@ fn expand_pipeline(
         .with_help(format!("its steps are '{steps}'"))
     };
     let ast = parse_pipeline_ast(&format!("{}({steps})", decl.anchor)).map_err(wrap)?;
-    add_elements(target, &ast.elements, Nesting::Explicit, reg, depth + 1).map_err(wrap)
+    add_elements(target, &ast.elements, env, Nesting::Explicit, depth + 1).map_err(wrap)
 }
 
 /// `name{k=v ...}` as written (for help messages).
@@ -627,10 +648,10 @@ fn invalid_value(
     .with_help(format!("{}: {}", o.key, decl.doc))
 }
 
-fn create(p: &PassAst, reg: &[PassInfo]) -> Result<Box<dyn Pass>, Diagnostic> {
-    let Some(info) = reg.iter().find(|i| i.name() == p.name) else {
-        let mut names: Vec<&str> = reg.iter().map(|i| i.name()).collect();
-        names.extend(pipeline_registry().iter().map(|d| d.name));
+fn create(p: &PassAst, env: &BuildEnv) -> Result<Box<dyn Pass>, Diagnostic> {
+    let Some(info) = env.reg.iter().find(|i| i.name() == p.name) else {
+        let mut names: Vec<&str> = env.reg.iter().map(|i| i.name()).collect();
+        names.extend(env.pipelines.iter().map(|d| d.name));
         let near = closest(&p.name, &names);
         let help = match near.as_slice() {
             [] => "`--list-passes` shows the registered passes".to_string(),
@@ -998,6 +1019,75 @@ mod tests {
         // In an `any` pipeline the check waits for run time, as in MLIR.
         let t = "any(test-func-only)";
         assert!(build_pipeline(&parse_pipeline_ast(t).unwrap(), Nesting::Explicit, &reg).is_ok());
+    }
+
+    crate::declare_pipeline! {
+        /// A pipeline with a misspelled step.
+        const TYPO {
+            name: "test-typo-pipeline",
+            anchor: "builtin.module",
+            summary: "test",
+            description: "test",
+            options: {},
+            steps: "test-fail,test-fial",
+        }
+    }
+
+    crate::declare_pipeline! {
+        /// A pipeline that reaches itself.
+        const LOOPS {
+            name: "test-loop",
+            anchor: "builtin.module",
+            summary: "test",
+            description: "test",
+            options: {
+                n: i64 = 1, "n", "unused";
+            },
+            steps: "test-fail,test-loop{n=${n}}",
+        }
+    }
+
+    #[test]
+    fn a_misspelled_step_is_an_error_at_the_pipeline() {
+        let t = "builtin.module(test-fail, test-typo-pipeline)";
+        let ast = parse_pipeline_ast(t).unwrap();
+        let d = build_pipeline_with(&ast, Nesting::Explicit, &registry(), &[&TYPO]).unwrap_err();
+        assert_eq!(
+            d.message,
+            "pipeline 'test-typo-pipeline' does not expand: 'test-fial' does not refer to a registered pass"
+        );
+        assert_eq!(span_text(t, &d), "test-typo-pipeline");
+        assert_eq!(
+            d.help.as_deref(),
+            Some("its steps are 'test-fail,test-fial'")
+        );
+        let t = "builtin.module(test-loop{n=2})";
+        let ast = parse_pipeline_ast(t).unwrap();
+        let d = build_pipeline_with(&ast, Nesting::Explicit, &registry(), &[&LOOPS]).unwrap_err();
+        assert!(d.message.contains("must not reach itself"), "{d}");
+        assert_eq!(span_text(t, &d), "test-loop");
+    }
+
+    #[test]
+    fn pipelines_expand_in_place_with_their_options() {
+        let pm = parse_pipeline(
+            "builtin.module(cse,tilus-to-ptx{target=sm_100a},dce)",
+            Nesting::Explicit,
+        )
+        .unwrap();
+        let text = pm.to_pipeline_string();
+        assert!(
+            text.starts_with("builtin.module(cse,lower-async-to-ptx,plan-shared-memory,"),
+            "{text}"
+        );
+        assert!(
+            text.contains("lower-tilus-kernel{target=sm_100a}"),
+            "{text}"
+        );
+        assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
+        // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
+        let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
+        assert_eq!(pm.len(), 9);
     }
 
     #[test]
