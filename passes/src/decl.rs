@@ -10,7 +10,7 @@
 //! [`crate::Pass::run`].
 //!
 //! ```
-//! use tilus_passes::{declare_pass, Changed, Pass, Statistics};
+//! use tilus_passes::{declare_pass, Changed, DeclaredPass, Pass, Statistics};
 //! use tilus_ir::{Context, Diagnostic, OpId};
 //!
 //! declare_pass! {
