@@ -6,6 +6,8 @@
 //!   forms from op declarations);
 //! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
 //! - [`verify()`] checks structure and declared constraints;
+//! - [`cfg`] and [`dominance`] are the control-flow graph and dominance analyses the verifier
+//!   and passes share;
 //! - [`rewrite`] is the one way passes mutate IR: a rewriter that notifies listeners, patterns,
 //!   folding, and the greedy and walk drivers;
 //! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
@@ -15,8 +17,10 @@
 #![allow(clippy::result_large_err)]
 
 pub mod attrs;
+pub mod cfg;
 pub mod context;
 pub mod diag;
+pub mod dominance;
 pub mod float;
 pub mod format;
 pub mod opdef;
@@ -28,8 +32,10 @@ pub mod types;
 pub mod verify;
 
 pub use attrs::{Attr, AttrKind, Location};
+pub use cfg::Cfg;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
 pub use diag::{DiagLoc, Diagnostic, Severity, Span};
+pub use dominance::{DomTree, Dominance};
 pub use opdef::{OpDef, Trait};
 pub use syntax::parser::{ParsedFile, Parser, SourceMap};
 pub use syntax::printer::{print_op, PrintOptions, Printer};
