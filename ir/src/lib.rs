@@ -24,6 +24,7 @@ pub mod dominance;
 pub mod float;
 pub mod format;
 pub mod opdef;
+pub mod registry;
 pub mod rewrite;
 pub mod source;
 pub mod syntax;
