@@ -93,7 +93,7 @@ def main():
     for a, b in up:
         print(f"upward edge: {a} ({LAYERS[LAYER_OF[a]][0]}) uses {b} ({LAYERS[LAYER_OF[b]][0]})")
     for c in cycles(es):
-        print(f"cycle within a layer: {' '.join(c)}")
+        print(f"import cycle: {' '.join(c)}")
     print(f"{len(es)} edges, {len(up)} upward")
     return 1 if up else 0
 
