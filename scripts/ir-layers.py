@@ -16,7 +16,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ir", "src
 LAYERS = [
     ("values", ["types", "attrs", "float", "diag", "context", "typedef", "opdef"]),
     ("syntax", ["format", "syntax", "registry"]),
-    ("tools", ["rewrite", "cfg", "dominance", "verify", "source", "lib"]),
+    ("tools", ["rewrite", "cfg", "dominance", "verify", "source", "builder", "handle", "cli", "lib"]),
 ]
 LAYER_OF = {m: i for i, (_, ms) in enumerate(LAYERS) for m in ms}
 

@@ -496,19 +496,123 @@ fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     crate::posix_regex::find_bytes(hay, needle, from)
 }
 
-/// Levenshtein distance (LLVM `StringRef::edit_distance` with replacements allowed).
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
+/// Levenshtein distance (LLVM `StringRef::edit_distance` with replacements allowed), computed
+/// only as far as it matters: any result above `bound` comes back as `bound + 1`.
+///
+/// The fuzzy-match search compares the pattern against thousands of input positions and only
+/// needs to know whether a position beats the best one so far, so cells farther than `bound`
+/// from the diagonal (which cannot lead to a distance within `bound`) are never computed.
+/// That turns the O(n·m) table into a band of O(n·bound) cells, with the same answer whenever
+/// the distance is within `bound`.
+fn bounded_edit_distance(a: &[u8], b: &[u8], bound: usize) -> usize {
+    let (n, m) = (a.len(), b.len());
+    if n.abs_diff(m) > bound {
+        return bound + 1;
+    }
+    let inf = bound + 1;
+    // Row over `b` (length m + 1); cells outside the band hold `inf`.
+    let mut prev: Vec<usize> = (0..=m).map(|j| j.min(inf)).collect();
+    let mut cur = vec![inf; m + 1];
+    for i in 1..=n {
+        let lo = i.saturating_sub(bound).max(1);
+        let hi = (i + bound).min(m);
+        cur[0] = i.min(inf);
+        if lo > 1 {
+            cur[lo - 1] = inf;
+        }
+        let mut row_min = cur[0];
+        for j in lo..=hi {
             let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1).min(inf);
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if hi < m {
+            cur[hi + 1] = inf;
+        }
+        if row_min > bound {
+            return inf;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
-    prev[b.len()]
+    prev[m].min(inf)
+}
+
+/// Edit distance from one fixed pattern to many texts, 64 pattern bytes per machine word
+/// (Myers' bit-vector algorithm, in the block form for patterns longer than a word).
+///
+/// The fuzzy-match search compares the same pattern with up to 4,096 input positions; when no
+/// position comes close, the banded computation degenerates to full tables, and this form does
+/// the same work 64 cells at a time.
+struct BitEditDistance {
+    /// `peq[byte * blocks + b]`: the positions of `byte` in block `b` of the pattern.
+    peq: Vec<u64>,
+    blocks: usize,
+    len: usize,
+}
+
+impl BitEditDistance {
+    fn new(pattern: &[u8]) -> Self {
+        let blocks = pattern.len().div_ceil(64).max(1);
+        let mut peq = vec![0u64; 256 * blocks];
+        for (i, &c) in pattern.iter().enumerate() {
+            peq[c as usize * blocks + i / 64] |= 1 << (i % 64);
+        }
+        BitEditDistance {
+            peq,
+            blocks,
+            len: pattern.len(),
+        }
+    }
+
+    /// Levenshtein distance (with replacements) between the pattern and `text`.
+    fn distance(&self, text: &[u8]) -> usize {
+        let m = self.len;
+        if m == 0 {
+            return text.len();
+        }
+        let blocks = self.blocks;
+        let last_bit = 1u64 << ((m - 1) % 64);
+        let mut pv = vec![!0u64; blocks];
+        let mut mv = vec![0u64; blocks];
+        let mut score = m;
+        for &c in text {
+            let eqs = &self.peq[c as usize * blocks..(c as usize + 1) * blocks];
+            // The first row of the table counts up by one per text byte.
+            let mut h_in: i32 = 1;
+            for b in 0..blocks {
+                let mut eq = eqs[b];
+                let (p, n) = (pv[b], mv[b]);
+                let xv = eq | n;
+                if h_in < 0 {
+                    eq |= 1;
+                }
+                let xh = ((eq & p).wrapping_add(p) ^ p) | eq;
+                let mut ph = n | !(xh | p);
+                let mut mh = p & xh;
+                let high = if b + 1 == blocks { last_bit } else { 1 << 63 };
+                let h_out = if ph & high != 0 {
+                    1
+                } else if mh & high != 0 {
+                    -1
+                } else {
+                    0
+                };
+                ph <<= 1;
+                mh <<= 1;
+                if h_in < 0 {
+                    mh |= 1;
+                } else if h_in > 0 {
+                    ph |= 1;
+                }
+                pv[b] = mh | !(xv | ph);
+                mv[b] = ph & xv;
+                h_in = h_out;
+            }
+            score = (score as i64 + h_in as i64) as usize;
+        }
+        score
+    }
 }
 
 /// Runs the checks over the input (LLVM `FileCheck::checkInput` and friends).
@@ -749,9 +853,16 @@ impl Checker<'_> {
         let text = self.input_text();
         let buf = &text[start..end];
         let example = pat.example();
+        // LLVM gives up on the search when the pattern and the searched text are both long
+        // (a quadratic comparison at each of up to 4096 positions); do the same so that the
+        // same note appears, and so that a long failing line is reported at once.
+        if 4096 * 2048 < buf.len().min(4096) * example.len() {
+            return;
+        }
         let mut lines_forward = 0usize;
         let mut best: Option<usize> = None;
         let mut best_quality = 0f64;
+        let bits = BitEditDistance::new(example);
         for i in 0..buf.len().min(4096) {
             if buf[i] == b'\n' {
                 lines_forward += 1;
@@ -764,7 +875,19 @@ impl Checker<'_> {
                 Some(n) => &prefix[..n],
                 None => prefix,
             };
-            let distance = edit_distance(prefix, example);
+            // Only a distance that can beat the best quality so far is worth computing
+            // exactly; the bound errs on the generous side and the comparison below is the
+            // one LLVM makes.
+            let bound = match best {
+                None => usize::MAX / 2,
+                Some(_) => (best_quality - lines_forward as f64 / 100.0).max(0.0) as usize + 1,
+            };
+            // A narrow band is cheaper than the word-parallel table; both are exact.
+            let distance = if bound.saturating_mul(2) < bits.blocks * 16 {
+                bounded_edit_distance(prefix, example, bound)
+            } else {
+                bits.distance(prefix)
+            };
             let quality = distance as f64 + lines_forward as f64 / 100.0;
             if best.is_none() || quality < best_quality {
                 best = Some(i);
@@ -1131,5 +1254,72 @@ impl Checker<'_> {
             }
         }
         !failed
+    }
+}
+
+#[cfg(test)]
+mod distance_tests {
+    use super::{bounded_edit_distance, BitEditDistance};
+
+    /// The textbook full-table Levenshtein distance, as the reference.
+    fn reference(a: &[u8], b: &[u8]) -> usize {
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut cur = vec![i; b.len() + 1];
+            for j in 1..=b.len() {
+                let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    }
+
+    /// Strings over a small alphabet (so that they share letters), of every length class that
+    /// matters to the word-parallel form: empty, within one word, exactly 64, several words.
+    fn samples() -> Vec<Vec<u8>> {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut out = Vec::new();
+        for len in [0, 1, 2, 5, 63, 64, 65, 127, 128, 129, 200] {
+            for _ in 0..3 {
+                out.push((0..len).map(|_| b"abcd"[(next() % 4) as usize]).collect());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn word_parallel_distance_is_exact() {
+        let all = samples();
+        for a in &all {
+            let bits = BitEditDistance::new(a);
+            for b in &all {
+                assert_eq!(bits.distance(b), reference(a, b), "{a:?} vs {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn banded_distance_is_exact_within_its_bound() {
+        let all = samples();
+        for a in &all {
+            for b in &all {
+                let d = reference(a, b);
+                for bound in [0, 1, 3, 10, 64, 500] {
+                    let got = bounded_edit_distance(a, b, bound);
+                    if d <= bound {
+                        assert_eq!(got, d, "{a:?} vs {b:?} within {bound}");
+                    } else {
+                        assert!(got > bound, "{a:?} vs {b:?}: {got} not above {bound}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -20,7 +20,24 @@ struct Annotation {
     note: String,
     first_line: bool,
     filters_as_error: bool,
+    /// ANSI colour number of the marker (LLVM's per-match-type colour).
+    color: u8,
+    /// Part of a good match for an expected pattern (left unhighlighted under `-v -color`).
+    found_expected: bool,
 }
+
+const BLACK: u8 = 0;
+const RED: u8 = 1;
+const GREEN: u8 = 2;
+const MAGENTA: u8 = 5;
+const CYAN: u8 = 6;
+
+/// The escape sequence LLVM's `raw_ostream::changeColor` writes for a bold colour.
+fn bold(color: u8) -> String {
+    format!("\x1b[0;1;3{color}m")
+}
+
+const RESET: &str = "\x1b[0m";
 
 fn abbreviation(d: &DiagRec) -> String {
     let base = match d.ty.kind {
@@ -37,16 +54,18 @@ fn abbreviation(d: &DiagRec) -> String {
     base.to_string()
 }
 
-fn marker(t: MatchTy) -> (char, &'static str, bool) {
+fn marker(t: MatchTy) -> (char, &'static str, bool, u8) {
     match t {
-        MatchTy::FoundAndExpected => ('^', "", false),
-        MatchTy::FoundButExcluded => ('!', "error: no match expected", true),
-        MatchTy::FoundButWrongLine => ('!', "error: match on wrong line", true),
-        MatchTy::FoundButDiscarded => ('!', "discard: overlaps earlier match", false),
-        MatchTy::NoneAndExcluded => ('X', "", false),
-        MatchTy::NoneButExpected => ('X', "error: no match found", true),
-        MatchTy::NoneForInvalidPattern => ('X', "error: match failed for invalid pattern", true),
-        MatchTy::Fuzzy => ('?', "possible intended match", true),
+        MatchTy::FoundAndExpected => ('^', "", false, GREEN),
+        MatchTy::FoundButExcluded => ('!', "error: no match expected", true, RED),
+        MatchTy::FoundButWrongLine => ('!', "error: match on wrong line", true, RED),
+        MatchTy::FoundButDiscarded => ('!', "discard: overlaps earlier match", false, CYAN),
+        MatchTy::NoneAndExcluded => ('X', "", false, GREEN),
+        MatchTy::NoneButExpected => ('X', "error: no match found", true, RED),
+        MatchTy::NoneForInvalidPattern => {
+            ('X', "error: match failed for invalid pattern", true, RED)
+        }
+        MatchTy::Fuzzy => ('?', "possible intended match", true, MAGENTA),
     }
 }
 
@@ -64,6 +83,16 @@ fn line_col(text: &[u8], newlines: &[usize], off: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// How the dump is laid out and coloured.
+pub struct Style {
+    pub filter: DumpInputFilter,
+    pub context: usize,
+    /// ANSI colours (`-color`), in LLVM's scheme.
+    pub color: bool,
+    /// `-v`: with colours, input outside good matches is highlighted.
+    pub verbose: bool,
+}
+
 /// Renders the dump (everything from `Input was:` to `>>>>>>`).
 pub fn render(
     sm: &SourceMgr,
@@ -71,9 +100,9 @@ pub fn render(
     implicit_bufs: &[usize],
     input: &[u8],
     diags: &[DiagRec],
-    filter: DumpInputFilter,
-    context: usize,
+    style: &Style,
 ) -> String {
+    let (filter, context, color) = (style.filter, style.context, style.color);
     let mut per_pattern: HashMap<Loc, usize> = HashMap::new();
     for d in diags {
         *per_pattern.entry(d.check_loc).or_default() += 1;
@@ -100,7 +129,8 @@ pub fn render(
             *n += 1;
         }
         label_width = label_width.max(label.len());
-        let (mut lead, default_note, filters_as_error) = marker(d.match_ty);
+        let (mut lead, default_note, filters_as_error, marker_color) = marker(d.match_ty);
+        let found_expected = d.match_ty == MatchTy::FoundAndExpected;
         let (sl, sc) = line_col(input, &newlines, d.start);
         let (el, ec) = line_col(input, &newlines, d.end);
         let mut note = default_note.to_string();
@@ -124,6 +154,8 @@ pub fn render(
             note,
             first_line: true,
             filters_as_error,
+            color: marker_color,
+            found_expected,
         };
         anns.push(a);
         if sl != el {
@@ -141,6 +173,8 @@ pub fn render(
                     note: String::new(),
                     first_line: false,
                     filters_as_error,
+                    color: marker_color,
+                    found_expected,
                 });
             }
         }
@@ -148,6 +182,11 @@ pub fn render(
     anns.sort_by(|a, b| a.line.cmp(&b.line).then(a.diag_index.cmp(&b.diag_index)));
 
     let mut out = String::from("Input was:\n<<<<<<\n");
+    if color {
+        // LLVM asks whether colours are on by opening (and closing) a bold span here.
+        out.push_str("\x1b[1m");
+        out.push_str(RESET);
+    }
     let mut line_count = input.iter().filter(|&&b| b == b'\n').count();
     if input.last().is_some_and(|&b| b != b'\n') {
         line_count += 1;
@@ -187,24 +226,75 @@ pub fn render(
             && (next_in_filter == usize::MAX || line + context < next_in_filter);
         let mut buf = String::new();
         if !elide {
-            flush_elided(&mut out, &mut elided, width);
+            flush_elided(&mut out, &mut elided, width, color);
+        }
+        if color {
+            buf.push_str(&bold(BLACK));
         }
         let _ = write!(buf, "{line:>width$}: ");
+        if color {
+            buf.push_str(RESET);
+        }
         let line_start = pos;
         let content_end = input[pos..]
             .iter()
             .position(|&b| b == b'\n')
             .map_or(input.len(), |k| pos + k);
-        buf.push_str(&String::from_utf8_lossy(&input[line_start..content_end]));
+        let has_newline = content_end < input.len();
+        // Columns covered by good matches of expected patterns on this line (only shown,
+        // by leaving them unhighlighted, with `-v` and colours).
+        let good: Vec<(usize, usize)> = if color && style.verbose {
+            anns[ai..]
+                .iter()
+                .take_while(|a| a.line == line)
+                .filter(|a| a.found_expected)
+                .map(|a| (a.start_col, a.end_col))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if color {
+            buf.push_str("\x1b[1m");
+            if style.verbose {
+                buf.push_str("\x1b[0;1;46m");
+            }
+        }
+        let mut text: Vec<u8> = input[line_start..content_end].to_vec();
+        if has_newline {
+            text.push(b' ');
+        }
+        if good.is_empty() {
+            buf.push_str(&String::from_utf8_lossy(&text));
+        } else {
+            let mut in_match = false;
+            let mut bytes = Vec::new();
+            for (k, &b) in text.iter().enumerate() {
+                let col = k + 1;
+                let was = in_match;
+                in_match = good.iter().any(|&(s, e)| s <= col && col < e);
+                if !was && in_match {
+                    bytes.extend_from_slice(RESET.as_bytes());
+                } else if was && !in_match {
+                    bytes.extend_from_slice(b"\x1b[0;1;46m");
+                }
+                bytes.push(b);
+            }
+            buf.push_str(&String::from_utf8_lossy(&bytes));
+        }
+        if color {
+            buf.push_str(RESET);
+        }
         pos = content_end;
-        if pos < input.len() {
+        if has_newline {
             pos += 1;
-            buf.push(' ');
         }
         buf.push('\n');
         let input_width = pos - line_start;
         while ai < anns.len() && anns[ai].line == line {
             let a = &anns[ai];
+            if color {
+                buf.push_str(&bold(a.color));
+            }
             let _ = write!(buf, "{:<width$}  ", a.label);
             let mut col = 1;
             while col < a.start_col {
@@ -226,6 +316,9 @@ pub fn render(
                 buf.push_str(&a.note);
             }
             buf.push('\n');
+            if color {
+                buf.push_str(RESET);
+            }
             ai += 1;
         }
         if elide {
@@ -235,18 +328,22 @@ pub fn render(
         }
         line += 1;
     }
-    flush_elided(&mut out, &mut elided, width);
+    flush_elided(&mut out, &mut elided, width, color);
     out.push_str(">>>>>>\n");
     out
 }
 
-fn flush_elided(out: &mut String, elided: &mut String, width: usize) {
+fn flush_elided(out: &mut String, elided: &mut String, width: usize, color: bool) {
     if elided.is_empty() {
         return;
     }
     if elided.matches('\n').count() > 3 {
         for _ in 0..3 {
-            let _ = writeln!(out, "{:>width$}", ".");
+            if color {
+                let _ = writeln!(out, "{}{:>width$}{RESET}", bold(BLACK), ".");
+            } else {
+                let _ = writeln!(out, "{:>width$}", ".");
+            }
         }
     } else {
         out.push_str(elided);

@@ -10,7 +10,9 @@
 //! `{LITERAL}` modifier, `{{regex}}` (POSIX extended, leftmost-longest like LLVM), `[[VAR:regex]]`,
 //! `[[VAR]]`, numeric blocks `[[#...]]` (formats, `+`/`-`, `add`..`min`, `@LINE`), custom check
 //! and comment prefixes, `--strict-whitespace`, `--match-full-lines`, `--implicit-check-not`,
-//! `--allow-empty`, `--ignore-case`, `--enable-var-scope`, `-D`, `--dump-input*`, `-v`.
+//! `--allow-empty`, `--ignore-case`, `--enable-var-scope`, `-D` (with LLVM's "Global defines"
+//! report), `--dump-input*`, `-v`, `-vv`, `-color`; the command line follows LLVM's option
+//! rules, down to its "Did you mean" suggestions.
 //!
 //! Entry points: [`run`] for a library caller that has both texts in memory, [`execute`] when the
 //! caller also wants the exit status and diagnostics of a failure, and [`main_with_args`] for a
@@ -19,6 +21,7 @@
 #![warn(missing_docs)]
 
 mod checker;
+mod cli;
 mod dump;
 mod pattern;
 mod posix_regex;
@@ -89,6 +92,9 @@ pub struct Options {
     pub dump_input_filter: Option<DumpInputFilter>,
     /// `--dump-input-context`.
     pub dump_input_context: usize,
+    /// `--color`: write diagnostics and the input dump with ANSI colours, as LLVM does when
+    /// asked to or when standard error is a terminal.
+    pub color: bool,
     /// `-v`: also report successful matches.
     pub verbose: bool,
     /// `-vv`.
@@ -116,6 +122,7 @@ impl Default for Options {
             dump_input: DumpInput::Fail,
             dump_input_filter: None,
             dump_input_context: 5,
+            color: false,
             verbose: false,
             very_verbose: false,
             input_name: "<stdin>".to_string(),
@@ -221,6 +228,38 @@ fn validate_prefixes(
     Ok(())
 }
 
+/// The checks LLVM's driver makes before it opens the check file: the shape of each `-D`
+/// (all reported), then the prefixes. User prefixes are checked against the defaults they
+/// would clash with, but the defaults themselves are not reported.
+fn precheck(opts: &Options) -> Result<(), Outcome> {
+    let fail = |stderr: String| Outcome {
+        exit_code: 2,
+        stdout: String::new(),
+        stderr,
+    };
+    let define_errors = pattern::check_define_syntax(&opts.defines);
+    if !define_errors.is_empty() {
+        return Err(fail(define_errors.join("\n") + "\n"));
+    }
+    let mut seen: Vec<String> = Vec::new();
+    if opts.check_prefixes.is_empty() {
+        seen.push("CHECK".to_string());
+    }
+    if opts.comment_prefixes.is_none() {
+        seen.extend(["COM".to_string(), "RUN".to_string()]);
+    }
+    let no_comments = Vec::new();
+    validate_prefixes("check", &opts.check_prefixes, &mut seen)
+        .and_then(|_| {
+            validate_prefixes(
+                "comment",
+                opts.comment_prefixes.as_ref().unwrap_or(&no_comments),
+                &mut seen,
+            )
+        })
+        .map_err(|e| fail(e + "\n"))
+}
+
 /// The parsed check file, ready to be run against an input.
 struct Prepared {
     sm: SourceMgr,
@@ -238,6 +277,7 @@ fn prepare(check_text: &[u8], check_name: &str, opts: &Options) -> Result<Prepar
         stdout: String::new(),
         stderr,
     };
+    precheck(opts)?;
     let prefixes: Vec<String> = if opts.check_prefixes.is_empty() {
         vec!["CHECK".to_string()]
     } else {
@@ -247,19 +287,14 @@ fn prepare(check_text: &[u8], check_name: &str, opts: &Options) -> Result<Prepar
         .comment_prefixes
         .clone()
         .unwrap_or_else(|| vec!["COM".to_string(), "RUN".to_string()]);
-    let mut seen = Vec::new();
-    if let Err(e) = validate_prefixes("check", &prefixes, &mut seen)
-        .and_then(|_| validate_prefixes("comment", &comment_prefixes, &mut seen))
-    {
-        return Err(fail(2, e + "\n"));
-    }
-    let mut sm = SourceMgr::default();
+    let mut sm = SourceMgr {
+        color: opts.color,
+        ..SourceMgr::default()
+    };
     let mut ctx = Context::default();
     let mut pctx = ParseContext::default();
-    for d in &opts.defines {
-        if let Err(e) = pattern::define_cmdline(d, &mut ctx, &mut pctx) {
-            return Err(fail(2, e + "\n"));
-        }
+    if !pattern::define_globals(&opts.defines, &mut sm, &mut ctx, &mut pctx) {
+        return Err(fail(2, sm.out));
     }
     let check_buf = sm.add(check_name, canonicalize(check_text, opts.strict_whitespace));
     let first_implicit = sm.buffers.len();
@@ -356,14 +391,19 @@ fn finish(prepared: Prepared, check_name: &str, input: &[u8], opts: &Options) ->
             "\nInput file: {}\nCheck file: {}\n\n-dump-input=help explains the following input dump.\n\n",
             opts.input_name, check_name
         ));
+        let style = dump::Style {
+            filter,
+            context: opts.dump_input_context,
+            color: opts.color,
+            verbose: opts.verbose,
+        };
         stderr.push_str(&dump::render(
             &sm,
             check_buf,
             &implicit_bufs,
             &input_text,
             diags.as_deref().unwrap_or(&[]),
-            filter,
-            opts.dump_input_context,
+            &style,
         ));
     }
     outcome.stderr = stderr;
@@ -412,257 +452,6 @@ Input dump annotation format:
   - colors success, error, fuzzy match, discarded match, unmatched input
 ";
 
-const USAGE: &str = "\
-USAGE: tilus-filecheck [options] <check-file>
-
-Checks that the input (standard input, or --input-file) matches the CHECK directives of
-<check-file>. Compatible with LLVM FileCheck.
-
-OPTIONS:
-  -D <VAR=VALUE>                 Define a variable to be used in capture patterns
-  --allow-deprecated-dag-overlap Enable overlapping among matches in a CHECK-DAG group
-  --allow-empty                  Allow the input file to be empty
-  --allow-unused-prefixes        Allow prefixes to be specified but not appear in the test
-  --check-prefix=<string>        Prefix to use from check file (defaults to 'CHECK')
-  --check-prefixes=<a,b,...>     Several prefixes, comma separated
-  --comment-prefixes=<a,b,...>   Comment prefixes (defaults to 'COM,RUN')
-  --dump-input=<help|always|fail|never>
-  --dump-input-context=<N>
-  --dump-input-filter=<all|annotation-full|annotation|error>
-  --enable-var-scope             Reset non-'$' variables at each CHECK-LABEL block
-  --ignore-case                  Use case-insensitive matching
-  --implicit-check-not=<pattern> Add an implicit negative check
-  --input-file=<filename>        File to check (defaults to stdin)
-  --match-full-lines             Require all positive matches to cover an entire input line
-  --strict-whitespace            Do not treat all horizontal whitespace as equivalent
-  -v, --vv                       Verbose output
-";
-
-/// Command-line parse result.
-struct Cli {
-    opts: Options,
-    check_file: Option<String>,
-    input_file: Option<String>,
-}
-
-fn parse_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
-    match v {
-        None => Ok(true),
-        Some("true" | "TRUE" | "True" | "1") => Ok(true),
-        Some("false" | "FALSE" | "False" | "0") => Ok(false),
-        Some(other) => Err(format!(
-            "FileCheck: for the --{name} option: '{other}' is invalid value for boolean argument! Try 0 or 1"
-        )),
-    }
-}
-
-fn parse_cli(args: &[String]) -> Result<Cli, Outcome> {
-    let fail = |code: i32, msg: String| Outcome {
-        exit_code: code,
-        stdout: String::new(),
-        stderr: msg + "\n",
-    };
-    let mut opts = Options {
-        command_line: args.to_vec(),
-        ..Options::default()
-    };
-    let mut positional = Vec::new();
-    let mut input_file = None;
-    let mut dump: Option<DumpInput> = None;
-    let mut filter: Option<DumpInputFilter> = None;
-    let mut context: Option<usize> = None;
-    let mut i = 1;
-    let mut only_positional = false;
-    // FILECHECK_OPTS come first, then the real arguments (as in LLVM).
-    let mut all: Vec<String> = Vec::new();
-    if let Ok(env) = std::env::var("FILECHECK_OPTS") {
-        all.extend(env.split_whitespace().map(String::from));
-    }
-    all.extend(args.iter().skip(1).cloned());
-    let args = all;
-    i -= 1;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if only_positional || !a.starts_with('-') || a == "-" {
-            positional.push(a.clone());
-            continue;
-        }
-        if a == "--" {
-            only_positional = true;
-            continue;
-        }
-        let body = a.trim_start_matches('-');
-        let (name, inline) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v.to_string())),
-            None => (body, None),
-        };
-        // `-DNAME=VALUE` (a prefix option: the value must be attached).
-        if let Some(def) = a.strip_prefix("-D") {
-            if def.is_empty() {
-                return Err(fail(
-                    1,
-                    "FileCheck: for the -D option: requires a value!".to_string(),
-                ));
-            }
-            opts.defines.push(def.to_string());
-            continue;
-        }
-        let takes_value = matches!(
-            name,
-            "check-prefix"
-                | "check-prefixes"
-                | "comment-prefixes"
-                | "input-file"
-                | "implicit-check-not"
-                | "dump-input"
-                | "dump-input-filter"
-                | "dump-input-context"
-        );
-        let value = if takes_value {
-            match inline {
-                Some(v) => Some(v),
-                None => {
-                    if i < args.len() {
-                        i += 1;
-                        Some(args[i - 1].clone())
-                    } else {
-                        return Err(fail(
-                            1,
-                            format!("FileCheck: for the --{name} option: requires a value!"),
-                        ));
-                    }
-                }
-            }
-        } else {
-            inline
-        };
-        let v = value.as_deref();
-        match name {
-            "check-prefix" => opts.check_prefixes.push(v.unwrap().to_string()),
-            "check-prefixes" => opts
-                .check_prefixes
-                .extend(v.unwrap().split(',').map(String::from)),
-            "comment-prefixes" => opts
-                .comment_prefixes
-                .get_or_insert_with(Vec::new)
-                .extend(v.unwrap().split(',').map(String::from)),
-            "input-file" => input_file = Some(v.unwrap().to_string()),
-            "implicit-check-not" => opts.implicit_check_not.push(v.unwrap().to_string()),
-            "dump-input" => {
-                let d = match v.unwrap() {
-                    "help" => DumpInput::Help,
-                    "always" => DumpInput::Always,
-                    "fail" => DumpInput::Fail,
-                    "never" => DumpInput::Never,
-                    o => return Err(fail(1, format!("FileCheck: for the --dump-input option: Cannot find option named '{o}'!"))),
-                };
-                // The earliest value in the list help/always/fail/never wins.
-                let rank = |d: DumpInput| d as u8;
-                dump = Some(match dump {
-                    Some(prev) if rank(prev) < rank(d) => prev,
-                    _ => d,
-                });
-            }
-            "dump-input-filter" => {
-                let f = match v.unwrap() {
-                    "all" => DumpInputFilter::All,
-                    "annotation-full" => DumpInputFilter::AnnotationFull,
-                    "annotation" => DumpInputFilter::Annotation,
-                    "error" => DumpInputFilter::Error,
-                    o => {
-                        return Err(fail(
-                            1,
-                            format!("FileCheck: for the --dump-input-filter option: Cannot find option named '{o}'!"),
-                        ))
-                    }
-                };
-                filter = Some(match filter {
-                    Some(prev) if (prev as u8) < (f as u8) => prev,
-                    _ => f,
-                });
-            }
-            "dump-input-context" => {
-                let n: usize = v.unwrap().parse().map_err(|_| {
-                    fail(
-                        1,
-                        format!(
-                            "FileCheck: for the --dump-input-context option: '{}' value invalid for uint argument!",
-                            v.unwrap()
-                        ),
-                    )
-                })?;
-                context = Some(context.map_or(n, |c| c.max(n)));
-            }
-            "strict-whitespace" => {
-                opts.strict_whitespace = parse_bool(name, v).map_err(|e| fail(1, e))?
-            }
-            "match-full-lines" => {
-                opts.match_full_lines = parse_bool(name, v).map_err(|e| fail(1, e))?
-            }
-            "allow-empty" => opts.allow_empty = parse_bool(name, v).map_err(|e| fail(1, e))?,
-            "ignore-case" => opts.ignore_case = parse_bool(name, v).map_err(|e| fail(1, e))?,
-            "enable-var-scope" => {
-                opts.enable_var_scope = parse_bool(name, v).map_err(|e| fail(1, e))?
-            }
-            "allow-unused-prefixes" => {
-                opts.allow_unused_prefixes = parse_bool(name, v).map_err(|e| fail(1, e))?
-            }
-            "allow-deprecated-dag-overlap" => {
-                opts.allow_deprecated_dag_overlap = parse_bool(name, v).map_err(|e| fail(1, e))?
-            }
-            "v" => opts.verbose = parse_bool(name, v).map_err(|e| fail(1, e))?,
-            "vv" => {
-                opts.very_verbose = parse_bool(name, v).map_err(|e| fail(1, e))?;
-                opts.verbose |= opts.very_verbose;
-            }
-            "color" => {
-                parse_bool(name, v).map_err(|e| fail(1, e))?;
-            }
-            "help" | "h" | "help-hidden" | "help-list" => {
-                return Err(Outcome {
-                    exit_code: 0,
-                    stdout: USAGE.to_string(),
-                    stderr: String::new(),
-                });
-            }
-            "version" => {
-                return Err(Outcome {
-                    exit_code: 0,
-                    stdout: format!(
-                        "tilus-filecheck {} (compatible with LLVM FileCheck 22)\n",
-                        env!("CARGO_PKG_VERSION")
-                    ),
-                    stderr: String::new(),
-                });
-            }
-            _ => {
-                return Err(fail(
-                    1,
-                    format!(
-                        "FileCheck: Unknown command line argument '{a}'.  Try: 'FileCheck --help'"
-                    ),
-                ));
-            }
-        }
-    }
-    if positional.len() > 1 {
-        return Err(fail(
-            1,
-            "FileCheck: Too many positional arguments specified!\nCan specify at most 1 positional arguments: See: FileCheck --help"
-                .to_string(),
-        ));
-    }
-    opts.dump_input = dump.unwrap_or(DumpInput::Fail);
-    opts.dump_input_filter = filter;
-    opts.dump_input_context = context.unwrap_or(5);
-    Ok(Cli {
-        opts,
-        check_file: positional.pop(),
-        input_file,
-    })
-}
-
 fn read_file(path: &str, stdin: &mut dyn Read) -> std::io::Result<Vec<u8>> {
     if path == "-" {
         let mut v = Vec::new();
@@ -690,7 +479,7 @@ fn io_message(e: &std::io::Error) -> String {
 /// Runs a whole FileCheck command line (`args[0]` is the program name), reading the check file
 /// and the input (from `stdin` unless `--input-file` is given), exactly as the binary does.
 pub fn main_with_args(args: &[String], stdin: &mut dyn Read) -> Outcome {
-    let cli = match parse_cli(args) {
+    let cli = match cli::parse(args) {
         Ok(c) => c,
         Err(o) => return o,
     };
@@ -705,6 +494,9 @@ pub fn main_with_args(args: &[String], stdin: &mut dyn Read) -> Outcome {
             stderr: "<check-file> not specified\n".to_string(),
         };
     };
+    if let Err(o) = precheck(&opts) {
+        return o;
+    }
     let check_text = match read_file(&check_file, stdin) {
         Ok(t) => t,
         Err(e) => {

@@ -146,14 +146,27 @@ impl Format {
     }
 }
 
-/// Numeric expression tree.
+/// A byte range of the buffer a pattern was parsed from (the text LLVM quotes for a node).
+pub type Span = (usize, usize);
+
+/// Numeric expression tree. Nodes keep their source text's range because LLVM's messages
+/// (format conflicts) quote and point at it.
 #[derive(Debug, Clone)]
 pub enum Ast {
-    Lit(i128),
-    Line,
+    Lit(i128, Span),
+    Line(Span),
     Var(String, Loc),
-    Bin(u8, Box<Ast>, Box<Ast>),
-    Call(String, Vec<Ast>),
+    Bin(u8, Box<Ast>, Box<Ast>, Span),
+    Call(String, Vec<Ast>, Span),
+}
+
+/// Which operands a position in an expression accepts (LLVM `AllowedOperand`): legacy
+/// `[[@LINE+N]]` blocks take `@LINE` first and a decimal literal second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Allowed {
+    LineVar,
+    LegacyLiteral,
+    Any,
 }
 
 /// Why evaluating an expression failed.
@@ -183,13 +196,19 @@ impl Context {
 
     fn eval(&self, ast: &Ast, line: Option<usize>) -> Result<i128, EvalError> {
         match ast {
-            Ast::Lit(v) => Ok(*v),
-            Ast::Line => Ok(line.unwrap_or(0) as i128),
+            Ast::Lit(v, _) => Ok(*v),
+            Ast::Line(_) => match line {
+                Some(l) => Ok(l as i128),
+                None => Err(EvalError::Undefined(vec![(
+                    "@LINE".to_string(),
+                    Loc { buf: 0, off: 0 },
+                )])),
+            },
             Ast::Var(n, loc) => match self.numerics.get(n).and_then(|v| v.0) {
                 Some(v) => Ok(v),
                 None => Err(EvalError::Undefined(vec![(n.clone(), *loc)])),
             },
-            Ast::Bin(op, a, b) => {
+            Ast::Bin(op, a, b, _) => {
                 let (a, b) = join(self.eval(a, line), self.eval(b, line))?;
                 if *op == b'+' {
                     a.checked_add(b).ok_or(EvalError::Overflow)
@@ -197,7 +216,7 @@ impl Context {
                     a.checked_sub(b).ok_or(EvalError::Overflow)
                 }
             }
-            Ast::Call(f, args) => {
+            Ast::Call(f, args, _) => {
                 let (a, b) = join(self.eval(&args[0], line), self.eval(&args[1], line))?;
                 match f.as_str() {
                     "add" => a.checked_add(b),
@@ -358,34 +377,8 @@ impl PatternParser<'_> {
 
     /// Parses a variable name at `i` (LLVM `parseVariable`): returns (name end, is pseudo).
     fn parse_variable(&mut self, i: usize, end: usize) -> PResult<(usize, bool)> {
-        let t = self.text();
-        if i >= end {
-            self.err_logged(i, "empty variable name");
-            return Err(());
-        }
-        let pseudo = t[i] == b'@';
-        let mut j = i;
-        if t[i] == b'$' || pseudo {
-            j += 1;
-        }
-        if j == end {
-            let msg = if pseudo {
-                "empty pseudo variable name"
-            } else {
-                "empty global variable name"
-            };
-            self.err_logged(j, msg);
-            return Err(());
-        }
-        if !(t[j].is_ascii_alphabetic() || t[j] == b'_') {
-            self.err_logged(i, "invalid variable name");
-            return Err(());
-        }
-        j += 1;
-        while j < end && (t[j] == b'_' || is_alnum(t[j])) {
-            j += 1;
-        }
-        Ok((j, pseudo))
+        let t = self.sm.shared(self.buf);
+        scan_variable(&t, i, end).map_err(|(off, msg)| self.err_logged(off, msg))
     }
 
     fn skip_space(&self, mut i: usize, end: usize) -> usize {
@@ -400,203 +393,305 @@ impl PatternParser<'_> {
         String::from_utf8_lossy(&self.text()[s..e]).into_owned()
     }
 
-    /// Parses one operand of a numeric expression starting at `*i`.
-    fn parse_operand(&mut self, i: &mut usize, end: usize, legacy: bool) -> PResult<Ast> {
-        *i = self.skip_space(*i, end);
+    /// Parses one operand of a numeric expression at `*i` (LLVM `parseNumericOperand`): a
+    /// parenthesised expression, a function call, a variable or a literal, as `allowed` permits.
+    /// `maybe_constraint` widens the "invalid operand" message for the first operand of a block
+    /// that has no `==`, where a malformed constraint is as likely as a malformed operand.
+    fn parse_operand(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        allowed: Allowed,
+        maybe_constraint: bool,
+    ) -> PResult<Ast> {
         let t = self.sm.shared(self.buf);
-        if *i < end && t[*i] == b'(' && !legacy {
-            *i += 1;
-            let e = self.parse_expr(i, end, false, Some(b')'))?;
-            *i = self.skip_space(*i, end);
-            if *i >= end || t[*i] != b')' {
-                self.err(*i, "missing ')' at end of nested expression");
+        if *i < end && t[*i] == b'(' {
+            if allowed != Allowed::Any {
+                self.err(*i, "parenthesized expression not permitted here");
                 return Err(());
             }
-            *i += 1;
-            return Ok(e);
+            return self.parse_paren(i, end);
         }
-        if *i < end
-            && (t[*i].is_ascii_alphabetic() || t[*i] == b'_' || t[*i] == b'@' || t[*i] == b'$')
-        {
-            let start = *i;
-            let (ne, pseudo) = self.parse_variable(start, end)?;
-            let name = self.str_at(start, ne);
-            if pseudo {
-                if name != "@LINE" {
-                    self.err(start, &format!("invalid pseudo numeric variable '{name}'"));
-                    return Err(());
-                }
-                *i = ne;
-                return Ok(Ast::Line);
-            }
-            let after = self.skip_space(ne, end);
-            if after < end && t[after] == b'(' && !legacy {
-                if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
-                    self.err(start, &format!("call to undefined function '{name}'"));
-                    return Err(());
-                }
-                *i = after + 1;
-                let mut args = Vec::new();
-                loop {
-                    args.push(self.parse_expr(i, end, false, Some(b','))?);
-                    *i = self.skip_space(*i, end);
-                    if *i < end && t[*i] == b',' {
-                        *i += 1;
-                        continue;
+        if allowed != Allowed::LegacyLiteral {
+            match scan_variable(&t, *i, end) {
+                Ok((ne, pseudo)) => {
+                    let start = *i;
+                    let name = self.str_at(start, ne);
+                    if self.skip_space(ne, end) < end && t[self.skip_space(ne, end)] == b'(' {
+                        if allowed != Allowed::Any {
+                            self.err(start, "unexpected function call");
+                            return Err(());
+                        }
+                        *i = ne;
+                        return self.parse_call(i, end, start, name);
                     }
-                    break;
+                    *i = ne;
+                    return self.parse_variable_use(start, name, pseudo);
                 }
-                if *i >= end || t[*i] != b')' {
-                    self.err(*i, "missing ')' at end of call expression");
-                    return Err(());
-                }
-                *i += 1;
-                if args.len() != 2 {
-                    self.err(
-                        start,
-                        &format!(
-                            "function '{name}' takes 2 arguments but {} given",
-                            args.len()
-                        ),
-                    );
-                    return Err(());
-                }
-                return Ok(Ast::Call(name, args));
-            }
-            if let Some((_, Some(def_line))) = self.ctx.numeric_vars.get(&name) {
-                if self.line == Some(*def_line) && self.line.is_some() {
-                    self.err(
-                        start,
-                        &format!(
-                            "numeric variable '{name}' defined earlier in the same CHECK directive"
-                        ),
-                    );
-                    return Err(());
+                Err((off, msg)) => {
+                    if allowed == Allowed::LineVar {
+                        self.err(off, msg);
+                        return Err(());
+                    }
                 }
             }
-            self.ctx
-                .numeric_vars
-                .entry(name.clone())
-                .or_insert((Format::UNSIGNED, None));
-            *i = ne;
-            return Ok(Ast::Var(
-                name,
-                Loc {
-                    buf: self.buf,
-                    off: start,
-                },
-            ));
         }
-        // Literal.
+        // A literal: decimal, or any base C-style prefixes select (LLVM `consumeInteger`);
+        // legacy `@LINE` offsets are decimal only.
         let start = *i;
         let mut j = *i;
         let neg = j < end && t[j] == b'-';
         if neg {
             j += 1;
         }
-        let (radix, ds) = if !legacy && t[j..end].starts_with(b"0x") {
-            (16, j + 2)
+        let radix = if allowed == Allowed::LegacyLiteral {
+            Some(10)
         } else {
-            (10, j)
+            None
         };
-        let mut k = ds;
-        while k < end && (t[k] as char).is_digit(radix) {
-            k += 1;
-        }
-        if k == ds {
-            self.err(start, "invalid operand format");
-            return Err(());
-        }
-        let v = match i128::from_str_radix(&self.str_at(ds, k), radix) {
-            Ok(v) => v,
-            Err(_) => {
-                self.err(start, "unable to represent numeric value");
-                return Err(());
+        match consume_integer(&t[..end], j, radix) {
+            Some((Some(v), k)) => {
+                *i = k;
+                Ok(Ast::Lit(if neg { -v } else { v }, (start, k)))
             }
-        };
-        *i = k;
-        Ok(Ast::Lit(if neg { -v } else { v }))
+            Some((None, _)) => {
+                self.err(start, "unable to represent numeric value");
+                Err(())
+            }
+            None => {
+                let msg = if maybe_constraint {
+                    "invalid matching constraint or operand format"
+                } else {
+                    "invalid operand format"
+                };
+                self.err(start, msg);
+                Err(())
+            }
+        }
     }
 
+    /// A use of numeric variable `name` (or `@LINE`) at `start` (LLVM `parseNumericVariableUse`).
+    fn parse_variable_use(&mut self, start: usize, name: String, pseudo: bool) -> PResult<Ast> {
+        if pseudo {
+            if name != "@LINE" {
+                self.err(start, &format!("invalid pseudo numeric variable '{name}'"));
+                return Err(());
+            }
+            return Ok(Ast::Line((start, start + name.len())));
+        }
+        if let Some((_, Some(def_line))) = self.ctx.numeric_vars.get(&name) {
+            if self.line == Some(*def_line) && self.line.is_some() {
+                self.err(
+                    start,
+                    &format!(
+                        "numeric variable '{name}' defined earlier in the same CHECK directive"
+                    ),
+                );
+                return Err(());
+            }
+        }
+        // An unknown name becomes an unsigned variable with no value yet: the use is reported
+        // when matching, and the name is taken for string variables from now on (as in LLVM).
+        self.ctx
+            .numeric_vars
+            .entry(name.clone())
+            .or_insert((Format::UNSIGNED, None));
+        Ok(Ast::Var(
+            name,
+            Loc {
+                buf: self.buf,
+                off: start,
+            },
+        ))
+    }
+
+    /// `( expr )` at `*i` (LLVM `parseParenExpr`).
+    fn parse_paren(&mut self, i: &mut usize, end: usize) -> PResult<Ast> {
+        let t = self.sm.shared(self.buf);
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            self.err(*i, "missing operand in expression");
+            return Err(());
+        }
+        let mut sub = self.parse_operand(i, end, Allowed::Any, false)?;
+        *i = self.skip_space(*i, end);
+        while *i < end && t[*i] != b')' {
+            // LLVM takes the text of an operation inside parentheses from its operator on.
+            let outer = *i;
+            sub = self.parse_binop(outer, i, end, sub, false)?;
+            *i = self.skip_space(*i, end);
+        }
+        if *i >= end || t[*i] != b')' {
+            self.err(*i, "missing ')' at end of nested expression");
+            return Err(());
+        }
+        *i += 1;
+        Ok(sub)
+    }
+
+    /// `name(arg, arg)` with `*i` after the name (LLVM `parseCallExpr`).
+    fn parse_call(
+        &mut self,
+        i: &mut usize,
+        end: usize,
+        name_at: usize,
+        name: String,
+    ) -> PResult<Ast> {
+        let t = self.sm.shared(self.buf);
+        *i = self.skip_space(*i, end);
+        if !matches!(name.as_str(), "add" | "sub" | "mul" | "div" | "max" | "min") {
+            self.err(name_at, &format!("call to undefined function '{name}'"));
+            return Err(());
+        }
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        let mut args = Vec::new();
+        while *i < end && t[*i] != b')' {
+            if t[*i] == b',' {
+                self.err(*i, "missing argument");
+                return Err(());
+            }
+            let outer = *i;
+            let mut arg = self.parse_operand(i, end, Allowed::Any, false)?;
+            while *i < end {
+                *i = self.skip_space(*i, end);
+                if *i < end && (t[*i] == b',' || t[*i] == b')') {
+                    break;
+                }
+                arg = self.parse_binop(outer, i, end, arg, false)?;
+            }
+            args.push(arg);
+            *i = self.skip_space(*i, end);
+            if *i >= end || t[*i] != b',' {
+                break;
+            }
+            *i += 1;
+            *i = self.skip_space(*i, end);
+            if *i < end && t[*i] == b')' {
+                self.err(*i, "missing argument");
+                return Err(());
+            }
+        }
+        if *i >= end || t[*i] != b')' {
+            self.err(*i, "missing ')' at end of call expression");
+            return Err(());
+        }
+        *i += 1;
+        if args.len() != 2 {
+            self.err(
+                name_at,
+                &format!(
+                    "function '{name}' takes 2 arguments but {} given",
+                    args.len()
+                ),
+            );
+            return Err(());
+        }
+        // LLVM names a call by the text after its closing parenthesis (to the end of the
+        // block); that is where its format conflicts are reported.
+        Ok(Ast::Call(name, args, (*i, end)))
+    }
+
+    /// One `+`/`-` operation whose left operand is parsed (LLVM `parseBinop`); the operation's
+    /// text runs from `outer` to the end of its right operand.
+    fn parse_binop(
+        &mut self,
+        outer: usize,
+        i: &mut usize,
+        end: usize,
+        lhs: Ast,
+        legacy: bool,
+    ) -> PResult<Ast> {
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            return Ok(lhs);
+        }
+        let op = self.text()[*i];
+        if op != b'+' && op != b'-' {
+            let shown = self.str_at(*i, (*i + utf8_len(op)).min(end));
+            self.err(*i, &format!("unsupported operation '{shown}'"));
+            return Err(());
+        }
+        *i += 1;
+        *i = self.skip_space(*i, end);
+        if *i >= end {
+            self.err(*i, "missing operand in expression");
+            return Err(());
+        }
+        let allowed = if legacy {
+            Allowed::LegacyLiteral
+        } else {
+            Allowed::Any
+        };
+        let rhs = self.parse_operand(i, end, allowed, false)?;
+        Ok(Ast::Bin(op, Box::new(lhs), Box::new(rhs), (outer, *i)))
+    }
+
+    /// Parses a whole expression in `[*i, end)` (already trimmed), as the body of a numeric
+    /// block does: operands joined by `+`/`-`, left to right.
     fn parse_expr(
         &mut self,
         i: &mut usize,
         end: usize,
         legacy: bool,
-        stop: Option<u8>,
+        constraint: bool,
     ) -> PResult<Ast> {
-        let mut lhs = self.parse_operand(i, end, legacy)?;
-        loop {
-            *i = self.skip_space(*i, end);
-            if *i >= end {
-                return Ok(lhs);
-            }
-            let c = self.text()[*i];
-            if Some(c) == stop || (stop.is_some() && (c == b')' || c == b',')) {
-                return Ok(lhs);
-            }
-            if c != b'+' && c != b'-' {
+        let outer = *i;
+        let first = if legacy {
+            Allowed::LineVar
+        } else {
+            Allowed::Any
+        };
+        let mut ast = self.parse_operand(i, end, first, !constraint)?;
+        while *i < end {
+            ast = self.parse_binop(outer, i, end, ast, legacy)?;
+            if legacy && *i < end {
                 let rest = self.str_at(*i, end);
                 self.err(
                     *i,
-                    &format!(
-                        "unsupported operation '{}'",
-                        rest.chars().next().unwrap_or(' ')
-                    ),
+                    &format!("unexpected characters at end of expression '{rest}'"),
                 );
                 return Err(());
             }
-            *i += 1;
-            *i = self.skip_space(*i, end);
-            if *i >= end {
-                self.err(*i, "missing operand in expression");
-                return Err(());
-            }
-            let rhs = self.parse_operand(i, end, legacy)?;
-            lhs = Ast::Bin(c, Box::new(lhs), Box::new(rhs));
-            if legacy {
-                *i = self.skip_space(*i, end);
-                if *i < end {
-                    let rest = self.str_at(*i, end);
-                    self.err(
-                        *i,
-                        &format!("unexpected characters at end of expression '{rest}'"),
-                    );
-                    return Err(());
-                }
-            }
+        }
+        Ok(ast)
+    }
+
+    /// The text LLVM uses for an expression node in messages.
+    fn node_text(&self, ast: &Ast) -> String {
+        match ast {
+            Ast::Lit(_, (s, e))
+            | Ast::Line((s, e))
+            | Ast::Bin(_, _, _, (s, e))
+            | Ast::Call(_, _, (s, e)) => self.str_at(*s, *e),
+            Ast::Var(n, _) => n.clone(),
         }
     }
 
+    /// The format an expression gets when none is given (LLVM `getImplicitFormat`); both sides
+    /// of an operation are examined, so both of their conflicts are reported.
     fn implicit_format(&mut self, ast: &Ast) -> PResult<Option<Format>> {
-        Ok(match ast {
-            Ast::Lit(_) => None,
-            Ast::Line => Some(Format::UNSIGNED),
-            Ast::Var(n, _) => self.ctx.numeric_vars.get(n).map(|v| v.0),
-            Ast::Bin(_, a, b) => self.merge_formats(a, b)?,
-            Ast::Call(_, args) => self.merge_formats(&args[0], &args[1])?,
-        })
-    }
-
-    fn merge_formats(&mut self, a: &Ast, b: &Ast) -> PResult<Option<Format>> {
-        let fa = self.implicit_format(a)?;
-        let fb = self.implicit_format(b)?;
+        let (a, b, at) = match ast {
+            Ast::Lit(..) => return Ok(None),
+            Ast::Line(_) => return Ok(Some(Format::UNSIGNED)),
+            Ast::Var(n, _) => return Ok(self.ctx.numeric_vars.get(n).map(|v| v.0)),
+            Ast::Bin(_, a, b, (s, _)) => (&**a, &**b, *s),
+            Ast::Call(_, args, (s, _)) => (&args[0], &args[1], *s),
+        };
+        let fa = self.implicit_format(a);
+        let fb = self.implicit_format(b);
+        let (fa, fb) = (fa?, fb?);
         match (fa, fb) {
             (Some(x), Some(y)) if x != y => {
-                let loc = match a {
-                    Ast::Var(_, l) => l.off,
-                    _ => 0,
-                };
-                self.err(
-                    loc,
-                    &format!(
-                        "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
-                        ast_text(a),
-                        x.spec(),
-                        ast_text(b),
-                        y.spec()
-                    ),
+                let msg = format!(
+                    "implicit format conflict between '{}' ({}) and '{}' ({}), need an explicit format specifier",
+                    self.node_text(a),
+                    x.spec(),
+                    self.node_text(b),
+                    y.spec()
                 );
+                self.err(at, &msg);
                 Err(())
             }
             (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
@@ -650,7 +745,20 @@ impl PatternParser<'_> {
                         self.err(ds, "invalid precision in format specifier");
                         return Err(());
                     }
-                    precision = self.str_at(ds, k).parse().unwrap_or(0);
+                    // LLVM reads the precision as an `unsigned`: one beyond 64 bits is not
+                    // consumed (reported at its first digit), one beyond 32 bits is (reported
+                    // after it).
+                    match self.str_at(ds, k).parse::<u64>() {
+                        Ok(p) if p <= u32::MAX as u64 => precision = p as usize,
+                        Ok(_) => {
+                            self.err(k, "invalid precision in format specifier");
+                            return Err(());
+                        }
+                        Err(_) => {
+                            self.err(ds, "invalid precision in format specifier");
+                            return Err(());
+                        }
+                    }
                 }
                 if k < fe {
                     let kind = match t[k] {
@@ -713,16 +821,7 @@ impl PatternParser<'_> {
         } else {
             let (_, e) = trim_space(&t, i, end);
             let mut j = i;
-            let ast = self.parse_expr(&mut j, e, legacy, None)?;
-            if j < e {
-                let rest = self.str_at(j, e);
-                self.err(
-                    j,
-                    &format!("unexpected characters at end of expression '{rest}'"),
-                );
-                return Err(());
-            }
-            Some(ast)
+            Some(self.parse_expr(&mut j, e, legacy, constraint)?)
         };
         let format = match explicit {
             Some(f) => f,
@@ -766,13 +865,92 @@ impl PatternParser<'_> {
     }
 }
 
-fn ast_text(a: &Ast) -> String {
-    match a {
-        Ast::Lit(v) => v.to_string(),
-        Ast::Line => "@LINE".into(),
-        Ast::Var(n, _) => n.clone(),
-        Ast::Bin(op, a, b) => format!("{}{}{}", ast_text(a), *op as char, ast_text(b)),
-        Ast::Call(f, args) => format!("{f}({},{})", ast_text(&args[0]), ast_text(&args[1])),
+/// Reads a variable name at `i` without reporting anything (LLVM `parseVariable`): the name's
+/// end and whether it is a pseudo variable (`@...`), or where and why it is malformed.
+fn scan_variable(t: &[u8], i: usize, end: usize) -> Result<(usize, bool), (usize, &'static str)> {
+    if i >= end {
+        return Err((i, "empty variable name"));
+    }
+    let pseudo = t[i] == b'@';
+    let mut j = i;
+    if t[i] == b'$' || pseudo {
+        j += 1;
+    }
+    if j == end {
+        let msg = if pseudo {
+            "empty pseudo variable name"
+        } else {
+            "empty global variable name"
+        };
+        return Err((j, msg));
+    }
+    if !(t[j].is_ascii_alphabetic() || t[j] == b'_') {
+        return Err((i, "invalid variable name"));
+    }
+    j += 1;
+    while j < end && (t[j] == b'_' || is_alnum(t[j])) {
+        j += 1;
+    }
+    Ok((j, pseudo))
+}
+
+/// Reads an unsigned integer at `i` like LLVM's `StringRef::consumeInteger`: with no `radix`,
+/// `0x`/`0b`/`0o` prefixes and a leading `0` choose the base. None when nothing was consumed;
+/// otherwise the value (None if it does not fit) and where it ends.
+fn consume_integer(t: &[u8], i: usize, radix: Option<u32>) -> Option<(Option<i128>, usize)> {
+    let mut j = i;
+    let radix = match radix {
+        Some(r) => r,
+        None => {
+            let rest = &t[i..];
+            if rest.len() >= 2 && rest[0] == b'0' && matches!(rest[1], b'x' | b'X') {
+                j += 2;
+                16
+            } else if rest.len() >= 2 && rest[0] == b'0' && matches!(rest[1], b'b' | b'B') {
+                j += 2;
+                2
+            } else if rest.starts_with(b"0o") {
+                j += 2;
+                8
+            } else if rest.len() >= 2 && rest[0] == b'0' && rest[1].is_ascii_digit() {
+                j += 1;
+                8
+            } else {
+                10
+            }
+        }
+    };
+    if j >= t.len() {
+        return None;
+    }
+    while j < t.len() && t[j] == b'0' {
+        j += 1;
+    }
+    let digits = j;
+    let mut value: Option<i128> = Some(0);
+    while j < t.len() {
+        let Some(d) = (t[j] as char).to_digit(36).filter(|&d| d < radix) else {
+            break;
+        };
+        value = value
+            .and_then(|v| v.checked_mul(radix as i128))
+            .and_then(|v| v.checked_add(d as i128));
+        j += 1;
+    }
+    // Nothing at all consumed (a lone prefix with no digit still counts as consumed, as in LLVM).
+    if j == i || (j == digits && digits == i) {
+        return None;
+    }
+    Some((value, j))
+}
+
+/// Length of the UTF-8 sequence a byte starts (1 for anything that is not a lead byte).
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
     }
 }
 
@@ -1034,7 +1212,15 @@ impl Pattern {
                     cur_paren += 1;
                 }
                 if let Some(w) = &wildcard {
-                    let r = Regex::new(w.as_bytes(), false).expect("wildcard regex");
+                    // A padded format repeats a digit class `precision` times, and regexes
+                    // (LLVM's too, which crashes here) repeat at most 255 times.
+                    let Ok(r) = Regex::new(w.as_bytes(), false) else {
+                        p.err(
+                            ms,
+                            "precision in format specifier is above 255, the most a pattern can repeat",
+                        );
+                        return Err(ParseFailure::Invalid);
+                    };
                     re.extend_from_slice(w.as_bytes());
                     cur_paren += r.groups();
                 } else if let Some((rs, reend)) = match_re {
@@ -1137,8 +1323,13 @@ impl Pattern {
         let mut notes = Vec::new();
         for s in &self.substs {
             let value = match &s.kind {
+                // LLVM escapes a value only when it has a quote or an unprintable byte
+                // (backslashes alone, as in Windows paths, stay readable), and then says so.
                 SubstKind::Str(n) => match ctx.strings.get(n) {
-                    Some(v) => format!("\"{}\"", write_escaped(v)),
+                    Some(v) if v.iter().any(|&b| b == b'"' || !(0x20..=0x7e).contains(&b)) => {
+                        format!("\"{}\" (escaped value)", write_escaped(v))
+                    }
+                    Some(v) => format!("\"{}\"", String::from_utf8_lossy(v)),
                     None => continue,
                 },
                 SubstKind::Num(ast, format) => match ctx.eval(ast, self.line) {
@@ -1302,71 +1493,141 @@ pub fn write_escaped(s: &[u8]) -> String {
     out
 }
 
-/// Defines `-D NAME=VALUE` / `-D#[FMT,]NAME=EXPR` command-line variables. Returns an error
-/// message on malformed definitions.
-pub fn define_cmdline(def: &str, ctx: &mut Context, pctx: &mut ParseContext) -> Result<(), String> {
-    let Some(eq) = def.find('=') else {
-        return Err(format!(
-            "Missing equal sign in command-line definition '-D{def}'"
-        ));
-    };
-    if let Some(num) = def.strip_prefix('#') {
-        let eq = eq - 1;
-        let (lhs, rhs) = (&num[..eq], &num[eq + 1..]);
-        let (format, name) = match lhs.split_once(',') {
-            Some((f, n)) => {
-                let kind = match f.trim() {
-                    "%u" => FmtKind::Unsigned,
-                    "%d" => FmtKind::Signed,
-                    "%x" => FmtKind::HexLower,
-                    "%X" => FmtKind::HexUpper,
-                    _ => return Err(format!("invalid format specifier in expression '{f}'")),
-                };
-                (
-                    Format {
-                        kind,
-                        precision: 0,
-                        alt: false,
-                    },
-                    n.trim(),
-                )
+/// Checks the shape of `-D` definitions before anything else is read, as LLVM's driver does:
+/// every one needs an `=` and a name before it. Returns the messages of the malformed ones.
+pub fn check_define_syntax(defines: &[String]) -> Vec<String> {
+    let mut errors = Vec::new();
+    for d in defines {
+        match d.find('=') {
+            None => errors.push(format!(
+                "Missing equal sign in command-line definition '-D{d}'"
+            )),
+            Some(0) => errors.push(format!(
+                "Missing variable name in command-line definition '-D{d}'"
+            )),
+            Some(_) => {}
+        }
+    }
+    errors
+}
+
+/// Defines the `-D NAME=VALUE` and `-D#[FMT,]NAME=EXPR` variables (LLVM
+/// `defineCmdlineVariables`). The definitions are laid out in a "Global defines" buffer, one
+/// per line and numeric ones rewritten as the `[[#NAME:EXPR]]` block they stand for, so that
+/// errors point at the offending character with the same parser (and messages) as check
+/// files use. A numeric expression may use variables defined by earlier `-D#` options.
+/// Every definition is tried; false when any failed (the diagnostics are in `sm.out`).
+pub fn define_globals(
+    defines: &[String],
+    sm: &mut SourceMgr,
+    ctx: &mut Context,
+    pctx: &mut ParseContext,
+) -> bool {
+    if defines.is_empty() {
+        return true;
+    }
+    let mut text = String::new();
+    let mut ranges = Vec::new();
+    for (k, d) in defines.iter().enumerate() {
+        let prefix = format!("Global define #{}: ", k + 1);
+        let eq = d.find('=').unwrap_or(d.len());
+        if d.starts_with('#') {
+            text.push_str(&format!("{prefix}{d} (parsed as: [["));
+            let start = text.len();
+            let mut block = d.clone();
+            if eq < block.len() {
+                block.replace_range(eq..eq + 1, ":");
             }
-            None => (Format::UNSIGNED, lhs.trim()),
-        };
-        if name.is_empty()
-            || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        {
-            return Err(format!("invalid variable name in '-D#{num}'"));
-        }
-        let rhs = rhs.trim();
-        // The value is an expression literal: decimal, or hex with a `0x` prefix.
-        let v = if let Some(h) = rhs.strip_prefix("0x") {
-            i128::from_str_radix(h, 16)
+            text.push_str(&block);
+            ranges.push((start, start + block.len(), true));
+            text.push_str("]])\n");
         } else {
-            rhs.parse::<i128>()
+            text.push_str(&prefix);
+            ranges.push((text.len(), text.len() + d.len(), false));
+            text.push_str(d);
+            text.push('\n');
         }
-        .map_err(|_| format!("invalid numeric value in '-D#{num}'"))?;
-        ctx.numerics.insert(name.to_string(), (Some(v), format));
-        pctx.numeric_vars.insert(name.to_string(), (format, None));
-        return Ok(());
     }
-    let (name, value) = (&def[..eq], &def[eq + 1..]);
-    if name.is_empty() {
-        return Err(format!(
-            "Missing variable name in command-line definition '-D{def}'"
-        ));
+    let buf = sm.add("Global defines", text.into_bytes());
+    let t = sm.shared(buf);
+    let mut ok = true;
+    for (start, end, numeric) in ranges {
+        let mut p = PatternParser {
+            sm,
+            buf,
+            ctx: pctx,
+            line: None,
+            logged: true,
+        };
+        if numeric {
+            let Ok((ast, format, defined)) = p.parse_numeric_block(start + 1, end, false) else {
+                ok = false;
+                continue;
+            };
+            let Some((name, name_at)) = defined else {
+                // Unreachable after `check_define_syntax` (the `=` became the block's `:`).
+                p.err(start, "missing numeric variable name in global definition");
+                ok = false;
+                continue;
+            };
+            let Some(ast) = ast else {
+                p.err(
+                    end,
+                    &format!("missing value in numeric variable definition of '{name}'"),
+                );
+                ok = false;
+                continue;
+            };
+            let _ = name_at;
+            match ctx.eval(&ast, None) {
+                Ok(v) => {
+                    ctx.numerics.insert(name.clone(), (Some(v), format));
+                    pctx.numeric_vars.entry(name).or_insert((format, None));
+                }
+                Err(EvalError::Undefined(names)) => {
+                    for (n, _) in names {
+                        sm.out.push_str(&format!("undefined variable: {n}\n"));
+                    }
+                    ok = false;
+                }
+                Err(EvalError::Overflow) => {
+                    sm.out.push_str("overflow error\n");
+                    ok = false;
+                }
+            }
+            continue;
+        }
+        let eq = t[start..end]
+            .iter()
+            .position(|&b| b == b'=')
+            .map_or(end, |k| start + k);
+        let Ok((name_end, pseudo)) = p.parse_variable(start, eq) else {
+            ok = false;
+            continue;
+        };
+        if pseudo || name_end != eq {
+            let shown = p.str_at(start, eq);
+            p.err(
+                start,
+                &format!("invalid name in string variable definition '{shown}'"),
+            );
+            ok = false;
+            continue;
+        }
+        let name = p.str_at(start, eq);
+        if p.ctx.numeric_vars.contains_key(&name) {
+            p.err(
+                start,
+                &format!("numeric variable with name '{name}' already exists"),
+            );
+            ok = false;
+            continue;
+        }
+        // The first definition of a name wins, as with LLVM's table insert.
+        p.ctx.string_vars.insert(name.clone());
+        ctx.strings
+            .entry(name)
+            .or_insert_with(|| t[eq + 1..end].to_vec());
     }
-    let body = name.strip_prefix('$').unwrap_or(name);
-    if body.is_empty()
-        || !body.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        || !body.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
-        return Err(format!(
-            "invalid name in string variable definition '-D{def}'"
-        ));
-    }
-    ctx.strings
-        .insert(name.to_string(), value.as_bytes().to_vec());
-    pctx.string_vars.insert(name.to_string());
-    Ok(())
+    ok
 }

@@ -21,6 +21,15 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// LLVM's highlight colour for the label (red errors, black notes, blue remarks).
+    fn color(self) -> &'static str {
+        match self {
+            Kind::Error => "\x1b[0;1;31m",
+            Kind::Note => "\x1b[0;1;30m",
+            Kind::Remark => "\x1b[0;1;34m",
+        }
+    }
+
     fn as_str(self) -> &'static str {
         match self {
             Kind::Error => "error",
@@ -44,6 +53,8 @@ pub struct Buffer {
 pub struct SourceMgr {
     pub buffers: Vec<Buffer>,
     pub out: String,
+    /// Write ANSI colours as LLVM's `SMDiagnostic::print` does under `-color`.
+    pub color: bool,
 }
 
 impl SourceMgr {
@@ -94,15 +105,21 @@ impl SourceMgr {
         let line_no = self.line_of(Loc { buf: loc.buf, off });
         let col = off - line_start;
         let line = &text[line_start..line_end];
+        let (bold, reset, kind_color) = if self.color {
+            ("\x1b[1m", "\x1b[0m", kind.color())
+        } else {
+            ("", "", "")
+        };
         let _ = writeln!(
             self.out,
-            "{}:{}:{}: {}: {}",
+            "{bold}{}:{}:{}: {reset}{kind_color}{}: {reset}{bold}{}",
             self.buffers[loc.buf].name,
             line_no,
             col + 1,
             kind.as_str(),
             msg
         );
+        self.out.push_str(reset);
         let line_str = String::from_utf8_lossy(line);
         if line.iter().any(|b| !b.is_ascii()) {
             // LLVM prints the line but no caret when it cannot compute columns.
@@ -161,8 +178,12 @@ impl SourceMgr {
         }
         self.out.push_str(&src);
         self.out.push('\n');
+        if self.color {
+            self.out.push_str("\x1b[0;1;32m");
+        }
         self.out.push_str(&car);
         self.out.push('\n');
+        self.out.push_str(reset);
     }
 
     /// Prints a message that has no source location (`error: ...`).

@@ -314,3 +314,19 @@ fn command_line_parsing() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn padded_definition_beyond_regex_repetition_limit_is_an_error() {
+    // LLVM FileCheck 22 crashes on these; a clean error at the block is the useful answer.
+    for text in ["CHECK: [[#%.256x,A:]]\n", "CHECK: [[#%.4294967295,A:]]\n"] {
+        let out = check(text, "5\n", &[]);
+        assert_eq!(out.exit_code, 2, "{text}");
+        assert!(
+            out.stderr
+                .contains("error: precision in format specifier is above 255"),
+            "{}",
+            out.stderr
+        );
+    }
+    assert_eq!(code("CHECK: [[#%.3x,A:]]\n", "00f\n", &[]), 0);
+}

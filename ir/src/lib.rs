@@ -5,6 +5,7 @@
 //! - [`syntax`] reads and writes MLIR's textual format (generic form exactly as MLIR 22, custom
 //!   forms from op declarations);
 //! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
+//! - [`builder`] creates ops at an insertion point, [`handle`] gives typed access to them;
 //! - [`verify()`] checks structure and declared constraints;
 //! - [`cfg`] and [`dominance`] are the control-flow graph and dominance analyses the verifier
 //!   and passes share;
@@ -17,12 +18,15 @@
 #![allow(clippy::result_large_err)]
 
 pub mod attrs;
+pub mod builder;
 pub mod cfg;
+pub mod cli;
 pub mod context;
 pub mod diag;
 pub mod dominance;
 pub mod float;
 pub mod format;
+pub mod handle;
 pub mod opdef;
 pub mod registry;
 pub mod rewrite;
@@ -33,6 +37,7 @@ pub mod types;
 pub mod verify;
 
 pub use attrs::{Attr, AttrKind, Location};
+pub use builder::OpBuilder;
 pub use cfg::Cfg;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
 pub use diag::{DiagLoc, Diagnostic, Severity, Span};
