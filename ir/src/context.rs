@@ -353,8 +353,14 @@ impl Context {
 
     // ----- registry -------------------------------------------------------------------------
 
-    /// Registers a dialect's ops. Registering the same op name twice keeps the first definition.
-    pub fn register_dialect(&mut self, namespace: &'static str, ops: &'static [&'static OpDef]) {
+    /// Records a dialect's op declarations (the first declaration of a name wins). Used by
+    /// [`Context::register_dialect`], which lives with the parser (`crate::registry`) because it
+    /// also parses the declared defaults: the context itself does not call the parser.
+    pub(crate) fn insert_dialect_ops(
+        &mut self,
+        namespace: &'static str,
+        ops: &'static [&'static OpDef],
+    ) {
         self.dialects.insert(namespace, ops);
         for (i, def) in ops.iter().enumerate() {
             let n = self.op_name(def.name);
@@ -362,21 +368,17 @@ impl Context {
                 self.defs[n.index()] = Some(def);
                 self.positions[n.index()] = i as u32;
             }
-            for a in def.attributes {
-                let Some(text) = a.default else { continue };
-                if self.defaults.contains_key(text) {
-                    continue;
-                }
-                let mut p = crate::syntax::parser::Parser::new(self, text, "<default>");
-                let v = p.parse_attribute().unwrap_or_else(|d| {
-                    panic!(
-                        "{}: default of '{}' does not parse: {}",
-                        def.name, a.name, d.message
-                    )
-                });
-                self.defaults.insert(text, v);
-            }
         }
+    }
+
+    /// Whether the default spelled `text` already has its value.
+    pub(crate) fn has_default_value(&self, text: &str) -> bool {
+        self.defaults.contains_key(text)
+    }
+
+    /// Records the value of the default spelled `text` (see [`Context::default_value`]).
+    pub(crate) fn set_default_value(&mut self, text: &'static str, value: Attr) {
+        self.defaults.insert(text, value);
     }
 
     /// The attribute a declared default (`AttrDef::default`) stands for: what the parser fills

@@ -7,6 +7,8 @@
 //! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
 //! - [`builder`] creates ops at an insertion point, [`handle`] gives typed access to them;
 //! - [`verify()`] checks structure and declared constraints;
+//! - [`cfg`] and [`dominance`] are the control-flow graph and dominance analyses the verifier
+//!   and passes share;
 //! - [`rewrite`] is the one way passes mutate IR: a rewriter that notifies listeners, patterns,
 //!   folding, and the greedy and walk drivers;
 //! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
@@ -17,13 +19,16 @@
 
 pub mod attrs;
 pub mod builder;
+pub mod cfg;
 pub mod cli;
 pub mod context;
 pub mod diag;
+pub mod dominance;
 pub mod float;
 pub mod format;
 pub mod handle;
 pub mod opdef;
+pub mod registry;
 pub mod rewrite;
 pub mod source;
 pub mod syntax;
@@ -33,8 +38,10 @@ pub mod verify;
 
 pub use attrs::{Attr, AttrKind, Location};
 pub use builder::OpBuilder;
+pub use cfg::Cfg;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
 pub use diag::{DiagLoc, Diagnostic, Severity, Span};
+pub use dominance::{DomTree, Dominance};
 pub use opdef::{OpDef, Trait};
 pub use syntax::parser::{ParsedFile, Parser, SourceMap};
 pub use syntax::printer::{print_op, PrintOptions, Printer};

@@ -3,26 +3,25 @@
 //!
 //! Structural rules: registered dialects (unless `allow_unregistered`), terminators, SSA
 //! dominance in SSACFG regions (within a block, across blocks by the dominator tree, and into
-//! nested regions), `IsolatedFromAbove`, successors staying in their region, symbol-table
+//! nested regions; [`crate::dominance`], not checked in unreachable blocks, as in MLIR), `IsolatedFromAbove`, successors staying in their region, symbol-table
 //! uniqueness. Declaration rules: operand/result/region/successor counts, type and attribute
 //! constraints, and the traits. All violations are collected, not just the first.
 
 use crate::attrs::AttrKind;
-use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
+use crate::context::{Context, OpId, RegionId, ValueDef};
 use crate::diag::{DiagLoc, Diagnostic};
+use crate::dominance::{is_graph_region, Dominance};
 use crate::format::segment_sizes;
 use crate::opdef::{Arity, OpDef, Trait};
 use crate::syntax::printer::type_to_string;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Verifies `op` and everything nested in it; returns every problem found.
 pub fn verify(ctx: &Context, op: OpId) -> Vec<Diagnostic> {
     let mut v = Verifier {
         ctx,
         diags: Vec::new(),
-        order: Vec::new(),
-        ordered: Vec::new(),
-        doms: HashMap::new(),
+        dom: Dominance::new(),
     };
     v.op(op);
     v.diags
@@ -31,11 +30,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Vec<Diagnostic> {
 struct Verifier<'a> {
     ctx: &'a Context,
     diags: Vec<Diagnostic>,
-    /// Position of each op in its block (by op index), valid for ops of blocks in `ordered`.
-    order: Vec<u32>,
-    /// Blocks whose ops have their positions in `order` (by block index).
-    ordered: Vec<bool>,
-    doms: HashMap<RegionId, Dominators>,
+    dom: Dominance,
 }
 
 /// Whether `x` is `o` or nested in it.
@@ -48,26 +43,6 @@ fn within(ctx: &Context, mut x: OpId, o: OpId) -> bool {
             Some(p) => x = p,
             None => return false,
         }
-    }
-}
-
-/// Immediate-dominator sets for one region, by block index.
-struct Dominators {
-    index: HashMap<BlockId, usize>,
-    /// dom[b] = set of blocks dominating b (including itself); None if unreachable.
-    dom: Vec<Option<HashSet<usize>>>,
-}
-
-/// Whether values in region `r` may be used before their definition, as in MLIR's graph regions:
-/// the module's body, regions of ops without terminators, and single-block regions of
-/// unregistered ops (MLIR cannot know their kind and assumes the permissive one only there).
-fn is_graph_region(ctx: &Context, r: RegionId) -> bool {
-    let Some(p) = ctx.region_parent(r) else {
-        return true;
-    };
-    match ctx.op_def(p) {
-        None => ctx.region_blocks(r).len() <= 1,
-        Some(d) => d.has(Trait::NoTerminator) || d.name == "builtin.module",
     }
 }
 
@@ -132,6 +107,9 @@ impl<'a> Verifier<'a> {
         }
         let needs_terminator = def.is_some() && !def.unwrap().has(Trait::NoTerminator);
         for &b in blocks {
+            // As in MLIR, uses in a block the entry does not reach are not checked: that code
+            // never runs (ops nested in it are still checked within their own regions).
+            let check_dominance = !graph && (blocks.len() == 1 || self.dom.is_reachable(ctx, b));
             if needs_terminator {
                 match ctx.block_last(b) {
                     None => {
@@ -173,7 +151,7 @@ impl<'a> Verifier<'a> {
                         self.err(o, "reference to block defined in another region".into());
                     }
                 }
-                if !graph {
+                if check_dominance {
                     self.dominance(o);
                 }
                 self.isolation(o);
@@ -252,147 +230,11 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    /// Positions of two ops of block `b` (computed once per block).
-    fn positions(&mut self, b: BlockId, x: OpId, y: OpId) -> (u32, u32) {
-        let ctx = self.ctx;
-        if self.ordered.len() <= b.index() {
-            self.ordered
-                .resize(ctx.num_blocks().max(b.index() + 1), false);
-        }
-        if !self.ordered[b.index()] {
-            self.ordered[b.index()] = true;
-            if self.order.len() < ctx.num_ops() {
-                self.order.resize(ctx.num_ops(), 0);
-            }
-            for (i, o) in ctx.block_ops(b).enumerate() {
-                self.order[o.index()] = i as u32;
-            }
-        }
-        (self.order[x.index()], self.order[y.index()])
-    }
-
-    fn dominators(&mut self, r: RegionId) -> &Dominators {
-        let ctx = self.ctx;
-        self.doms.entry(r).or_insert_with(|| {
-            let blocks = ctx.region_blocks(r);
-            let index: HashMap<BlockId, usize> =
-                blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-            let n = blocks.len();
-            let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
-            let mut reach = vec![false; n];
-            for (i, &b) in blocks.iter().enumerate() {
-                if let Some(t) = ctx.block_last(b) {
-                    for s in ctx.successors(t) {
-                        if let Some(&j) = index.get(s) {
-                            preds[j].push(i);
-                        }
-                    }
-                }
-            }
-            // Reachability from the entry.
-            if n > 0 {
-                let mut stack = vec![0];
-                reach[0] = true;
-                while let Some(i) = stack.pop() {
-                    if let Some(t) = ctx.block_last(blocks[i]) {
-                        for s in ctx.successors(t) {
-                            if let Some(&j) = index.get(s) {
-                                if !reach[j] {
-                                    reach[j] = true;
-                                    stack.push(j);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let all: HashSet<usize> = (0..n).filter(|i| reach[*i]).collect();
-            let mut dom: Vec<Option<HashSet<usize>>> = (0..n)
-                .map(|i| if reach[i] { Some(all.clone()) } else { None })
-                .collect();
-            if n > 0 {
-                dom[0] = Some([0].into_iter().collect());
-            }
-            let mut changed = true;
-            while changed {
-                changed = false;
-                for i in 1..n {
-                    if !reach[i] {
-                        continue;
-                    }
-                    let mut new: Option<HashSet<usize>> = None;
-                    for &p in &preds[i] {
-                        if let Some(d) = &dom[p] {
-                            new = Some(match new {
-                                None => d.clone(),
-                                Some(acc) => acc.intersection(d).copied().collect(),
-                            });
-                        }
-                    }
-                    let mut new = new.unwrap_or_default();
-                    new.insert(i);
-                    if dom[i].as_ref() != Some(&new) {
-                        dom[i] = Some(new);
-                        changed = true;
-                    }
-                }
-            }
-            Dominators { index, dom }
-        })
-    }
-
-    fn dominates(&mut self, v: Value, user: OpId) -> bool {
-        let ctx = self.ctx;
-        let def_block = match ctx.value_block(v) {
-            Some(b) => b,
-            None => return false,
-        };
-        // Find the user's ancestor in the def block's region.
-        let Some(def_region) = ctx.block_parent(def_block) else {
-            return false;
-        };
-        let mut u = user;
-        let user_block = loop {
-            let Some(ub) = ctx.op_parent_block(u) else {
-                return false;
-            };
-            if ctx.block_parent(ub) == Some(def_region) {
-                break ub;
-            }
-            match ctx.parent_op(u) {
-                Some(p) => u = p,
-                None => return false,
-            }
-        };
-        if is_graph_region(ctx, def_region) {
-            return true;
-        }
-        if user_block == def_block {
-            return match ctx.value_def(v) {
-                ValueDef::BlockArg(..) => true,
-                ValueDef::Result(d, _) => {
-                    // Both are in `def_block` (`u` was found there, `d` defines `v` there).
-                    let (a, b) = self.positions(def_block, d, u);
-                    a < b || (d == u && u != user)
-                }
-            };
-        }
-        let doms = self.dominators(def_region);
-        let (Some(&di), Some(&ui)) = (doms.index.get(&def_block), doms.index.get(&user_block))
-        else {
-            return false;
-        };
-        match &doms.dom[ui] {
-            None => true, // unreachable blocks may use anything
-            Some(set) => set.contains(&di),
-        }
-    }
-
     fn dominance(&mut self, o: OpId) {
         let ctx = self.ctx;
         // Like MLIR, report the first operand that is not dominated.
         for (i, &v) in ctx.operands(o).iter().enumerate() {
-            if !self.dominates(v, o) {
+            if !self.dom.value_dominates(ctx, v, o) {
                 let mut d = Diagnostic::op(o, format!("operand #{i} does not dominate this use"));
                 if let ValueDef::Result(def, _) = ctx.value_def(v) {
                     d = d.with_note(DiagLoc::Op(def), "operand defined here");

@@ -2,47 +2,42 @@
 //!
 //! Two ops are the same expression when they have the same name, operands (in any order for
 //! `Commutative` ops), properties, discardable attributes and result types. Ops are visited
-//! along the dominator tree of each region, so an op can only be replaced by an equal op that
+//! along the dominator tree of each region (the IR core's [`DomTree`]), so an op can only be replaced by an equal op that
 //! dominates it. Regions nested in an op see the expressions of the enclosing scopes, except
 //! regions of ops isolated from above, which start empty. As in MLIR, only ops without regions
 //! are merged (MLIR also merges some ops with single-block regions and reads without an
 //! intervening write; this pass only handles `Pure` ops). Ops that are already dead when
 //! visited are erased too (`num-dce'd`).
 
-use crate::{Changed, Pass, PassInfo, Statistics};
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use crate::{declare_pass, Changed, Pass, Statistics};
+use rustc_hash::{FxHashMap, FxHasher};
 use std::hash::{Hash, Hasher};
-use tilus_dialects::builtin::ModuleOp;
 use tilus_ir::attrs::{AttrKind, Location};
+use tilus_ir::dominance::{is_graph_region, DomTree};
 use tilus_ir::opdef::Trait;
-use tilus_ir::rewrite::{block_successors, is_trivially_dead, Rewriter};
+use tilus_ir::rewrite::{is_trivially_dead, Rewriter};
 use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "cse",
-    summary: "Eliminate common sub-expressions (pure ops, scoped by dominance)",
-    create: || Box::new(Cse),
-};
-
-/// The CSE pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Cse;
+declare_pass! {
+    /// The CSE pass. It has no options.
+    pub struct Cse {
+        name: "cse",
+        class: "CSE",
+        summary: "Eliminate common sub-expressions (pure ops, scoped by dominance)",
+        description: "Replaces a pure op by an equal op that dominates it (same name, operands, \
+            in any order for commutative ops, properties, attributes and result types) and \
+            erases ops that are already dead. Nested regions see the expressions of enclosing \
+            scopes unless their op is isolated from above. Run it after transformations that \
+            duplicate computations.",
+        options: {},
+        statistics: {
+            NUM_CSED = "num-cse'd", "Number of operations CSE'd";
+            NUM_DCED = "num-dce'd", "Number of operations DCE'd";
+        },
+    }
+}
 
 impl Pass for Cse {
-    fn name(&self) -> &'static str {
-        "cse"
-    }
-    fn class_name(&self) -> String {
-        "CSE".into()
-    }
-    fn description(&self) -> &'static str {
-        "Replaces a pure op by an equal op that dominates it (same name, operands, in any order \
-         for commutative ops, properties, attributes and result types) and erases ops that are \
-         already dead. Nested regions see the expressions of enclosing scopes unless their op \
-         is isolated from above. Run it after transformations that duplicate computations. \
-         Statistics: num-cse'd, num-dce'd."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -50,8 +45,8 @@ impl Pass for Cse {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         let (cse, dce) = eliminate_common_subexpressions(ctx, op);
-        stats.add("num-cse'd", "Number of operations CSE'd", cse);
-        stats.add("num-dce'd", "Number of operations DCE'd", dce);
+        stats.add(Self::NUM_CSED, cse);
+        stats.add(Self::NUM_DCED, dce);
         Ok(if cse + dce > 0 {
             Changed::Yes
         } else {
@@ -213,19 +208,6 @@ fn is_visited(visited: &[u64], op: OpId) -> bool {
         .is_some_and(|w| w & (1u64 << (op.index() % 64)) != 0)
 }
 
-/// Whether values of region `r` may be used before their definition (MLIR's graph regions):
-/// the module body, regions of ops without terminators, single-block regions of unregistered
-/// ops. The verifier uses the same rule.
-fn is_graph_region(ctx: &Context, r: RegionId) -> bool {
-    let Some(p) = ctx.region_parent(r) else {
-        return true;
-    };
-    match ctx.op_def(p) {
-        None => ctx.region_blocks(r).len() <= 1,
-        Some(d) => d.has(Trait::NoTerminator) || ModuleOp::is(ctx, p),
-    }
-}
-
 impl Driver {
     fn simplify_region(&mut self, ctx: &mut Context, table: &mut ScopedTable, r: RegionId) {
         let blocks = ctx.region_blocks(r).to_vec();
@@ -239,8 +221,9 @@ impl Driver {
             table.scopes.pop();
             return;
         }
-        let children = dominator_tree(ctx, blocks[0]);
-        self.simplify_dom_subtree(ctx, table, blocks[0], &children, graph);
+        // Unreachable blocks are not in the tree, so they are left alone (as MLIR's CSE does).
+        let tree = DomTree::new(ctx, r);
+        self.simplify_dom_subtree(ctx, table, blocks[0], &tree, graph);
     }
 
     fn simplify_dom_subtree(
@@ -248,15 +231,13 @@ impl Driver {
         ctx: &mut Context,
         table: &mut ScopedTable,
         b: BlockId,
-        children: &FxHashMap<BlockId, Vec<BlockId>>,
+        tree: &DomTree,
         graph: bool,
     ) {
         table.scopes.push(FxHashMap::default());
         self.simplify_block(ctx, table, b, graph);
-        if let Some(kids) = children.get(&b) {
-            for &k in kids {
-                self.simplify_dom_subtree(ctx, table, k, children, graph);
-            }
+        for k in tree.children(b) {
+            self.simplify_dom_subtree(ctx, table, k, tree, graph);
         }
         table.scopes.pop();
     }
@@ -338,78 +319,4 @@ impl Driver {
         }
         self.num_cse += 1;
     }
-}
-
-/// The dominator tree of the blocks reachable from `entry`: each block's children, in reverse
-/// post-order. Unreachable blocks are left out (MLIR's CSE does not visit them either).
-pub fn dominator_tree(ctx: &Context, entry: BlockId) -> FxHashMap<BlockId, Vec<BlockId>> {
-    // Reverse post-order.
-    let mut order = Vec::new();
-    let mut seen = FxHashSet::default();
-    let mut stack: Vec<(BlockId, usize)> = vec![(entry, 0)];
-    seen.insert(entry);
-    while let Some((b, i)) = stack.pop() {
-        let succ = block_successors(ctx, b);
-        if i < succ.len() {
-            stack.push((b, i + 1));
-            let s = succ[i];
-            if seen.insert(s) {
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order.reverse();
-    let index: FxHashMap<BlockId, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-    // Predecessors within the reachable set.
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
-    for (i, &b) in order.iter().enumerate() {
-        for s in block_successors(ctx, b) {
-            if let Some(&j) = index.get(&s) {
-                preds[j].push(i);
-            }
-        }
-    }
-    // Cooper, Harvey and Kennedy's iterative algorithm over reverse post-order indices.
-    let mut idom: Vec<Option<usize>> = vec![None; order.len()];
-    idom[0] = Some(0);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in 1..order.len() {
-            let mut new: Option<usize> = None;
-            for &p in &preds[i] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(mut a) => {
-                        let mut b = p;
-                        while a != b {
-                            while a > b {
-                                a = idom[a].unwrap();
-                            }
-                            while b > a {
-                                b = idom[b].unwrap();
-                            }
-                        }
-                        a
-                    }
-                });
-            }
-            if new.is_some() && idom[i] != new {
-                idom[i] = new;
-                changed = true;
-            }
-        }
-    }
-    let mut children: FxHashMap<BlockId, Vec<BlockId>> = FxHashMap::default();
-    for i in 1..order.len() {
-        if let Some(p) = idom[i] {
-            children.entry(order[p]).or_default().push(order[i]);
-        }
-    }
-    children
 }

@@ -8,34 +8,28 @@
 //! this name; `canonicalize` and `cse` erase dead ops as a side effect, and this is the pass for
 //! doing only that.
 
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_ir::rewrite::{is_trivially_dead, Rewriter};
 use tilus_ir::{Context, Diagnostic, OpId};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "dce",
-    summary: "Erase unused pure ops until none is left",
-    create: || Box::new(Dce),
-};
-
-/// The dead code elimination pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Dce;
+declare_pass! {
+    /// The dead code elimination pass. It has no options.
+    pub struct Dce {
+        name: "dce",
+        class: "DCE",
+        summary: "Erase unused pure ops until none is left",
+        description: "Erases pure ops (not terminators, not symbols) whose results have no \
+            uses, and repeats until none is left, so whole dead chains go. Run it after \
+            transformations that leave unused values behind when canonicalization would change \
+            more than wanted.",
+        options: {},
+        statistics: {
+            NUM_DCED = "num-dce'd", "Number of operations DCE'd";
+        },
+    }
+}
 
 impl Pass for Dce {
-    fn name(&self) -> &'static str {
-        "dce"
-    }
-    fn class_name(&self) -> String {
-        "DCE".into()
-    }
-    fn description(&self) -> &'static str {
-        "Erases pure ops (not terminators, not symbols) whose results have no uses, and repeats \
-         until none is left, so whole dead chains go. Run it after transformations that leave \
-         unused values behind when canonicalization would change more than wanted. \
-         Statistic: num-dce'd."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -43,7 +37,7 @@ impl Pass for Dce {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         let n = erase_dead_ops(ctx, op);
-        stats.add("num-dce'd", "Number of operations DCE'd", n);
+        stats.add(Self::NUM_DCED, n);
         Ok(if n > 0 { Changed::Yes } else { Changed::No })
     }
 }

@@ -18,112 +18,52 @@
 //! (`arith`, `cf`, `func`, `scf`) may appear in a callee.
 
 use crate::canonicalize::Canonicalize;
-use crate::options::{parse_int, parse_list, print_list};
 use crate::symbol_dce::{
     is_private, lookup_path, nearest_symbol_table, op_symbol_refs, symbol_uses,
 };
-use crate::{create_pass, Changed, Pass, PassInfo, PassOption, Statistics};
+use crate::{create_pass, declare_pass, Changed, DeclaredPass, Pass, Statistics};
 use rustc_hash::{FxHashMap, FxHashSet};
 use tilus_dialects::func::{CallOp, FuncOp, ReturnOp};
 use tilus_ir::attrs::{AttrKind, Location};
 use tilus_ir::rewrite::{IrMapping, Rewriter};
 use tilus_ir::{Attr, BlockId, Context, Diagnostic, OpId, RegionId};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "inline",
-    summary: "Inline function calls",
-    create: || Box::new(Inline::default()),
-};
-
 /// Dialects whose ops may all be inlined (MLIR's `DialectInlinerInterface`s that allow
 /// everything). An op of any other dialect in a callee keeps it from being inlined.
 pub const INLINABLE_DIALECTS: &[&str] = &["arith", "cf", "func", "scf"];
 
-/// The inliner. The fields are its options, with MLIR's names and defaults.
-#[derive(Clone, Debug)]
-pub struct Inline {
-    /// `default-pipeline`: passes run on each function before and between inlining rounds,
-    /// as a comma-separated list (`canonicalize`, `canonicalize{top-down=false},cse`); empty
-    /// for none.
-    pub default_pipeline: String,
-    /// `max-iterations`: inlining rounds per call-graph component.
-    pub max_iterations: u32,
-    /// `inlining-threshold`: the largest callee/caller size ratio, in percent, still inlined
-    /// (ops counted recursively); `u32::MAX` means always.
-    pub inlining_threshold: u32,
-    /// `op-pipelines`: accepted for compatibility; must be empty.
-    pub op_pipelines: Vec<String>,
-}
-
-impl Default for Inline {
-    fn default() -> Inline {
-        Inline {
-            default_pipeline: "canonicalize".into(),
-            max_iterations: 4,
-            inlining_threshold: u32::MAX,
-            op_pipelines: Vec::new(),
-        }
+declare_pass! {
+    /// The inliner. The fields are its options, with MLIR's names and defaults.
+    pub struct Inline {
+        name: "inline",
+        class: "Inliner",
+        summary: "Inline function calls",
+        description: "Inlines calls to func.func bodies, callees first over the call graph, \
+            running the default pipeline (canonicalize) on each function before and between \
+            rounds, and erases private functions whose uses are all gone, as MLIR's inliner \
+            does. Recursive calls are left alone. Only single-block callees made of arith, cf, \
+            func and scf ops are inlined.",
+        options: {
+            default_pipeline: String = "canonicalize".into(), "default-pipeline",
+                "The optimizer pipeline used for callables (passes separated by commas, as in \
+                 `canonicalize{top-down=false},cse`; empty for none)",
+                check = check_default_pipeline;
+            inlining_threshold: u32 = u32::MAX, "inlining-threshold",
+                "Largest callee/caller op count ratio (percent) still inlined";
+            max_iterations: u32 = 4, "max-iterations",
+                "Maximum number of iterations when inlining within an SCC";
+            op_pipelines: Vec<String> = Vec::new(), "op-pipelines",
+                "Callable operation specific optimizer pipelines (not supported; empty)",
+                check = check_op_pipelines;
+        },
+        statistics: {
+            NUM_INLINED = "num-inlined", "Calls inlined";
+            NUM_ERASED = "num-erased", "Dead callables erased";
+        },
     }
 }
 
 impl Pass for Inline {
-    fn name(&self) -> &'static str {
-        "inline"
-    }
-    fn class_name(&self) -> String {
-        "Inliner".into()
-    }
-    fn description(&self) -> &'static str {
-        "Inlines calls to func.func bodies, callees first over the call graph, running the \
-         default pipeline (canonicalize) on each function before and between rounds, and erases \
-         private functions whose uses are all gone, as MLIR's inliner does. Recursive calls are \
-         left alone. Only single-block callees made of arith, cf, func and scf ops are inlined. \
-         Statistics: num-inlined, num-erased."
-    }
-    fn options(&self) -> Vec<PassOption> {
-        vec![
-            PassOption {
-                name: "default-pipeline",
-                value: self.default_pipeline.clone(),
-                doc: "The optimizer pipeline used for callables (passes separated by commas)",
-            },
-            PassOption {
-                name: "inlining-threshold",
-                value: self.inlining_threshold.to_string(),
-                doc: "Largest callee/caller op count ratio (percent) still inlined",
-            },
-            PassOption {
-                name: "max-iterations",
-                value: self.max_iterations.to_string(),
-                doc: "Maximum number of iterations when inlining within an SCC",
-            },
-            PassOption {
-                name: "op-pipelines",
-                value: print_list(&self.op_pipelines),
-                doc: "Callable operation specific optimizer pipelines (not supported; empty)",
-            },
-        ]
-    }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "default-pipeline" => {
-                build_pipeline(value)?;
-                self.default_pipeline = value.trim().to_string();
-            }
-            "max-iterations" => self.max_iterations = parse_int(value)?,
-            "inlining-threshold" => self.inlining_threshold = parse_int(value)?,
-            "op-pipelines" => {
-                let l = parse_list(value);
-                if !l.is_empty() {
-                    return Err("op-pipelines is not supported; use default-pipeline".into());
-                }
-                self.op_pipelines = l;
-            }
-            _ => return Err(format!("pass 'inline' has no option '{name}'")),
-        }
-        Ok(())
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -134,8 +74,8 @@ impl Pass for Inline {
             .map_err(|e| vec![Diagnostic::op(op, format!("inline: {e}"))])?;
         let mut inl = Inliner::new(ctx, op, self);
         inl.run(ctx, &mut pipeline)?;
-        stats.add("num-inlined", "Calls inlined", inl.num_inlined);
-        stats.add("num-erased", "Dead callables erased", inl.num_erased);
+        stats.add(Self::NUM_INLINED, inl.num_inlined);
+        stats.add(Self::NUM_ERASED, inl.num_erased);
         Ok(if inl.changed {
             Changed::Yes
         } else {
@@ -145,6 +85,20 @@ impl Pass for Inline {
 }
 
 /// Builds the passes of a `default-pipeline` value: `a,b{k=v k2=v2},c`.
+/// `default-pipeline` must name registered passes with valid options.
+fn check_default_pipeline(text: &str) -> Result<(), String> {
+    build_pipeline(text).map(|_| ())
+}
+
+/// `op-pipelines` is accepted for MLIR compatibility but only empty.
+fn check_op_pipelines(l: &[String]) -> Result<(), String> {
+    if l.is_empty() {
+        Ok(())
+    } else {
+        Err("op-pipelines is not supported; use default-pipeline".into())
+    }
+}
+
 fn build_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, String> {
     let mut passes = Vec::new();
     let mut depth = 0;

@@ -1,13 +1,17 @@
 //! `tilus-passes`: transformations over tilus IR and the pass manager that runs them.
 //!
-//! A pass is a value: it has a name, typed options, a one-paragraph doc and a `run` over one op
-//! (its anchor). Passes hold no global state; the [`registry`] only knows how to create them, so
-//! a pipeline string such as `builtin.module(func.func(cse,canonicalize{max-iterations=3}))`
-//! becomes a tree of fresh pass values each time it is parsed.
+//! A pass is a value: a struct of typed options and a `run` over one op (its anchor). Its
+//! name, docs, options and statistics are declared once with [`declare_pass!`] ([`decl`]), and
+//! every listing, flag, parser and report reads that declaration. Passes hold no global state;
+//! the [`registry`] only knows how to create them, so a pipeline string such as
+//! `builtin.module(func.func(cse,canonicalize{max-iterations=3}))` becomes a tree of fresh pass
+//! values each time it is parsed. Named pipelines ([`pipelines`], `tilus-to-ptx`) are expanded
+//! into their steps by the pipeline parser, so each step is an ordinary pass.
 //!
 //! - [`pipeline`] reads and prints MLIR's pipeline text, with byte spans for diagnostics;
 //! - [`manager`] holds the nested pass managers and runs them (verifying after each pass);
 //! - [`instrument`] is what watches a run: IR dumps, timing and statistics reports;
+//! - [`decl`] is how passes are declared; [`pipelines`] holds the named pipelines;
 //! - [`options`] parses and prints option values the way pipelines spell them;
 //! - [`testing`] has small passes that exist only so the infrastructure can be tested.
 
@@ -18,23 +22,26 @@
 pub mod canonicalize;
 pub mod cse;
 pub mod dce;
+pub mod decl;
 pub mod inline;
 pub mod instrument;
 pub mod lower;
 pub mod manager;
 pub mod options;
 pub mod pipeline;
+pub mod pipelines;
 pub mod ptx_emit;
 pub mod symbol_dce;
 pub mod testing;
 
+pub use decl::{DeclaredPass, OptionDecl, OptionValue, PassDecl, StatisticDecl};
 pub use instrument::{IrPrintConfig, IrPrinter, PassInstrumentation};
 pub use manager::{Anchor, OpPassManager, PassManager};
 pub use pipeline::{parse_pipeline, Nesting};
 
 use tilus_ir::{Context, Diagnostic, OpId};
 
-/// One option of a pass, as shown by `--list-passes` and `--dump-pass-pipeline`.
+/// One option of a pass with its current value, as `--dump-pass-pipeline` prints it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PassOption {
     /// Name used in pipelines: `canonicalize{max-iterations=3}`.
@@ -53,11 +60,12 @@ pub struct Statistics {
 }
 
 impl Statistics {
-    /// Adds `n` to a named counter (creating it at zero).
-    pub fn add(&mut self, name: &'static str, description: &'static str, n: u64) {
-        match self.entries.iter_mut().find(|e| e.0 == name) {
+    /// Adds `n` to a declared counter (creating it at zero). The counter comes from the pass's
+    /// declaration (`Self::NUM_CSED`), so its name and description are written once.
+    pub fn add(&mut self, stat: StatisticDecl, n: u64) {
+        match self.entries.iter_mut().find(|e| e.0 == stat.name) {
             Some(e) => e.2 += n,
-            None => self.entries.push((name, description, n)),
+            None => self.entries.push((stat.name, stat.description, n)),
         }
     }
 }
@@ -69,31 +77,41 @@ pub enum Changed {
     No,
 }
 
-/// A transformation. Implementations are plain structs whose fields are their options.
-pub trait Pass {
+/// A transformation. Passes are declared with [`declare_pass!`], which generates the struct of
+/// options and [`DeclaredPass`]; the pass itself implements `run`. Everything else here is
+/// read from the declaration.
+pub trait Pass: DeclaredPass {
     /// Name in pipelines and on the command line (`cse`, `canonicalize`).
-    fn name(&self) -> &'static str;
-    /// One paragraph for `--list-passes`: what the pass does and why one would run it.
-    fn description(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.decl().name
+    }
+    /// One paragraph for the pass reference: what the pass does and why one would run it.
+    fn description(&self) -> &'static str {
+        self.decl().description
+    }
     /// The op the pass must run on (`builtin.module`, `func.func`), or `None` for any op.
+    /// Overridden only by passes whose anchor is an option.
     fn anchor(&self) -> Option<&'static str> {
-        None
+        self.decl().anchor
     }
     /// The name reports show (`IR Dump After CSE (cse)`, timing and statistics), MLIR's pass
-    /// class name. Defaults to the pipeline name in CamelCase (`symbol-dce` → `SymbolDce`);
-    /// override it when the usual spelling differs (`CSE`, `Canonicalizer`).
+    /// class name.
     fn class_name(&self) -> String {
-        camel_case(self.name())
+        self.decl().class_name()
     }
-    /// Options with their current values. The manager prints them sorted by name, as MLIR does;
-    /// a list option reports its value braced (`{a,b}`), and an empty list (`{}`) is left out.
+    /// Options with their current values, in declaration order. Printers sort them by name, as
+    /// MLIR does; a list reports its value braced (`{a,b}`), and an empty list (`{}`) is left
+    /// out of pipeline text.
     fn options(&self) -> Vec<PassOption> {
-        Vec::new()
-    }
-    /// Sets an option from its pipeline spelling; the error says what was expected.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let _ = value;
-        Err(format!("pass '{}' has no option '{name}'", self.name()))
+        self.decl()
+            .options
+            .iter()
+            .map(|o| PassOption {
+                name: o.name,
+                value: self.option_value(o.name).unwrap_or_default(),
+                doc: o.doc,
+            })
+            .collect()
     }
     /// Runs on `op` (and what is nested in it). Errors are reported as diagnostics and stop the
     /// pipeline; the IR must still be valid to print when a pass fails.
@@ -105,36 +123,41 @@ pub trait Pass {
     ) -> Result<Changed, Vec<Diagnostic>>;
 }
 
-/// How to create a pass by name.
+/// How to create a pass by name: its declaration and a constructor with default options.
+/// [`declare_pass!`] makes one as `Pass::INFO`.
 #[derive(Clone, Copy)]
 pub struct PassInfo {
-    pub name: &'static str,
-    /// Short summary for listings.
-    pub summary: &'static str,
+    pub decl: &'static PassDecl,
     pub create: fn() -> Box<dyn Pass>,
 }
 
+impl PassInfo {
+    /// The pass's pipeline name.
+    pub fn name(&self) -> &'static str {
+        self.decl.name
+    }
+}
+
 /// Every pass this crate provides. Order does not matter (`--list-passes` sorts by name); names
-/// must be unique.
+/// must be unique, and distinct from the names of [`pipelines::pipeline_registry`].
 pub fn registry() -> Vec<PassInfo> {
     vec![
-        canonicalize::INFO,
-        cse::INFO,
-        dce::INFO,
-        inline::INFO,
-        symbol_dce::INFO,
-        lower::scf_to_cf::INFO,
-        lower::arith_to_ptx::INFO,
-        lower::func_to_ptx::INFO,
-        lower::shared_memory::INFO,
-        lower::tiles::INFO,
-        lower::threadgroups::INFO,
-        lower::tilus_kernel::INFO,
-        lower::tilus_to_ptx::INFO,
-        lower::async_to_ptx::INFO,
+        canonicalize::Canonicalize::INFO,
+        cse::Cse::INFO,
+        dce::Dce::INFO,
+        inline::Inline::INFO,
+        symbol_dce::SymbolDce::INFO,
+        lower::scf_to_cf::ScfToCf::INFO,
+        lower::arith_to_ptx::ArithToPtx::INFO,
+        lower::func_to_ptx::FuncToPtx::INFO,
+        lower::shared_memory::PlanSharedMemory::INFO,
+        lower::tiles::LowerTiles::INFO,
+        lower::threadgroups::LowerThreadgroups::INFO,
+        lower::tilus_kernel::LowerTilusKernel::INFO,
+        lower::async_to_ptx::AsyncToPtx::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
-        testing::PRINT_OP_COUNT,
-        testing::FAIL,
+        testing::PrintOpCount::INFO,
+        testing::Fail::INFO,
     ]
 }
 
@@ -142,7 +165,7 @@ pub fn registry() -> Vec<PassInfo> {
 pub fn create_pass(name: &str) -> Option<Box<dyn Pass>> {
     registry()
         .into_iter()
-        .find(|p| p.name == name)
+        .find(|p| p.name() == name)
         .map(|p| (p.create)())
 }
 
@@ -165,7 +188,7 @@ pub fn camel_case(name: &str) -> String {
 
 /// Registered pass names close to `name` (typos), best first, for "did you mean" help.
 pub fn similar_pass_names(name: &str) -> Vec<&'static str> {
-    let names: Vec<&'static str> = registry().iter().map(|p| p.name).collect();
+    let names: Vec<&'static str> = registry().iter().map(|p| p.name()).collect();
     options::closest(name, &names)
 }
 
@@ -185,11 +208,40 @@ mod tests {
         let reg = registry();
         for (i, p) in reg.iter().enumerate() {
             assert!(
-                reg[i + 1..].iter().all(|q| q.name != p.name),
+                reg[i + 1..].iter().all(|q| q.name() != p.name()),
                 "duplicate pass name '{}'",
-                p.name
+                p.name()
             );
-            assert_eq!((p.create)().name(), p.name);
+            assert!(
+                pipelines::find_pipeline(p.name()).is_none(),
+                "'{}' is both a pass and a pipeline",
+                p.name()
+            );
+            assert_eq!((p.create)().name(), p.name());
+        }
+    }
+
+    #[test]
+    fn declared_defaults_read_back_and_are_the_created_values() {
+        for info in registry() {
+            let pass = (info.create)();
+            for o in info.decl.options {
+                let default = (o.default)();
+                assert_eq!(
+                    (o.normalize)(&default).as_deref(),
+                    Ok(default.as_str()),
+                    "{}: option {}",
+                    info.name(),
+                    o.name
+                );
+                assert_eq!(
+                    pass.option_value(o.name),
+                    Some(default),
+                    "{}: option {}",
+                    info.name(),
+                    o.name
+                );
+            }
         }
     }
 }

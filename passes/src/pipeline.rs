@@ -15,7 +15,8 @@
 
 use crate::manager::{Anchor, Element, OpPassManager};
 use crate::options::{closest, is_value_spelling, quote_value};
-use crate::{registry, Pass, PassInfo};
+use crate::pipelines::{find_pipeline, pipeline_registry, PipelineDecl};
+use crate::{registry, OptionDecl, Pass, PassInfo};
 use tilus_ir::{Diagnostic, Span};
 
 /// What to do with a pass whose anchor differs from its pipeline's op.
@@ -335,13 +336,15 @@ fn check_anchor_name(name: &str, span: Span) -> Result<(), Diagnostic> {
         format!("'{name}' is not an op name: a nested pipeline is anchored on an op, as in 'func.func(...)', or on 'any'"),
     )
     .with_label("expected an op name");
-    Err(if registry().iter().any(|p| p.name == name) {
-        d.with_help(format!(
-            "'{name}' is a pass; passes take options in braces, `{name}{{key=value}}`"
-        ))
-    } else {
-        d
-    })
+    Err(
+        if registry().iter().any(|p| p.name() == name) || find_pipeline(name).is_some() {
+            d.with_help(format!(
+                "'{name}' is a pass; passes take options in braces, `{name}{{key=value}}`"
+            ))
+        } else {
+            d
+        },
+    )
 }
 
 /// Reads pipeline text into its syntax tree. The whole text must be one `anchor(...)`.
@@ -396,18 +399,70 @@ pub fn parse_pipeline(text: &str, nesting: Nesting) -> Result<OpPassManager, Dia
     build_pipeline(&ast, nesting, &registry())
 }
 
-/// Creates the pass managers and passes a syntax tree describes, with their options set.
+/// Creates the pass managers and passes a syntax tree describes, with their options set, and
+/// expands the named pipelines it mentions ([`crate::pipelines`]) into their steps.
 pub fn build_pipeline(
     ast: &PipelineAst,
     nesting: Nesting,
     reg: &[PassInfo],
 ) -> Result<OpPassManager, Diagnostic> {
+    build_pipeline_with(ast, nesting, reg, &pipeline_registry())
+}
+
+/// [`build_pipeline`] with the named pipelines given rather than the registered ones.
+pub fn build_pipeline_with(
+    ast: &PipelineAst,
+    nesting: Nesting,
+    reg: &[PassInfo],
+    pipelines: &[&'static PipelineDecl],
+) -> Result<OpPassManager, Diagnostic> {
+    let env = BuildEnv {
+        nesting,
+        reg,
+        pipelines,
+    };
+    build_at_depth(ast, &env, 0)
+}
+
+/// What building a pipeline reads besides its text.
+struct BuildEnv<'a> {
+    nesting: Nesting,
+    reg: &'a [PassInfo],
+    pipelines: &'a [&'static PipelineDecl],
+}
+
+/// How deep named pipelines may expand into other named pipelines (a pipeline that reaches
+/// itself would otherwise never finish).
+const MAX_EXPANSION_DEPTH: usize = 16;
+
+fn build_at_depth(
+    ast: &PipelineAst,
+    env: &BuildEnv,
+    depth: usize,
+) -> Result<OpPassManager, Diagnostic> {
     let mut pm = OpPassManager::new(&ast.anchor);
-    for el in &ast.elements {
+    add_elements(&mut pm, &ast.elements, env, env.nesting, depth)?;
+    Ok(pm)
+}
+
+fn add_elements(
+    pm: &mut OpPassManager,
+    elements: &[ElementAst],
+    env: &BuildEnv,
+    nesting: Nesting,
+    depth: usize,
+) -> Result<(), Diagnostic> {
+    for el in elements {
         match el {
-            ElementAst::Nested(sub) => pm.add_nested(build_pipeline(sub, nesting, reg)?),
+            ElementAst::Nested(sub) => pm.add_nested(build_at_depth(sub, env, depth)?),
             ElementAst::Pass(p) => {
-                let pass = create(p, reg)?;
+                if !env.reg.iter().any(|i| i.name() == p.name) {
+                    if let Some(decl) = env.pipelines.iter().find(|d| d.name == p.name) {
+                        expand_pipeline(pm, p, decl, env, nesting, depth)?;
+                        continue;
+                    }
+                }
+                let pass = create(p, env)?;
                 match (pm.anchor(), pass.anchor()) {
                     (Anchor::Op(pm_op), Some(pass_op)) if pm_op != pass_op => match nesting {
                         Nesting::Implicit => pm.add_pass_nesting(pass),
@@ -432,12 +487,171 @@ pub fn build_pipeline(
             }
         }
     }
-    Ok(pm)
+    Ok(())
 }
 
-fn create(p: &PassAst, reg: &[PassInfo]) -> Result<Box<dyn Pass>, Diagnostic> {
-    let Some(info) = reg.iter().find(|i| i.name == p.name) else {
-        let names: Vec<&str> = reg.iter().map(|i| i.name).collect();
+/// Adds the steps of the named pipeline `decl`, written as `p`, to `pm`: checks its options
+/// and where it is written, substitutes the options into the step text and builds the steps.
+fn expand_pipeline(
+    pm: &mut OpPassManager,
+    p: &PassAst,
+    decl: &'static PipelineDecl,
+    env: &BuildEnv,
+    nesting: Nesting,
+    depth: usize,
+) -> Result<(), Diagnostic> {
+    if depth >= MAX_EXPANSION_DEPTH {
+        return Err(Diagnostic::at(
+            p.span,
+            format!(
+                "pipeline '{}' expands more than {MAX_EXPANSION_DEPTH} levels deep: a named \
+                 pipeline must not reach itself",
+                p.name
+            ),
+        )
+        .with_label("expanded here"));
+    }
+    let mut values: Vec<(&str, String)> = Vec::new();
+    for o in &p.options {
+        let opt = check_option(&p.name, "pipeline", decl.options, o)?;
+        let (value, span) = option_text(&p.name, "pipeline", opt, o, &(opt.default)())?;
+        let v = (opt.normalize)(&value)
+            .map_err(|msg| invalid_value(&p.name, "pipeline", opt, o, span, msg))?;
+        values.push((opt.name, v));
+    }
+    let target = match pm.anchor() {
+        Anchor::Op(a) if a == decl.anchor => pm,
+        Anchor::Op(_) if nesting == Nesting::Implicit => pm.nest(decl.anchor),
+        other => {
+            let place = match other {
+                Anchor::Op(a) => format!("on '{a}' ops"),
+                Anchor::Any => "in an 'any' pipeline".to_string(),
+            };
+            return Err(Diagnostic::at(
+                p.span,
+                format!(
+                    "pipeline '{}' runs on '{}' ops; it can't be scheduled {place}",
+                    p.name, decl.anchor
+                ),
+            )
+            .with_label(format!("runs on '{}' ops", decl.anchor))
+            .with_help(format!(
+                "anchor it on its op: '{}({})'",
+                decl.anchor,
+                pass_ast_text(p)
+            )));
+        }
+    };
+    let steps = decl.expand(&values);
+    let wrap = |d: Diagnostic| {
+        Diagnostic::at(
+            p.span,
+            format!("pipeline '{}' does not expand: {}", p.name, d.message),
+        )
+        .with_label("in this pipeline")
+        .with_help(format!("its steps are '{steps}'"))
+    };
+    let ast = parse_pipeline_ast(&format!("{}({steps})", decl.anchor)).map_err(wrap)?;
+    add_elements(target, &ast.elements, env, Nesting::Explicit, depth + 1).map_err(wrap)
+}
+
+/// `name{k=v ...}` as written (for help messages).
+fn pass_ast_text(p: &PassAst) -> String {
+    if p.options.is_empty() {
+        return p.name.clone();
+    }
+    let opts: Vec<String> = p
+        .options
+        .iter()
+        .map(|o| match &o.value {
+            Some((v, _)) => format!("{}={}", o.key, quote_value(v).unwrap_or_else(|| v.clone())),
+            None => o.key.clone(),
+        })
+        .collect();
+    format!("{}{{{}}}", p.name, opts.join(" "))
+}
+
+/// The declaration of option `o` of pass or pipeline `owner`, or an error at its name.
+fn check_option(
+    owner: &str,
+    kind: &str,
+    declared: &'static [OptionDecl],
+    o: &OptionAst,
+) -> Result<&'static OptionDecl, Diagnostic> {
+    if let Some(d) = declared.iter().find(|d| d.name == o.key) {
+        return Ok(d);
+    }
+    let mut names: Vec<&str> = declared.iter().map(|d| d.name).collect();
+    names.sort();
+    let help = if names.is_empty() {
+        format!("'{owner}' takes no options")
+    } else {
+        let near = closest(&o.key, &names);
+        let mut h = format!("valid options of '{owner}': {}", names.join(", "));
+        if let Some(n) = near.first() {
+            h = format!("did you mean '{n}'? {h}");
+        }
+        h
+    };
+    Err(Diagnostic::at(
+        o.key_span,
+        format!("{kind} '{owner}' has no option '{}'", o.key),
+    )
+    .with_label("unknown option")
+    .with_help(help))
+}
+
+/// The value text of option `o` and where it is written; a bare key is `true` for a flag.
+fn option_text(
+    owner: &str,
+    kind: &str,
+    decl: &OptionDecl,
+    o: &OptionAst,
+    current: &str,
+) -> Result<(String, Span), Diagnostic> {
+    match &o.value {
+        Some((v, s)) => Ok((v.clone(), *s)),
+        None if decl.flag => Ok(("true".to_string(), o.key_span)),
+        None => Err(Diagnostic::at(
+            o.key_span,
+            format!(
+                "option '{}' of {kind} '{owner}' needs a value: '{}=<value>'",
+                o.key, o.key
+            ),
+        )
+        .with_label("no value")
+        .with_help(format!("{} (now {current})", decl.doc))),
+    }
+}
+
+fn invalid_value(
+    owner: &str,
+    kind: &str,
+    decl: &OptionDecl,
+    o: &OptionAst,
+    span: Span,
+    msg: String,
+) -> Diagnostic {
+    let span = if span.start == span.end {
+        o.key_span
+    } else {
+        span
+    };
+    Diagnostic::at(
+        span,
+        format!(
+            "invalid value for option '{}' of {kind} '{owner}': {msg}",
+            o.key
+        ),
+    )
+    .with_label("invalid value")
+    .with_help(format!("{}: {}", o.key, decl.doc))
+}
+
+fn create(p: &PassAst, env: &BuildEnv) -> Result<Box<dyn Pass>, Diagnostic> {
+    let Some(info) = env.reg.iter().find(|i| i.name() == p.name) else {
+        let mut names: Vec<&str> = env.reg.iter().map(|i| i.name()).collect();
+        names.extend(env.pipelines.iter().map(|d| d.name));
         let near = closest(&p.name, &names);
         let help = match near.as_slice() {
             [] => "`--list-passes` shows the registered passes".to_string(),
@@ -459,57 +673,11 @@ fn create(p: &PassAst, reg: &[PassInfo]) -> Result<Box<dyn Pass>, Diagnostic> {
     };
     let mut pass = (info.create)();
     for o in &p.options {
-        let known = pass.options();
-        let Some(cur) = known.iter().find(|k| k.name == o.key) else {
-            let names: Vec<&str> = known.iter().map(|k| k.name).collect();
-            let help = if names.is_empty() {
-                format!("'{}' takes no options", p.name)
-            } else {
-                let near = closest(&o.key, &names);
-                let mut h = format!("valid options of '{}': {}", p.name, names.join(", "));
-                if let Some(n) = near.first() {
-                    h = format!("did you mean '{n}'? {h}");
-                }
-                h
-            };
-            return Err(Diagnostic::at(
-                o.key_span,
-                format!("pass '{}' has no option '{}'", p.name, o.key),
-            )
-            .with_label("unknown option")
-            .with_help(help));
-        };
-        let (value, span) = match &o.value {
-            Some((v, s)) => (v.clone(), *s),
-            None if cur.value == "true" || cur.value == "false" => ("true".to_string(), o.key_span),
-            None => {
-                return Err(Diagnostic::at(
-                    o.key_span,
-                    format!(
-                        "option '{}' of pass '{}' needs a value: '{}=<value>'",
-                        o.key, p.name, o.key
-                    ),
-                )
-                .with_label("no value")
-                .with_help(format!("{} (now {})", cur.doc, cur.value)))
-            }
-        };
-        if let Err(msg) = pass.set_option(&o.key, &value) {
-            let span = if span.start == span.end {
-                o.key_span
-            } else {
-                span
-            };
-            return Err(Diagnostic::at(
-                span,
-                format!(
-                    "invalid value for option '{}' of pass '{}': {msg}",
-                    o.key, p.name
-                ),
-            )
-            .with_label("invalid value")
-            .with_help(format!("{}: {}", o.key, cur.doc)));
-        }
+        let decl = check_option(&p.name, "pass", info.decl.options, o)?;
+        let current = pass.option_value(decl.name).unwrap_or_default();
+        let (value, span) = option_text(&p.name, "pass", decl, o, &current)?;
+        pass.set_option(&o.key, &value)
+            .map_err(|msg| invalid_value(&p.name, "pass", decl, o, span, msg))?;
     }
     Ok(pass)
 }
@@ -851,6 +1019,75 @@ mod tests {
         // In an `any` pipeline the check waits for run time, as in MLIR.
         let t = "any(test-func-only)";
         assert!(build_pipeline(&parse_pipeline_ast(t).unwrap(), Nesting::Explicit, &reg).is_ok());
+    }
+
+    crate::declare_pipeline! {
+        /// A pipeline with a misspelled step.
+        const TYPO {
+            name: "test-typo-pipeline",
+            anchor: "builtin.module",
+            summary: "test",
+            description: "test",
+            options: {},
+            steps: "test-fail,test-fial",
+        }
+    }
+
+    crate::declare_pipeline! {
+        /// A pipeline that reaches itself.
+        const LOOPS {
+            name: "test-loop",
+            anchor: "builtin.module",
+            summary: "test",
+            description: "test",
+            options: {
+                n: i64 = 1, "n", "unused";
+            },
+            steps: "test-fail,test-loop{n=${n}}",
+        }
+    }
+
+    #[test]
+    fn a_misspelled_step_is_an_error_at_the_pipeline() {
+        let t = "builtin.module(test-fail, test-typo-pipeline)";
+        let ast = parse_pipeline_ast(t).unwrap();
+        let d = build_pipeline_with(&ast, Nesting::Explicit, &registry(), &[&TYPO]).unwrap_err();
+        assert_eq!(
+            d.message,
+            "pipeline 'test-typo-pipeline' does not expand: 'test-fial' does not refer to a registered pass"
+        );
+        assert_eq!(span_text(t, &d), "test-typo-pipeline");
+        assert_eq!(
+            d.help.as_deref(),
+            Some("its steps are 'test-fail,test-fial'")
+        );
+        let t = "builtin.module(test-loop{n=2})";
+        let ast = parse_pipeline_ast(t).unwrap();
+        let d = build_pipeline_with(&ast, Nesting::Explicit, &registry(), &[&LOOPS]).unwrap_err();
+        assert!(d.message.contains("must not reach itself"), "{d}");
+        assert_eq!(span_text(t, &d), "test-loop");
+    }
+
+    #[test]
+    fn pipelines_expand_in_place_with_their_options() {
+        let pm = parse_pipeline(
+            "builtin.module(cse,tilus-to-ptx{target=sm_100a},dce)",
+            Nesting::Explicit,
+        )
+        .unwrap();
+        let text = pm.to_pipeline_string();
+        assert!(
+            text.starts_with("builtin.module(cse,lower-async-to-ptx,plan-shared-memory,"),
+            "{text}"
+        );
+        assert!(
+            text.contains("lower-tilus-kernel{target=sm_100a}"),
+            "{text}"
+        );
+        assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
+        // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
+        let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
+        assert_eq!(pm.len(), 9);
     }
 
     #[test]

@@ -7,39 +7,33 @@
 //! Nested symbol tables are traversed the same way. A private symbol reached by nothing is
 //! erased, with everything inside it.
 
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use rustc_hash::FxHashSet;
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::Trait;
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::{Attr, Context, Diagnostic, OpId};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "symbol-dce",
-    summary: "Eliminate dead symbols (private and unreferenced)",
-    create: || Box::new(SymbolDce),
-};
-
-/// The symbol DCE pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SymbolDce;
+declare_pass! {
+    /// The symbol DCE pass. It has no options.
+    pub struct SymbolDce {
+        name: "symbol-dce",
+        class: "SymbolDCE",
+        summary: "Eliminate dead symbols (private and unreferenced)",
+        description: "Erases private symbols (`sym_visibility = \"private\"`) that no live op \
+            references. Live ops are every non-symbol op and every public symbol of the symbol \
+            table, plus whatever they reference, transitively, through symbol references in any \
+            attribute. Nested symbol tables are handled the same way. Run it after inlining or \
+            specialization, which leave private helpers behind. Must run on an op that defines \
+            a symbol table.",
+        options: {},
+        statistics: {
+            NUM_DCED = "num-dce'd", "Number of symbols DCE'd";
+        },
+    }
+}
 
 impl Pass for SymbolDce {
-    fn name(&self) -> &'static str {
-        "symbol-dce"
-    }
-    fn class_name(&self) -> String {
-        "SymbolDCE".into()
-    }
-    fn description(&self) -> &'static str {
-        "Erases private symbols (`sym_visibility = \"private\"`) that no live op references. \
-         Live ops are every non-symbol op and every public symbol of the symbol table, plus \
-         whatever they reference, transitively, through symbol references in any attribute. \
-         Nested symbol tables are handled the same way. Run it after inlining or \
-         specialization, which leave private helpers behind. Must run on an op that defines a \
-         symbol table. Statistic: num-dce'd."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -78,7 +72,7 @@ impl Pass for SymbolDce {
                 }
             }
         }
-        stats.add("num-dce'd", "Number of symbols DCE'd", erased);
+        stats.add(Self::NUM_DCED, erased);
         Ok(if erased > 0 {
             Changed::Yes
         } else {

@@ -5,7 +5,7 @@ mod common;
 
 use common::{assert_same, run, stat};
 use tilus_passes::canonicalize::Canonicalize;
-use tilus_passes::{Changed, Pass};
+use tilus_passes::{Changed, DeclaredPass, Pass};
 
 const FOLDS: &str = r#"func.func @int_folds() -> (i8, i8, i32, i32, i32, i32, i32, i32, i8, i8, i1, i1, i64, index, i16) {
   %c127 = arith.constant 127 : i8

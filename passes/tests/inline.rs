@@ -6,7 +6,7 @@ mod common;
 
 use common::{assert_same, run, stat};
 use tilus_passes::inline::Inline;
-use tilus_passes::{Changed, Pass};
+use tilus_passes::{Changed, DeclaredPass, Pass};
 
 const CALLS: &str = r#"func.func @nocalls(%x: i32) -> i32 {
   %c1 = arith.constant 1 : i32

@@ -1,16 +1,21 @@
 // --list-passes lists every registered pass by name (sorted), with its summary and its options,
-// each with its doc and default. Only the test passes are checked here.
+// each with the values it takes, its doc and its default, then the named pipelines with theirs.
+// All of it comes from the pass declarations. Only the test passes and tilus-to-ptx are checked.
 // RUN: tilus-opt --list-passes | FileCheck %s
 // CHECK:      Passes:
 // CHECK:        --test-fail {{ *}}-   Test pass: report an error at (or break) each op carrying a `test.fail` attribute
-// CHECK-NEXT:     --mode=<value> {{ *}}- 'error': fail with a diagnostic at each marked op; 'corrupt': break the IR there (default: error)
+// CHECK-NEXT:     --mode=<'error' | 'corrupt'> {{ *}}- 'error': fail with a diagnostic at each marked op; 'corrupt': break the IR there (default: error)
 // CHECK-NEXT:   --test-print-op-count {{ *}}-   Test pass: count the ops under the anchor (statistics num-ops, num-runs)
-// CHECK-NEXT:     --anchor=<value> {{ *}}- The op the pass is restricted to: any, builtin.module or func.func (default: any)
-// CHECK-NEXT:     --annotate=<value> {{ *}}- Record the count as a `test.op_count` attribute on the op (default: false)
-// CHECK-NEXT:     --limit=<value> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
-// CHECK-NEXT:     --only=<value> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
+// CHECK-NEXT:     --anchor=<'any' | 'builtin.module' | 'func.func'> {{ *}}- The op the pass is restricted to: any, builtin.module or func.func (default: any)
+// CHECK-NEXT:     --annotate=<bool> {{ *}}- Record the count as a `test.op_count` attribute on the op (default: false)
+// CHECK-NEXT:     --limit=<integer> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
+// CHECK-NEXT:     --only=<list> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
+// CHECK-NEXT: Pass Pipelines:
+// CHECK-NEXT:   --tilus-to-ptx {{ *}}-   Lower Tilus kernels to the ptx dialect (the whole pipeline) (runs on 'builtin.module')
+// CHECK-NEXT:     --target=<string> {{ *}}- PTX target of the kernels, passed to lower-tilus-kernel (default: sm_90a)
 
 // Each pass is also a flag of its own.
 // RUN: tilus-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --test-fail[=<OPTIONS>]
 // HELP: --test-print-op-count[=<OPTIONS>]
+// HELP: --tilus-to-ptx[=<OPTIONS>]

@@ -44,7 +44,7 @@
 // OPTION:      1 │ builtin.module(test-print-op-count{limt=3})
 // OPTION-NEXT:   ·                                    ──┬─
 // OPTION-NEXT:   ·                                      ╰── unknown option
-// OPTION:      help: did you mean 'limit'? valid options of 'test-print-op-count': anchor, annotate, only,
+// OPTION:      help: did you mean 'limit'? valid options of 'test-print-op-count': anchor, annotate, limit, only
 
 // Bad option values point at the value and say what was expected.
 // RUN: not tilus-opt %s --diagnostic-format=mlir --pass-pipeline='builtin.module(test-fail{mode=loud})' 2>&1 \

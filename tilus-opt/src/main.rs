@@ -75,6 +75,10 @@ struct Cli {
     /// Write one Markdown reference page per dialect (generated from the op declarations) into DIR.
     #[arg(long, value_name = "DIR")]
     dump_op_docs: Option<PathBuf>,
+    /// Write the Markdown reference of every pass and named pipeline (generated from their
+    /// declarations) to FILE.
+    #[arg(long, value_name = "FILE")]
+    dump_pass_docs: Option<PathBuf>,
 
     /// Run this pass pipeline, written as MLIR writes it: `builtin.module(func.func(cse))`.
     #[arg(long, value_name = "PIPELINE", help_heading = "Pass pipeline")]
@@ -159,9 +163,9 @@ enum StatsDisplay {
     List,
 }
 
-/// Adds one `--NAME[=OPTIONS]` flag per registered pass (clap cannot know them at build time),
-/// and returns the names added. A pass whose name is already a flag keeps only its
-/// `--pass-pipeline` spelling.
+/// Adds one `--NAME[=OPTIONS]` flag per registered pass and named pipeline (clap cannot know
+/// them at build time), and returns the names added. One whose name is already a flag keeps
+/// only its `--pass-pipeline` spelling.
 fn with_pass_flags(mut cmd: clap::Command) -> (clap::Command, Vec<&'static str>) {
     let mut taken: Vec<String> = vec!["help".into(), "version".into()];
     let mut added = Vec::new();
@@ -175,25 +179,33 @@ fn with_pass_flags(mut cmd: clap::Command) -> (clap::Command, Vec<&'static str>)
                 .map(str::to_string),
         );
     }
-    let mut passes = tilus_passes::registry();
-    passes.sort_by_key(|p| p.name);
-    for p in passes {
-        if taken.iter().any(|t| t == p.name) {
+    let mut flags: Vec<(&'static str, &'static str)> = tilus_passes::registry()
+        .iter()
+        .map(|p| (p.decl.name, p.decl.summary))
+        .collect();
+    flags.extend(
+        tilus_passes::pipelines::pipeline_registry()
+            .iter()
+            .map(|p| (p.name, p.summary)),
+    );
+    flags.sort();
+    for (name, summary) in flags {
+        if taken.iter().any(|t| t == name) {
             continue;
         }
-        taken.push(p.name.to_string());
-        added.push(p.name);
+        taken.push(name.to_string());
+        added.push(name);
         cmd = cmd.arg(
-            Arg::new(p.name)
-                .long(p.name)
-                .help(p.summary)
+            Arg::new(name)
+                .long(name)
+                .help(summary)
                 .value_name("OPTIONS")
                 .num_args(0..=1)
                 .require_equals(true)
                 .default_missing_value("")
                 .action(ArgAction::Append)
                 .help_heading(
-                    "Passes (each runs in order given; options as `--NAME=\"k=v k2=v2\"`)",
+                    "Passes and pipelines (each runs in order given; options as `--NAME=\"k=v k2=v2\"`)",
                 ),
         );
     }
@@ -328,6 +340,10 @@ fn split_chunks(text: String, split: bool) -> Vec<Chunk> {
 fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> {
     if cli.list_passes {
         write_output(cli.output.as_deref(), &list_passes())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(file) = &cli.dump_pass_docs {
+        write_output(Some(file), &tilus_passes::decl::markdown_reference())?;
         return Ok(ExitCode::SUCCESS);
     }
     if cli.list_dialects || cli.dump_op_docs.is_some() {
@@ -486,23 +502,33 @@ fn pipeline_spec(
 
 /// The `--print-ir-*` flags, with pass names checked against the registry.
 fn ir_print_config(cli: &Cli) -> Result<IrPrintConfig, ExitCode> {
-    let known: Vec<&'static str> = tilus_passes::registry().iter().map(|p| p.name).collect();
+    let known: Vec<&'static str> = tilus_passes::registry().iter().map(|p| p.name()).collect();
     for (flag, names) in [
         ("--print-ir-before", &cli.print_ir_before),
         ("--print-ir-after", &cli.print_ir_after),
     ] {
         for n in names {
-            if !known.contains(&n.as_str()) {
-                let near = tilus_passes::similar_pass_names(n);
-                let help = match near.first() {
-                    Some(s) => format!("did you mean '{s}'?"),
-                    None => "`--list-passes` shows the registered passes".to_string(),
-                };
+            if known.contains(&n.as_str()) {
+                continue;
+            }
+            if let Some(p) = tilus_passes::pipelines::find_pipeline(n) {
                 return Err(usage_error(
-                    format!("{flag}: '{n}' is not a registered pass"),
-                    help,
+                    format!("{flag}: '{n}' is a pipeline, not a pass"),
+                    format!(
+                        "name one of its steps, which run as passes: {}",
+                        p.expand(&[])
+                    ),
                 ));
             }
+            let near = tilus_passes::similar_pass_names(n);
+            let help = match near.first() {
+                Some(s) => format!("did you mean '{s}'?"),
+                None => "`--list-passes` shows the registered passes".to_string(),
+            };
+            return Err(usage_error(
+                format!("{flag}: '{n}' is not a registered pass"),
+                help,
+            ));
         }
     }
     Ok(IrPrintConfig {
@@ -521,30 +547,47 @@ fn ir_print_config(cli: &Cli) -> Result<IrPrintConfig, ExitCode> {
     })
 }
 
-/// `--list-passes`: every registered pass by name, its summary and options (with defaults).
+/// `--list-passes`: every registered pass by name, its summary and options (with defaults),
+/// then the named pipelines, as mlir-opt lists them; all read from the declarations.
 fn list_passes() -> String {
     let mut passes = tilus_passes::registry();
-    passes.sort_by_key(|p| p.name);
+    passes.sort_by_key(|p| p.name());
     let mut rows: Vec<(String, String)> = Vec::new();
-    for info in &passes {
-        let pass = (info.create)();
-        let mut summary = info.summary.to_string();
-        if let Some(a) = pass.anchor() {
-            summary.push_str(&format!(" (runs on '{a}')"));
-        }
-        rows.push((format!("  --{}", info.name), format!("-   {summary}")));
-        let mut opts = pass.options();
-        opts.sort_by(|a, b| a.name.cmp(b.name));
+    let option_rows = |rows: &mut Vec<(String, String)>, opts: &[tilus_passes::OptionDecl]| {
+        let mut opts = opts.to_vec();
+        opts.sort_by_key(|o| o.name);
         for o in opts {
             rows.push((
-                format!("    --{}=<value>", o.name),
-                format!("- {} (default: {})", o.doc, o.value),
+                format!("    --{}=<{}>", o.name, (o.value_kind)()),
+                format!("- {} (default: {})", o.doc, (o.default)()),
             ));
         }
+    };
+    for info in &passes {
+        let d = info.decl;
+        let mut summary = d.summary.to_string();
+        if let Some(a) = d.anchor {
+            summary.push_str(&format!(" (runs on '{a}')"));
+        }
+        rows.push((format!("  --{}", d.name), format!("-   {summary}")));
+        option_rows(&mut rows, d.options);
+    }
+    let mut pipelines = tilus_passes::pipelines::pipeline_registry();
+    pipelines.sort_by_key(|p| p.name);
+    let first_pipeline = rows.len();
+    for p in &pipelines {
+        rows.push((
+            format!("  --{}", p.name),
+            format!("-   {} (runs on '{}')", p.summary, p.anchor),
+        ));
+        option_rows(&mut rows, p.options);
     }
     let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0) + 2;
     let mut out = String::from("Passes:\n");
-    for (l, r) in rows {
+    for (i, (l, r)) in rows.into_iter().enumerate() {
+        if i == first_pipeline {
+            out.push_str("Pass Pipelines:\n");
+        }
         out.push_str(&format!("{l:<width$}{r}\n"));
     }
     out

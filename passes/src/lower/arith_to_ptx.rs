@@ -26,7 +26,7 @@
 //! (`selp` of ±1 when the remainder is non-zero and its sign agrees / differs with the divisor's).
 //! Vectors, tensors and 8-bit arithmetic are reported as not supported.
 
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::ptx::inst_properties;
 use tilus_dialects::ptx::InstOp;
 use tilus_ir::rewrite::{float_bits, int_bits, Rewriter};
@@ -34,32 +34,27 @@ use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::types::FloatKind;
 use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "convert-arith-to-ptx",
-    summary: "Convert scalar arith ops to ptx.inst",
-    create: || Box::new(ArithToPtx),
-};
-
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ArithToPtx;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct ArithToPtx {
+        name: "convert-arith-to-ptx",
+        class: "ConvertArithToPtx",
+        summary: "Convert scalar arith ops to ptx.inst",
+        description: "Replaces each scalar arith op by the ptx.inst (or the few) computing it: \
+            add.s32, mul.lo.s64, div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, \
+            cvt.rzi.s32.f32, mov for constants, and so on (the module docs have the table). \
+            Float add/sub/mul round to nearest (.rn, no fma contraction) unless the op's \
+            fastmath allows contraction. index is 64-bit; ceildivsi/floordivsi are div + rem + \
+            a fix-up. Vector and tensor operands and 8-bit arithmetic are reported as \
+            unsupported.",
+        options: {},
+        statistics: {
+            NUM_LOWERED = "num-lowered", "Number of arith ops converted";
+        },
+    }
+}
 
 impl Pass for ArithToPtx {
-    fn name(&self) -> &'static str {
-        "convert-arith-to-ptx"
-    }
-    fn class_name(&self) -> String {
-        "ConvertArithToPtx".into()
-    }
-    fn description(&self) -> &'static str {
-        "Replaces each scalar arith op by the ptx.inst (or the few) computing it: add.s32, \
-         mul.lo.s64, div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, cvt.rzi.s32.f32, mov \
-         for constants, and so on (the module docs have the table). Float add/sub/mul round \
-         to nearest (.rn, no fma contraction) unless the op's fastmath allows contraction. \
-         index is 64-bit; ceildivsi/floordivsi are div + rem + a fix-up. Vector and tensor \
-         operands and 8-bit arithmetic are reported as unsupported. Statistic: num-lowered."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -90,7 +85,7 @@ impl Pass for ArithToPtx {
                 )),
             }
         }
-        stats.add("num-lowered", "Number of arith ops converted", n);
+        stats.add(Self::NUM_LOWERED, n);
         if !errors.is_empty() {
             return Err(errors);
         }

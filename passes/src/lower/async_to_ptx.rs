@@ -44,7 +44,7 @@
 //! `cuTensorMapEncodeTiled` (format in `docs/design/lowering.md`).
 
 use super::build::{before, run_on_kernels};
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{
     AddIOp, AndIOp, ArithOpKind, ConstantOp, ExtUIOp, IndexCastOp, IntBinOp, MulIOp, OrIOp, ShLIOp,
     ShRUIOp, TruncIOp,
@@ -68,46 +68,33 @@ use tilus_dialects::wgmma::WgmmaOpKind as W;
 use tilus_ir::rewrite::{int_attr, Rewriter};
 use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpBuilder, OpId, Type, TypeKind, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "lower-async-to-ptx",
-    summary: "Lower mbarrier, TMA, WGMMA and tcgen05 ops to PTX instructions",
-    create: || Box::new(AsyncToPtx),
-};
-
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AsyncToPtx;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct AsyncToPtx {
+        name: "lower-async-to-ptx",
+        class: "LowerAsyncToPtx",
+        summary: "Lower mbarrier, TMA, WGMMA and tcgen05 ops to PTX instructions",
+        description: "Rewrites the mbarrier, tma, wgmma and tcgen05 ops of each tilus.kernel \
+            into ptx.inst / ptx.asm with the PTX spellings of the spec (mbarrier.init hoisted to \
+            entry, arrive/expect_tx/mapa, try_wait.parity loops, cp.async.bulk.tensor with one \
+            !ptx.tensormap parameter per TMA site recorded in tilus.tensor_maps, bulk groups, \
+            proxy fences, wgmma descriptors and mma_async on the accumulator tile, tcgen05 \
+            alloc/mma/commit/ld/st/cp). Addresses come from tilus.shared_addr and mbarrier.addr.",
+        options: {},
+        statistics: {
+            NUM_LOWERED = "num-lowered", "Number of async/sync ops lowered";
+        },
+    }
+}
 
 impl Pass for AsyncToPtx {
-    fn name(&self) -> &'static str {
-        "lower-async-to-ptx"
-    }
-    fn class_name(&self) -> String {
-        "LowerAsyncToPtx".into()
-    }
-    fn description(&self) -> &'static str {
-        "Rewrites the mbarrier, tma, wgmma and tcgen05 ops of each tilus.kernel into ptx.inst / \
-         ptx.asm with the PTX spellings of the spec (mbarrier.init hoisted to entry, \
-         arrive/expect_tx/mapa, try_wait.parity loops, cp.async.bulk.tensor with one \
-         !ptx.tensormap parameter per TMA site recorded in tilus.tensor_maps, bulk groups, proxy \
-         fences, wgmma descriptors and mma_async on the accumulator tile, tcgen05 \
-         alloc/mma/commit/ld/st/cp). Addresses come from tilus.shared_addr and mbarrier.addr. \
-         Statistic: num-lowered."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        run_on_kernels(
-            ctx,
-            op,
-            stats,
-            ("num-lowered", "Number of async/sync ops lowered"),
-            lower_kernel,
-        )
+        run_on_kernels(ctx, op, stats, Self::NUM_LOWERED, lower_kernel)
     }
 }
 

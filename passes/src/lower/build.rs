@@ -273,13 +273,13 @@ pub(crate) fn ops_where(
 
 /// The common `Pass::run` of the kernel lowerings: runs `f` on every `tilus.kernel` under
 /// `root` (`f` returns how many things it lowered), collects the diagnostics of all kernels,
-/// adds the total to the statistic `stat` (name, description) and reports a change when it is
+/// adds the total to the statistic `stat` and reports a change when it is
 /// not zero.
 pub(crate) fn run_on_kernels(
     ctx: &mut Context,
     root: OpId,
     stats: &mut Statistics,
-    stat: (&'static str, &'static str),
+    stat: crate::StatisticDecl,
     mut f: impl FnMut(&mut Context, OpId) -> Result<u64, Vec<Diagnostic>>,
 ) -> Result<Changed, Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -290,7 +290,7 @@ pub(crate) fn run_on_kernels(
             Err(mut e) => errors.append(&mut e),
         }
     }
-    stats.add(stat.0, stat.1, n);
+    stats.add(stat, n);
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -8,80 +8,37 @@
 
 use super::build::{i64_attr, ops_where};
 use super::set_region_blocks;
-use crate::options::parse_int;
-use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::func::{CallOp, FuncOp, ReturnOp};
 use tilus_dialects::ptx::reg_class;
 use tilus_dialects::ptx::{EntryOp, RetOp};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::{AttrKind, BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, TypeKind};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "convert-func-to-ptx",
-    summary: "Turn func.func kernels into ptx.entry",
-    create: || Box::new(FuncToPtx::default()),
-};
-
-/// The pass; its fields are its options.
-#[derive(Clone, Debug)]
-pub struct FuncToPtx {
-    /// `.target` of the kernels.
-    pub target: String,
-    /// `.maxntid` (0: none).
-    pub maxntid: i64,
-}
-
-impl Default for FuncToPtx {
-    fn default() -> Self {
-        FuncToPtx {
-            target: "sm_90a".into(),
-            maxntid: 0,
-        }
+declare_pass! {
+    /// The pass; its fields are its options.
+    pub struct FuncToPtx {
+        name: "convert-func-to-ptx",
+        class: "ConvertFuncToPtx",
+        summary: "Turn func.func kernels into ptx.entry",
+        description: "Turns every func.func with a body into a ptx.entry kernel of the same \
+            name: the function must return nothing and take kernel parameters (integers, \
+            pointers as i64, floats, !ptx.tensormap); its body moves over unchanged and \
+            func.return becomes ptx.ret. Options set the kernel's target and .maxntid. Lets \
+            scalar kernels be written by hand as functions.",
+        options: {
+            target: String = "sm_90a".into(), "target",
+                "PTX target of the kernels (sm_90a; sm_100a for tcgen05)",
+                check = super::check_ptx_target;
+            maxntid: i64 = 0, "maxntid", "Most threads per block (.maxntid); 0 leaves it out";
+        },
+        statistics: {
+            NUM_KERNELS = "num-kernels", "Number of functions turned into kernels";
+        },
     }
 }
 
 impl Pass for FuncToPtx {
-    fn name(&self) -> &'static str {
-        "convert-func-to-ptx"
-    }
-    fn class_name(&self) -> String {
-        "ConvertFuncToPtx".into()
-    }
-    fn description(&self) -> &'static str {
-        "Turns every func.func with a body into a ptx.entry kernel of the same name: the \
-         function must return nothing and take kernel parameters (integers, pointers as i64, \
-         floats, !ptx.tensormap); its body moves over unchanged and func.return becomes \
-         ptx.ret. Options set the kernel's target and .maxntid. Lets scalar kernels be written \
-         by hand as functions. Statistic: num-kernels."
-    }
-    fn options(&self) -> Vec<PassOption> {
-        vec![
-            PassOption {
-                name: "target",
-                value: self.target.clone(),
-                doc: "PTX target of the kernels (sm_90a; sm_100a for tcgen05)",
-            },
-            PassOption {
-                name: "maxntid",
-                value: self.maxntid.to_string(),
-                doc: "Most threads per block (.maxntid); 0 leaves it out",
-            },
-        ]
-    }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "target" => {
-                if !value.starts_with("sm_") {
-                    return Err(format!("expected a target like 'sm_90a', got '{value}'"));
-                }
-                self.target = value.to_string();
-            }
-            "maxntid" => self.maxntid = parse_int(value)?,
-            _ => return Err(format!("pass 'convert-func-to-ptx' has no option '{name}'")),
-        }
-        Ok(())
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -103,7 +60,7 @@ impl Pass for FuncToPtx {
             self.convert(ctx, f);
             n += 1;
         }
-        stats.add("num-kernels", "Number of functions turned into kernels", n);
+        stats.add(Self::NUM_KERNELS, n);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -26,6 +26,15 @@ pub mod tilus_to_ptx;
 
 use tilus_ir::{BlockId, Context, OpId};
 
+/// The `target` option of the kernel lowerings: a PTX target name such as `sm_90a`.
+pub(crate) fn check_ptx_target(t: &str) -> Result<(), String> {
+    if t.starts_with("sm_") {
+        Ok(())
+    } else {
+        Err(format!("expected a target like 'sm_90a', got '{t}'"))
+    }
+}
+
 /// Detaches `b` from its region, keeping its ops (the context can only erase a block from a
 /// region, so the ops are moved out and back).
 pub(crate) fn take_block(ctx: &mut Context, b: BlockId) {

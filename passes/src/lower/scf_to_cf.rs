@@ -19,39 +19,33 @@
 //! op cannot be lowered (the region would need several blocks) and is reported.
 
 use super::{set_region_blocks, take_block};
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{AddIOp, CmpIOp, CmpIPredicate};
 use tilus_dialects::cf::{BrOp, CondBrOp};
 use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, YieldOp};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, RegionId, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "convert-scf-to-cf",
-    summary: "Convert scf.for/scf.if to blocks and cf branches",
-    create: || Box::new(ScfToCf),
-};
-
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ScfToCf;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct ScfToCf {
+        name: "convert-scf-to-cf",
+        class: "SCFToControlFlowPass",
+        summary: "Convert scf.for/scf.if to blocks and cf branches",
+        description: "Lowers scf.for and scf.if (and their scf.yield) to blocks with cf.br and \
+            cf.cond_br, the way MLIR's convert-scf-to-cf does: a loop becomes a condition block \
+            taking the induction variable and carried values (arith.cmpi slt, or ult for \
+            unsigned loops), the body, and a step (arith.addi) branching back; an if becomes a \
+            conditional branch to its then/else blocks, which join in a block taking the \
+            results. Needed before emitting PTX, which has only branches.",
+        options: {},
+        statistics: {
+            NUM_LOWERED = "num-lowered", "Number of scf ops lowered";
+        },
+    }
+}
 
 impl Pass for ScfToCf {
-    fn name(&self) -> &'static str {
-        "convert-scf-to-cf"
-    }
-    fn class_name(&self) -> String {
-        "SCFToControlFlowPass".into()
-    }
-    fn description(&self) -> &'static str {
-        "Lowers scf.for and scf.if (and their scf.yield) to blocks with cf.br and cf.cond_br, \
-         the way MLIR's convert-scf-to-cf does: a loop becomes a condition block taking the \
-         induction variable and carried values (arith.cmpi slt, or ult for unsigned loops), the \
-         body, and a step (arith.addi) branching back; an if becomes a conditional branch to \
-         its then/else blocks, which join in a block taking the results. Needed before \
-         emitting PTX, which has only branches. Statistic: num-lowered."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -99,7 +93,7 @@ impl Pass for ScfToCf {
                 set_region_blocks(ctx, r, &order);
             }
         }
-        stats.add("num-lowered", "Number of scf ops lowered", n);
+        stats.add(Self::NUM_LOWERED, n);
         if !errors.is_empty() {
             return Err(errors);
         }

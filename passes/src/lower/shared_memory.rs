@@ -14,7 +14,7 @@
 //! reads `tilus.smem_offset`) and are erased once unused.
 
 use super::build::{before, i64_attr, ops_where, replace_op, LowerBuilder};
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{ExtUIOp, IndexCastOp};
 use tilus_dialects::builtin::ModuleOp;
 use tilus_dialects::layout_algebra::SwizzleMode;
@@ -27,37 +27,31 @@ use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType}
 use tilus_ir::{AttrKind, Context, Diagnostic, OpId, Value};
 use tilus_ir::{OpBuilder, OperationState};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "plan-shared-memory",
-    summary: "Give shared tensors and mbarriers static offsets in one dynamic shared buffer",
-    create: || Box::new(PlanSharedMemory),
-};
-
 /// The name of the dynamic shared buffer.
 pub const SMEM: &str = "smem";
 /// Most dynamic shared memory per block on sm_90 (227 KiB).
 pub const SMEM_LIMIT: i64 = 232448;
 
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PlanSharedMemory;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct PlanSharedMemory {
+        name: "plan-shared-memory",
+        class: "PlanSharedMemory",
+        summary: "Give shared tensors and mbarriers static offsets in one dynamic shared buffer",
+        description: "Places every tilus.shared_tensor and mbarrier.alloc at a static byte \
+            offset of one dynamic shared buffer (first fit in program order, live until \
+            tilus.free_shared; 128-byte alignment, 256/512/1024 for 32B/64B/128B swizzle, 8 for \
+            barriers), records it as tilus.smem_offset and the total as tilus.smem_bytes on the \
+            kernel, declares ptx.shared_decl @smem align 1024, and lowers tilus.shared_addr and \
+            mbarrier.addr to ptx.addressof @smem plus offsets.",
+        options: {},
+        statistics: {
+            NUM_ALLOCATIONS = "num-allocations", "Number of shared allocations placed";
+        },
+    }
+}
 
 impl Pass for PlanSharedMemory {
-    fn name(&self) -> &'static str {
-        "plan-shared-memory"
-    }
-    fn class_name(&self) -> String {
-        "PlanSharedMemory".into()
-    }
-    fn description(&self) -> &'static str {
-        "Places every tilus.shared_tensor and mbarrier.alloc at a static byte offset of one \
-         dynamic shared buffer (first fit in program order, live until tilus.free_shared; \
-         128-byte alignment, 256/512/1024 for 32B/64B/128B swizzle, 8 for barriers), records \
-         it as tilus.smem_offset and the total as tilus.smem_bytes on the kernel, declares \
-         ptx.shared_decl @smem align 1024, and lowers tilus.shared_addr and mbarrier.addr to \
-         ptx.addressof @smem plus offsets. Statistic: num-allocations."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -83,7 +77,7 @@ impl Pass for PlanSharedMemory {
         if any {
             declare_smem(ctx, op);
         }
-        stats.add("num-allocations", "Number of shared allocations placed", n);
+        stats.add(Self::NUM_ALLOCATIONS, n);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -29,7 +29,7 @@
 
 use super::build::{before, group_pos, ops_where, LowerBuilder};
 use super::tilus_kernel::lower_ids;
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::CmpIPredicate;
 use tilus_dialects::ptx::EntryOp;
 use tilus_dialects::scf::{IfOp, YieldOp};
@@ -38,31 +38,26 @@ use tilus_dialects::tilus::KernelOp;
 use tilus_ir::OpBuilder;
 use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "lower-threadgroups",
-    summary: "Lower thread groups to predicates and threadgroup.sync to barriers",
-    create: || Box::new(LowerThreadgroups),
-};
-
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LowerThreadgroups;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct LowerThreadgroups {
+        name: "lower-threadgroups",
+        class: "LowerThreadgroups",
+        summary: "Lower thread groups to predicates and threadgroup.sync to barriers",
+        description: "Replaces threadgroup.group/single_thread/single_warp/warp_group by scf.if \
+            on the absolute thread index (elect.sync for an elect-any single thread of a \
+            warp-aligned parent), lowers the ids inside groups relative to them, and \
+            threadgroup.sync to bar.sync 0 (whole block), bar.warp.sync mask (within a warp) or \
+            a named barrier bar.sync id, n (ids 1..15 by first use).",
+        options: {},
+        statistics: {
+            NUM_GROUPS = "num-groups", "Number of thread groups lowered";
+            NUM_BARRIERS = "num-barriers", "Number of threadgroup.sync lowered";
+        },
+    }
+}
 
 impl Pass for LowerThreadgroups {
-    fn name(&self) -> &'static str {
-        "lower-threadgroups"
-    }
-    fn class_name(&self) -> String {
-        "LowerThreadgroups".into()
-    }
-    fn description(&self) -> &'static str {
-        "Replaces threadgroup.group/single_thread/single_warp/warp_group by scf.if on the \
-         absolute thread index (elect.sync for an elect-any single thread of a warp-aligned \
-         parent), lowers the ids inside groups relative to them, and threadgroup.sync to \
-         bar.sync 0 (whole block), bar.warp.sync mask (within a warp) or a named barrier \
-         bar.sync id, n (ids 1..15 by first use). Statistics: num-groups, num-barriers."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -105,8 +100,8 @@ impl Pass for LowerThreadgroups {
                 }
             }
         }
-        stats.add("num-groups", "Number of thread groups lowered", ngroups);
-        stats.add("num-barriers", "Number of threadgroup.sync lowered", nbars);
+        stats.add(Self::NUM_GROUPS, ngroups);
+        stats.add(Self::NUM_BARRIERS, nbars);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -49,7 +49,7 @@
 
 use super::build::{before, group_body, group_pos, run_on_kernels, LowerBuilder};
 use super::shared_memory::{row_major, shared_addr};
-use crate::{Changed, Pass, PassInfo, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use rustc_hash::FxHashMap;
 use tilus_dialects::arith::{
     CmpFPredicate, CmpIPredicate, ExtFOp, ExtSIOp, ExtUIOp, FPToSIOp, FPToUIOp, FloatBinOp,
@@ -68,51 +68,40 @@ use tilus_ir::{
     BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type, TypeKind, Value,
 };
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "lower-tiles",
-    summary: "Lower register tensors to per-thread scalars (tile to thread)",
-    create: || Box::new(LowerTiles),
-};
-
-/// The pass. It has no options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LowerTiles;
+declare_pass! {
+    /// The pass. It has no options.
+    pub struct LowerTiles {
+        name: "lower-tiles",
+        class: "LowerTiles",
+        summary: "Lower register tensors to per-thread scalars (tile to thread)",
+        description: "Tile to thread: each register tensor becomes local_size scalars per \
+            thread through its layout (a default layout when the type has none), scf.for \
+            iter_args expand; load_global/store_global become per-thread addresses with bounds \
+            checks (16-byte vector accesses on a block-uniform fast path when the tile is in \
+            bounds and aligned), load_shared/store_shared go through the shared layout and \
+            swizzle, element-wise ops become arith per register with broadcasting through the \
+            layouts, reductions fold in the thread then shfl.sync.bfly across lanes, shuffles \
+            become shfl.sync.up/down. Global views are consumed and pointer parameters become \
+            i64.",
+        options: {},
+        statistics: {
+            NUM_OPS = "num-ops", "Number of tile ops lowered";
+        },
+    }
+}
 
 impl Pass for LowerTiles {
-    fn name(&self) -> &'static str {
-        "lower-tiles"
-    }
-    fn class_name(&self) -> String {
-        "LowerTiles".into()
-    }
-    fn description(&self) -> &'static str {
-        "Tile to thread: each register tensor becomes local_size scalars per thread through \
-         its layout (a default layout when the type has none), scf.for iter_args expand; \
-         load_global/store_global become per-thread addresses with bounds checks (16-byte \
-         vector accesses on a block-uniform fast path when the tile is in bounds and aligned), \
-         load_shared/store_shared go through the shared layout and swizzle, element-wise ops \
-         become arith per register with broadcasting through the layouts, reductions fold in \
-         the thread then shfl.sync.bfly across lanes, shuffles become shfl.sync.up/down. \
-         Global views are consumed and pointer parameters become i64. Statistic: num-ops."
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        run_on_kernels(
-            ctx,
-            op,
-            stats,
-            ("num-ops", "Number of tile ops lowered"),
-            |ctx, k| {
-                let mut l = Lowering::default();
-                l.kernel(ctx, k).map_err(|d| vec![d])?;
-                Ok(l.count)
-            },
-        )
+        run_on_kernels(ctx, op, stats, Self::NUM_OPS, |ctx, k| {
+            let mut l = Lowering::default();
+            l.kernel(ctx, k).map_err(|d| vec![d])?;
+            Ok(l.count)
+        })
     }
 }
 

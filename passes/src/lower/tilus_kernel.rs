@@ -22,7 +22,7 @@ use super::build::{
     before, group_pos, i64_attr, ops_where, relative_tid, replace_op, LowerBuilder,
 };
 use super::set_region_blocks;
-use crate::{Changed, Pass, PassInfo, PassOption, Statistics};
+use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::IntBinOp;
 use tilus_dialects::ptx::{EntryOp, RetOp};
 use tilus_dialects::tilus::{FastDivmodOp, GlobalViewOp, KernelOp, TilusOpKind};
@@ -30,60 +30,29 @@ use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
 use tilus_ir::handle::KeywordEnum;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type};
 
-/// Registry entry.
-pub const INFO: PassInfo = PassInfo {
-    name: "lower-tilus-kernel",
-    summary: "Turn tilus.kernel into ptx.entry and ids into special registers",
-    create: || Box::new(LowerTilusKernel::default()),
-};
-
-/// The pass; its field is its option.
-#[derive(Clone, Debug)]
-pub struct LowerTilusKernel {
-    /// `.target` of the kernels.
-    pub target: String,
-}
-
-impl Default for LowerTilusKernel {
-    fn default() -> Self {
-        LowerTilusKernel {
-            target: "sm_90a".into(),
-        }
+declare_pass! {
+    /// The pass; its field is its option.
+    pub struct LowerTilusKernel {
+        name: "lower-tilus-kernel",
+        class: "LowerTilusKernel",
+        summary: "Turn tilus.kernel into ptx.entry and ids into special registers",
+        description: "Turns each tilus.kernel into a ptx.entry: pointer parameters become i64, \
+            scalars keep their type, warps gives maxntid = 32*warps, a 1-D cluster gives \
+            reqnctapercluster; the grid map, warps, cluster and tilus.smem_bytes stay as \
+            tilus.* attributes for the launcher. tilus.block_id/num_blocks/lane_id become \
+            ptx.special ctaid/nctaid/laneid, tilus.thread_id/warp_id become tid.x relative to \
+            the enclosing group, tilus.fast_divmod becomes divui/remui.",
+        options: {
+            target: String = "sm_90a".into(), "target", "PTX target of the kernels (sm_90a)",
+                check = super::check_ptx_target;
+        },
+        statistics: {
+            NUM_KERNELS = "num-kernels", "Number of kernels lowered";
+        },
     }
 }
 
 impl Pass for LowerTilusKernel {
-    fn name(&self) -> &'static str {
-        "lower-tilus-kernel"
-    }
-    fn class_name(&self) -> String {
-        "LowerTilusKernel".into()
-    }
-    fn description(&self) -> &'static str {
-        "Turns each tilus.kernel into a ptx.entry: pointer parameters become i64, scalars keep \
-         their type, warps gives maxntid = 32*warps, a 1-D cluster gives reqnctapercluster; \
-         the grid map, warps, cluster and tilus.smem_bytes stay as tilus.* attributes for the \
-         launcher. tilus.block_id/num_blocks/lane_id become ptx.special ctaid/nctaid/laneid, \
-         tilus.thread_id/warp_id become tid.x relative to the enclosing group, \
-         tilus.fast_divmod becomes divui/remui. Statistic: num-kernels."
-    }
-    fn options(&self) -> Vec<PassOption> {
-        vec![PassOption {
-            name: "target",
-            value: self.target.clone(),
-            doc: "PTX target of the kernels (sm_90a)",
-        }]
-    }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "target" if value.starts_with("sm_") => {
-                self.target = value.to_string();
-                Ok(())
-            }
-            "target" => Err(format!("expected a target like 'sm_90a', got '{value}'")),
-            _ => Err(format!("pass 'lower-tilus-kernel' has no option '{name}'")),
-        }
-    }
     fn run(
         &mut self,
         ctx: &mut Context,
@@ -102,11 +71,7 @@ impl Pass for LowerTilusKernel {
                 errors.push(d);
             }
         }
-        stats.add(
-            "num-kernels",
-            "Number of kernels lowered",
-            kernels.len() as u64,
-        );
+        stats.add(Self::NUM_KERNELS, kernels.len() as u64);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -1,0 +1,42 @@
+//! Rewriting IR: one mutation API, patterns, folding, and the drivers that apply them.
+//!
+//! Every pass that changes IR goes through a [`Rewriter`]. It creates, inserts, replaces, erases,
+//! moves and modifies ops, and tells a [`Listener`] about each change. Drivers are listeners: the
+//! greedy driver ([`apply_patterns_greedily`]) puts every op a change touches back on its
+//! worklist, which is only possible because no change escapes the rewriter.
+//!
+//! Op declarations carry the transformations, so any driver finds them without registration:
+//!
+//! - [`crate::opdef::OpDef::fold`] ([`FoldFn`]) folds an op, given the constant values of its
+//!   operands, to attributes, to existing values, or in place. It never creates ops.
+//! - [`crate::opdef::OpDef::canonicalize`] lists [`Pattern`]s rooted at the op.
+//! - [`crate::opdef::OpDef::materialize_constant`] ([`MaterializeFn`]), set on a dialect's
+//!   constant op, turns a folded attribute back into an op of that dialect.
+//!
+//! The greedy driver follows MLIR's `applyPatternsGreedily` step for step. That includes the
+//! worklist order, constant deduplication and hoisting while the worklist is seeded, and folding
+//! before patterns. The point is that `canonicalize` prints what `mlir-opt --canonicalize`
+//! prints, constant order included.
+//!
+//! The module is split by concern: [`listener`] and [`rewriter`] (the mutation API), [`clone`],
+//! [`patterns`], [`fold`] (folding and constant helpers), [`greedy`] and [`region`] (the greedy
+//! driver and its region simplification) and [`walk`] (the walk driver). Everything is
+//! re-exported here, so `tilus_ir::rewrite::X` paths stay as they were.
+
+pub mod clone;
+pub mod fold;
+pub mod greedy;
+pub mod listener;
+pub mod patterns;
+pub mod region;
+pub mod rewriter;
+pub mod walk;
+
+pub use clone::*;
+pub use fold::*;
+pub use greedy::*;
+pub use listener::*;
+pub use patterns::*;
+pub use region::*;
+pub use rewriter::*;
+pub use walk::*;
