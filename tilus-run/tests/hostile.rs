@@ -55,7 +55,10 @@ fn a_huge_barrier_array_is_an_error_at_its_op() {
     let k = "tilus.kernel @k() warps(1) blocks(affine_map<() -> (1)>) {\n\
              \x20 %b = mbarrier.alloc : !mbarrier.barriers<100000000>\n}\n";
     let o = run_stdin(&[], k);
-    expect_error(&o, "100000000 mbarriers do not fit in shared memory (at most 29056");
+    expect_error(
+        &o,
+        "100000000 mbarriers do not fit in shared memory (at most 29056",
+    );
 }
 
 const COPY: &str = "tilus.kernel @copy(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)\n\
