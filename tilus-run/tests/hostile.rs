@@ -117,3 +117,15 @@ fn nesting_past_the_limit_is_a_clear_error() {
     let o = run_stdin(&[], &k);
     expect_error(&o, "nesting deeper than 10000 levels");
 }
+
+#[test]
+fn errors_past_the_limit_are_counted_not_printed() {
+    let o = run_stdin(&["--error-limit=5"], &"foo\n".repeat(150));
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert_eq!(e.matches("custom op 'foo' is unknown").count(), 5, "{e}");
+    assert!(
+        e.ends_with("error: 145 more errors not shown (--error-limit=5; 0 shows every error)\n"),
+        "{e}"
+    );
+}
