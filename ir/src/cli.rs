@@ -42,6 +42,29 @@ pub fn long_flags_with_one_dash(
     out
 }
 
+/// Stack of the thread the tools do their work on: the parser, verifier, printer and passes
+/// recurse once per nesting level, and input may nest up to
+/// [`MAX_NESTING`](crate::syntax::depth::MAX_NESTING) levels (the main thread's 8 MiB holds a
+/// few thousand). It is address space reserved, not memory used: pages are touched only as
+/// deep as the input goes.
+pub const WORK_STACK_BYTES: usize = 4 << 30;
+
+/// Runs `f` on a thread with a [`WORK_STACK_BYTES`] stack and returns its result (a panic in
+/// `f` is passed on as a panic here).
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .name("main-work".into())
+            .stack_size(WORK_STACK_BYTES)
+            .spawn_scoped(s, f)
+            .expect("cannot start the work thread");
+        match h.join() {
+            Ok(v) => v,
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

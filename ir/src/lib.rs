@@ -54,6 +54,9 @@ pub fn parse(
     src: &str,
     filename: &str,
 ) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
+    if let Err(d) = syntax::depth::check_nesting(src) {
+        return Err((vec![d], SourceMap::default()));
+    }
     let parser = Parser::new(ctx, src, filename);
     let r = parser.parse_file();
     if let Ok(pf) = &r {

@@ -7,7 +7,7 @@ use crate::attrs::{AttrKind, Location};
 use crate::context::Context;
 use crate::diag::{DiagLoc, Diagnostic, LineIndex, Severity, Span};
 use crate::syntax::parser::SourceMap;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use std::fmt;
 
 /// A source buffer with its name, as diagnostics need it.
@@ -77,10 +77,110 @@ pub fn resolve_span(
 struct Report {
     message: String,
     severity: Severity,
-    src: Option<NamedSource<String>>,
+    src: Option<Window>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     related: Vec<Report>,
+}
+
+/// The few source lines around one span, cut out of the file so that rendering a diagnostic
+/// costs the size of its neighbourhood rather than of the file (miette scans a source from its
+/// start on every read), and clipped around the span so that no column miette formats is wide
+/// (its graphical handler pads with `{:width$}`, which panics past 65,535). Line and column
+/// numbers are shifted back to the file's, so the header shows the exact position.
+#[derive(Debug)]
+struct Window {
+    name: String,
+    text: String,
+    /// 0-based file line of the window's first line.
+    first_line: usize,
+    /// Window-local index of the line holding the span.
+    span_line: usize,
+    /// Bytes cut from the start of the span's line (added back to its columns).
+    cut: usize,
+}
+
+/// Widest piece of a line a window keeps before and after the span, in bytes.
+const WINDOW_MARGIN: usize = 100;
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn ceil_char(text: &str, mut i: usize) -> usize {
+    while i < text.len() && !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i.min(text.len())
+}
+
+impl Window {
+    /// The window around `off..off+len` and the span's offset and length inside it.
+    fn around(file: &SourceFile, off: usize, len: usize) -> (Window, usize, usize) {
+        let text = &file.text;
+        let (line, _) = file.lines.line_col(off);
+        let (ls, le) = file.lines.line_range(line).unwrap_or((off, off));
+        // A span running past its line is cut at the line's end (the label stays on one line).
+        let end = (off + len).min(le.max(off));
+        let start_cut = if off - ls > WINDOW_MARGIN {
+            floor_char(text, off - WINDOW_MARGIN / 2)
+        } else {
+            ls
+        };
+        let end_cut = ceil_char(text, (end + WINDOW_MARGIN).min(le)).max(end);
+        let clip = |r: Option<(usize, usize)>| {
+            r.map(|(s, e)| &text[s..floor_char(text, e.min(s + 2 * WINDOW_MARGIN))])
+        };
+        let prev = line.checked_sub(1).filter(|&l| l > 0);
+        let mut out = String::new();
+        let mut span_line = 0;
+        if let Some(p) = clip(prev.and_then(|l| file.lines.line_range(l))) {
+            out.push_str(p);
+            out.push('\n');
+            span_line = 1;
+        }
+        let local = out.len() + (off - start_cut);
+        out.push_str(&text[start_cut..end_cut]);
+        if let Some(n) = clip(file.lines.line_range(line + 1)) {
+            out.push('\n');
+            out.push_str(n);
+        }
+        let w = Window {
+            name: file.name.clone(),
+            text: out,
+            first_line: line as usize - 1 - span_line,
+            span_line,
+            cut: start_cut - ls,
+        };
+        (w, local, end - off)
+    }
+}
+
+impl miette::SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let c = self.text.read_span(span, before, after)?;
+        let column = if c.line() == self.span_line && c.column() > 0 {
+            c.column() + self.cut
+        } else {
+            c.column()
+        };
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            c.data(),
+            *c.span(),
+            c.line() + self.first_line,
+            column,
+            c.line_count(),
+        )))
+    }
 }
 
 impl fmt::Display for Report {
@@ -183,10 +283,13 @@ fn build(
     let span = resolve_span(ctx, map, file, d.loc);
     let mut labels = Vec::new();
     let message;
+    let mut src = None;
     if let Some(s) = span {
-        let (line, col) = file.lines.line_col(s.start);
+        let (line, col) = file.lines.line_col(s.start.min(file.text.len()));
         message = format!("{} ({}:{line}:{col})", d.message, file.name);
         let (off, len) = widen(file, s);
+        let (window, off, len) = Window::around(file, off, len);
+        src = Some(window);
         labels.push(LabeledSpan::new(
             Some(d.label.clone().unwrap_or_else(|| short_label(&d.message))),
             off,
@@ -213,7 +316,7 @@ fn build(
     Report {
         message,
         severity: d.severity,
-        src: span.map(|_| NamedSource::new(file.name.clone(), file.text.clone())),
+        src,
         labels,
         help: d.help.clone(),
         related,
@@ -277,4 +380,54 @@ pub fn write_file_atomically(
         let _ = std::fs::remove_file(&tmp);
     }
     r
+}
+
+/// How many errors a tool prints by default before it stops and counts the rest, as LLVM's
+/// `-error-limit` (a file with thousands of errors is unreadable past the first few anyway, and
+/// printing them all costs more than parsing).
+pub const DEFAULT_ERROR_LIMIT: usize = 100;
+
+/// Decides which diagnostics a tool prints under an `--error-limit`: every warning, note and
+/// remark, and the first `limit` errors (0: no limit); the rest are only counted, for the
+/// closing line that [`ErrorLimit::summary`] gives. `--verify-diagnostics` bypasses it: it must
+/// see every diagnostic.
+#[derive(Clone, Debug)]
+pub struct ErrorLimit {
+    limit: usize,
+    shown: usize,
+    hidden: usize,
+}
+
+impl ErrorLimit {
+    /// A limit of `limit` errors (0: unlimited).
+    pub fn new(limit: usize) -> ErrorLimit {
+        ErrorLimit {
+            limit,
+            shown: 0,
+            hidden: 0,
+        }
+    }
+    /// Whether `d` should be printed; an error past the limit is counted instead.
+    pub fn admit(&mut self, d: &Diagnostic) -> bool {
+        if d.severity != Severity::Error {
+            return true;
+        }
+        if self.limit != 0 && self.shown >= self.limit {
+            self.hidden += 1;
+            return false;
+        }
+        self.shown += 1;
+        true
+    }
+    /// The closing line when errors were held back (`None` when all were printed).
+    pub fn summary(&self) -> Option<String> {
+        (self.hidden > 0).then(|| {
+            format!(
+                "error: {} more error{} not shown (--error-limit={}; 0 shows every error)\n",
+                self.hidden,
+                if self.hidden == 1 { "" } else { "s" },
+                self.limit
+            )
+        })
+    }
 }

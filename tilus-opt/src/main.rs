@@ -59,6 +59,9 @@ struct Cli {
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
+    /// Print at most this many errors, then a line counting the rest (0: print every error).
+    #[arg(long, value_name = "N", default_value_t = tilus_ir::source::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
     /// Parse and verify only; print nothing.
     #[arg(long)]
     no_output: bool,
@@ -270,7 +273,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     let flags = pass_flags(&matches, &pass_names);
-    match run(&cli, &flags) {
+    match tilus_ir::cli::on_big_stack(|| run(&cli, &flags)) {
         Ok(code) => code,
         Err(msg) => {
             let report = miette::miette!("{msg}");
@@ -394,6 +397,7 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
     let dumps = DumpCount::default();
     let mut outputs = Vec::new();
     let mut failed = false;
+    let mut limit = tilus_ir::source::ErrorLimit::new(cli.error_limit);
     let chunks = split_chunks(text, cli.split_input_file);
     let num_chunks = chunks.len();
     for (chunk_no, chunk) in chunks.into_iter().enumerate() {
@@ -424,7 +428,7 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
                 outputs.push(p);
             }
         } else {
-            for d in &diags {
+            for d in diags.iter().filter(|d| limit.admit(d)) {
                 emit(cli, Some(&ctx), Some(&map), &file, d);
             }
             if diags.iter().any(|d| d.severity == Severity::Error) {
@@ -440,6 +444,9 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
             std::mem::forget(ctx);
             std::mem::forget(file);
         }
+    }
+    if let Some(rest) = limit.summary() {
+        let _ = std::io::stderr().write_all(rest.as_bytes());
     }
     if failed {
         return Ok(ExitCode::from(1));

@@ -664,6 +664,7 @@ pub fn plan_buffers(
             Some((_, s)) => s,
             None => vec![0],
         };
+        check_buffer_size(kernel, p, dtype, &shape)?;
         let init = if let Some(a) = cli_inputs.iter().find(|a| a.name == p.name) {
             InputInit::parse(&a.value, Path::new(""))
         } else if let Some((_, d)) = defaults.inputs.iter().find(|(n, _)| *n == p.name) {
@@ -681,6 +682,36 @@ pub fn plan_buffers(
         });
     }
     Ok(out)
+}
+
+/// Most elements one buffer of a run may hold: the interpreter keeps a buffer both as bytes and
+/// as one `f64` per element, so this is 12 GiB at most for `f32`; a larger one comes from a
+/// mistyped `--arg` far more often than from a real problem size, and allocating it would abort.
+pub const MAX_BUFFER_ELEMENTS: u64 = 1 << 30;
+
+/// Refuses a buffer whose element count overflows or passes [`MAX_BUFFER_ELEMENTS`], before
+/// anything is allocated, naming the parameter and the shape its view gave.
+fn check_buffer_size(
+    kernel: OpId,
+    p: &Param,
+    dtype: DType,
+    shape: &[i64],
+) -> Result<(), Diagnostic> {
+    let n = crate::interp::limits::checked_elements(shape);
+    if n.is_some_and(|n| n <= MAX_BUFFER_ELEMENTS) {
+        return Ok(());
+    }
+    let count = n.map_or("more than 2^64".to_string(), |n| n.to_string());
+    Err(Diagnostic::error(
+        p.loc(kernel),
+        format!(
+            "the buffer for '{}' would be {} ({count} elements), more than a run may allocate ({MAX_BUFFER_ELEMENTS} elements)",
+            p.name,
+            describe(dtype, shape)
+        ),
+    )
+    .with_label(format!("{} is too large", p.name))
+    .with_help("check the integer arguments (--arg) its shape follows"))
 }
 
 /// A small seeded generator (SplitMix64): reproducible inputs without a dependency.

@@ -147,6 +147,9 @@ struct Cli {
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
+    /// Print at most this many errors, then a line counting the rest (0: print every error).
+    #[arg(long, value_name = "N", default_value_t = tilus_ir::source::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
@@ -194,7 +197,7 @@ fn main() -> ExitCode {
         longs.iter().any(|l| l == n)
     });
     let cli = Cli::parse_from(args);
-    match run(&cli) {
+    match tilus_ir::cli::on_big_stack(|| run(&cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => ExitCode::from(code),
     }
@@ -340,12 +343,16 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
     let mut ctx = Context::new();
     tilus_dialects::register_all(&mut ctx);
     let emit_all = |ctx: &Context, map: &SourceMap, diags: &[Diagnostic]| {
-        for d in diags {
+        let mut limit = tilus_ir::source::ErrorLimit::new(cli.error_limit);
+        for d in diags.iter().filter(|d| limit.admit(d)) {
             let s = match cli.diagnostic_format {
                 DiagFormat::Fancy => render(Some(ctx), Some(map), &file, d),
                 DiagFormat::Mlir => render_mlir_style(Some(ctx), Some(map), &file, d),
             };
             let _ = std::io::stderr().write_all(s.as_bytes());
+        }
+        if let Some(rest) = limit.summary() {
+            let _ = std::io::stderr().write_all(rest.as_bytes());
         }
     };
     let timing = Timing::default();

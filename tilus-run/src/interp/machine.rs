@@ -392,6 +392,12 @@ impl<'a> Machine<'a> {
         let nbars: usize = self.bar_plan.values().map(|(_, c)| c.len()).sum();
         let body = self.body_block();
         for (rank, b) in blocks.iter().enumerate() {
+            // Starting a block counts one step per thread, so `--max-steps` bounds a huge grid
+            // of short blocks too (their set-up, not their few ops, is where the time goes).
+            self.steps = self.steps.saturating_add(self.block_threads as u64);
+            if self.steps > self.opts.max_steps {
+                return Err(self.step_limit_report());
+            }
             let mut bars = Vec::with_capacity(nbars);
             let mut plan: Vec<(&OpId, &(usize, Vec<i64>))> = self.bar_plan.iter().collect();
             plan.sort_by_key(|(_, (first, _))| *first);

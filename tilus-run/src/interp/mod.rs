@@ -13,6 +13,7 @@
 mod affine;
 mod asyncops;
 mod exec;
+pub mod limits;
 mod machine;
 mod mbarrier;
 mod tmem;
@@ -189,7 +190,29 @@ pub fn grid(ctx: &Context, kernel: OpId, args: &[ArgValue]) -> Result<[i64; 3], 
         }
         g[i] = v;
     }
+    check_grid_limits(kernel, g)?;
     Ok(g)
+}
+
+/// CUDA's largest grid: x up to 2^31-1 blocks, y and z up to 65,535 (every GPU since compute
+/// capability 3.0). A launch beyond it fails on the device, so the interpreter refuses it too
+/// rather than spend hours on blocks no GPU would run.
+pub const MAX_GRID: [i64; 3] = [i32::MAX as i64, 65535, 65535];
+
+fn check_grid_limits(kernel: OpId, g: [i64; 3]) -> Result<(), Diagnostic> {
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        if g[i] > MAX_GRID[i] {
+            return Err(Diagnostic::op(
+                kernel,
+                format!(
+                    "the grid ({}, {}, {}) exceeds CUDA's limit: {} blocks along {axis}, at most {}",
+                    g[0], g[1], g[2], g[i], MAX_GRID[i]
+                ),
+            )
+            .with_help("split the work over several launches, or give each block more of it"));
+        }
+    }
+    Ok(())
 }
 
 fn cluster_of(ctx: &Context, kernel: OpId, grid: [i64; 3]) -> Result<[i64; 3], Diagnostic> {
@@ -240,6 +263,7 @@ pub fn run(
         }
     }
     let g = grid(ctx, kernel, args).map_err(|d| vec![d])?;
+    limits::check_kernel_sizes(ctx, kernel).map_err(|d| vec![d])?;
     let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
     let warps = prop_i64(ctx, kernel, "warps").unwrap_or(1);
     let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
