@@ -202,6 +202,9 @@ pub struct Parser<'c, 's> {
     pending_attr_spans: Vec<(String, Span)>,
     /// Location aliases used before their definition (MLIR allows this for `loc(#name)`).
     fwd_locs: Vec<(String, Attr, Span)>,
+    /// Ops whose own location is an alias defined later (`loc(#loc3)` as `mlir-opt` prints
+    /// every op): set directly once the aliases are known, without a placeholder attribute.
+    fwd_op_locs: Vec<(OpId, &'s str, Span)>,
 }
 
 fn rule_desc(r: &Rule) -> &'static str {
@@ -256,6 +259,7 @@ impl<'c, 's> Parser<'c, 's> {
             file_locations: true,
             pending_attr_spans: Vec::new(),
             fwd_locs: Vec::new(),
+            fwd_op_locs: Vec::new(),
         }
     }
 
@@ -607,6 +611,21 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn resolve_forward_locs(&mut self, region: RegionId) {
+        for (op, name, sp) in std::mem::take(&mut self.fwd_op_locs) {
+            match self.attr_aliases.get(name) {
+                Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
+                    self.ctx.op_mut(op).loc = *a;
+                }
+                Some(_) => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("expected location, but '#{name}' is not a location"),
+                )),
+                None => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("undefined symbol alias id '{name}'"),
+                )),
+            }
+        }
         if self.fwd_locs.is_empty() {
             return;
         }
@@ -725,7 +744,11 @@ impl<'c, 's> Parser<'c, 's> {
                     format!("redefinition of attribute alias id '{name}'"),
                 ));
             }
-            let a = self.parse_attribute()?;
+            // `mlir-opt --mlir-print-debuginfo` ends files with one location alias per op.
+            let a = match self.fast_loc_attr() {
+                Some(l) => l?,
+                None => self.parse_attribute()?,
+            };
             self.attr_aliases.insert(name, a);
         } else {
             if self.type_aliases.contains_key(&name) {
@@ -1213,14 +1236,14 @@ impl<'c, 's> Parser<'c, 's> {
                 fty_span = Span::new(fs, self.pos);
             }
             None => {
-                let p = self.rule(Rule::function_type)?;
-                fty_span = self.off(&p);
-                fty = Some(self.function_type(p)?);
+                let t = self.grammar_function_type()?;
+                fty_span = Span::new(fs, self.pos);
+                fty = Some(t);
             }
         }
+        let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            let p = self.rule(Rule::loc_attr)?;
-            loc = self.loc_attr(p)?;
+            (loc, fwd_loc) = self.parse_op_loc(loc)?;
         }
         let fty = fty.unwrap();
         // Operand and result types, in a buffer reused across ops.
@@ -1272,6 +1295,9 @@ impl<'c, 's> Parser<'c, 's> {
             &types[num_inputs..],
         );
         self.type_scratch = types;
+        if let Some((name, sp)) = fwd_loc {
+            self.fwd_op_locs.push((op, name, sp));
+        }
         self.source_map.set_op_name(op, name_span);
         for (k, sp) in attr_spans {
             self.source_map.set_op_attr_id(op, k, sp, false);
@@ -1336,13 +1362,16 @@ impl<'c, 's> Parser<'c, 's> {
         let mut st = crate::format::parse_custom(self, def, num_results)?;
         st.loc = loc_default;
         // Trailing location.
+        let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            let p = self.rule(Rule::loc_attr)?;
-            st.loc = self.loc_attr(p)?;
+            (st.loc, fwd_loc) = self.parse_op_loc(st.loc)?;
         }
         st.name = self.ctx.op_name(def.name);
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
         let op = self.ctx.create_op(st);
+        if let Some((name, sp)) = fwd_loc {
+            self.fwd_op_locs.push((op, name, sp));
+        }
         self.source_map.set_op_name(op, name_span);
         for (k, sp) in attr_spans {
             self.source_map.set_op_attr(op, &k, sp, false);
@@ -1587,8 +1616,33 @@ impl<'c, 's> Parser<'c, 's> {
         Ok((p.as_str().to_string(), self.off(&p)))
     }
 
+    /// An op's trailing `loc(...)`. A reference to an alias not yet defined comes back as the
+    /// alias name beside `default` (the caller records it against the op it creates).
+    #[allow(clippy::type_complexity)]
+    fn parse_op_loc(&mut self, default: Attr) -> PResult<(Attr, Option<(&'s str, Span)>)> {
+        self.skip_ws();
+        let src: &'s str = self.src;
+        let s = self.pos + 4;
+        if src[self.pos..].starts_with("loc(#") {
+            let e = self.ident_end(s + 1);
+            let name = &src[s + 1..e];
+            if !name.is_empty()
+                && !name.contains('.')
+                && src.as_bytes().get(e) == Some(&b')')
+                && !self.attr_aliases.contains_key(name)
+            {
+                self.pos = e + 1;
+                return Ok((default, Some((name, Span::new(s, e)))));
+            }
+        }
+        Ok((self.parse_loc()?, None))
+    }
+
     /// Parses a location `loc(...)`.
     pub fn parse_loc(&mut self) -> PResult<Attr> {
+        if let Some(l) = self.fast_loc_attr() {
+            return l;
+        }
         let p = self.rule(Rule::loc_attr)?;
         self.loc_attr(p)
     }
@@ -1762,7 +1816,15 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos = ke;
             let value = if self.peek() == Some(b'=') {
                 self.pos += 1;
-                match self.cached_attr_value() {
+                let vs = self.pos;
+                let value = match self.cached_attr_value() {
+                    Some(v) => Some(v),
+                    None => {
+                        self.pos = vs;
+                        self.grammar_attr_value()
+                    }
+                };
+                match value {
                     Some(v) => v,
                     None => return Ok(None),
                 }
@@ -1811,6 +1873,27 @@ impl<'c, 's> Parser<'c, 's> {
         Some(a)
     }
 
+    /// A dictionary entry's value that [`Parser::fast_attr_value`] does not read, by the
+    /// grammar's `attribute` rule, remembered by its source text like the fast values so that
+    /// pest reads each distinct spelling once. `None` (cursor unspecified) when the rule fails or
+    /// the value does not end the entry: the caller then reads the whole dictionary by the
+    /// grammar, which reports the error as it always has.
+    fn grammar_attr_value(&mut self) -> Option<Attr> {
+        const MAX_CACHED: usize = 1 << 16;
+        self.skip_ws();
+        let s = self.pos;
+        let end = self.scan_dict_value(s);
+        let p = self.rule(Rule::attribute).ok()?;
+        let a = self.attribute(p).ok()?;
+        let src: &'s str = self.src;
+        if let Some(end) = end {
+            if self.pos == end && self.attr_values.len() < MAX_CACHED {
+                self.attr_values.insert(&src[s..end], a);
+            }
+        }
+        Some(a)
+    }
+
     /// The end of a dictionary entry's value starting at `s`: the text up to the `,` or `}` that
     /// ends the entry (brackets and strings balanced), without trailing whitespace. `None` for
     /// text with comments or escapes, which the cache leaves alone.
@@ -1831,8 +1914,9 @@ impl<'c, 's> Parser<'c, 's> {
                 match c {
                     b'"' => in_str = true,
                     b'/' => return None,
-                    b'[' | b'(' | b'{' => depth += 1,
-                    b']' | b')' => depth = depth.checked_sub(1)?,
+                    b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+                    b'[' | b'(' | b'{' | b'<' => depth += 1,
+                    b']' | b')' | b'>' => depth = depth.checked_sub(1)?,
                     b'}' if depth == 0 => break,
                     b'}' => depth -= 1,
                     b',' if depth == 0 => break,
@@ -2066,6 +2150,73 @@ impl<'c, 's> Parser<'c, 's> {
         Some(end)
     }
 
+    /// A function type the fast path does not read (dialect, shaped or nested types), by the
+    /// grammar, remembered by its source text like the fast path's so that pest reads each
+    /// distinct signature once.
+    fn grammar_function_type(&mut self) -> PResult<Type> {
+        self.skip_ws();
+        let s = self.pos;
+        let src: &'s str = self.src;
+        let end = self.scan_balanced_type(s);
+        if let Some(end) = end {
+            if let Some(&t) = self.fn_types.get(&src[s..end]) {
+                self.pos = end;
+                return Ok(t);
+            }
+        }
+        let p = self.rule(Rule::function_type)?;
+        let t = self.function_type(p)?;
+        if end == Some(self.pos) && self.fn_types.len() < 1 << 16 {
+            self.fn_types.insert(&src[s..self.pos], t);
+        }
+        Ok(t)
+    }
+
+    /// The end of the type text at `pos` as far as brackets tell: up to the first whitespace,
+    /// `,`, `)`, `}` or `{` outside brackets, after `->` and its following space if the text is
+    /// a function type. A guess checked against where the grammar ends (only then is the text
+    /// remembered); `None` for text with comments or strings.
+    fn scan_balanced_type(&self, pos: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let mut depth = 0usize;
+        let mut i = pos;
+        loop {
+            let c = *b.get(i)?;
+            match c {
+                b'"' => return None,
+                b'/' => return None,
+                b'-' if b.get(i + 1) == Some(&b'>') => {
+                    i += 2;
+                    if depth == 0 {
+                        while b.get(i) == Some(&b' ') {
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                b'(' | b'<' | b'[' => depth += 1,
+                b')' | b'>' | b']' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        // A parenthesised list followed by `->` goes on.
+                        let mut j = i + 1;
+                        while b.get(j) == Some(&b' ') {
+                            j += 1;
+                        }
+                        if c == b')' && b.get(j) == Some(&b'-') && b.get(j + 1) == Some(&b'>') {
+                            i = j;
+                            continue;
+                        }
+                    }
+                }
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b')' | b'}' | b'{' if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        (i > pos).then_some(i)
+    }
+
     fn fast_function_type_uncached(&mut self) -> Option<Type> {
         let save = self.pos;
         let r = (|| {
@@ -2113,6 +2264,80 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos = save;
         }
         r
+    }
+
+    /// `loc(#alias)`, `loc("file":line:col)` and `loc(unknown)`, the locations `mlir-opt`
+    /// prints for every op; `None` (cursor restored) for any other spelling.
+    fn fast_loc_attr(&mut self) -> Option<PResult<Attr>> {
+        let save = self.pos;
+        let r = self.fast_loc_attr_inner();
+        if r.is_none() {
+            self.pos = save;
+        }
+        r
+    }
+
+    fn fast_loc_attr_inner(&mut self) -> Option<PResult<Attr>> {
+        self.skip_ws();
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
+        if !src[self.pos..].starts_with("loc(") {
+            return None;
+        }
+        let s = self.pos + 4;
+        let digits = |mut i: usize| {
+            let d = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            (i > d && i - d <= 9).then(|| (src[d..i].parse::<u32>().unwrap(), i))
+        };
+        let (r, e) = match *b.get(s)? {
+            b'#' => {
+                let e = self.ident_end(s + 1);
+                let name = &src[s + 1..e];
+                if name.is_empty() || name.contains('.') || b.get(e) != Some(&b')') {
+                    return None;
+                }
+                (self.alias_location(name, Span::new(s, e)), e)
+            }
+            b'"' => {
+                let mut q = s + 1;
+                while q < b.len() && b[q] != b'"' {
+                    if b[q] == b'\\' || b[q] == b'\n' {
+                        return None;
+                    }
+                    q += 1;
+                }
+                if b.get(q + 1) != Some(&b':') {
+                    return None;
+                }
+                let (line, i) = digits(q + 2)?;
+                if b.get(i) != Some(&b':') {
+                    return None;
+                }
+                let (col, i) = digits(i + 1)?;
+                if b.get(i) != Some(&b')') {
+                    return None;
+                }
+                let file = if &src[s + 1..q] == self.filename.as_str() {
+                    self.file_attr()
+                } else {
+                    self.ctx.str_attr(&src[s + 1..q])
+                };
+                let loc = Location::File {
+                    file,
+                    line,
+                    col,
+                    end: None,
+                };
+                (Ok(self.ctx.attr(AttrKind::Loc(loc))), i)
+            }
+            _ if src[s..].starts_with("unknown)") => (Ok(self.ctx.unknown_loc()), s + 7),
+            _ => return None,
+        };
+        self.pos = e + 1;
+        Some(r)
     }
 
     // ----- pairs to IR --------------------------------------------------------------------------
@@ -2767,6 +2992,26 @@ impl<'c, 's> Parser<'c, 's> {
         }
     }
 
+    /// `#name` used as a location: the alias's location, or a placeholder resolved at the end
+    /// of the file when the alias is defined later (MLIR prints location aliases last).
+    fn alias_location(&mut self, name: &str, sp: Span) -> PResult<Attr> {
+        let Some(a) = self.attr_aliases.get(name).copied() else {
+            let ph = self.ctx.attr(AttrKind::Loc(Location::Name {
+                name: format!("\0fwd#{name}"),
+                child: None,
+            }));
+            self.fwd_locs.push((name.to_string(), ph, sp));
+            return Ok(ph);
+        };
+        if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
+            return Err(Diagnostic::at(
+                sp,
+                format!("expected location, but found '#{name}'"),
+            ));
+        }
+        Ok(a)
+    }
+
     fn loc_attr(&mut self, p: Pair<'s, Rule>) -> PResult<Attr> {
         let inner = p.into_inner().next().unwrap();
         self.location(inner)
@@ -2838,25 +3083,7 @@ impl<'c, 's> Parser<'c, 's> {
                 };
                 Location::Name { name, child }
             }
-            Rule::attr_alias_ref => {
-                let name = &p.as_str()[1..];
-                let Some(a) = self.attr_aliases.get(name).copied() else {
-                    // Possibly defined later in the file: use a placeholder resolved at the end.
-                    let ph = self.ctx.attr(AttrKind::Loc(Location::Name {
-                        name: format!("\0fwd#{name}"),
-                        child: None,
-                    }));
-                    self.fwd_locs.push((name.to_string(), ph, sp));
-                    return Ok(ph);
-                };
-                if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
-                    return Err(Diagnostic::at(
-                        sp,
-                        format!("expected location, but found '#{name}'"),
-                    ));
-                }
-                return Ok(a);
-            }
+            Rule::attr_alias_ref => return self.alias_location(&p.as_str()[1..], sp),
             r => unreachable!("location rule {r:?}"),
         };
         Ok(self.ctx.attr(AttrKind::Loc(loc)))

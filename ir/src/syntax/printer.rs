@@ -48,7 +48,8 @@ pub struct Printer<'a> {
     names: Vec<VName>,
     blocks: HashMap<BlockId, u32>,
     distinct: HashMap<u64, u64>,
-    locs: Vec<(Attr, String)>,
+    /// Location aliases in order of number (`#loc`, `#loc1`, ...).
+    locs: Vec<Attr>,
     loc_ids: HashMap<Attr, usize>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
@@ -94,15 +95,21 @@ pub fn print_op_to(
     opts: PrintOptions,
     w: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    if opts.debuginfo || (!opts.local_scope && ctx.has_affine_attrs()) {
+    if !opts.local_scope && ctx.has_affine_attrs() {
         return w.write_all(print_op(ctx, op, opts).as_bytes());
     }
     let mut p = Printer::new(ctx, opts);
     p.sink = Some(w);
     p.number_op(op);
+    if opts.debuginfo && !opts.local_scope {
+        // Location aliases are numbered before printing, so those of block arguments, which go
+        // before the op, are known up front and the op can stream after them.
+        p.number_locations(op);
+        p.print_arg_loc_aliases();
+    }
     p.print_operation(op);
     p.out.push('\n');
-    debug_assert!(p.map_aliases.is_empty() && p.arg_locs.is_empty());
+    debug_assert!(p.map_aliases.is_empty());
     p.print_loc_aliases();
     if !opts.local_scope {
         p.out.push('\n');
@@ -127,14 +134,9 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     }
     p.print_operation(op);
     p.out.push('\n');
-    let mut head = String::new();
-    for &i in &p.arg_locs {
-        head.push_str(&format!(
-            "{} = {}\n",
-            Printer::loc_alias_name(i),
-            p.locs[i].1
-        ));
-    }
+    let body = std::mem::take(&mut p.out);
+    p.print_arg_loc_aliases();
+    let mut head = std::mem::replace(&mut p.out, body);
     if !p.map_aliases.is_empty() {
         // Alias definitions go before the op, as MLIR prints them.
         let mut defs = std::mem::take(&mut p.map_aliases);
@@ -160,6 +162,31 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     }
     p.print_resources();
     p.out
+}
+
+/// Appends `n` in decimal; the printer writes several numbers per op, and `core::fmt` costs
+/// several times more than this.
+fn push_u32(out: &mut String, mut n: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+/// `#loc` for alias 0, `#locN` after, as MLIR names location aliases.
+fn push_loc_alias_name(out: &mut String, i: usize) {
+    out.push_str("#loc");
+    if i > 0 {
+        push_u32(out, i as u32);
+    }
 }
 
 fn is_bare_id(s: &str) -> bool {
@@ -346,13 +373,16 @@ impl<'a> Printer<'a> {
     pub fn print_value(&mut self, v: Value) {
         match self.names.get(v.index()).copied().unwrap_or(VName::None) {
             VName::Res { id, idx, multi } => {
-                let _ = write!(self.out, "%{id}");
+                self.out.push('%');
+                push_u32(&mut self.out, id);
                 if multi {
-                    let _ = write!(self.out, "#{idx}");
+                    self.out.push('#');
+                    push_u32(&mut self.out, idx);
                 }
             }
             VName::Arg(n) => {
-                let _ = write!(self.out, "%arg{n}");
+                self.out.push_str("%arg");
+                push_u32(&mut self.out, n);
             }
             VName::Named(i) => {
                 self.out.push('%');
@@ -369,7 +399,8 @@ impl<'a> Printer<'a> {
         }
         match self.names[res[0].index()] {
             VName::Res { id, .. } => {
-                let _ = write!(self.out, "%{id}");
+                self.out.push('%');
+                push_u32(&mut self.out, id);
                 if res.len() > 1 {
                     let _ = write!(self.out, ":{}", res.len());
                 }
@@ -1182,7 +1213,9 @@ impl<'a> Printer<'a> {
             return;
         }
         let n = self.loc_alias_id(l);
-        let _ = write!(self.out, "loc({})", Self::loc_alias_name(n));
+        self.out.push_str("loc(");
+        push_loc_alias_name(&mut self.out, n);
+        self.out.push(')');
     }
 
     /// Numbers op and block-argument locations in MLIR's order: a pre-order walk, each op's
@@ -1218,30 +1251,30 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// The alias number of a location, giving it the next one (and recording its text) the
-    /// first time it is seen.
+    /// The alias number of a location, giving it the next one the first time it is seen.
     fn loc_alias_id(&mut self, l: Attr) -> usize {
         if let Some(n) = self.loc_ids.get(&l) {
             return *n;
         }
-        let mut p = Printer::new(
-            self.ctx,
-            PrintOptions {
-                local_scope: true,
-                ..self.opts
-            },
-        );
-        p.print_loc_inline(l);
-        self.locs.push((l, p.out));
+        self.locs.push(l);
         self.loc_ids.insert(l, self.locs.len() - 1);
         self.locs.len() - 1
     }
 
-    fn loc_alias_name(i: usize) -> String {
-        if i == 0 {
-            "#loc".to_string()
-        } else {
-            format!("#loc{i}")
+    /// `#locN = loc(...)` for alias `i`, the location written out in full.
+    fn print_loc_alias_def(&mut self, i: usize) {
+        push_loc_alias_name(&mut self.out, i);
+        self.out.push_str(" = ");
+        let scope = std::mem::replace(&mut self.opts.local_scope, true);
+        self.print_loc_inline(self.locs[i]);
+        self.opts.local_scope = scope;
+        self.out.push('\n');
+    }
+
+    /// The aliases of block-argument locations, which MLIR defines before the op.
+    fn print_arg_loc_aliases(&mut self) {
+        for k in 0..self.arg_locs.len() {
+            self.print_loc_alias_def(self.arg_locs[k]);
         }
     }
 
@@ -1254,9 +1287,14 @@ impl<'a> Printer<'a> {
 
     /// The deferred location aliases, after the op (those of block arguments went first).
     fn print_loc_aliases(&mut self) {
-        for (i, (_, text)) in self.locs.iter().enumerate() {
-            if !self.arg_locs.contains(&i) {
-                let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
+        let mut before = vec![false; self.locs.len()];
+        for &i in &self.arg_locs {
+            before[i] = true;
+        }
+        for (i, done) in before.into_iter().enumerate() {
+            if !done {
+                self.print_loc_alias_def(i);
+                self.maybe_flush();
             }
         }
     }
@@ -1306,7 +1344,10 @@ impl<'a> Printer<'a> {
                     AttrKind::String { value, .. } => write_escaped(&mut self.out, value),
                     _ => write_escaped(&mut self.out, b""),
                 }
-                let _ = write!(self.out, ":{line}:{col}");
+                self.out.push(':');
+                push_u32(&mut self.out, *line);
+                self.out.push(':');
+                push_u32(&mut self.out, *col);
                 match end {
                     Some((Some(el), ec)) if *el != *line => {
                         let _ = write!(self.out, " to {el}:{ec}");
