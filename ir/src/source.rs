@@ -14,19 +14,24 @@ use std::fmt;
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    pub lines: LineIndex,
+    /// Built on first use: most runs report nothing, and indexing a large file's lines costs
+    /// as much as a tenth of parsing it.
+    lines: std::cell::OnceCell<LineIndex>,
 }
 
 impl SourceFile {
     /// Wraps a buffer.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
         SourceFile {
             name: name.into(),
-            text,
-            lines,
+            text: text.into(),
+            lines: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The buffer's line index, for turning offsets into lines and columns and back.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 }
 
@@ -59,7 +64,7 @@ pub fn resolve_span(
                         file: f, line, col, ..
                     }) if matches!(ctx.attr_kind(*f), AttrKind::String { value, .. } if *value == file.name.as_bytes()) =>
                     {
-                        let off = file.lines.offset(*line, *col)?;
+                        let off = file.lines().offset(*line, *col)?;
                         return Some(Span::new(off, off));
                     }
                     AttrKind::Loc(Location::Name { child: Some(c), .. }) => l = *c,
@@ -184,7 +189,7 @@ fn build(
     let mut labels = Vec::new();
     let message;
     if let Some(s) = span {
-        let (line, col) = file.lines.line_col(s.start);
+        let (line, col) = file.lines().line_col(s.start);
         message = format!("{} ({}:{line}:{col})", d.message, file.name);
         let (off, len) = widen(file, s);
         labels.push(LabeledSpan::new(
@@ -232,7 +237,7 @@ pub fn render_mlir_style(
         ctx, map, file, loc,
     ) {
         Some(s) => {
-            let (l, c) = file.lines.line_col(s.start);
+            let (l, c) = file.lines().line_col(s.start);
             out.push_str(&format!("{}:{l}:{c}: {}: {msg}\n", file.name, sev.word()));
         }
         None => out.push_str(&format!("{}: {}: {msg}\n", file.name, sev.word())),

@@ -205,6 +205,9 @@ pub struct Parser<'c, 's> {
     /// Ops whose own location is an alias defined later (`loc(#loc3)` as `mlir-opt` prints
     /// every op): set directly once the aliases are known, without a placeholder attribute.
     fwd_op_locs: Vec<(OpId, &'s str, Span)>,
+    /// The file name of the last `loc("file":line:col)` read, as an attribute (a file's
+    /// locations nearly all name the same file).
+    loc_file: Option<(&'s str, Attr)>,
 }
 
 fn rule_desc(r: &Rule) -> &'static str {
@@ -260,6 +263,7 @@ impl<'c, 's> Parser<'c, 's> {
             pending_attr_spans: Vec::new(),
             fwd_locs: Vec::new(),
             fwd_op_locs: Vec::new(),
+            loc_file: None,
         }
     }
 
@@ -520,10 +524,22 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn loc_of(&mut self, offset: usize) -> Attr {
-        if !self.file_locations {
+        let at = self.default_loc_at(offset);
+        self.default_loc(at)
+    }
+
+    /// The line and column of `offset` when ops take their location from the source, for
+    /// [`Parser::default_loc`] to intern only when the op has no location of its own (lines are
+    /// counted forward, so this is asked in source order).
+    fn default_loc_at(&mut self, offset: usize) -> Option<(u32, u32)> {
+        self.file_locations.then(|| self.line_col(offset))
+    }
+
+    /// The location [`Parser::default_loc_at`] found.
+    fn default_loc(&mut self, at: Option<(u32, u32)>) -> Attr {
+        let Some((line, col)) = at else {
             return self.ctx.unknown_loc();
-        }
-        let (line, col) = self.line_col(offset);
+        };
         let file = self.file_attr();
         self.ctx.attr(AttrKind::Loc(Location::File {
             file,
@@ -1076,7 +1092,7 @@ impl<'c, 's> Parser<'c, 's> {
         let total: u32 = self.result_stack[base..end].iter().map(|r| r.1).sum();
         self.skip_ws();
         // MLIR locates an op at its name token, not at its result list.
-        let loc_default = self.loc_of(self.pos);
+        let loc_default = self.default_loc_at(self.pos);
         let op = if self.src[self.pos..].starts_with('"') {
             self.parse_generic_op(loc_default)?
         } else {
@@ -1107,7 +1123,7 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_generic_op(&mut self, loc_default: Attr) -> PResult<OpId> {
+    fn parse_generic_op(&mut self, loc_default: Option<(u32, u32)>) -> PResult<OpId> {
         let mut name_span = Span::default();
         let mut name: Cow<'s, str> = Cow::Borrowed("");
         // Operands go on a stack shared by nested ops, like result names.
@@ -1213,7 +1229,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let mut attrs = Vec::new();
         let fty;
-        let mut loc = loc_default;
+        let loc;
         let mut attr_spans: Vec<(u32, Span)> = Vec::new();
         let fty_span;
         // The tail `{attrs} : (T, ...) -> U loc(...)`, piece by piece so the function type can take
@@ -1243,7 +1259,9 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            (loc, fwd_loc) = self.parse_op_loc(loc)?;
+            (loc, fwd_loc) = self.parse_op_loc()?;
+        } else {
+            loc = self.default_loc(loc_default);
         }
         let fty = fty.unwrap();
         // Operand and result types, in a buffer reused across ops.
@@ -1312,7 +1330,11 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_custom_op(&mut self, num_results: usize, loc_default: Attr) -> PResult<OpId> {
+    fn parse_custom_op(
+        &mut self,
+        num_results: usize,
+        loc_default: Option<(u32, u32)>,
+    ) -> PResult<OpId> {
         let p = self.rule(Rule::custom_op_name).map_err(|_| {
             let mut d = self.err_here("expected operation name in quotes or a custom op name");
             d.label = Some("expected an operation".into());
@@ -1360,11 +1382,12 @@ impl<'c, 's> Parser<'c, 's> {
             return Err(d);
         };
         let mut st = crate::format::parse_custom(self, def, num_results)?;
-        st.loc = loc_default;
         // Trailing location.
         let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            (st.loc, fwd_loc) = self.parse_op_loc(st.loc)?;
+            (st.loc, fwd_loc) = self.parse_op_loc()?;
+        } else {
+            st.loc = self.default_loc(loc_default);
         }
         st.name = self.ctx.op_name(def.name);
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
@@ -1475,18 +1498,40 @@ impl<'c, 's> Parser<'c, 's> {
                     return Ok(());
                 }
                 Some(b'^') => {
-                    let lab = self.rule(Rule::block_label)?;
-                    let mut it = lab.into_inner();
-                    let id = it.next().unwrap();
-                    let sp = self.off(&id);
-                    let name = id.as_str().to_string();
-                    let b = self.block_ref(&name, sp);
+                    let (name, sp, args) = match self.fast_block_label() {
+                        Some(l) => l,
+                        None => {
+                            let lab = self.rule(Rule::block_label)?;
+                            let mut it = lab.into_inner();
+                            let id = it.next().unwrap();
+                            let sp = self.off(&id);
+                            let mut args = Vec::new();
+                            for a in it {
+                                let asp = self.off(&a);
+                                let mut ai = a.into_inner();
+                                let n = ai.next().unwrap().as_str().to_string();
+                                let t = self.type_(ai.next().unwrap())?;
+                                let l = match ai.next() {
+                                    Some(l) => Some(self.loc_attr(l)?),
+                                    None => None,
+                                };
+                                args.push(RegionArg {
+                                    name: n,
+                                    ty: t,
+                                    loc: l,
+                                    span: asp,
+                                });
+                            }
+                            (id.as_str(), sp, args)
+                        }
+                    };
+                    let b = self.block_ref(name, sp);
                     let entry = self
                         .block_scopes
                         .last_mut()
                         .unwrap()
                         .blocks
-                        .get_mut(&name)
+                        .get_mut(name)
                         .unwrap();
                     if entry.1 {
                         let prev = entry.2;
@@ -1497,23 +1542,6 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                     entry.1 = true;
                     entry.2 = sp;
-                    let mut args = Vec::new();
-                    for a in it {
-                        let asp = self.off(&a);
-                        let mut ai = a.into_inner();
-                        let n = ai.next().unwrap().as_str().to_string();
-                        let t = self.type_(ai.next().unwrap())?;
-                        let l = match ai.next() {
-                            Some(l) => Some(self.loc_attr(l)?),
-                            None => None,
-                        };
-                        args.push(RegionArg {
-                            name: n,
-                            ty: t,
-                            loc: l,
-                            span: asp,
-                        });
-                    }
                     self.ctx.push_block(region, b);
                     self.define_block_args(b, args)?;
                     cur = Some(b);
@@ -1617,9 +1645,10 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     /// An op's trailing `loc(...)`. A reference to an alias not yet defined comes back as the
-    /// alias name beside `default` (the caller records it against the op it creates).
+    /// alias name beside the unknown location (the caller records it against the op it
+    /// creates).
     #[allow(clippy::type_complexity)]
-    fn parse_op_loc(&mut self, default: Attr) -> PResult<(Attr, Option<(&'s str, Span)>)> {
+    fn parse_op_loc(&mut self) -> PResult<(Attr, Option<(&'s str, Span)>)> {
         self.skip_ws();
         let src: &'s str = self.src;
         let s = self.pos + 4;
@@ -1632,7 +1661,7 @@ impl<'c, 's> Parser<'c, 's> {
                 && !self.attr_aliases.contains_key(name)
             {
                 self.pos = e + 1;
-                return Ok((default, Some((name, Span::new(s, e)))));
+                return Ok((self.ctx.unknown_loc(), Some((name, Span::new(s, e)))));
             }
         }
         Ok((self.parse_loc()?, None))
@@ -2320,10 +2349,14 @@ impl<'c, 's> Parser<'c, 's> {
                 if b.get(i) != Some(&b')') {
                     return None;
                 }
-                let file = if &src[s + 1..q] == self.filename.as_str() {
-                    self.file_attr()
-                } else {
-                    self.ctx.str_attr(&src[s + 1..q])
+                let name = &src[s + 1..q];
+                let file = match self.loc_file {
+                    Some((n, a)) if n == name => a,
+                    _ => {
+                        let a = self.ctx.str_attr(name);
+                        self.loc_file = Some((name, a));
+                        a
+                    }
                 };
                 let loc = Location::File {
                     file,
@@ -2338,6 +2371,84 @@ impl<'c, 's> Parser<'c, 's> {
         };
         self.pos = e + 1;
         Some(r)
+    }
+
+    /// `^name(%a: T loc(...), ...):` with builtin scalar argument types; `None` (cursor
+    /// restored) for anything else.
+    fn fast_block_label(&mut self) -> Option<(&'s str, Span, Vec<RegionArg>)> {
+        let save = self.pos;
+        let r = self.fast_block_label_inner();
+        if r.is_none() {
+            self.pos = save;
+        }
+        r
+    }
+
+    /// The end of a `suffix_id` after a sigil at `s`: digits only, or an identifier.
+    fn suffix_id_end(&self, s: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let e = self.ident_end(s);
+        if e == s || (b[s].is_ascii_digit() && !b[s..e].iter().all(u8::is_ascii_digit)) {
+            return None;
+        }
+        Some(e)
+    }
+
+    fn fast_block_label_inner(&mut self) -> Option<(&'s str, Span, Vec<RegionArg>)> {
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
+        let s = self.pos;
+        let e = self.suffix_id_end(s + 1)?;
+        self.pos = e;
+        let mut args = Vec::new();
+        if b.get(e) == Some(&b'(') {
+            self.pos += 1;
+            if self.peek()? == b')' {
+                self.pos += 1;
+            } else {
+                loop {
+                    self.skip_ws();
+                    let a = self.pos;
+                    if b.get(a) != Some(&b'%') {
+                        return None;
+                    }
+                    let ae = self.suffix_id_end(a + 1)?;
+                    self.pos = ae;
+                    if self.peek()? != b':' {
+                        return None;
+                    }
+                    self.pos += 1;
+                    let ty = self.fast_scalar_type()?;
+                    if matches!(b.get(self.pos), Some(b'<' | b'x')) {
+                        return None;
+                    }
+                    let loc = if self.peek_str("loc(") {
+                        Some(self.fast_loc_attr()?.ok()?)
+                    } else {
+                        None
+                    };
+                    args.push(RegionArg {
+                        name: src[a..ae].to_string(),
+                        ty,
+                        loc,
+                        span: Span::new(a, self.pos),
+                    });
+                    match self.peek()? {
+                        b',' => self.pos += 1,
+                        b')' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        Some((&src[s..e], Span::new(s, e), args))
     }
 
     // ----- pairs to IR --------------------------------------------------------------------------

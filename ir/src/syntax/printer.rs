@@ -12,7 +12,7 @@ use crate::attrs::{
 use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
 use crate::float::format_float;
 use crate::types::{Signedness, Type, TypeKind, DYNAMIC};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write;
 
 /// Printer switches; names follow `mlir-opt`'s flags.
@@ -165,20 +165,9 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
 }
 
 /// Appends `n` in decimal; the printer writes several numbers per op, and `core::fmt` costs
-/// several times more than this.
-fn push_u32(out: &mut String, mut n: u32) {
-    let mut buf = [0u8; 10];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+/// several times more than `itoa`.
+fn push_u32(out: &mut String, n: u32) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// `#loc` for alias 0, `#locN` after, as MLIR names location aliases.
@@ -200,6 +189,14 @@ fn is_bare_id(s: &str) -> bool {
 /// Appends `bytes` as an MLIR string literal (with quotes).
 pub fn write_escaped(out: &mut String, bytes: &[u8]) {
     out.push('"');
+    // Most strings need no escape: copy them whole.
+    if let Ok(plain) = std::str::from_utf8(bytes) {
+        if plain.bytes().all(|c| matches!(c, 0x20..=0x7e) && c != b'\\' && c != b'"') {
+            out.push_str(plain);
+            out.push('"');
+            return;
+        }
+    }
     for &c in bytes {
         match c {
             b'\\' => out.push_str("\\\\"),
@@ -222,14 +219,14 @@ impl<'a> Printer<'a> {
             out: String::new(),
             indent: 0,
             names: Vec::new(),
-            blocks: HashMap::new(),
-            distinct: HashMap::new(),
+            blocks: HashMap::default(),
+            distinct: HashMap::default(),
             locs: Vec::new(),
-            loc_ids: HashMap::new(),
+            loc_ids: HashMap::default(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
-            map_alias_ids: HashMap::new(),
+            map_alias_ids: HashMap::default(),
             arg_locs: Vec::new(),
             sink: None,
             sink_error: None,
@@ -280,7 +277,7 @@ impl<'a> Printer<'a> {
         // `_N` counter, as MLIR does.
         let mut scopes: Vec<(Option<usize>, std::collections::HashSet<String>)> =
             vec![(None, Default::default())];
-        let mut region_scope: HashMap<RegionId, usize> = HashMap::new();
+        let mut region_scope: HashMap<RegionId, usize> = HashMap::default();
         for &r in self.ctx.regions(op) {
             region_scope.insert(r, 0);
         }
