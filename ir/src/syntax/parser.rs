@@ -2688,12 +2688,70 @@ impl<'c, 's> Parser<'c, 's> {
         let ident = it.next().unwrap().as_str();
         let body = it.next().map(|b| {
             let s = b.as_str();
-            s[1..s.len() - 1].to_string()
+            self.expand_aliases_in_body(&s[1..s.len() - 1])
         });
         match ident.split_once('.') {
             Some((d, n)) => (d.to_string(), Some(n.to_string()), body),
             None => (ident.to_string(), None, body),
         }
+    }
+
+    /// A raw dialect body with each use of an attribute or type alias defined in this file
+    /// (`#name`, `!name`; strings skipped) replaced by what the alias stands for. The body is
+    /// kept as text, so without this the printed body would name an alias that the output no
+    /// longer defines; MLIR's own parser resolves such uses while reading the body.
+    fn expand_aliases_in_body(&self, body: &str) -> String {
+        if !body.contains(['#', '!']) {
+            return body.to_string();
+        }
+        let b = body.as_bytes();
+        let mut out = String::with_capacity(body.len());
+        let mut i = 0;
+        let mut copied = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                c @ (b'#' | b'!')
+                    if b
+                        .get(i + 1)
+                        .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_') =>
+                {
+                    let mut e = i + 1;
+                    while e < b.len()
+                        && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'$' | b'.'))
+                    {
+                        e += 1;
+                    }
+                    let name = &body[i + 1..e];
+                    let text = if name.contains('.') {
+                        None
+                    } else if c == b'#' {
+                        self.attr_aliases
+                            .get(name)
+                            .map(|&a| crate::syntax::printer::attr_to_string(self.ctx, a))
+                    } else {
+                        self.type_aliases
+                            .get(name)
+                            .map(|&t| crate::syntax::printer::type_to_string(self.ctx, t))
+                    };
+                    if let Some(text) = text {
+                        out.push_str(&body[copied..i]);
+                        out.push_str(&text);
+                        copied = e;
+                    }
+                    i = e;
+                }
+                _ => i += 1,
+            }
+        }
+        out.push_str(&body[copied.min(body.len())..]);
+        out
     }
 
     fn function_type(&mut self, p: Pair<'s, Rule>) -> PResult<Type> {
@@ -2781,6 +2839,25 @@ impl<'c, 's> Parser<'c, 's> {
                     root,
                     nested: names.collect(),
                 }
+            }
+            Rule::typed_dialect_attr => {
+                let mut it = p.into_inner();
+                let sym = it.next().unwrap();
+                // `#name` without a dot or body is an alias, not a dialect symbol: MLIR reads no
+                // type after it.
+                let is_alias = !sym.as_str()[1..].contains(['.', '<']);
+                let attr = self.attribute(sym)?;
+                let Some(t) = it.next() else {
+                    return Ok(attr);
+                };
+                if is_alias {
+                    return Err(Diagnostic::at(
+                        self.off(&t),
+                        "a type follows only a dialect attribute, not an attribute alias",
+                    ));
+                }
+                let ty = self.type_(t)?;
+                AttrKind::TypedDialect { attr, ty }
             }
             Rule::dialect_attr => {
                 let (d, n, body) = self.dialect_symbol(p);

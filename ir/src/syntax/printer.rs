@@ -1074,6 +1074,13 @@ impl<'a> Printer<'a> {
                 self.loc_body(a);
                 self.out.push(')');
             }
+            AttrKind::TypedDialect { attr, ty } => {
+                self.print_attr_impl(*attr, false, false);
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
         }
     }
 
