@@ -208,6 +208,10 @@ pub struct Parser<'c, 's> {
     /// The file name of the last `loc("file":line:col)` read, as an attribute (a file's
     /// locations nearly all name the same file).
     loc_file: Option<(&'s str, Attr)>,
+    /// Reads every piece with the grammar's rules, without the hand-written fast paths and the
+    /// caches by source text. Both ways must build the same IR; the differential tests parse
+    /// with and without and compare.
+    pub grammar_only: bool,
 }
 
 fn rule_desc(r: &Rule) -> &'static str {
@@ -264,6 +268,7 @@ impl<'c, 's> Parser<'c, 's> {
             fwd_locs: Vec::new(),
             fwd_op_locs: Vec::new(),
             loc_file: None,
+            grammar_only: false,
         }
     }
 
@@ -1652,7 +1657,7 @@ impl<'c, 's> Parser<'c, 's> {
         self.skip_ws();
         let src: &'s str = self.src;
         let s = self.pos + 4;
-        if src[self.pos..].starts_with("loc(#") {
+        if !self.grammar_only && src[self.pos..].starts_with("loc(#") {
             let e = self.ident_end(s + 1);
             let name = &src[s + 1..e];
             if !name.is_empty()
@@ -1704,6 +1709,9 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// `%a, %b:2 =`.
     fn fast_op_results(&mut self) -> bool {
+        if self.grammar_only {
+            return false;
+        }
         let src: &'s str = self.src;
         let b = src.as_bytes();
         loop {
@@ -1746,6 +1754,9 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// `"name"(%a, %b#1)` with a name free of escapes.
     fn fast_generic_head(&mut self, name: &mut &'s str, name_span: &mut Span) -> bool {
+        if self.grammar_only {
+            return false;
+        }
         let src: &'s str = self.src;
         let b = src.as_bytes();
         let s = self.pos;
@@ -1818,7 +1829,7 @@ impl<'c, 's> Parser<'c, 's> {
     /// errors either way.
     fn fast_attr_dict(&mut self) -> PResult<Option<Vec<(String, Attr, Span)>>> {
         let b = self.src.as_bytes();
-        if self.peek() != Some(b'{') {
+        if self.grammar_only || self.peek() != Some(b'{') {
             return Ok(None);
         }
         self.pos += 1;
@@ -2107,6 +2118,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// `(T, ...) -> U` or `(T, ...) -> (U, ...)` over scalar types. Types already read are
     /// found by their text (large files spell the same few signatures over and over).
     fn fast_function_type(&mut self) -> Option<Type> {
+        if self.grammar_only {
+            return None;
+        }
         let save = self.pos;
         let src: &'s str = self.src;
         if let Some(end) = self.scan_fast_function_type(save) {
@@ -2186,7 +2200,7 @@ impl<'c, 's> Parser<'c, 's> {
         self.skip_ws();
         let s = self.pos;
         let src: &'s str = self.src;
-        let end = self.scan_balanced_type(s);
+        let end = self.scan_balanced_type(s).filter(|_| !self.grammar_only);
         if let Some(end) = end {
             if let Some(&t) = self.fn_types.get(&src[s..end]) {
                 self.pos = end;
@@ -2298,6 +2312,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// `loc(#alias)`, `loc("file":line:col)` and `loc(unknown)`, the locations `mlir-opt`
     /// prints for every op; `None` (cursor restored) for any other spelling.
     fn fast_loc_attr(&mut self) -> Option<PResult<Attr>> {
+        if self.grammar_only {
+            return None;
+        }
         let save = self.pos;
         let r = self.fast_loc_attr_inner();
         if r.is_none() {
@@ -2376,6 +2393,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// `^name(%a: T loc(...), ...):` with builtin scalar argument types; `None` (cursor
     /// restored) for anything else.
     fn fast_block_label(&mut self) -> Option<(&'s str, Span, Vec<RegionArg>)> {
+        if self.grammar_only {
+            return None;
+        }
         let save = self.pos;
         let r = self.fast_block_label_inner();
         if r.is_none() {
@@ -2718,8 +2738,7 @@ impl<'c, 's> Parser<'c, 's> {
                     i += 1;
                 }
                 c @ (b'#' | b'!')
-                    if b
-                        .get(i + 1)
+                    if b.get(i + 1)
                         .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_') =>
                 {
                     let mut e = i + 1;

@@ -191,7 +191,10 @@ pub fn write_escaped(out: &mut String, bytes: &[u8]) {
     out.push('"');
     // Most strings need no escape: copy them whole.
     if let Ok(plain) = std::str::from_utf8(bytes) {
-        if plain.bytes().all(|c| matches!(c, 0x20..=0x7e) && c != b'\\' && c != b'"') {
+        if plain
+            .bytes()
+            .all(|c| matches!(c, 0x20..=0x7e) && c != b'\\' && c != b'"')
+        {
             out.push_str(plain);
             out.push('"');
             return;
