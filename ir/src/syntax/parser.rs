@@ -21,6 +21,7 @@ use pest::Parser as _;
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/mlir.pest"]
@@ -759,18 +760,22 @@ impl<'c, 's> Parser<'c, 's> {
         self.pos = e;
         self.expect("=")?;
         if is_attr {
-            if self.attr_aliases.contains_key(&name) {
-                return Err(Diagnostic::at(
-                    name_span,
-                    format!("redefinition of attribute alias id '{name}'"),
-                ));
-            }
             // `mlir-opt --mlir-print-debuginfo` ends files with one location alias per op.
             let a = match self.fast_loc_attr() {
                 Some(l) => l?,
                 None => self.parse_attribute()?,
             };
-            self.attr_aliases.insert(name, a);
+            match self.attr_aliases.entry(name) {
+                Entry::Occupied(e) => {
+                    return Err(Diagnostic::at(
+                        name_span,
+                        format!("redefinition of attribute alias id '{}'", e.key()),
+                    ));
+                }
+                Entry::Vacant(e) => {
+                    e.insert(a);
+                }
+            }
         } else {
             if self.type_aliases.contains_key(&name) {
                 return Err(Diagnostic::at(
@@ -1151,17 +1156,29 @@ impl<'c, 's> Parser<'c, 's> {
                 if self.peek() == Some(b'<') {
                     let ps = self.pos;
                     self.pos += 1;
-                    let fast = if self.peek() == Some(b'{') {
-                        self.fast_attr_dict()?
-                    } else {
-                        None
+                    let ds = self.pos;
+                    // Whole property dictionaries repeat (`<{overflowFlags = ...}>` on every
+                    // integer op): found by their text, they cost no parsing at all.
+                    let cached = self.cached_dict(ds);
+                    let fast = match cached {
+                        Some(_) => None,
+                        None if self.peek() == Some(b'{') => self.fast_attr_dict()?,
+                        None => None,
                     };
-                    match fast {
-                        Some(entries) if self.peek() == Some(b'>') => {
+                    match (cached, fast) {
+                        (Some(a), _) if self.peek() == Some(b'>') => {
+                            self.pos += 1;
+                            props_span = Some(Span::new(ps, self.pos));
+                            props = Some(a);
+                        }
+                        (None, Some(entries)) if self.peek() == Some(b'>') => {
+                            let de = self.pos;
                             self.pos += 1;
                             props_span = Some(Span::new(ps, self.pos));
                             let entries = entries.into_iter().map(|(k, v, _)| (k, v)).collect();
-                            props = Some(self.ctx.dict_attr(entries));
+                            let a = self.ctx.dict_attr(entries);
+                            self.remember_dict(ds, de, a);
+                            props = Some(a);
                         }
                         _ => {
                             self.pos = ps;
@@ -1891,6 +1908,73 @@ impl<'c, 's> Parser<'c, 's> {
         }
     }
 
+    /// The dictionary attribute written at `s` (`{...}`) if the same text was read before; the
+    /// cursor then moves past it.
+    fn cached_dict(&mut self, s: usize) -> Option<Attr> {
+        if self.grammar_only {
+            return None;
+        }
+        let s = {
+            self.pos = s;
+            self.skip_ws();
+            self.pos
+        };
+        let end = self.scan_braces(s)?;
+        let a = *self.attr_values.get(&self.src[s..end])?;
+        self.pos = end;
+        Some(a)
+    }
+
+    /// Remembers the dictionary attribute read from `s` (at or before its `{`) to `end`.
+    fn remember_dict(&mut self, s: usize, end: usize, a: Attr) {
+        let src: &'s str = self.src;
+        let Some(open) = src[s..end].find('{').map(|i| s + i) else {
+            return;
+        };
+        if self.scan_braces(open) == Some(end) && self.attr_values.len() < 1 << 16 {
+            self.attr_values.insert(&src[open..end], a);
+        }
+    }
+
+    /// The end (after the matching `}`) of the braces opening at `s`, with brackets and strings
+    /// balanced; `None` for text with comments or escapes, which the caches leave alone.
+    fn scan_braces(&self, s: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        if b.get(s) != Some(&b'{') {
+            return None;
+        }
+        let mut depth = 0usize;
+        let mut i = s;
+        let mut in_str = false;
+        while i < b.len() {
+            let c = b[i];
+            if in_str {
+                match c {
+                    b'"' => in_str = false,
+                    b'\\' | b'\n' => return None,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    b'"' => in_str = true,
+                    b'/' => return None,
+                    b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+                    b'[' | b'(' | b'{' | b'<' => depth += 1,
+                    b']' | b')' | b'>' => depth = depth.checked_sub(1)?,
+                    b'}' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// [`Parser::fast_attr_value`] for a dictionary entry's value, found by its source text when
     /// the same text was read before (large files repeat the same few values).
     fn cached_attr_value(&mut self) -> Option<Attr> {
@@ -2331,12 +2415,16 @@ impl<'c, 's> Parser<'c, 's> {
             return None;
         }
         let s = self.pos + 4;
+        // Up to 9 digits, so that the value fits a `u32` (longer numbers take the grammar path,
+        // which reports what does not fit).
         let digits = |mut i: usize| {
             let d = i;
-            while i < b.len() && b[i].is_ascii_digit() {
+            let mut v = 0u32;
+            while i < b.len() && b[i].is_ascii_digit() && i - d < 9 {
+                v = v * 10 + (b[i] - b'0') as u32;
                 i += 1;
             }
-            (i > d && i - d <= 9).then(|| (src[d..i].parse::<u32>().unwrap(), i))
+            (i > d && !b.get(i).is_some_and(u8::is_ascii_digit)).then_some((v, i))
         };
         let (r, e) = match *b.get(s)? {
             b'#' => {

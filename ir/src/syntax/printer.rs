@@ -50,6 +50,8 @@ pub struct Printer<'a> {
     distinct: HashMap<u64, u64>,
     /// Location aliases in order of number (`#loc`, `#loc1`, ...).
     locs: Vec<Attr>,
+    /// The file name last printed in a location, and its quoted text.
+    loc_file: Option<(Attr, String)>,
     loc_ids: HashMap<Attr, usize>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
@@ -225,6 +227,7 @@ impl<'a> Printer<'a> {
             blocks: HashMap::default(),
             distinct: HashMap::default(),
             locs: Vec::new(),
+            loc_file: None,
             loc_ids: HashMap::default(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
@@ -1250,6 +1253,8 @@ impl<'a> Printer<'a> {
             }
         }
         visit(ctx, op, &mut order);
+        self.loc_ids.reserve(order.len());
+        self.locs.reserve(order.len());
         for (l, is_arg) in order {
             if is_arg && !self.loc_ids.contains_key(&l) {
                 self.arg_locs.push(self.locs.len());
@@ -1347,9 +1352,17 @@ impl<'a> Printer<'a> {
                 col,
                 end,
             } => {
-                match ctx.attr_kind(*file) {
-                    AttrKind::String { value, .. } => write_escaped(&mut self.out, value),
-                    _ => write_escaped(&mut self.out, b""),
+                // Every location of a file names it: escape the name once.
+                if self.loc_file.as_ref().is_none_or(|(f, _)| f != file) {
+                    let mut quoted = String::new();
+                    match ctx.attr_kind(*file) {
+                        AttrKind::String { value, .. } => write_escaped(&mut quoted, value),
+                        _ => write_escaped(&mut quoted, b""),
+                    }
+                    self.loc_file = Some((*file, quoted));
+                }
+                if let Some((_, quoted)) = &self.loc_file {
+                    self.out.push_str(quoted);
                 }
                 self.out.push(':');
                 push_u32(&mut self.out, *line);
