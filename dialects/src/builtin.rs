@@ -6,7 +6,7 @@ use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::{OpId, OperationState, Printer};
 
 /// `builtin.module`: a symbol table with one block and no terminator.
-pub const MODULE: OpDef = OpDef {
+pub static MODULE: OpDef = OpDef {
     name: "builtin.module",
     summary: "a top-level container of ops",
     description: "Holds a single block of ops (functions, kernels, globals) with no terminator. \
@@ -30,6 +30,21 @@ pub const MODULE: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = MODULE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `builtin.module`.
+    pub struct ModuleOp = MODULE;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": Option<&str>,
+        sym_visibility = "sym_visibility": Option<&str>
+    }
+    regions {
+        body_region = "bodyRegion"
+    }
+    successors {}
+}
 
 fn parse_module(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props = Vec::new();
@@ -61,16 +76,11 @@ fn parse_module(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     };
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![region],
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_attrs(attrs)
+        .with_regions(vec![region]);
+    st.properties = properties;
+    Ok(st)
 }
 
 fn print_module(pr: &mut Printer, op: OpId) {
@@ -114,3 +124,10 @@ pub fn ctx_sym(name: &str) -> String {
 
 /// The builtin dialect's ops.
 pub static OPS: &[&OpDef] = &[&MODULE];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `builtin` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum BuiltinOpKind for OPS {
+        Module(ModuleOp),
+    }
+}

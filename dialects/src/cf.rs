@@ -1,12 +1,13 @@
 //! `cf`: unstructured control flow between blocks of a region.
 
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1};
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
 use tilus_ir::{OpId, OperationState};
 
 /// `cf.br`.
-pub const BR: OpDef = OpDef {
+pub static BR: OpDef = OpDef {
     name: "cf.br",
     summary: "unconditional branch",
     description: "Jumps to `dest`, passing `destOperands` as its block arguments; their number \
@@ -25,8 +26,22 @@ pub const BR: OpDef = OpDef {
 };
 const _: () = BR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.br`.
+    pub struct BrOp = BR;
+    operands {
+        dest_operands = "destOperands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {
+        dest = "dest"
+    }
+}
+
 /// `cf.cond_br`.
-pub const COND_BR: OpDef = OpDef {
+pub static COND_BR: OpDef = OpDef {
     name: "cf.cond_br",
     summary: "conditional branch",
     description: "Jumps to `trueDest` when `condition` is true, else to `falseDest`, each with \
@@ -57,6 +72,23 @@ pub const COND_BR: OpDef = OpDef {
 };
 const _: () = COND_BR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.cond_br`.
+    pub struct CondBrOp = COND_BR;
+    operands {
+        condition = "condition": Value,
+        true_dest_operands = "trueDestOperands": &[Value],
+        false_dest_operands = "falseDestOperands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {
+        true_dest = "trueDest",
+        false_dest = "falseDest"
+    }
+}
+
 /// Replaces a conditional branch by an unconditional one to `dest(s)`.
 fn to_br(rw: &mut Rewriter<'_>, op: OpId, s: usize) {
     let ctx = rw.ctx();
@@ -67,16 +99,9 @@ fn to_br(rw: &mut Rewriter<'_>, op: OpId, s: usize) {
     let name = rw.ctx_mut().op_name("cf.br");
     rw.replace_op_with_new(
         op,
-        OperationState {
-            name,
-            operands,
-            result_types: Vec::new(),
-            properties: None,
-            attrs: Vec::new(),
-            regions: Vec::new(),
-            successors: vec![dest],
-            loc,
-        },
+        OperationState::new(name, loc)
+            .with_operands(operands)
+            .with_successors(vec![dest]),
     );
 }
 
@@ -144,3 +169,11 @@ fn cond_br_same_successor(rw: &mut Rewriter<'_>, op: OpId) -> bool {
 
 /// The cf dialect's ops.
 pub static OPS: &[&OpDef] = &[&BR, &COND_BR];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `cf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum CfOpKind for OPS {
+        Br(BrOp),
+        CondBr(CondBrOp),
+    }
+}

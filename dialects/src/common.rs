@@ -2,7 +2,7 @@
 
 use tilus_ir::opdef::OpDef;
 use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Attr, Context, Diagnostic, OpId, OperationState, RegionId, Type, Value};
+use tilus_ir::{Attr, Context, Diagnostic, OpId};
 
 /// Moves the entries of `attrs` that name a declared attribute of `def` into `props`; the
 /// rest stay discardable attributes.
@@ -44,33 +44,6 @@ pub(crate) fn parse_trailing_attrs(
     }
     split_declared(def, &mut attrs, props);
     Ok(attrs)
-}
-
-/// The state of a `def` op with an unknown location; no properties when `props` is empty.
-pub(crate) fn op_state(
-    p: &mut Parser,
-    def: &'static OpDef,
-    operands: Vec<Value>,
-    result_types: Vec<Type>,
-    props: Vec<(String, Attr)>,
-    attrs: Vec<(String, Attr)>,
-    regions: Vec<RegionId>,
-) -> OperationState {
-    let properties = if props.is_empty() {
-        None
-    } else {
-        Some(p.ctx.dict_attr(props))
-    };
-    OperationState {
-        name: p.ctx.op_name(def.name),
-        operands,
-        result_types,
-        properties,
-        attrs,
-        regions,
-        successors: vec![],
-        loc: p.ctx.unknown_loc(),
-    }
 }
 
 /// A verifier error at `op`, prefixed `'name' op` as MLIR words it.

@@ -2,6 +2,7 @@
 
 use crate::builtin::ctx_sym;
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, many, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF,
     FUNCTION_TYPE_ATTR, STR_ATTR, UNIT_ATTR,
@@ -13,7 +14,7 @@ use tilus_ir::{
 };
 
 /// `func.func`.
-pub const FUNC: OpDef = OpDef {
+pub static FUNC: OpDef = OpDef {
     name: "func.func",
     summary: "a function with a name, a signature and (unless external) a body",
     description: "Defines a symbol `sym_name` of type `function_type`. The body's entry block \
@@ -39,8 +40,27 @@ pub const FUNC: OpDef = OpDef {
 };
 const _: () = FUNC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `func.func`.
+    pub struct FuncOp = FUNC;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        sym_visibility = "sym_visibility": Option<&str>,
+        arg_attrs = "arg_attrs": Option<Attr>,
+        res_attrs = "res_attrs": Option<Attr>,
+        no_inline = "no_inline": bool
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `func.return`.
-pub const RETURN: OpDef = OpDef {
+pub static RETURN: OpDef = OpDef {
     name: "func.return",
     summary: "return from a function",
     description: "Ends the body of a `func.func`, returning its operands, whose number and types \
@@ -58,8 +78,20 @@ pub const RETURN: OpDef = OpDef {
 };
 const _: () = RETURN.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `func.return`.
+    pub struct ReturnOp = RETURN;
+    operands {
+        operands = "operands": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `func.call`.
-pub const CALL: OpDef = OpDef {
+pub static CALL: OpDef = OpDef {
     name: "func.call",
     summary: "call a function by name",
     description: "Calls the `func.func` named by `callee` in the nearest symbol table with the \
@@ -78,8 +110,34 @@ pub const CALL: OpDef = OpDef {
 };
 const _: () = CALL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `func.call`.
+    pub struct CallOp = CALL;
+    operands {
+        operands = "operands": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        callee = "callee": Attr,
+        no_inline = "no_inline": bool
+    }
+    regions {}
+    successors {}
+}
+
 /// The func dialect's ops.
 pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `func` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum FuncOpKind for OPS {
+        Func(FuncOp),
+        Return(ReturnOp),
+        Call(CallOp),
+    }
+}
 
 /// The `(inputs, results)` of an op's `function_type` property.
 pub(crate) fn function_type(ctx: &Context, op: OpId) -> Option<(Vec<Type>, Vec<Type>)> {
@@ -345,16 +403,11 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let properties = Some(p.ctx.dict_attr(props));
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands: vec![],
-        result_types: vec![],
-        properties,
-        attrs,
-        regions: vec![region],
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_attrs(attrs)
+        .with_regions(vec![region]);
+    st.properties = properties;
+    Ok(st)
 }
 
 /// `-> (i32) -> i32` would be a function-typed result; a parenthesised list is followed by `->`.

@@ -6,12 +6,13 @@
 
 use crate::threadgroup::group_of;
 use crate::tilus_types::{type_str, TensorType, REG_TENSOR};
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{one, Format, OpDef, Trait};
 use tilus_ir::rewrite::Folded;
 use tilus_ir::{Attr, Context, Diagnostic, OpId};
 
 /// `layout.convert`.
-pub const CONVERT: OpDef = OpDef {
+pub static CONVERT: OpDef = OpDef {
     name: "layout.convert",
     summary: "copy a register tensor into another register layout",
     description: "`%y = layout.convert %x : !tilus.reg<64x16xf32, layout = A> to \
@@ -32,8 +33,29 @@ pub const CONVERT: OpDef = OpDef {
 };
 const _: () = CONVERT.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `layout.convert`.
+    pub struct ConvertOp = CONVERT;
+    operands {
+        source = "source": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The layout dialect's ops.
 pub static OPS: &[&OpDef] = &[&CONVERT];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `layout` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum LayoutOpKind for OPS {
+        Convert(ConvertOp),
+    }
+}
 
 fn err(op: OpId, msg: String) -> Diagnostic {
     Diagnostic::op(op, format!("'layout.convert' op {msg}"))

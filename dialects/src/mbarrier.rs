@@ -17,7 +17,7 @@
 //! on waits, `scope(cta|cluster)` on both. When left out, arrivals are `release` at `cta` scope
 //! (`cluster` for the remote and multicast variants) and waits are `acquire` at `cta` scope.
 
-use crate::common::{op_state, parse_trailing_attrs};
+use crate::common::parse_trailing_attrs;
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
     attr_i64, attr_i64s, barrier_count, const_int, type_str, BARRIERS, DENSE_I64_ARRAY,
@@ -25,6 +25,7 @@ use crate::tilus_types::{
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{enum_attr, maybe, one, opt_attr, AttrConstraint, Format, OpDef, I32};
 use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Trait, Value};
@@ -41,7 +42,7 @@ pub const WAIT_SEM: AttrConstraint = enum_attr("wait memory semantics", &["acqui
 pub const SCOPE: AttrConstraint = enum_attr("memory scope", &["cta", "cluster"]);
 
 /// `mbarrier.alloc`.
-pub const ALLOC: OpDef = OpDef {
+pub static ALLOC: OpDef = OpDef {
     name: "mbarrier.alloc",
     summary: "allocate and initialize N mbarriers in shared memory",
     description: "`%bars = mbarrier.alloc counts [1, 128] : !mbarrier.barriers<2>` allocates \
@@ -60,12 +61,27 @@ pub const ALLOC: OpDef = OpDef {
         parse: parse_alloc,
         print: print_alloc,
     },
+    traits: &[Trait::Async, Trait::AllocatesShared],
     ..OpDef::DEFAULT
 };
 const _: () = ALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.alloc`.
+    pub struct AllocOp = ALLOC;
+    operands {}
+    results {
+        barriers = "barriers": Value
+    }
+    attrs {
+        counts = "counts": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive`.
-pub const ARRIVE: OpDef = OpDef {
+pub static ARRIVE: OpDef = OpDef {
     name: "mbarrier.arrive",
     summary: "arrive on a barrier",
     description: "`mbarrier.arrive %bars[%i : i32] count(%c) sem(relaxed) scope(cluster) : \
@@ -87,12 +103,46 @@ pub const ARRIVE: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` (`count` `(` $count^ `)`)? \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a arrive memory semantics attribute.
+    pub enum ArriveMemorySemantics {
+        Release = "release",
+        Relaxed = "relaxed"
+    }
+}
+
+tilus_ir::op_enum! {
+    /// The cases of a memory scope attribute.
+    pub enum MemoryScope {
+        Cta = "cta",
+        Cluster = "cluster"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive`.
+    pub struct ArriveOp = ARRIVE;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        count = "count": Option<Value>
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive_expect_tx`.
-pub const ARRIVE_EXPECT_TX: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx",
     summary: "expect transaction bytes on a barrier, then arrive once",
     description: "`mbarrier.arrive_expect_tx %bars[%i : i32], %bytes : !mbarrier.barriers<2>` \
@@ -114,12 +164,30 @@ pub const ARRIVE_EXPECT_TX: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx`.
+    pub struct ArriveExpectTxOp = ARRIVE_EXPECT_TX;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive_expect_tx_multicast`.
-pub const ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx_multicast",
     summary: "expect bytes and arrive once on the same barrier of several CTAs of the cluster",
     description: "`mbarrier.arrive_expect_tx_multicast %bars[%i : i32], %bytes, mask(%m) : \
@@ -142,12 +210,31 @@ pub const ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `mask` `(` $mask `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX_MULTICAST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx_multicast`.
+    pub struct ArriveExpectTxMulticastOp = ARRIVE_EXPECT_TX_MULTICAST;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value,
+        mask = "mask": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.arrive_expect_tx_remote`.
-pub const ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
+pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
     name: "mbarrier.arrive_expect_tx_remote",
     summary: "expect bytes and arrive on the barrier of another CTA of the cluster",
     description: "`mbarrier.arrive_expect_tx_remote %bars[%i : i32], %bytes, rank(%r) : \
@@ -169,12 +256,31 @@ pub const ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` $bytes `,` `rank` `(` $rank `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::PerThread, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ARRIVE_EXPECT_TX_REMOTE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.arrive_expect_tx_remote`.
+    pub struct ArriveExpectTxRemoteOp = ARRIVE_EXPECT_TX_REMOTE;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        bytes = "bytes": Value,
+        rank = "rank": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<ArriveMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.wait`.
-pub const WAIT: OpDef = OpDef {
+pub static WAIT: OpDef = OpDef {
     name: "mbarrier.wait",
     summary: "wait until the phase of a given parity has completed",
     description: "`mbarrier.wait %bars[%i : i32], phase(%p) : !mbarrier.barriers<2>` blocks \
@@ -197,39 +303,89 @@ pub const WAIT: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` `,` `phase` `(` $phase `)` \
          (`sem` `(` $sem^ `)`)? (`scope` `(` $scope^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a wait memory semantics attribute.
+    pub enum WaitMemorySemantics {
+        Acquire = "acquire",
+        Relaxed = "relaxed"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.wait`.
+    pub struct WaitOp = WAIT;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        phase = "phase": Value
+    }
+    results {}
+    attrs {
+        sem = "sem": Option<WaitMemorySemantics>,
+        scope = "scope": Option<MemoryScope>
+    }
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.producer_initial_phase`.
-pub const PRODUCER_INITIAL_PHASE: OpDef = OpDef {
+pub static PRODUCER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.producer_initial_phase",
     summary: "the parity a producer first waits on (1)",
     description: "`%p = mbarrier.producer_initial_phase` is the constant `1 : i32`: a producer \
         waiting for a free slot on a fresh barrier waits on parity 1, which counts as the \
         already completed previous phase and returns at once.",
     results: &[one("phase", I32)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     format: Format::Declarative("attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = PRODUCER_INITIAL_PHASE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.producer_initial_phase`.
+    pub struct ProducerInitialPhaseOp = PRODUCER_INITIAL_PHASE;
+    operands {}
+    results {
+        phase = "phase": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.consumer_initial_phase`.
-pub const CONSUMER_INITIAL_PHASE: OpDef = OpDef {
+pub static CONSUMER_INITIAL_PHASE: OpDef = OpDef {
     name: "mbarrier.consumer_initial_phase",
     summary: "the parity a consumer first waits on (0)",
     description: "`%p = mbarrier.consumer_initial_phase` is the constant `0 : i32`: a consumer \
         waits on parity 0, which blocks until the barrier's first phase completes.",
     results: &[one("phase", I32)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     format: Format::Declarative("attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = CONSUMER_INITIAL_PHASE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.consumer_initial_phase`.
+    pub struct ConsumerInitialPhaseOp = CONSUMER_INITIAL_PHASE;
+    operands {}
+    results {
+        phase = "phase": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `mbarrier.addr`.
-pub const ADDR: OpDef = OpDef {
+pub static ADDR: OpDef = OpDef {
     name: "mbarrier.addr",
     summary: "the 32-bit shared-window address of one barrier",
     description: "`%a = mbarrier.addr %bars[%i : i32] : !mbarrier.barriers<2> -> i32` is the \
@@ -249,6 +405,21 @@ pub const ADDR: OpDef = OpDef {
 };
 const _: () = ADDR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `mbarrier.addr`.
+    pub struct AddrOp = ADDR;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The mbarrier dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &ALLOC,
@@ -261,6 +432,21 @@ pub static OPS: &[&OpDef] = &[
     &CONSUMER_INITIAL_PHASE,
     &ADDR,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `mbarrier` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum MbarrierOpKind for OPS {
+        Alloc(AllocOp),
+        Arrive(ArriveOp),
+        ArriveExpectTx(ArriveExpectTxOp),
+        ArriveExpectTxMulticast(ArriveExpectTxMulticastOp),
+        ArriveExpectTxRemote(ArriveExpectTxRemoteOp),
+        Wait(WaitOp),
+        ProducerInitialPhase(ProducerInitialPhaseOp),
+        ConsumerInitialPhase(ConsumerInitialPhaseOp),
+        Addr(AddrOp),
+    }
+}
 
 // ----- helpers shared with other dialects ------------------------------------------------------
 
@@ -454,7 +640,10 @@ fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let ty = p.parse_type()?;
-    Ok(op_state(p, def, vec![], vec![ty], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_results(vec![ty])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_alloc(pr: &mut Printer, op: OpId) {

@@ -10,9 +10,10 @@
 //! brackets, vector operands in braces, immediates are copied as written and `_` is PTX's sink.
 //! The results are the instruction's destination (one register, or `{...}` for several).
 
-use crate::common::{op_state, parse_trailing_attrs, split_declared};
+use crate::common::{parse_trailing_attrs, split_declared};
 use crate::func::{function_type, parse_named_arg, print_fn_args};
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, many, maybe, one, opt_attr, region, AttrConstraint, Format, OpDef, Trait, TypeConstraint,
     ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, I1, I64_ATTR, STR_ATTR,
@@ -177,7 +178,7 @@ const TARGET_ATTR: AttrConstraint = AttrConstraint {
 };
 
 /// `ptx.entry`.
-pub const ENTRY: OpDef = OpDef {
+pub static ENTRY: OpDef = OpDef {
     name: "ptx.entry",
     summary: "a kernel (`.visible .entry`) with parameters and a body of PTX-level ops",
     description: "Defines the kernel `sym_name`. Its arguments are the kernel parameters: \
@@ -210,8 +211,29 @@ pub const ENTRY: OpDef = OpDef {
 };
 const _: () = ENTRY.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.entry`.
+    pub struct EntryOp = ENTRY;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        target = "target": Attr,
+        maxntid = "maxntid": Option<i64>,
+        reqntid = "reqntid": Option<i64>,
+        minnctapersm = "minnctapersm": Option<i64>,
+        reqnctapercluster = "reqnctapercluster": Option<i64>,
+        arg_attrs = "arg_attrs": Option<Attr>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `ptx.ret`.
-pub const RET: OpDef = OpDef {
+pub static RET: OpDef = OpDef {
     name: "ptx.ret",
     summary: "return from the kernel (`ret;`)",
     description: "Ends a block of a `ptx.entry`: the thread exits.",
@@ -220,6 +242,16 @@ pub const RET: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 const _: () = RET.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.ret`.
+    pub struct RetOp = RET;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 // ----- ptx.special ------------------------------------------------------------------------------
 
@@ -271,7 +303,7 @@ pub const SPECIAL_REGS: &[(&str, u32)] = &[
 ];
 
 /// `ptx.special`.
-pub const SPECIAL: OpDef = OpDef {
+pub static SPECIAL: OpDef = OpDef {
     name: "ptx.special",
     summary: "read a special register (`%tid.x`, `%ctaid.y`, `%laneid`, ...)",
     description: "Reads the special register named by `reg` (without `%`): `tid`, `ntid`, \
@@ -293,10 +325,24 @@ pub const SPECIAL: OpDef = OpDef {
 };
 const _: () = SPECIAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.special`.
+    pub struct SpecialOp = SPECIAL;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        reg = "reg": &str
+    }
+    regions {}
+    successors {}
+}
+
 // ----- ptx.inst ---------------------------------------------------------------------------------
 
 /// `ptx.inst`.
-pub const INST: OpDef = OpDef {
+pub static INST: OpDef = OpDef {
     name: "ptx.inst",
     summary: "one PTX instruction: opcode, operands as PTX writes them, optional guard",
     description: "Emits `@guard opcode dests, operands;`. `opcode` is the full instruction name \
@@ -329,10 +375,29 @@ pub const INST: OpDef = OpDef {
 };
 const _: () = INST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.inst`.
+    pub struct InstOp = INST;
+    operands {
+        args = "args": &[Value],
+        guard = "guard": Option<Value>
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        opcode = "opcode": &str,
+        form = "form": Option<&str>,
+        guard_negated = "guard_negated": bool
+    }
+    regions {}
+    successors {}
+}
+
 // ----- ptx.asm, shared memory -----------------------------------------------------------------
 
 /// `ptx.asm`.
-pub const ASM: OpDef = OpDef {
+pub static ASM: OpDef = OpDef {
     name: "ptx.asm",
     summary: "verbatim PTX with `$N` placeholders (inline assembly)",
     description: "Emits `asm_string` as written, `$0`.. standing for the results then the \
@@ -352,8 +417,24 @@ pub const ASM: OpDef = OpDef {
 };
 const _: () = ASM.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.asm`.
+    pub struct AsmOp = ASM;
+    operands {
+        args = "args": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        asm_string = "asm_string": &str
+    }
+    regions {}
+    successors {}
+}
+
 /// `ptx.shared_decl`.
-pub const SHARED_DECL: OpDef = OpDef {
+pub static SHARED_DECL: OpDef = OpDef {
     name: "ptx.shared_decl",
     summary: "a shared-memory buffer at module scope (the dynamic buffer when unsized)",
     description: "Declares the shared-memory symbol `sym_name` aligned to `alignment` bytes: \
@@ -376,8 +457,22 @@ pub const SHARED_DECL: OpDef = OpDef {
 };
 const _: () = SHARED_DECL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.shared_decl`.
+    pub struct SharedDeclOp = SHARED_DECL;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        alignment = "alignment": i64,
+        size = "size": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `ptx.addressof`.
-pub const ADDRESSOF: OpDef = OpDef {
+pub static ADDRESSOF: OpDef = OpDef {
     name: "ptx.addressof",
     summary: "the shared-window address of a `ptx.shared_decl`",
     description: "Gives the address of the shared buffer `global_name` in the shared window: \
@@ -392,6 +487,20 @@ pub const ADDRESSOF: OpDef = OpDef {
 };
 const _: () = ADDRESSOF.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `ptx.addressof`.
+    pub struct AddressofOp = ADDRESSOF;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        global_name = "global_name": Attr
+    }
+    regions {}
+    successors {}
+}
+
 /// The ptx dialect's ops.
 pub static OPS: &[&OpDef] = &[
     &ENTRY,
@@ -402,6 +511,19 @@ pub static OPS: &[&OpDef] = &[
     &SHARED_DECL,
     &ADDRESSOF,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `ptx` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum PtxOpKind for OPS {
+        Entry(EntryOp),
+        Ret(RetOp),
+        Special(SpecialOp),
+        Inst(InstOp),
+        Asm(AsmOp),
+        SharedDecl(SharedDeclOp),
+        Addressof(AddressofOp),
+    }
+}
 
 // ----- helpers ---------------------------------------------------------------------------------
 
@@ -863,7 +985,10 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let attrs = parse_trailing_attrs(p, def, true, &mut props)?;
     let region = p.parse_region(args, true)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![region]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs)
+        .with_regions(vec![region]))
 }
 
 fn print_entry(pr: &mut Printer, op: OpId) {
@@ -1136,7 +1261,11 @@ fn parse_inst(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut props = inst_properties(p.ctx, &opcode, Some(&form), vals.len(), neg);
     // Discardable attributes that name a declared property are properties.
     split_declared(def, &mut attrs, &mut props);
-    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(outs)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_inst(pr: &mut Printer, op: OpId) {
@@ -1207,7 +1336,10 @@ fn parse_special(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState>
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
     p.expect(":")?;
     let t = p.parse_type()?;
-    Ok(op_state(p, def, vec![], vec![t], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_results(vec![t])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_special(pr: &mut Printer, op: OpId) {
@@ -1272,7 +1404,11 @@ fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     });
     let mut props = vec![("asm_string".to_string(), s)];
     split_declared(def, &mut attrs, &mut props);
-    Ok(op_state(p, def, operands, outs, props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(outs)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_asm(pr: &mut Printer, op: OpId) {
@@ -1332,7 +1468,9 @@ fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSt
     let a = p.number_attr_typed(&text, i64t, sp)?;
     props.push(("alignment".into(), a));
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_shared_decl(pr: &mut Printer, op: OpId) {

@@ -4,6 +4,7 @@
 //! them without rebuilding a CFG. Syntax and generic form match MLIR's scf dialect.
 
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     block_region, many, one, opt_attr, Format, OpDef, Trait, ANY_TYPE, I1, SIGNLESS_INT_LIKE,
     UNIT_ATTR,
@@ -16,7 +17,7 @@ use tilus_ir::{
 };
 
 /// `scf.for`.
-pub const FOR: OpDef = OpDef {
+pub static FOR: OpDef = OpDef {
     name: "scf.for",
     summary: "a counted loop with loop-carried values",
     description: "Runs its body for `%iv` from `lowerBound` (inclusive) to `upperBound` \
@@ -45,8 +46,29 @@ pub const FOR: OpDef = OpDef {
 };
 const _: () = FOR.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.for`.
+    pub struct ForOp = FOR;
+    operands {
+        lower_bound = "lowerBound": Value,
+        upper_bound = "upperBound": Value,
+        step = "step": Value,
+        init_args = "initArgs": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        unsigned_cmp = "unsignedCmp": bool
+    }
+    regions {
+        region = "region"
+    }
+    successors {}
+}
+
 /// `scf.if`.
-pub const IF: OpDef = OpDef {
+pub static IF: OpDef = OpDef {
     name: "scf.if",
     summary: "a conditional with optional results",
     description: "Runs `thenRegion` when `condition` is true, else `elseRegion` (which may be \
@@ -55,7 +77,11 @@ pub const IF: OpDef = OpDef {
     operands: &[one("condition", I1)],
     results: &[many("results", ANY_TYPE)],
     regions: &[block_region("thenRegion"), block_region("elseRegion")],
-    traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
+    traits: &[
+        Trait::SingleBlock,
+        Trait::RecursiveMemoryEffects,
+        Trait::PerThread,
+    ],
     verify: Some(verify_if),
     canonicalize: &[Pattern::new("if-constant-condition", if_constant_condition)],
     format: Format::Custom {
@@ -66,14 +92,32 @@ pub const IF: OpDef = OpDef {
 };
 const _: () = IF.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.if`.
+    pub struct IfOp = IF;
+    operands {
+        condition = "condition": Value
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {}
+    regions {
+        then_region = "thenRegion",
+        else_region = "elseRegion"
+    }
+    successors {}
+}
+
 /// `scf.yield`.
-pub const YIELD: OpDef = OpDef {
+pub static YIELD: OpDef = OpDef {
     name: "scf.yield",
     summary: "end a structured region, passing values to its op",
     description: "Terminates the body of `scf.for` (the next iteration's carried values) and the \
         regions of `scf.if` (the results).",
     operands: &[many("results", ANY_TYPE)],
     traits: &[
+        Trait::PerThread,
         Trait::Pure,
         Trait::Terminator,
         Trait::ReturnLike,
@@ -84,8 +128,29 @@ pub const YIELD: OpDef = OpDef {
 };
 const _: () = YIELD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.yield`.
+    pub struct YieldOp = YIELD;
+    operands {
+        results = "results": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The scf dialect's ops.
 pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `scf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum ScfOpKind for OPS {
+        For(ForOp),
+        If(IfOp),
+        Yield(YieldOp),
+    }
+}
 
 /// The value of an integer or boolean constant operand.
 fn const_int(ctx: &Context, v: tilus_ir::Value) -> Option<i128> {
@@ -287,16 +352,7 @@ fn ensure_yield(p: &mut Parser, r: RegionId) {
     if !has {
         let name = p.ctx.op_name("scf.yield");
         let loc = p.ctx.unknown_loc();
-        let y = p.ctx.create_op(OperationState {
-            name,
-            operands: vec![],
-            result_types: vec![],
-            properties: None,
-            attrs: vec![],
-            regions: vec![],
-            successors: vec![],
-            loc,
-        });
+        let y = p.ctx.create_op(OperationState::new(name, loc));
         p.ctx.append_op(b, y);
     }
 }
@@ -343,16 +399,13 @@ fn state(
     };
     let name = p.ctx.op_name(def.name);
     let loc = p.ctx.unknown_loc();
-    Ok(OperationState {
-        name,
-        operands,
-        result_types: results,
-        properties,
-        attrs,
-        regions,
-        successors: vec![],
-        loc,
-    })
+    let mut st = OperationState::new(name, loc)
+        .with_operands(operands)
+        .with_results(results)
+        .with_attrs(attrs)
+        .with_regions(regions);
+    st.properties = properties;
+    Ok(st)
 }
 
 fn parse_for(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {

@@ -34,7 +34,7 @@ const SHARED_OR_TMEM_TENSOR: TypeConstraint = TypeConstraint {
 };
 
 /// `tcgen05.alloc`.
-pub const ALLOC: OpDef = OpDef {
+pub static ALLOC: OpDef = OpDef {
     name: "tcgen05.alloc",
     summary: "allocate tensor-memory columns",
     description: "`%t = tcgen05.alloc (cta_group(2))? : !tilus.tmem<128x256xf32>` reserves \
@@ -47,12 +47,27 @@ pub const ALLOC: OpDef = OpDef {
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_alloc),
     format: Format::Declarative("(`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($tensor)"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = ALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.alloc`.
+    pub struct AllocOp = ALLOC;
+    operands {}
+    results {
+        tensor = "tensor": Value
+    }
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.dealloc`.
-pub const DEALLOC: OpDef = OpDef {
+pub static DEALLOC: OpDef = OpDef {
     name: "tcgen05.dealloc",
     summary: "free a tensor-memory allocation",
     description: "`tcgen05.dealloc %t (cta_group(2))? : !tilus.tmem<...>` frees the columns of a \
@@ -64,12 +79,27 @@ pub const DEALLOC: OpDef = OpDef {
     format: Format::Declarative(
         "$tensor (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($tensor)",
     ),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = DEALLOC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.dealloc`.
+    pub struct DeallocOp = DEALLOC;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.relinquish_alloc_permit`.
-pub const RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
+pub static RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     name: "tcgen05.relinquish_alloc_permit",
     summary: "give up the right to allocate tensor memory",
     description: "`tcgen05.relinquish_alloc_permit (cta_group(2))?` tells the hardware this CTA \
@@ -78,12 +108,25 @@ pub const RELINQUISH_ALLOC_PERMIT: OpDef = OpDef {
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_cta_group_only),
     format: Format::Declarative("(`cta_group` `(` $cta_group^ `)`)? attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = RELINQUISH_ALLOC_PERMIT.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.relinquish_alloc_permit`.
+    pub struct RelinquishAllocPermitOp = RELINQUISH_ALLOC_PERMIT;
+    operands {}
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.mma`.
-pub const MMA: OpDef = OpDef {
+pub static MMA: OpDef = OpDef {
     name: "tcgen05.mma",
     summary: "asynchronous MMA into tensor memory, d = a * b + (enable_input_d ? d : 0)",
     description: "`tcgen05.mma %a, %b, %d, enable_input_d(%p) (cta_group(2))? : A, B, D` \
@@ -112,12 +155,30 @@ pub const MMA: OpDef = OpDef {
         "$a `,` $b `,` $d `,` `enable_input_d` `(` $enable_input_d `)` \
          (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($a) `,` type($b) `,` type($d)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = MMA.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.mma`.
+    pub struct MmaOp = MMA;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        d = "d": Value,
+        enable_input_d = "enable_input_d": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.commit`.
-pub const COMMIT: OpDef = OpDef {
+pub static COMMIT: OpDef = OpDef {
     name: "tcgen05.commit",
     summary: "arrive on an mbarrier when the issued tcgen05 work completes",
     description: "`tcgen05.commit %bars[%i : i32] (multicast(%mask))? (cta_group(2))? : \
@@ -136,12 +197,29 @@ pub const COMMIT: OpDef = OpDef {
         "$barriers `[` $index `:` type($index) `]` (`multicast` `(` $multicast_mask^ `)`)? \
          (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($barriers)",
     ),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.commit`.
+    pub struct CommitOp = COMMIT;
+    operands {
+        barriers = "barriers": Value,
+        index = "index": Value,
+        multicast_mask = "multicast_mask": Option<Value>
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.ld`.
-pub const LD: OpDef = OpDef {
+pub static LD: OpDef = OpDef {
     name: "tcgen05.ld",
     summary: "load a tensor-memory tile into registers",
     description: "`%r = tcgen05.ld %t : !tilus.tmem<LxCxT> -> !tilus.reg<LxCxT, ...>` copies a \
@@ -154,12 +232,27 @@ pub const LD: OpDef = OpDef {
     results: &[one("result", REG_TENSOR)],
     verify: Some(verify_ld),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
+    traits: &[Trait::Collective, Trait::Async, Trait::MemRead],
     ..OpDef::DEFAULT
 };
 const _: () = LD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.ld`.
+    pub struct LdOp = LD;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.st`.
-pub const ST: OpDef = OpDef {
+pub static ST: OpDef = OpDef {
     name: "tcgen05.st",
     summary: "store a register tile into tensor memory",
     description: "`tcgen05.st %r, %t : !tilus.reg<...>, !tilus.tmem<...>` writes a register \
@@ -168,34 +261,70 @@ pub const ST: OpDef = OpDef {
     operands: &[one("value", REG_TENSOR), one("tensor", TMEM_TENSOR)],
     verify: Some(verify_st),
     format: Format::Declarative("$value `,` $tensor attr-dict `:` type($value) `,` type($tensor)"),
+    traits: &[Trait::Collective, Trait::Async, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = ST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.st`.
+    pub struct StOp = ST;
+    operands {
+        value = "value": Value,
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.wait_ld`.
-pub const WAIT_LD: OpDef = OpDef {
+pub static WAIT_LD: OpDef = OpDef {
     name: "tcgen05.wait_ld",
     summary: "wait for this thread's tcgen05.ld to complete",
     description: "`tcgen05.wait_ld` (PTX `tcgen05.wait::ld.sync.aligned`) blocks until every \
         `tcgen05.ld` issued by the thread has written its registers. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_LD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.wait_ld`.
+    pub struct WaitLdOp = WAIT_LD;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.wait_st`.
-pub const WAIT_ST: OpDef = OpDef {
+pub static WAIT_ST: OpDef = OpDef {
     name: "tcgen05.wait_st",
     summary: "wait for this thread's tcgen05.st to complete",
     description: "`tcgen05.wait_st` (PTX `tcgen05.wait::st.sync.aligned`) blocks until every \
         `tcgen05.st` issued by the thread has been written to tensor memory. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_ST.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.wait_st`.
+    pub struct WaitStOp = WAIT_ST;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.cp`.
-pub const CP: OpDef = OpDef {
+pub static CP: OpDef = OpDef {
     name: "tcgen05.cp",
     summary: "asynchronous copy from shared memory into tensor memory",
     description: "`tcgen05.cp %s, %t (cta_group(2))? : !tilus.shared<128x...>, \
@@ -210,12 +339,28 @@ pub const CP: OpDef = OpDef {
         "$source `,` $tensor (`cta_group` `(` $cta_group^ `)`)? attr-dict `:` type($source) `,` \
          type($tensor)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = CP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.cp`.
+    pub struct CpOp = CP;
+    operands {
+        source = "source": Value,
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.slice`.
-pub const SLICE: OpDef = OpDef {
+pub static SLICE: OpDef = OpDef {
     name: "tcgen05.slice",
     summary: "a view of a box of a tensor-memory tensor",
     description: "`%s = tcgen05.slice %t[%o1, ..., %on] (lane_offset(32))? : !tilus.tmem<...> -> \
@@ -229,7 +374,7 @@ pub const SLICE: OpDef = OpDef {
     operands: &[one("tensor", TMEM_TENSOR), many("offsets", INDEX)],
     results: &[one("result", TMEM_TENSOR)],
     attributes: &[opt_attr("lane_offset", I64_ATTR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     verify: Some(verify_slice),
     format: Format::Declarative(
         "$tensor `[` $offsets `]` (`lane_offset` `(` $lane_offset^ `)`)? attr-dict `:` \
@@ -239,8 +384,25 @@ pub const SLICE: OpDef = OpDef {
 };
 const _: () = SLICE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.slice`.
+    pub struct SliceOp = SLICE;
+    operands {
+        tensor = "tensor": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        lane_offset = "lane_offset": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.view`.
-pub const VIEW: OpDef = OpDef {
+pub static VIEW: OpDef = OpDef {
     name: "tcgen05.view",
     summary: "reinterpret a tensor-memory tensor with another element type or shape",
     description: "`%v = tcgen05.view %t : !tilus.tmem<128x64xf32> -> !tilus.tmem<128x128xf16>` \
@@ -248,15 +410,29 @@ pub const VIEW: OpDef = OpDef {
         lanes and the same number of bits per lane (`Π shape[1:] · bits`). No data moves.",
     operands: &[one("tensor", TMEM_TENSOR)],
     results: &[one("result", TMEM_TENSOR)],
-    traits: &[Trait::Pure],
+    traits: &[Trait::Pure, Trait::Async],
     verify: Some(verify_view),
     format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
     ..OpDef::DEFAULT
 };
 const _: () = VIEW.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.view`.
+    pub struct ViewOp = VIEW;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.fence_before_thread_sync`.
-pub const FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
+pub static FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
     name: "tcgen05.fence_before_thread_sync",
     summary: "order earlier tcgen05 ops before the next thread synchronization",
     description: "`tcgen05.fence_before_thread_sync` (PTX `tcgen05.fence::before_thread_sync`) \
@@ -264,12 +440,23 @@ pub const FENCE_BEFORE_THREAD_SYNC: OpDef = OpDef {
         or mbarrier synchronization — e.g. after the last `tcgen05.wait_ld` and before the \
         `threadgroup.sync` that precedes `tcgen05.dealloc`. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_BEFORE_THREAD_SYNC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.fence_before_thread_sync`.
+    pub struct FenceBeforeThreadSyncOp = FENCE_BEFORE_THREAD_SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tcgen05.fence_after_thread_sync`.
-pub const FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
+pub static FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
     name: "tcgen05.fence_after_thread_sync",
     summary: "order later tcgen05 ops after the previous thread synchronization",
     description: "`tcgen05.fence_after_thread_sync` (PTX `tcgen05.fence::after_thread_sync`) \
@@ -278,9 +465,20 @@ pub const FENCE_AFTER_THREAD_SYNC: OpDef = OpDef {
         before the first `tcgen05.mma`, or after waiting on an MMA's commit barrier and before \
         `tcgen05.ld`. Any group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_AFTER_THREAD_SYNC.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tcgen05.fence_after_thread_sync`.
+    pub struct FenceAfterThreadSyncOp = FENCE_AFTER_THREAD_SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// The tcgen05 dialect's ops.
 pub static OPS: &[&OpDef] = &[
@@ -299,6 +497,26 @@ pub static OPS: &[&OpDef] = &[
     &FENCE_BEFORE_THREAD_SYNC,
     &FENCE_AFTER_THREAD_SYNC,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tcgen05` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum Tcgen05OpKind for OPS {
+        Alloc(AllocOp),
+        Dealloc(DeallocOp),
+        RelinquishAllocPermit(RelinquishAllocPermitOp),
+        Mma(MmaOp),
+        Commit(CommitOp),
+        Ld(LdOp),
+        St(StOp),
+        WaitLd(WaitLdOp),
+        WaitSt(WaitStOp),
+        Cp(CpOp),
+        Slice(SliceOp),
+        View(ViewOp),
+        FenceBeforeThreadSync(FenceBeforeThreadSyncOp),
+        FenceAfterThreadSync(FenceAfterThreadSyncOp),
+    }
+}
 
 // ----- helpers -------------------------------------------------------------------------------
 

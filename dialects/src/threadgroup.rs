@@ -21,7 +21,7 @@ const GROUP_TRAITS: &[Trait] = &[
 ];
 
 /// `threadgroup.group`.
-pub const GROUP: OpDef = OpDef {
+pub static GROUP: OpDef = OpDef {
     name: "threadgroup.group",
     summary: "run a region on a contiguous range of the enclosing group's threads",
     description:
@@ -40,8 +40,23 @@ pub const GROUP: OpDef = OpDef {
 };
 const _: () = GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.group`.
+    pub struct GroupOp = GROUP;
+    operands {}
+    results {}
+    attrs {
+        begin = "begin": i64,
+        num = "num": i64
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.single_thread`.
-pub const SINGLE_THREAD: OpDef = OpDef {
+pub static SINGLE_THREAD: OpDef = OpDef {
     name: "threadgroup.single_thread",
     summary: "run a region on one thread of the enclosing group",
     description: "Without `thread(i)` the hardware elects any one thread (`elect.sync`, a \
@@ -56,8 +71,22 @@ pub const SINGLE_THREAD: OpDef = OpDef {
 };
 const _: () = SINGLE_THREAD.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.single_thread`.
+    pub struct SingleThreadOp = SINGLE_THREAD;
+    operands {}
+    results {}
+    attrs {
+        thread = "thread": Option<i64>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.single_warp`.
-pub const SINGLE_WARP: OpDef = OpDef {
+pub static SINGLE_WARP: OpDef = OpDef {
     name: "threadgroup.single_warp",
     summary: "run a region on one warp of the enclosing group",
     description: "`threadgroup.single_warp warp(w) { ... }` is `threadgroup.group threads(32 * w, \
@@ -71,8 +100,22 @@ pub const SINGLE_WARP: OpDef = OpDef {
 };
 const _: () = SINGLE_WARP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.single_warp`.
+    pub struct SingleWarpOp = SINGLE_WARP;
+    operands {}
+    results {}
+    attrs {
+        warp = "warp": Option<i64>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.warp_group`.
-pub const WARP_GROUP: OpDef = OpDef {
+pub static WARP_GROUP: OpDef = OpDef {
     name: "threadgroup.warp_group",
     summary: "run a region on consecutive warps of the enclosing group",
     description: "`threadgroup.warp_group warps(b, n) { ... }` is `threadgroup.group threads(32 * \
@@ -89,8 +132,23 @@ pub const WARP_GROUP: OpDef = OpDef {
 };
 const _: () = WARP_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.warp_group`.
+    pub struct WarpGroupOp = WARP_GROUP;
+    operands {}
+    results {}
+    attrs {
+        warp_begin = "warp_begin": i64,
+        num_warps = "num_warps": i64
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
 /// `threadgroup.sync`.
-pub const SYNC: OpDef = OpDef {
+pub static SYNC: OpDef = OpDef {
     name: "threadgroup.sync",
     summary: "barrier over the threads of the enclosing group only",
     description: "Waits until every thread of the enclosing group arrives, and orders their \
@@ -106,8 +164,29 @@ pub const SYNC: OpDef = OpDef {
 };
 const _: () = SYNC.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.sync`.
+    pub struct SyncOp = SYNC;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// The threadgroup dialect's ops.
 pub static OPS: &[&OpDef] = &[&GROUP, &SINGLE_THREAD, &SINGLE_WARP, &WARP_GROUP, &SYNC];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `threadgroup` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum ThreadgroupOpKind for OPS {
+        Group(GroupOp),
+        SingleThread(SingleThreadOp),
+        SingleWarp(SingleWarpOp),
+        WarpGroup(WarpGroupOp),
+        Sync(SyncOp),
+    }
+}
 
 /// The thread group an op executes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

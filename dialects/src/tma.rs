@@ -13,7 +13,7 @@
 //! only its leader lane issues); bulk groups (`commit_group`/`wait_group`) are tracked per issuing
 //! thread.
 
-use crate::common::{op_error, op_state, parse_trailing_attrs};
+use crate::common::{op_error, parse_trailing_attrs};
 use crate::layout_algebra::SwizzleMode;
 use crate::mbarrier::{check_barrier_index, check_const_range};
 use crate::threadgroup::{require_group, Need};
@@ -24,6 +24,7 @@ use crate::tilus_types::{
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::format::operand_group;
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
     attr, enum_attr, many, maybe, one, opt_attr, AttrConstraint, Format, OpDef, Trait, I32,
     I64_ATTR, UNIT_ATTR,
@@ -42,7 +43,7 @@ pub const MAX_WAIT_GROUP: i64 = 6;
 pub const FENCE_SPACE: AttrConstraint = enum_attr("state space", &["shared", "global"]);
 
 /// `tma.global_to_shared`.
-pub const GLOBAL_TO_SHARED: OpDef = OpDef {
+pub static GLOBAL_TO_SHARED: OpDef = OpDef {
     name: "tma.global_to_shared",
     summary: "asynchronous bulk copy of a box from a global view into a shared tensor",
     description: "`tma.global_to_shared %g[%m, %k : i32, i32], %s, %bars[%i : i32] : \
@@ -69,7 +70,12 @@ pub const GLOBAL_TO_SHARED: OpDef = OpDef {
         opt_attr("dims", DENSE_I64_ARRAY),
         opt_attr("cta_group", I64_ATTR),
     ],
-    traits: &[Trait::AttrSizedOperandSegments],
+    traits: &[
+        Trait::AttrSizedOperandSegments,
+        Trait::Async,
+        Trait::MemRead,
+        Trait::MemWrite,
+    ],
     verify: Some(verify_global_to_shared),
     format: Format::Declarative(
         "$src `[` $offsets `:` type($offsets) `]` `,` $dst `,` \
@@ -81,8 +87,28 @@ pub const GLOBAL_TO_SHARED: OpDef = OpDef {
 };
 const _: () = GLOBAL_TO_SHARED.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.global_to_shared`.
+    pub struct GlobalToSharedOp = GLOBAL_TO_SHARED;
+    operands {
+        src = "src": Value,
+        offsets = "offsets": &[Value],
+        dst = "dst": Value,
+        barriers = "barriers": Value,
+        barrier_index = "barrier_index": Value,
+        multicast_mask = "multicast_mask": Option<Value>
+    }
+    results {}
+    attrs {
+        dims = "dims": Option<Attr>,
+        cta_group = "cta_group": Option<i64>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.shared_to_global`.
-pub const SHARED_TO_GLOBAL: OpDef = OpDef {
+pub static SHARED_TO_GLOBAL: OpDef = OpDef {
     name: "tma.shared_to_global",
     summary: "asynchronous bulk copy of a shared tensor into a box of a global view",
     description: "`tma.shared_to_global %s, %g[%m, %n : i32, i32] : !tilus.shared<64x64xf16>, \
@@ -103,12 +129,29 @@ pub const SHARED_TO_GLOBAL: OpDef = OpDef {
         "$src `,` $dst `[` $offsets `:` type($offsets) `]` (`dims` $dims^)? attr-dict `:` \
          type($src) `,` type($dst)",
     ),
+    traits: &[Trait::Async, Trait::MemRead, Trait::MemWrite],
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_TO_GLOBAL.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.shared_to_global`.
+    pub struct SharedToGlobalOp = SHARED_TO_GLOBAL;
+    operands {
+        src = "src": Value,
+        dst = "dst": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {}
+    attrs {
+        dims = "dims": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.commit_group`.
-pub const COMMIT_GROUP: OpDef = OpDef {
+pub static COMMIT_GROUP: OpDef = OpDef {
     name: "tma.commit_group",
     summary: "close the issuing thread's pending bulk stores into a group",
     description: "`tma.commit_group` gathers the `tma.shared_to_global` copies the issuing \
@@ -117,12 +160,23 @@ pub const COMMIT_GROUP: OpDef = OpDef {
         issued the copies.",
     verify: Some(verify_issue),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.commit_group`.
+    pub struct CommitGroupOp = COMMIT_GROUP;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tma.wait_group`.
-pub const WAIT_GROUP: OpDef = OpDef {
+pub static WAIT_GROUP: OpDef = OpDef {
     name: "tma.wait_group",
     summary: "wait until at most n bulk groups of the issuing thread are pending",
     description: "`tma.wait_group 0` blocks until at most `n` (0 to 6) of the issuing thread's \
@@ -137,12 +191,26 @@ pub const WAIT_GROUP: OpDef = OpDef {
         parse: parse_wait_group,
         print: print_wait_group,
     },
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.wait_group`.
+    pub struct WaitGroupOp = WAIT_GROUP;
+    operands {}
+    results {}
+    attrs {
+        n = "n": i64,
+        read = "read": bool
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.fence_proxy_async`.
-pub const FENCE_PROXY_ASYNC: OpDef = OpDef {
+pub static FENCE_PROXY_ASYNC: OpDef = OpDef {
     name: "tma.fence_proxy_async",
     summary: "order ordinary memory accesses with the async proxy (both directions)",
     description: "`tma.fence_proxy_async shared` (or `global`) orders the executing thread's \
@@ -154,12 +222,33 @@ pub const FENCE_PROXY_ASYNC: OpDef = OpDef {
     attributes: &[attr("space", FENCE_SPACE)],
     verify: Some(verify_fence),
     format: Format::Declarative("$space attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_PROXY_ASYNC.check();
 
+tilus_ir::op_enum! {
+    /// The cases of a state space attribute.
+    pub enum StateSpace {
+        Shared = "shared",
+        Global = "global"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.fence_proxy_async`.
+    pub struct FenceProxyAsyncOp = FENCE_PROXY_ASYNC;
+    operands {}
+    results {}
+    attrs {
+        space = "space": StateSpace
+    }
+    regions {}
+    successors {}
+}
+
 /// `tma.fence_proxy_async_release`.
-pub const FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
+pub static FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
     name: "tma.fence_proxy_async_release",
     summary: "release fence from the generic proxy to the async proxy (cluster scope)",
     description: "`tma.fence_proxy_async_release` is the one-directional (generic to async) \
@@ -167,9 +256,20 @@ pub const FENCE_PROXY_ASYNC_RELEASE: OpDef = OpDef {
         cheaper than `tma.fence_proxy_async shared` when only earlier shared-memory writes must \
         be visible to later async-proxy reads. Runs on every thread of the group.",
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE_PROXY_ASYNC_RELEASE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tma.fence_proxy_async_release`.
+    pub struct FenceProxyAsyncReleaseOp = FENCE_PROXY_ASYNC_RELEASE;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
 
 /// The tma dialect's ops.
 pub static OPS: &[&OpDef] = &[
@@ -180,6 +280,18 @@ pub static OPS: &[&OpDef] = &[
     &FENCE_PROXY_ASYNC,
     &FENCE_PROXY_ASYNC_RELEASE,
 ];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `tma` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum TmaOpKind for OPS {
+        GlobalToShared(GlobalToSharedOp),
+        SharedToGlobal(SharedToGlobalOp),
+        CommitGroup(CommitGroupOp),
+        WaitGroup(WaitGroupOp),
+        FenceProxyAsync(FenceProxyAsyncOp),
+        FenceProxyAsyncRelease(FenceProxyAsyncReleaseOp),
+    }
+}
 
 // ----- verifiers --------------------------------------------------------------------------------
 
@@ -479,7 +591,9 @@ fn parse_wait_group(p: &mut Parser, def: &'static OpDef) -> PResult<OperationSta
         props.push(("read".to_string(), unit));
     }
     let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(op_state(p, def, vec![], vec![], props, attrs, vec![]))
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
 }
 
 fn print_wait_group(pr: &mut Printer, op: OpId) {

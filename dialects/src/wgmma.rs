@@ -12,12 +12,13 @@ use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
     prop_i64, type_str, DType, TensorType, REG_TENSOR, SHARED_OR_REG_TENSOR, SHARED_TENSOR,
 };
+use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{attr, one, Format, OpDef, Trait, I64_ATTR};
 use tilus_ir::types::Signedness;
 use tilus_ir::{Context, Diagnostic, OpId};
 
 /// `wgmma.fence`.
-pub const FENCE: OpDef = OpDef {
+pub static FENCE: OpDef = OpDef {
     name: "wgmma.fence",
     summary: "order register accesses before the following wgmma.mma",
     description: "`wgmma.fence` (PTX `wgmma.fence.sync.aligned`) must come before the first \
@@ -27,12 +28,23 @@ pub const FENCE: OpDef = OpDef {
         warpgroup: 128 threads starting at a multiple of 128.",
     verify: Some(verify_warpgroup),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = FENCE.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.fence`.
+    pub struct FenceOp = FENCE;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `wgmma.mma`.
-pub const MMA: OpDef = OpDef {
+pub static MMA: OpDef = OpDef {
     name: "wgmma.mma",
     summary: "asynchronous warpgroup matrix multiply-accumulate, d = a * b + acc",
     description: "`%d = wgmma.mma %a, %b, %acc : A, B, ACC` computes `d = a·b + acc` for \
@@ -54,7 +66,12 @@ pub const MMA: OpDef = OpDef {
         one("acc", REG_TENSOR),
     ],
     results: &[one("d", REG_TENSOR)],
-    traits: &[Trait::AllTypesMatch(&["acc", "d"])],
+    traits: &[
+        Trait::AllTypesMatch(&["acc", "d"]),
+        Trait::Collective,
+        Trait::Async,
+        Trait::MemRead,
+    ],
     verify: Some(verify_mma),
     format: Format::Declarative(
         "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)",
@@ -63,8 +80,24 @@ pub const MMA: OpDef = OpDef {
 };
 const _: () = MMA.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.mma`.
+    pub struct MmaOp = MMA;
+    operands {
+        a = "a": Value,
+        b = "b": Value,
+        acc = "acc": Value
+    }
+    results {
+        d = "d": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `wgmma.commit_group`.
-pub const COMMIT_GROUP: OpDef = OpDef {
+pub static COMMIT_GROUP: OpDef = OpDef {
     name: "wgmma.commit_group",
     summary: "close the group of wgmma.mma issued since the last commit",
     description: "`wgmma.commit_group` (PTX `wgmma.commit_group.sync.aligned`) makes the \
@@ -72,12 +105,23 @@ pub const COMMIT_GROUP: OpDef = OpDef {
         counts. Issued by a full warpgroup.",
     verify: Some(verify_warpgroup),
     format: Format::Declarative("attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = COMMIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.commit_group`.
+    pub struct CommitGroupOp = COMMIT_GROUP;
+    operands {}
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `wgmma.wait_group`.
-pub const WAIT_GROUP: OpDef = OpDef {
+pub static WAIT_GROUP: OpDef = OpDef {
     name: "wgmma.wait_group",
     summary: "wait until at most N committed wgmma groups are pending",
     description: "`wgmma.wait_group N` (PTX `wgmma.wait_group.sync.aligned N`, `0 <= N <= 7`) \
@@ -87,12 +131,35 @@ pub const WAIT_GROUP: OpDef = OpDef {
     attributes: &[attr("pending", I64_ATTR)],
     verify: Some(verify_wait_group),
     format: Format::Declarative("$pending attr-dict"),
+    traits: &[Trait::Collective, Trait::Async],
     ..OpDef::DEFAULT
 };
 const _: () = WAIT_GROUP.check();
 
+tilus_ir::op_handle! {
+    /// Typed handle of `wgmma.wait_group`.
+    pub struct WaitGroupOp = WAIT_GROUP;
+    operands {}
+    results {}
+    attrs {
+        pending = "pending": i64
+    }
+    regions {}
+    successors {}
+}
+
 /// The wgmma dialect's ops.
 pub static OPS: &[&OpDef] = &[&FENCE, &MMA, &COMMIT_GROUP, &WAIT_GROUP];
+
+tilus_ir::op_enum_dispatch! {
+    /// Every op of the `wgmma` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
+    pub enum WgmmaOpKind for OPS {
+        Fence(FenceOp),
+        Mma(MmaOp),
+        CommitGroup(CommitGroupOp),
+        WaitGroup(WaitGroupOp),
+    }
+}
 
 fn verify_warpgroup(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     require_group(ctx, op, Need::Warpgroup)

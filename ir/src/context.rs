@@ -266,11 +266,19 @@ pub struct OperationState {
 pub type Resources = IndexMap<String, IndexMap<String, String>>;
 
 /// Owns all IR and the registry of known ops.
+///
+/// Cloning copies the whole IR with the same ids, so a destructive pipeline (the lowering to PTX)
+/// can run on a copy while the original stays usable, and ids and source spans taken from the
+/// original still name the same ops in the copy.
+#[derive(Clone)]
 pub struct Context {
     types: IndexSet<TypeKind>,
     attrs: IndexSet<AttrKind>,
     names: IndexSet<String>,
     defs: Vec<Option<&'static OpDef>>,
+    /// Per op name: the position of its declaration in its dialect's op list (`u32::MAX` when
+    /// unregistered), so a dialect's op enum classifies an op with one lookup.
+    positions: Vec<u32>,
     ops: Vec<OpData>,
     blocks: Vec<BlockData>,
     regions: Vec<RegionData>,
@@ -308,6 +316,7 @@ impl Context {
             attrs: IndexSet::default(),
             names: IndexSet::default(),
             defs: Vec::new(),
+            positions: Vec::new(),
             ops: Vec::new(),
             blocks: Vec::new(),
             regions: Vec::new(),
@@ -331,10 +340,11 @@ impl Context {
     /// Registers a dialect's ops. Registering the same op name twice keeps the first definition.
     pub fn register_dialect(&mut self, namespace: &'static str, ops: &'static [&'static OpDef]) {
         self.dialects.insert(namespace, ops);
-        for def in ops {
+        for (i, def) in ops.iter().enumerate() {
             let n = self.op_name(def.name);
             if self.defs[n.index()].is_none() {
                 self.defs[n.index()] = Some(def);
+                self.positions[n.index()] = i as u32;
             }
             for a in def.attributes {
                 let Some(text) = a.default else { continue };
@@ -391,6 +401,7 @@ impl Context {
         }
         let (i, _) = self.names.insert_full(name.to_string());
         self.defs.push(None);
+        self.positions.push(u32::MAX);
         OpName(i as u32)
     }
 
@@ -412,6 +423,13 @@ impl Context {
     /// The registered definition of an op.
     pub fn op_def(&self, op: OpId) -> Option<&'static OpDef> {
         self.defs[self.ops[op.index()].name.index()]
+    }
+
+    /// The position of an op's declaration in its dialect's op list, when registered: what a
+    /// dialect's op enum (`op_enum_dispatch!`) classifies by.
+    pub fn op_position(&self, op: OpId) -> Option<usize> {
+        let p = self.positions[self.ops[op.index()].name.index()];
+        (p != u32::MAX).then_some(p as usize)
     }
 
     // ----- types and attributes -------------------------------------------------------------

@@ -5,6 +5,7 @@
 //! - [`syntax`] reads and writes MLIR's textual format (generic form exactly as MLIR 22, custom
 //!   forms from op declarations);
 //! - [`opdef`] is how ops are declared, [`format`] interprets their assembly formats;
+//! - [`builder`] creates ops at an insertion point, [`handle`] gives typed access to them;
 //! - [`verify()`] checks structure and declared constraints;
 //! - [`rewrite`] is the one way passes mutate IR: a rewriter that notifies listeners, patterns,
 //!   folding, and the greedy and walk drivers;
@@ -15,10 +16,13 @@
 #![allow(clippy::result_large_err)]
 
 pub mod attrs;
+pub mod builder;
+pub mod cli;
 pub mod context;
 pub mod diag;
 pub mod float;
 pub mod format;
+pub mod handle;
 pub mod opdef;
 pub mod rewrite;
 pub mod source;
@@ -28,6 +32,7 @@ pub mod types;
 pub mod verify;
 
 pub use attrs::{Attr, AttrKind, Location};
+pub use builder::OpBuilder;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
 pub use diag::{DiagLoc, Diagnostic, Severity, Span};
 pub use opdef::{OpDef, Trait};

@@ -135,6 +135,29 @@ pub enum Trait {
     AttrSizedOperandSegments,
     /// The named operands/results all have one type (lets a format give it once).
     AllTypesMatch(&'static [&'static str]),
+    /// Runs in each thread on that thread's own operand values, which may differ between the
+    /// threads of a group (scalar arithmetic, `scf.if`, barrier arrivals). The interpreter
+    /// hands such ops per-thread scalars as they are instead of requiring uniform ones.
+    PerThread,
+    /// Runs once for its whole thread group: every thread of the group reaches it and it acts
+    /// for all of them (tile stores, shared allocations, WGMMA, tcgen05 data movement). The
+    /// interpreter waits for the group there and merges it.
+    Collective,
+    /// Part of the asynchronous machinery (mbarriers, TMA, WGMMA, tcgen05) whose completion is
+    /// observed through a barrier, a group wait or a fence rather than at the op; lowered to
+    /// PTX by `async-to-ptx`.
+    Async,
+    /// Allocates shared memory that shared-memory planning places statically: once planned,
+    /// an allocation nobody uses is dead.
+    AllocatesShared,
+    /// Releases shared memory; after planning it has no effect left and is erased.
+    FreesShared,
+    /// A view of existing shared memory (slice, permutation) that allocates nothing.
+    SharedView,
+    /// Reads memory (global, shared or tensor memory) besides its operands.
+    MemRead,
+    /// Writes memory (global, shared or tensor memory).
+    MemWrite,
 }
 
 /// How an op is written in custom form.
@@ -178,6 +201,11 @@ pub struct OpDef {
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
     /// `OpAsmOpInterface` does; clashes get `_N` suffixes.
     pub result_name: Option<fn(&Context, OpId) -> Option<String>>,
+    /// Suggests names for the arguments of the entry block of the op's first region in custom
+    /// form (MLIR's `getAsmBlockArgumentNames`): a kernel prints its parameters under the names
+    /// it was written with instead of `%argN`. `None` entries, names that are not identifiers
+    /// and names already taken keep the default.
+    pub block_arg_names: Option<fn(&Context, OpId) -> Vec<Option<String>>>,
     /// Folds the op given the constant values of its operands: to attributes (materialized as
     /// constants by the rewrite driver), to existing values, or in place. Never creates ops, so
     /// any driver (greedy, walk, a builder) can call it; see [`crate::rewrite::FoldFn`].
@@ -207,6 +235,7 @@ impl OpDef {
         format: Format::Generic,
         default_dialect: None,
         result_name: None,
+        block_arg_names: None,
         fold: None,
         canonicalize: &[],
         materialize_constant: None,
@@ -284,6 +313,14 @@ const fn trait_eq(a: Trait, b: Trait) -> bool {
                 Trait::AttrSizedOperandSegments
             )
             | (Trait::AllTypesMatch(_), Trait::AllTypesMatch(_))
+            | (Trait::PerThread, Trait::PerThread)
+            | (Trait::Collective, Trait::Collective)
+            | (Trait::Async, Trait::Async)
+            | (Trait::AllocatesShared, Trait::AllocatesShared)
+            | (Trait::FreesShared, Trait::FreesShared)
+            | (Trait::SharedView, Trait::SharedView)
+            | (Trait::MemRead, Trait::MemRead)
+            | (Trait::MemWrite, Trait::MemWrite)
     )
 }
 
@@ -566,6 +603,19 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
             if matches!(c.type_kind(*ty), TypeKind::Integer { width: 32, signedness: Signedness::Signless }))
     },
     value_type: Some(|c| c.int_type(32)),
+    keywords: &[],
+    short_form: None,
+};
+/// An array of strings (names).
+pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "array of string attributes",
+    check: |c, a| match c.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .all(|x| matches!(c.attr_kind(*x), AttrKind::String { ty: None, .. })),
+        _ => false,
+    },
+    value_type: None,
     keywords: &[],
     short_form: None,
 };

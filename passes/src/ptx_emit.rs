@@ -106,6 +106,9 @@ pub fn emit_ptx(ctx: &Context, module: OpId) -> Result<String, Diagnostic> {
 fn hint(op: &str) -> &'static str {
     if op == "func.func" {
         " (run convert-func-to-ptx first)"
+    } else if op == "tilus.kernel" {
+        " (lower the kernel first: add --tilus-to-ptx, or run the pipeline \
+         'builtin.module(tilus-to-ptx)')"
     } else {
         ""
     }

@@ -11,10 +11,10 @@
 // RUN:   | tilus-opt --split-input-file | FileCheck %s
 
 // Fused softmax over rows (spec §9): one block per 4 rows, 4 warps, a 4x128 f32 tile per step.
-// CHECK-LABEL: tilus.kernel @softmax(%arg0: !tilus.ptr<f32>, %arg1: !tilus.ptr<f16>, %arg2: i32, %arg3: i32) warps(4) blocks(#map) {
+// CHECK-LABEL: tilus.kernel @softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f16>, %m: i32, %n: i32) warps(4) blocks(#map) {
 // CHECK-NEXT:    %0 = tilus.block_id x
-// CHECK:         %2 = tilus.global_view %arg0[%arg2, %arg3] : !tilus.ptr<f32> -> !tilus.global<?x?xf32>
-// CHECK-NEXT:    %3 = tilus.global_view %arg1[%arg2] strides[%arg3] : !tilus.ptr<f16> -> !tilus.global<?x128xf16, strides = [?, 1]>
+// CHECK:         %2 = tilus.global_view %x[%m, %n] : !tilus.ptr<f32> -> !tilus.global<?x?xf32>
+// CHECK-NEXT:    %3 = tilus.global_view %y[%m] strides[%n] : !tilus.ptr<f16> -> !tilus.global<?x128xf16, strides = [?, 1]>
 // CHECK-NEXT:    %4 = tilus.load_global %2[%1, %c0_i32] : !tilus.global<?x?xf32> -> !tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)>
 // CHECK-NEXT:    %5 = tilus.reduce max %4 dim(1) keepdim : !tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)> -> !tilus.reg<4x1xf32, layout = spatial(4, 1) * replicate(32)>
 // CHECK-NEXT:    %6 = tilus.sub %4, %5 : (!tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)>, !tilus.reg<4x1xf32, layout = spatial(4, 1) * replicate(32)>) -> !tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)>
@@ -24,7 +24,7 @@
 // CHECK-NEXT:    %10 = tilus.cast %9 : !tilus.reg<4x128xf32, layout = spatial(4, 32) * local(1, 4)> to !tilus.reg<4x128xf16, layout = spatial(4, 32) * local(1, 4)>
 // CHECK-NEXT:    tilus.store_global %10, %3[%1, %c0_i32] : !tilus.reg<4x128xf16, layout = spatial(4, 32) * local(1, 4)>, !tilus.global<?x128xf16, strides = [?, 1]>
 // CHECK-NEXT:  }
-// GENERIC-LABEL: "tilus.kernel"() <{blocks = #map, function_type = (!tilus.ptr<f32>, !tilus.ptr<f16>, i32, i32) -> (), sym_name = "softmax", warps = 4 : i64}> ({
+// GENERIC-LABEL: "tilus.kernel"() <{arg_names = ["x", "y", "m", "n"], blocks = #map, function_type = (!tilus.ptr<f32>, !tilus.ptr<f16>, i32, i32) -> (), sym_name = "softmax", warps = 4 : i64}> ({
 // GENERIC-NEXT:  ^bb0(%arg0: !tilus.ptr<f32>, %arg1: !tilus.ptr<f16>, %arg2: i32, %arg3: i32):
 // GENERIC-NEXT:    %0 = "tilus.block_id"() <{dim = 0 : i64}> : () -> i32
 // GENERIC:         "tilus.global_view"(%arg0, %arg2, %arg3) <{operandSegmentSizes = array<i32: 1, 2, 0>}> : (!tilus.ptr<f32>, i32, i32) -> !tilus.global<?x?xf32>
@@ -55,14 +55,14 @@ tilus.kernel @softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f16>, %m: i32, %n: i32
 
 // Every elementwise op, broadcasting a row vector and a splatted scalar over a tile.
 // CHECK-LABEL: tilus.kernel @elementwise(
-// CHECK-NEXT:    %0 = tilus.register_tensor init(%arg2 : f32) : !tilus.reg<1x1xf32>
+// CHECK-NEXT:    %0 = tilus.register_tensor init(%eps : f32) : !tilus.reg<1x1xf32>
 // CHECK-NEXT:    %1 = tilus.register_tensor : !tilus.reg<64x128xf32>
-// CHECK-NEXT:    %2 = tilus.add %arg0, %arg1 : (!tilus.reg<64x128xf32>, !tilus.reg<128xf32>) -> !tilus.reg<64x128xf32>
+// CHECK-NEXT:    %2 = tilus.add %a, %b : (!tilus.reg<64x128xf32>, !tilus.reg<128xf32>) -> !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %3 = tilus.sub %2, %0 : (!tilus.reg<64x128xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %4 = tilus.mul %3, %1 : (!tilus.reg<64x128xf32>, !tilus.reg<64x128xf32>) -> !tilus.reg<64x128xf32>
-// CHECK-NEXT:    %5 = tilus.div %4, %arg0 :
-// CHECK-NEXT:    %6 = tilus.mod %arg3, %arg3 : (!tilus.reg<64x128xi32>, !tilus.reg<64x128xi32>) -> !tilus.reg<64x128xi32>
-// CHECK-NEXT:    %7 = tilus.maximum %5, %arg1 :
+// CHECK-NEXT:    %5 = tilus.div %4, %a :
+// CHECK-NEXT:    %6 = tilus.mod %i, %i : (!tilus.reg<64x128xi32>, !tilus.reg<64x128xi32>) -> !tilus.reg<64x128xi32>
+// CHECK-NEXT:    %7 = tilus.maximum %5, %b :
 // CHECK-NEXT:    %8 = tilus.minimum %7, %0 :
 // CHECK-NEXT:    %9 = tilus.exp %8 : !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %10 = tilus.exp2 %9 : !tilus.reg<64x128xf32>
@@ -72,7 +72,7 @@ tilus.kernel @softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f16>, %m: i32, %n: i32
 // CHECK-NEXT:    %14 = tilus.tanh %13 : !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %15 = tilus.neg %14 : !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %16 = tilus.abs %6 : !tilus.reg<64x128xi32>
-// CHECK-NEXT:    %17 = tilus.cmp lt %15, %arg1 : (!tilus.reg<64x128xf32>, !tilus.reg<128xf32>) -> !tilus.reg<64x128xi1>
+// CHECK-NEXT:    %17 = tilus.cmp lt %15, %b : (!tilus.reg<64x128xf32>, !tilus.reg<128xf32>) -> !tilus.reg<64x128xi1>
 // CHECK-NEXT:    %18 = tilus.where %17, %15, %0 : (!tilus.reg<64x128xi1>, !tilus.reg<64x128xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<64x128xf32>
 // CHECK-NEXT:    %19 = tilus.reduce any %17 dim(0) : !tilus.reg<64x128xi1> -> !tilus.reg<128xi1>
 // CHECK-NEXT:    %20 = tilus.reduce all %17 dim(1) : !tilus.reg<64x128xi1> -> !tilus.reg<64xi1>
@@ -115,20 +115,20 @@ tilus.kernel @elementwise(%a: !tilus.reg<64x128xf32>, %b: !tilus.reg<128xf32>, %
 
 // Shared tensors, views and dot: a two-stage K loop of a 64x32 tile, B stored [N, K].
 // CHECK-LABEL: tilus.kernel @matmul(
-// CHECK:         %1 = tilus.global_view %arg1[%arg3] : !tilus.ptr<f16> -> !tilus.global<32x?xf16>
+// CHECK:         %1 = tilus.global_view %b[%k] : !tilus.ptr<f16> -> !tilus.global<32x?xf16>
 // CHECK-NEXT:    %2 = tilus.shared_tensor : !tilus.shared<2x64x32xf16, swizzle = 64B>
 // CHECK-NEXT:    %3 = tilus.shared_tensor : !tilus.shared<32x32xf16>
 // CHECK:         %4 = tilus.register_tensor init(%cst : f32) : !tilus.reg<64x32xf32>
-// CHECK:         %5 = scf.for %arg4 = %c0_i32 to %arg3 step %c32_i32 iter_args(%arg5 = %4) -> (!tilus.reg<64x32xf32>)  : i32 {
-// CHECK-NEXT:      %6 = arith.remsi %arg4, %c1_i32 : i32
+// CHECK:         %5 = scf.for %arg0 = %c0_i32 to %k step %c32_i32 iter_args(%arg1 = %4) -> (!tilus.reg<64x32xf32>)  : i32 {
+// CHECK-NEXT:      %6 = arith.remsi %arg0, %c1_i32 : i32
 // CHECK-NEXT:      %7 = tilus.slice_shared %2[%6] : !tilus.shared<2x64x32xf16, swizzle = 64B> -> !tilus.shared<64x32xf16, swizzle = 64B>
-// CHECK-NEXT:      %8 = tilus.load_global %0[%c0_i32, %arg4] : !tilus.global<?x?xf16> -> !tilus.reg<64x32xf16>
+// CHECK-NEXT:      %8 = tilus.load_global %0[%c0_i32, %arg0] : !tilus.global<?x?xf16> -> !tilus.reg<64x32xf16>
 // CHECK-NEXT:      tilus.store_shared %8, %7 : !tilus.reg<64x32xf16>, !tilus.shared<64x32xf16, swizzle = 64B>
 // CHECK:           threadgroup.sync
 // CHECK-NEXT:      %10 = tilus.permute_shared %3 [1, 0] : !tilus.shared<32x32xf16> -> !tilus.shared<32x32xf16, strides = [1, 32]>
 // CHECK-NEXT:      %11 = tilus.load_shared %7 : !tilus.shared<64x32xf16, swizzle = 64B> -> !tilus.reg<64x32xf16>
 // CHECK-NEXT:      %12 = tilus.load_shared %10 : !tilus.shared<32x32xf16, strides = [1, 32]> -> !tilus.reg<32x32xf16>
-// CHECK-NEXT:      %13 = tilus.dot %11, %12, %arg5 : (!tilus.reg<64x32xf16>, !tilus.reg<32x32xf16>, !tilus.reg<64x32xf32>) -> !tilus.reg<64x32xf32>
+// CHECK-NEXT:      %13 = tilus.dot %11, %12, %arg1 : (!tilus.reg<64x32xf16>, !tilus.reg<32x32xf16>, !tilus.reg<64x32xf32>) -> !tilus.reg<64x32xf32>
 // CHECK:         }
 // CHECK-NEXT:    tilus.free_shared %2 : !tilus.shared<2x64x32xf16, swizzle = 64B>
 // CHECK-NEXT:    tilus.free_shared %3 : !tilus.shared<32x32xf16>
@@ -171,7 +171,7 @@ tilus.kernel @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %m: i32, %k: i32)
 
 // Grouped rasterisation with fast_divmod, ids, a per-warp stencil with shuffles, and a
 // semaphore taken and released by one thread; a 2-CTA cluster.
-// CHECK-LABEL: tilus.kernel @schedule(%arg0: !tilus.global<?xi32>, %arg1: i32, %arg2: !tilus.reg<128xf32, layout = spatial(128)>) warps(4) blocks(#map) cluster(2, 1, 1) {
+// CHECK-LABEL: tilus.kernel @schedule(%sems: !tilus.global<?xi32>, %tiles_n: i32, %x: !tilus.reg<128xf32, layout = spatial(128)>) warps(4) blocks(#map) cluster(2, 1, 1) {
 // CHECK-NEXT:    %0 = tilus.block_id x
 // CHECK-NEXT:    %1 = tilus.block_id y
 // CHECK-NEXT:    %2 = tilus.block_id z
@@ -184,18 +184,18 @@ tilus.kernel @matmul(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %m: i32, %k: i32)
 // CHECK-NEXT:    %10 = tilus.warp_id
 // CHECK-NEXT:    %11 = tilus.lane_id
 // CHECK-NEXT:    %c1_i32 = arith.constant 1 : i32
-// CHECK-NEXT:    %12 = tilus.shuffle_up %arg2, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
-// CHECK-NEXT:    %13 = tilus.shuffle_down %arg2, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
+// CHECK-NEXT:    %12 = tilus.shuffle_up %x, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
+// CHECK-NEXT:    %13 = tilus.shuffle_down %x, %c1_i32 : !tilus.reg<128xf32, layout = spatial(128)>
 // CHECK-NEXT:    threadgroup.single_warp warp(1) {
 // CHECK-NEXT:      %14 = tilus.register_tensor : !tilus.reg<32x4xf32, layout = spatial(32, 1) * local(1, 4)>
 // CHECK-NEXT:      %15 = tilus.thread_id
 // CHECK-NEXT:      threadgroup.single_thread {
-// CHECK-NEXT:        tilus.lock_semaphore %arg0[%7#0], %c1_i32 : !tilus.global<?xi32>
-// CHECK-NEXT:        tilus.release_semaphore %arg0[%7#0], %c8_i32 : !tilus.global<?xi32>
+// CHECK-NEXT:        tilus.lock_semaphore %sems[%7#0], %c1_i32 : !tilus.global<?xi32>
+// CHECK-NEXT:        tilus.release_semaphore %sems[%7#0], %c8_i32 : !tilus.global<?xi32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:    }
 // CHECK-NEXT:  }
-// GENERIC-LABEL: "tilus.kernel"() <{blocks = #map, cluster = array<i64: 2, 1, 1>, function_type = (!tilus.global<?xi32>, i32, !tilus.reg<128xf32, layout = spatial(128)>) -> (), sym_name = "schedule", warps = 4 : i64}> ({
+// GENERIC-LABEL: "tilus.kernel"() <{arg_names = ["sems", "tiles_n", "x"], blocks = #map, cluster = array<i64: 2, 1, 1>, function_type = (!tilus.global<?xi32>, i32, !tilus.reg<128xf32, layout = spatial(128)>) -> (), sym_name = "schedule", warps = 4 : i64}> ({
 // GENERIC:         "tilus.num_blocks"() <{dim = 2 : i64}> : () -> i32
 // GENERIC:         "tilus.fast_divmod"(%{{.*}}, %{{.*}}) : (i32, i32) -> (i32, i32)
 // GENERIC:         "tilus.thread_id"() : () -> i32

@@ -12,21 +12,21 @@
 // CHECK:         ptx.inst "mbarrier.init.shared::cta.b64" [%{{.*}}], 32 if %[[P]] : (i32) -> ()
 // CHECK-NEXT:    ptx.inst "fence.mbarrier_init.release.cluster"
 // CHECK-NEXT:    ptx.inst "bar.sync" 0
-// CHECK-NEXT:    %[[A:.*]] = mbarrier.addr %[[B]][%arg0 : i32] : !mbarrier.barriers<2> -> i32
+// CHECK-NEXT:    %[[A:.*]] = mbarrier.addr %[[B]][%i : i32] : !mbarrier.barriers<2> -> i32
 // CHECK-NEXT:    ptx.inst "mbarrier.arrive.release.cta.shared::cta.b64" _, [%[[A]]], 1 : (i32) -> ()
-// CHECK:         ptx.inst "mbarrier.arrive.relaxed.cluster.shared::cta.b64" _, [%{{.*}}], %arg1 : (i32, i32) -> ()
+// CHECK:         ptx.inst "mbarrier.arrive.relaxed.cluster.shared::cta.b64" _, [%{{.*}}], %c : (i32, i32) -> ()
 // CHECK:         threadgroup.single_thread {
-// CHECK:           ptx.inst "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64" _, [%{{.*}}], %arg2 : (i32, i32) -> ()
-// CHECK:           %[[R:.*]] = ptx.inst "mapa.shared::cluster.u32" %{{.*}}, %arg4 : (i32, i32) -> i32
-// CHECK-NEXT:      ptx.inst "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64" _, [%[[R]]], %arg2 : (i32, i32) -> ()
+// CHECK:           ptx.inst "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64" _, [%{{.*}}], %b : (i32, i32) -> ()
+// CHECK:           %[[R:.*]] = ptx.inst "mapa.shared::cluster.u32" %{{.*}}, %r : (i32, i32) -> i32
+// CHECK-NEXT:      ptx.inst "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64" _, [%[[R]]], %b : (i32, i32) -> ()
 // CHECK:         threadgroup.single_warp {
 // CHECK-NEXT:      %[[TID:.*]] = tilus.thread_id
-// CHECK-NEXT:      %[[SH:.*]] = ptx.inst "shr.b32" %arg3, %[[TID]] : (i32, i32) -> i32
+// CHECK-NEXT:      %[[SH:.*]] = ptx.inst "shr.b32" %m, %[[TID]] : (i32, i32) -> i32
 // CHECK-NEXT:      %[[BIT:.*]] = ptx.inst "and.b32" %[[SH]], 1 : (i32) -> i32
 // CHECK-NEXT:      %[[Q:.*]] = ptx.inst "setp.ne.u32" %[[BIT]], 0 : (i32) -> i1
 // CHECK-NEXT:      %[[BA:.*]] = mbarrier.addr
 // CHECK-NEXT:      %[[M:.*]] = ptx.inst "mapa.shared::cluster.u32" %[[BA]], %[[TID]] if %[[Q]] : (i32, i32) -> i32
-// CHECK-NEXT:      ptx.inst "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64" _, [%[[M]]], %arg2 if %[[Q]] : (i32, i32) -> ()
+// CHECK-NEXT:      ptx.inst "mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64" _, [%[[M]]], %b if %[[Q]] : (i32, i32) -> ()
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[ZERO:.*]] = arith.constant 0 : i32

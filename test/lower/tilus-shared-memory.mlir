@@ -17,7 +17,7 @@
 // CHECK-NEXT:    %[[C:.*]] = arith.constant 1024 : i32
 // CHECK-NEXT:    %[[S:.*]] = arith.addi %[[B]], %[[C]] : i32
 // CHECK-NEXT:    %[[C14:.*]] = arith.constant 14 : i32
-// CHECK-NEXT:    %[[O:.*]] = arith.shli %arg0, %[[C14]] : i32
+// CHECK-NEXT:    %[[O:.*]] = arith.shli %i, %[[C14]] : i32
 // CHECK-NEXT:    arith.addi %[[S]], %[[O]] : i32
 // Barrier 1: base + 16 + 8 * 1.
 // CHECK:         ptx.addressof @smem : i32

@@ -5,9 +5,9 @@
 // 4 registers, the loads are ld.global.v2 on the block-uniform fast path and predicated scalar
 // loads (reading 0) otherwise; the row sums fold in the thread then over 5 lane bits; the
 // replicated result is stored by thread 0 only.
-// CHECK-LABEL: tilus.kernel @sum_rows(%arg0: i64, %arg1: i64, %arg2: i32)
+// CHECK-LABEL: tilus.kernel @sum_rows(%x: i64, %y: i64, %n: i32)
 // CHECK:         %[[T:.*]] = tilus.thread_id
-// CHECK:         %[[L:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %arg2 step %{{.*}} iter_args(%[[A0:.*]] = %cst, %[[A1:.*]] = %cst, %[[A2:.*]] = %cst, %[[A3:.*]] = %cst) -> (f32, f32, f32, f32)  : i32 {
+// CHECK:         %[[L:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %n step %{{.*}} iter_args(%[[A0:.*]] = %cst, %[[A1:.*]] = %cst, %[[A2:.*]] = %cst, %[[A3:.*]] = %cst) -> (f32, f32, f32, f32)  : i32 {
 // CHECK:           %[[V:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
 // CHECK-NEXT:        %[[R0:.*]]:2 = ptx.inst "ld.global.v2.f32" [%{{.*}}] : (i64) -> (f32, f32)
 // CHECK-NEXT:        %[[R1:.*]]:2 = ptx.inst "ld.global.v2.f32" [%{{.*}}] : (i64) -> (f32, f32)
@@ -22,8 +22,8 @@
 // CHECK-NEXT:    arith.addf %[[S]], %[[X]] : f32
 // CHECK:         ptx.inst "shfl.sync.bfly.b32" %{{.*}}, 16, 0x1f, 0xffffffff
 // CHECK:         %[[Z:.*]] = arith.cmpi eq, %[[T]], %c0_i32 : i32
-// CHECK:         ptx.inst "st.global.v2.f32" [%arg1], {%{{.*}}, %{{.*}}} if %[[Z]] : (i64, f32, f32) -> ()
-// CHECK:         ptx.inst "st.global.f32" [%arg1+4], %{{.*}} if %[[Z]]
+// CHECK:         ptx.inst "st.global.v2.f32" [%y], {%{{.*}}, %{{.*}}} if %[[Z]] : (i64, f32, f32) -> ()
+// CHECK:         ptx.inst "st.global.f32" [%y+4], %{{.*}} if %[[Z]]
 // CHECK-NOT:     tilus.load_global
 // CHECK-NOT:     tilus.global_view
 tilus.kernel @sum_rows(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32) warps(1) blocks(affine_map<(d0, d1, d2) -> (1)>) {
@@ -46,7 +46,7 @@ tilus.kernel @sum_rows(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32) warps(
 
 // Shared memory through a 128B swizzle (element offset o -> o ^ ((o & 448) >> 3)), a cast, a
 // broadcast scalar, exp as ex2.approx, and a shuffle.
-// CHECK-LABEL: tilus.kernel @shared_roundtrip(%arg0: f32)
+// CHECK-LABEL: tilus.kernel @shared_roundtrip(%s: f32)
 // CHECK:         %[[O:.*]] = arith.addi
 // CHECK-NEXT:    %[[M:.*]] = arith.andi %[[O]], %c448_i32 : i32
 // CHECK-NEXT:    %[[H:.*]] = arith.shrui %[[M]], %c3_i32 : i32
@@ -57,7 +57,7 @@ tilus.kernel @sum_rows(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32) warps(
 // CHECK:         threadgroup.sync
 // CHECK-NEXT:    %[[LD:.*]] = ptx.inst "ld.shared.b16" [%[[A]]] : (i32) -> f16
 // CHECK:         %[[F:.*]] = arith.extf %[[LD]] : f16 to f32
-// CHECK:         %[[P:.*]] = arith.mulf %[[F]], %arg0 : f32
+// CHECK:         %[[P:.*]] = arith.mulf %[[F]], %s : f32
 // CHECK:         %[[Q:.*]] = arith.mulf %[[P]], %cst{{.*}} : f32
 // CHECK-NEXT:    %[[E:.*]] = ptx.inst "ex2.approx.ftz.f32" %[[Q]] : (f32) -> f32
 // CHECK:         ptx.inst "shfl.sync.down.b32" %[[E]], %c1_i32, 0x1f, 0xffffffff : (f32, i32) -> f32

@@ -6,12 +6,15 @@
 //!
 //! * `RUN:` lines are collected in order; a line ending in `\` continues on the next `RUN:` line.
 //! * `%s` is the file's path, `%S` (and `%p`) its folder, `%t` a per-test scratch path, `%T` the
-//!   scratch folder, `%%` a literal `%`.
+//!   scratch folder, `%%` a literal `%`, `%ptxas` the PTX assembler.
 //! * Each command runs with `bash -o pipefail -c` in the file's folder; the first that exits
 //!   non-zero fails the test.
 //! * `REQUIRES: a, b` skips the test (reported as ignored) unless every feature is available;
 //!   `UNSUPPORTED: a` skips it when any is; `XFAIL: *` or `XFAIL: feature` expects a failure.
-//!   Features: `mlir-opt`, `tilus-opt`, `tilus-run` (available when the tool can be found).
+//!   Features: `mlir-opt`, `tilus-opt`, `tilus-run` (available when the tool can be found),
+//!   `ptxas` (`$PTXAS`, one on `PATH`, or the copy `scripts/test.sh` caches; `%ptxas` is replaced
+//!   by `ptxas`, linked into the run's folder) and `cuda` (an NVIDIA device and driver). A
+//!   skipped test is reported as ignored, with the missing feature, never as passed.
 //!
 //! Commands see a `PATH` whose first entry is a folder made for this run, holding:
 //!
@@ -188,6 +191,29 @@ impl Env {
             link(&m, &bin_dir.join("mlir-opt"))?;
             features.insert("mlir-opt".to_string());
         }
+        // `REQUIRES: ptxas` and `%ptxas`: the assembler test.sh provides ($PTXAS), else one on
+        // PATH, else the copy test.sh caches.
+        let ptxas = std::env::var_os("PTXAS")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| find_on_path("ptxas"))
+            .or_else(|| {
+                let cache = std::env::var_os("XDG_CACHE_HOME")
+                    .map(PathBuf::from)
+                    .or_else(|| {
+                        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache"))
+                    })?;
+                Some(cache.join("tilus/ptxas/bin/ptxas")).filter(|p| p.is_file())
+            })
+            .filter(|p| p.is_file());
+        if let Some(p) = &ptxas {
+            link(p, &bin_dir.join("ptxas"))?;
+            features.insert("ptxas".to_string());
+        }
+        // `REQUIRES: cuda`: an NVIDIA device node and its driver library are present.
+        if Path::new("/dev/nvidiactl").exists() && has_cuda_driver() {
+            features.insert("cuda".to_string());
+        }
         Ok(Env {
             test_root,
             bin_dir,
@@ -195,6 +221,15 @@ impl Env {
             features,
         })
     }
+}
+
+/// Whether the CUDA driver library is known to the dynamic loader.
+fn has_cuda_driver() -> bool {
+    std::process::Command::new("ldconfig")
+        .arg("-p")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("libcuda.so"))
+        .unwrap_or(false)
 }
 
 /// One RUN command (possibly joined from several continued lines).
@@ -291,6 +326,13 @@ fn substitute(cmd: &str, file: &Path, tmp_dir: &Path) -> String {
     while let Some(c) = chars.next() {
         if c != '%' {
             out.push(c);
+            continue;
+        }
+        if chars.clone().take(5).collect::<String>() == "ptxas" {
+            out.push_str("ptxas");
+            for _ in 0..5 {
+                chars.next();
+            }
             continue;
         }
         match chars.peek() {
@@ -637,11 +679,11 @@ fn self_checks() -> Vec<Trial> {
         }),
         Trial::test("harness::substitutions", || {
             let got = substitute(
-                "x %s %S %p %t %T %% %d %",
+                "x %s %S %p %t %T %% %d %ptxas -arch=sm_90a %",
                 Path::new("/a/b/f.mlir"),
                 Path::new("/tmp/q"),
             );
-            let want = "x /a/b/f.mlir /a/b /a/b /tmp/q/f.mlir.tmp /tmp/q % %d %";
+            let want = "x /a/b/f.mlir /a/b /a/b /tmp/q/f.mlir.tmp /tmp/q % %d ptxas -arch=sm_90a %";
             if got != want {
                 return Err(format!("got {got:?}, want {want:?}").into());
             }

@@ -200,6 +200,22 @@ fn with_pass_flags(mut cmd: clap::Command) -> (clap::Command, Vec<&'static str>)
     (cmd, added)
 }
 
+/// Every long option and alias of `cmd` (with the pass flags), so that `-name` can be read as
+/// `--name`, as MLIR's tools do.
+fn long_option_names(cmd: &clap::Command) -> Vec<String> {
+    let mut names = vec!["help".to_string(), "version".to_string()];
+    for a in cmd.get_arguments() {
+        names.extend(a.get_long().map(str::to_string));
+        names.extend(
+            a.get_all_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .map(str::to_string),
+        );
+    }
+    names
+}
+
 /// The pass flags given, in command-line order: `(name, options text)`.
 fn pass_flags(m: &ArgMatches, names: &[&'static str]) -> Vec<(&'static str, String)> {
     let mut found: Vec<(usize, &'static str, String)> = Vec::new();
@@ -232,7 +248,11 @@ enum DiagFormat {
 
 fn main() -> ExitCode {
     let (cmd, pass_names) = with_pass_flags(Cli::command());
-    let matches = cmd.get_matches();
+    let longs = long_option_names(&cmd);
+    let args = tilus_ir::cli::long_flags_with_one_dash(std::env::args_os(), |n| {
+        longs.iter().any(|l| l == n)
+    });
+    let matches = cmd.get_matches_from(args);
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(c) => c,
         Err(e) => e.exit(),

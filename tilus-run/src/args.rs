@@ -4,11 +4,14 @@
 //!
 //! # Parameter names
 //!
-//! The IR does not keep value names, so a parameter's name is read back from the source: every
-//! entry-block argument of a parsed `tilus.kernel` carries the location `file:line:col` of its
-//! `%name` in the signature, and the name is the identifier written there (`%n: i32` is `n`).
-//! Where that fails (IR without file locations, an explicit `loc(...)` elsewhere, two parameters
-//! with the same spelling) the parameters are named by position, `arg0`, `arg1`, ...
+//! A kernel keeps its parameters' names in its `arg_names` property, which the custom form sets
+//! from the SSA names it was written with and which survives printing (custom or generic), passes
+//! and `mlir-opt`; see `tilus_dialects::tilus::param_names`. Only when a kernel lacks it (generic
+//! IR written by hand, or kernels built by passes) is the name read back from the source: every
+//! entry-block argument carries the location `file:line:col` of its `%name` in the signature, and
+//! the name is the identifier written there (`%n: i32` is `n`). Where that fails too (no file
+//! locations, two parameters with the same spelling) the parameters are named by position,
+//! `arg0`, `arg1`, ...
 //!
 //! # `.npy` element types
 //!
@@ -107,13 +110,18 @@ pub fn params(ctx: &Context, kernel: OpId, file: &SourceFile) -> Vec<Param> {
         return Vec::new();
     };
     let mut out: Vec<Param> = Vec::new();
+    let declared = ctx
+        .get_prop(kernel, "arg_names")
+        .map(|_| tilus_dialects::tilus::param_names(ctx, kernel));
     for (i, &v) in ctx.block_args(entry).iter().enumerate() {
         let t = ctx.value_type(v);
         let kind = param_kind(ctx, t);
         let span = ctx.value(v).loc.and_then(|l| name_span_at(ctx, l, file));
-        let name = span
-            .map(|s| file.text[s.start + 1..s.end].to_string())
-            .unwrap_or_else(|| format!("arg{i}"));
+        let from_source = span.map(|s| file.text[s.start + 1..s.end].to_string());
+        let name = match &declared {
+            Some(names) => names[i].clone(),
+            None => from_source.clone().unwrap_or_else(|| format!("arg{i}")),
+        };
         out.push(Param {
             name,
             ty: tilus_dialects::tilus_types::type_str(ctx, t),

@@ -116,11 +116,17 @@ impl fmt::Display for Comparison {
                 )?;
             }
         }
+        // Relative errors are taken over nonzero expected values only; when every element
+        // that differs was expected to be 0, "max rel err 0" would read as a match.
+        let rel = if !self.ok() && self.max_rel == 0.0 {
+            "inf (the differing elements were expected to be 0)".to_string()
+        } else {
+            num(self.max_rel)
+        };
         write!(
             f,
-            " (max abs err {}, max rel err {}; atol {:e}, rtol {:e})",
+            " (max abs err {}, max rel err {rel}; atol {:e}, rtol {:e})",
             num(self.max_abs),
-            num(self.max_rel),
             self.tol.atol,
             self.tol.rtol
         )
@@ -256,6 +262,16 @@ mod tests {
         assert_eq!(
             c.to_string(),
             "MISMATCH: 2 of 4 elements differ; first at [1, 0]: got 3, expected 3.5 (max abs err 1, max rel err 0.25; atol 1e-2, rtol 1e-2)"
+        );
+    }
+
+    #[test]
+    fn a_mismatch_against_expected_zeros_has_no_zero_relative_error() {
+        let c = compare(&[2], &[0.5, -2.0], &[0.0, 0.0], tolerance(DType::F32));
+        assert!(!c.ok());
+        assert_eq!(
+            c.to_string(),
+            "MISMATCH: 2 of 2 elements differ; first at [0]: got 0.5, expected 0 (max abs err 2, max rel err inf (the differing elements were expected to be 0); atol 1e-5, rtol 1e-5)"
         );
     }
 

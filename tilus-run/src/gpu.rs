@@ -2,8 +2,9 @@
 //! `tilus-to-ptx` pipeline, bind the interpreter's arguments and buffers as kernel parameters,
 //! build the tensor maps the lowering asks for (`tilus.tensor_maps`), launch, read back, time.
 //!
-//! Lowering works on a fresh parse of the source with every other `tilus.kernel` erased, so a
-//! reference kernel that does not lower (yet) does not stop the kernel that does. What the
+//! Lowering works on a copy of the loaded module (`Context::clone`: the file is parsed once, and
+//! `--pass-pipeline` has already run) with every other `tilus.kernel` erased, so a reference
+//! kernel that does not lower (yet) does not stop the kernel that does. What the
 //! launcher needs comes from the lowered `ptx.entry`: its parameter types (pointers are `i64`,
 //! scalars keep their type, `!ptx.tensormap` parameters are appended, one per TMA site),
 //! `tilus.smem_bytes` (the dynamic shared memory of the launch) and `tilus.tensor_maps`. The
@@ -11,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
-use tilus_ir::{AttrKind, Context, OpId};
+use tilus_ir::{AttrKind, Context, OpId, SourceMap};
 use tilus_run::args::{self, Param};
 use tilus_run::cuda::{
     BenchStats, CudaBackend, CudaError, DeviceBuffer, Dim3, GemmShape, Kernel, LaunchConfig,
@@ -61,27 +62,27 @@ pub struct Lowered {
     pub tensor_maps: Vec<TmaSite>,
 }
 
-/// Lowers kernel `name` of `file` to PTX. On failure, the diagnostics rendered against the
+/// Lowers kernel `name` of the loaded module (`source`: its context, module op and source map;
+/// `file` is the text the map points into) to PTX. On failure, the diagnostics rendered against the
 /// source (fancy, or `file:line:col: error:` when `mlir_style`), and the first message alone
 /// (for one-line notes).
-pub fn lower(file: &SourceFile, name: &str, mlir_style: bool) -> Result<Lowered, (String, String)> {
-    let mut ctx = Context::new();
-    tilus_dialects::register_all(&mut ctx);
-    let parsed = tilus_ir::parse(&mut ctx, &file.text, &file.name).map_err(|_| {
-        (
-            "the file does not parse".to_string(),
-            "parse error".to_string(),
-        )
-    })?;
-    let module = parsed.module;
-    let map = parsed.source_map;
+pub fn lower(
+    source: (&Context, OpId, &SourceMap),
+    file: &SourceFile,
+    name: &str,
+    mlir_style: bool,
+) -> Result<Lowered, (String, String)> {
+    // The lowering is destructive: it runs on a copy of the module tilus-run loaded (and ran
+    // `--pass-pipeline` on), so the file is parsed once and the interpreter keeps the original.
+    let (original, module, map) = source;
+    let mut ctx = original.clone();
     let fail = |ctx: &Context, diags: &[tilus_ir::Diagnostic]| {
         let mut s = String::new();
         for d in diags {
             s.push_str(&if mlir_style {
-                render_mlir_style(Some(ctx), Some(&map), file, d)
+                render_mlir_style(Some(ctx), Some(map), file, d)
             } else {
-                render(Some(ctx), Some(&map), file, d)
+                render(Some(ctx), Some(map), file, d)
             });
         }
         let first = diags

@@ -3,15 +3,18 @@
 //! outputs, and report.
 //!
 //! ```text
-//! tilus-run FILE [--kernel NAME] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
+//! tilus-run FILE [--kernel NAME] [--pass-pipeline PIPELINE] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
 //!           [--output NAME=FILE.npy]... [--expect NAME=FILE.npy]... [--reference NAME]
 //!           [--seed N] [--schedule deterministic|random] [--backend auto|interp|cuda] [--max-steps N]
 //!           [--dump-ptx] [--compare-backends] [--timeout SECS]
 //!           [--bench [--bench-reps N] [--bench-warmup N] [--bench-json PATH] [--bytes N] [--flops N]]
 //! ```
 //!
-//! * The kernel is `--kernel`, else the only `tilus.kernel` of the file that is not another
-//!   kernel's `tilus.reference`.
+//! * The kernels run are `--kernel`'s, else every `tilus.kernel` of the file that is not another
+//!   kernel's `tilus.reference`, each with its own report and checks.
+//! * `--pass-pipeline` runs passes (tilus-opt's pipeline syntax) on the parsed module first; the
+//!   interpreter runs the result, and the CUDA backend lowers a copy of it (the file is parsed
+//!   once).
 //! * Parameters are bound by the names written in the kernel's signature (see `args`): scalars
 //!   from `--arg` or the kernel's `tilus.args`; each `!tilus.ptr<T>` parameter gets a global
 //!   buffer shaped by the views the kernel makes of it, filled as `--input` or `tilus.inputs`
@@ -27,13 +30,14 @@
 // Errors carry a full diagnostic (message, spans, notes, help); they are the cold path.
 #![allow(clippy::result_large_err)]
 
-use clap::Parser as ClapParser;
+use clap::{CommandFactory, Parser as ClapParser};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
 use tilus_ir::{Context, DiagLoc, Diagnostic, OpId, Severity, SourceMap};
+use tilus_passes::instrument::{render_timing, TimingEntry};
 use tilus_run::args::{self, Assignment, Buffer, KernelDefaults, Param, Requests};
 use tilus_run::check::{self, Tolerance};
 use tilus_run::cuda::{self, BenchStats, Cublas, CudaBackend, CudaError};
@@ -51,14 +55,22 @@ const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 #[command(
     name = "tilus-run",
     version,
-    about = "Run a tilus kernel on the CPU interpreter and check its outputs"
+    about = "Run tilus kernels on the CPU interpreter or an NVIDIA GPU and check their outputs"
 )]
 struct Cli {
     /// Kernel file (`.mlir`); `-` reads standard input.
     input: PathBuf,
-    /// The kernel to run (default: the only kernel that is not another's `tilus.reference`).
+    /// The kernel to run (default: every kernel that is not another's `tilus.reference`).
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// Print a wall-time report of each phase (parse, verify, passes, lowering, JIT, launch,
+    /// interpreter, checks) to standard error at the end.
+    #[arg(long)]
+    timing: bool,
+    /// Run this pass pipeline on the module before running (tilus-opt's syntax:
+    /// `builtin.module(canonicalize,cse)`); the transformed kernels run and are checked.
+    #[arg(long, value_name = "PIPELINE")]
+    pass_pipeline: Option<String>,
     /// A scalar argument by parameter name (overrides the kernel's `tilus.args`).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = args::parse_assignment)]
     args: Vec<Assignment>,
@@ -167,7 +179,21 @@ const INVALID: u8 = 1;
 const USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cmd = Cli::command();
+    let longs: Vec<String> = cmd
+        .get_arguments()
+        .flat_map(|a| {
+            a.get_long()
+                .into_iter()
+                .chain(a.get_all_aliases().unwrap_or_default())
+                .map(str::to_string)
+        })
+        .chain(["help".to_string(), "version".to_string()])
+        .collect();
+    let args = tilus_ir::cli::long_flags_with_one_dash(std::env::args_os(), |n| {
+        longs.iter().any(|l| l == n)
+    });
+    let cli = Cli::parse_from(args);
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => ExitCode::from(code),
@@ -195,6 +221,29 @@ struct Loaded {
     file: SourceFile,
     map: SourceMap,
     module: OpId,
+    /// `--timing`: what each phase took, in order.
+    timing: Timing,
+    /// The last note `--backend auto` printed (see `run_one`).
+    auto_note: std::cell::RefCell<Option<String>>,
+}
+
+/// Wall time per phase for `--timing` (parse, passes, lowering, JIT, run, checks), printed as
+/// tilus-opt prints its own report.
+#[derive(Default)]
+struct Timing(std::cell::RefCell<Vec<TimingEntry>>);
+
+impl Timing {
+    /// Runs `f`, recording its wall time under `name`.
+    fn time<T>(&self, name: impl Into<String>, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = f();
+        self.0.borrow_mut().push(TimingEntry {
+            name: name.into(),
+            depth: 0,
+            wall: start.elapsed(),
+        });
+        r
+    }
 }
 
 impl Loaded {
@@ -267,6 +316,22 @@ fn read_input(path: &Path) -> Result<(String, String), String> {
 
 /// Reads, parses and verifies the file; diagnostics are printed (exit 1).
 fn load(cli: &Cli) -> Result<Loaded, u8> {
+    // A malformed pipeline is a usage error, found before any input is read.
+    let pipeline = match &cli.pass_pipeline {
+        None => None,
+        Some(text) => match tilus_passes::parse_pipeline(text, tilus_passes::Nesting::Explicit) {
+            Ok(root) => Some(root),
+            Err(d) => {
+                let file = SourceFile::new("<pass-pipeline>", text.clone());
+                let s = match cli.diagnostic_format {
+                    DiagFormat::Fancy => render(None, None, &file, &d),
+                    DiagFormat::Mlir => render_mlir_style(None, None, &file, &d),
+                };
+                let _ = std::io::stderr().write_all(s.as_bytes());
+                return Err(USAGE);
+            }
+        },
+    };
     let (name, text) = read_input(&cli.input).map_err(|m| {
         plain_error(&m, None);
         INVALID
@@ -283,17 +348,29 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
             let _ = std::io::stderr().write_all(s.as_bytes());
         }
     };
-    let parsed = match tilus_ir::parse(&mut ctx, &file.text, &file.name) {
+    let timing = Timing::default();
+    let parsed = match timing.time("Parser", || {
+        tilus_ir::parse(&mut ctx, &file.text, &file.name)
+    }) {
         Ok(p) => p,
         Err((diags, map)) => {
             emit_all(&ctx, &map, &diags);
             return Err(INVALID);
         }
     };
-    let diags = tilus_ir::verify(&ctx, parsed.module);
+    let diags = timing.time("Verifier", || tilus_ir::verify(&ctx, parsed.module));
     if !diags.is_empty() {
         emit_all(&ctx, &parsed.source_map, &diags);
         if diags.iter().any(|d| d.severity == Severity::Error) {
+            return Err(INVALID);
+        }
+    }
+    if let Some(root) = pipeline {
+        let mut pm = tilus_passes::PassManager::new(root);
+        pm.enable_verifier(true);
+        let ran = timing.time("Pass pipeline", || pm.run(&mut ctx, parsed.module));
+        if let Err(diags) = ran {
+            emit_all(&ctx, &parsed.source_map, &diags);
             return Err(INVALID);
         }
     }
@@ -302,6 +379,8 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         file,
         map: parsed.source_map,
         module: parsed.module,
+        timing,
+        auto_note: Default::default(),
     })
 }
 
@@ -322,20 +401,33 @@ fn referenced_names(ctx: &Context, kernels: &[(String, OpId)]) -> Vec<String> {
     out
 }
 
-fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
+/// The kernels to run: `--kernel`'s, else every kernel of the file that no other kernel names
+/// as its `tilus.reference` (references run as part of checking the kernels that name them).
+fn pick_kernels(cli: &Cli, l: &Loaded) -> Result<Vec<(String, OpId)>, u8> {
     let kernels = args::kernels(&l.ctx, l.module);
     let names: Vec<String> = kernels.iter().map(|(n, _)| format!("@{n}")).collect();
     if kernels.is_empty() {
+        let mut lowered = false;
+        l.ctx.walk(l.module, &mut |o| {
+            lowered |= l.ctx.op_name_str(o) == "ptx.entry";
+        });
+        let help = if lowered {
+            "this module was lowered to PTX (it holds ptx.entry ops); tilus-run runs kernels \
+             before the lowering: give it the IR before `tilus-to-ptx` (and see the PTX with \
+             `tilus-run --dump-ptx`)"
+        } else {
+            "tilus-run runs `tilus.kernel @name(...) warps(..) blocks(..) { ... }` ops"
+        };
         plain_error(
             &format!("'{}' has no tilus.kernel to run", l.file.name),
-            Some("tilus-run runs `tilus.kernel @name(...) warps(..) blocks(..) { ... }` ops"),
+            Some(help),
         );
         return Err(INVALID);
     }
     if let Some(want) = &cli.kernel {
         let want = want.trim_start_matches('@');
         return match kernels.iter().find(|(n, _)| n == want) {
-            Some(k) => Ok(k.clone()),
+            Some(k) => Ok(vec![k.clone()]),
             None => {
                 plain_error(
                     &format!(
@@ -349,23 +441,16 @@ fn pick_kernel(cli: &Cli, l: &Loaded) -> Result<(String, OpId), u8> {
         };
     }
     let refs = referenced_names(&l.ctx, &kernels);
-    let candidates: Vec<&(String, OpId)> =
-        kernels.iter().filter(|(n, _)| !refs.contains(n)).collect();
-    match candidates.as_slice() {
-        [one] => Ok((*one).clone()),
-        _ => {
-            let cands: Vec<String> = candidates.iter().map(|(n, _)| format!("@{n}")).collect();
-            plain_error(
-                &format!(
-                    "'{}' has several kernels ({}); choose one with --kernel NAME",
-                    l.file.name,
-                    cands.join(", ")
-                ),
-                Some("kernels named by another kernel's `tilus.reference` are not candidates"),
-            );
-            Err(USAGE)
-        }
+    let candidates: Vec<(String, OpId)> = kernels
+        .iter()
+        .filter(|(n, _)| !refs.contains(n))
+        .cloned()
+        .collect();
+    if candidates.is_empty() {
+        // Every kernel is some other kernel's reference (a cycle): run them all.
+        return Ok(kernels);
     }
+    Ok(candidates)
 }
 
 /// One run's outcome.
@@ -388,10 +473,12 @@ fn run_kernel(
             ScheduleKind::Random => Schedule::Random { seed: cli.seed },
         },
         max_steps: cli.max_steps,
+        progress: progress_bar("interpreting"),
     };
     let start = Instant::now();
     let r = interp::run(&l.ctx, kernel, args, &mut mem, &opts);
     let wall = start.elapsed();
+    clear_progress();
     match r {
         Ok(stats) => {
             for w in &stats.warnings {
@@ -405,6 +492,55 @@ fn run_kernel(
             }
             Err(INVALID)
         }
+    }
+}
+
+/// Whether progress is drawn: only on a terminal, and not when `TILUS_NO_PROGRESS` is set.
+fn progress_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("TILUS_NO_PROGRESS").is_none()
+}
+
+/// A progress bar on standard error for long work (interpreter runs, benches), drawn in place
+/// once the work has taken half a second and at most ten times a second; `None` (no callback)
+/// when standard error is not a terminal, so logs and pipes get no control characters.
+fn progress_bar(what: &'static str) -> Option<interp::Progress> {
+    if !progress_wanted() {
+        return None;
+    }
+    let start = Instant::now();
+    let last = std::sync::Mutex::new(None::<Instant>);
+    Some(std::sync::Arc::new(move |done: u64, total: u64| {
+        let now = Instant::now();
+        if now.duration_since(start) < Duration::from_millis(500) {
+            return;
+        }
+        let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| now.duration_since(t) < Duration::from_millis(100)) && done < total
+        {
+            return;
+        }
+        *last = Some(now);
+        let width = 30usize;
+        let filled = if total == 0 {
+            width
+        } else {
+            ((done as f64 / total as f64) * width as f64) as usize
+        }
+        .min(width);
+        eprint!(
+            "\r{what} [{}{}] {done}/{total} blocks, {:.1} s\x1b[K",
+            "#".repeat(filled),
+            "-".repeat(width - filled),
+            now.duration_since(start).as_secs_f64()
+        );
+    }))
+}
+
+/// Erases the progress line, if one may have been drawn.
+fn clear_progress() {
+    if progress_wanted() {
+        eprint!("\r\x1b[K");
     }
 }
 
@@ -426,8 +562,8 @@ fn tolerance(cli: &Cli, d: Tolerance) -> Tolerance {
 }
 
 /// Where the kernel runs, once the backends have been tried.
-struct Gpu {
-    be: CudaBackend,
+struct Gpu<'b> {
+    be: &'b CudaBackend,
     lowered: gpu::Lowered,
 }
 
@@ -556,11 +692,94 @@ fn run(cli: &Cli) -> Result<(), u8> {
         return Err(USAGE);
     }
 
+    let started = Instant::now();
     let l = load(cli)?;
-    let (name, kernel) = pick_kernel(cli, &l)?;
+    let result = run_loaded(cli, &l, backend.as_ref(), needs_gpu, &no_gpu_reason);
+    if cli.timing {
+        eprint!("{}", render_timing(&l.timing.0.borrow(), started.elapsed()));
+    }
+    result
+}
+
+/// Runs the chosen kernels of the loaded file.
+fn run_loaded(
+    cli: &Cli,
+    l: &Loaded,
+    backend: Option<&CudaBackend>,
+    needs_gpu: bool,
+    no_gpu_reason: &str,
+) -> Result<(), u8> {
+    let chosen = pick_kernels(cli, l)?;
+    if chosen.len() == 1 {
+        let (name, kernel) = &chosen[0];
+        return run_one(cli, l, (name, *kernel), backend, needs_gpu, no_gpu_reason);
+    }
+    // Several kernels: each runs (and is checked against its reference) in turn; flags that
+    // name one kernel's parameters cannot apply to all of them.
+    let per_kernel = [
+        ("--arg", !cli.args.is_empty()),
+        ("--input", !cli.inputs.is_empty()),
+        ("--output", !cli.outputs.is_empty()),
+        ("--expect", !cli.expects.is_empty()),
+        ("--reference", cli.reference.is_some()),
+        ("--bench", cli.bench),
+        ("--dump-ptx", cli.dump_ptx),
+    ];
+    if let Some((flag, _)) = per_kernel.iter().find(|(_, given)| *given) {
+        let names: Vec<String> = chosen.iter().map(|(n, _)| format!("@{n}")).collect();
+        plain_error(
+            &format!(
+                "{flag} applies to one kernel, but '{}' runs {} kernels ({})",
+                l.file.name,
+                chosen.len(),
+                names.join(", ")
+            ),
+            Some("choose the kernel with --kernel NAME"),
+        );
+        return Err(USAGE);
+    }
+    let mut failed: Vec<String> = Vec::new();
+    let mut worst = 0u8;
+    for (i, (name, kernel)) in chosen.iter().enumerate() {
+        if i > 0 {
+            print_stdout("\n");
+        }
+        if let Err(code) = run_one(cli, l, (name, *kernel), backend, needs_gpu, no_gpu_reason) {
+            failed.push(format!("@{name}"));
+            worst = worst.max(code);
+        }
+    }
+    if failed.is_empty() {
+        print_stdout(&format!("\nall {} kernels passed\n", chosen.len()));
+        Ok(())
+    } else {
+        plain_error(
+            &format!(
+                "{} of {} kernels failed: {}",
+                failed.len(),
+                chosen.len(),
+                failed.join(", ")
+            ),
+            Some("each kernel's report is above; rerun one with --kernel NAME"),
+        );
+        Err(worst)
+    }
+}
+
+/// Runs one kernel of the loaded file (lowering it first on the GPU), checks its outputs and
+/// prints its report.
+fn run_one(
+    cli: &Cli,
+    l: &Loaded,
+    (name, kernel): (&str, OpId),
+    backend: Option<&CudaBackend>,
+    needs_gpu: bool,
+    no_gpu_reason: &str,
+) -> Result<(), u8> {
+    let name = name.to_string();
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
     if cli.dump_ptx {
-        return match gpu::lower(&l.file, &name, mlir_style) {
+        return match gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style) {
             Ok(low) => {
                 print_stdout(&low.ptx);
                 Ok(())
@@ -587,7 +806,10 @@ fn run(cli: &Cli) -> Result<(), u8> {
             None
         }
         Some(be) => {
-            match gpu::lower(&l.file, &name, mlir_style) {
+            let lowered = l.timing.time(format!("Lowering @{name} to PTX"), || {
+                gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style)
+            });
+            match lowered {
                 Ok(lowered) => {
                     if cli.backend == Backend::Auto {
                         auto_note = Some(format!(
@@ -615,6 +837,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         }
     };
 
+    let bind_start = Instant::now();
     let params = args::params(&l.ctx, kernel, &l.file);
     let base = match cli.input.parent() {
         Some(p) if cli.input.as_os_str() != "-" => p.to_path_buf(),
@@ -638,35 +861,61 @@ fn run(cli: &Cli) -> Result<(), u8> {
         .map_err(|d| l.fail(cli, USAGE, d))?;
     let grid = interp::grid(&l.ctx, kernel, &arg_values).map_err(|d| l.fail(cli, INVALID, d))?;
     let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(0);
+    l.timing.0.borrow_mut().push(TimingEntry {
+        name: format!("Arguments and inputs @{name}"),
+        depth: 0,
+        wall: bind_start.elapsed(),
+    });
 
     if let Some(n) = auto_note {
-        eprintln!("{n}");
+        // Said once per file, not once per kernel, when every kernel gets the same note.
+        let mut said = l.auto_note.borrow_mut();
+        if said.as_deref() != Some(n.as_str()) {
+            eprintln!("{n}");
+            *said = Some(n);
+        }
     }
     // Run.
     let mut launch: Option<gpu::Launch> = None;
     let (final_mem, wall, steps) = match &gpu_ctx {
         Some(g) => {
             let what = format!("running @{name} on the GPU");
-            let lz = gpu_launch(
-                &l,
-                &g.be,
-                &g.lowered,
-                kernel,
-                &params,
-                &arg_values,
-                &mem,
-                grid,
-            )
-            .map_err(|e| cuda_fail(&what, e))?;
-            let wall = lz.run(&g.be).map_err(|e| cuda_fail(&what, e))?;
+            let lz = l
+                .timing
+                .time(format!("JIT and upload @{name}"), || {
+                    gpu_launch(
+                        l,
+                        g.be,
+                        &g.lowered,
+                        kernel,
+                        &params,
+                        &arg_values,
+                        &mem,
+                        grid,
+                    )
+                })
+                .map_err(|e| cuda_fail(&what, e))?;
+            let wall = l
+                .timing
+                .time(format!("Launch @{name}"), || lz.run(g.be))
+                .map_err(|e| cuda_fail(&what, e))?;
             let mut out = mem;
-            lz.download(&g.be, &mut out)
+            l.timing
+                .time(format!("Download @{name}"), || lz.download(g.be, &mut out))
                 .map_err(|e| cuda_fail(&what, e))?;
             launch = Some(lz);
             (out, wall, None)
         }
         None => {
-            let ran = run_kernel(cli, &l, kernel, &arg_values, mem)?;
+            let ran = run_kernel(cli, l, kernel, &arg_values, mem)?;
+            l.timing.0.borrow_mut().push(TimingEntry {
+                name: format!(
+                    "Interpreter @{name}: {} blocks, {} steps",
+                    ran.stats.ctas, ran.stats.steps
+                ),
+                depth: 0,
+                wall: ran.wall,
+            });
             (ran.mem, ran.wall, Some(ran.stats))
         }
     };
@@ -683,11 +932,12 @@ fn run(cli: &Cli) -> Result<(), u8> {
         None => out.push_str("backend: interp\n"),
     }
     out.push_str(&format!(
-        "grid: {}x{}x{} blocks of {} threads ({warps} warps)\n",
+        "grid: {}x{}x{} blocks of {} threads ({warps} warp{})\n",
         grid[0],
         grid[1],
         grid[2],
-        32 * warps
+        32 * warps,
+        if warps == 1 { "" } else { "s" }
     ));
     match (&gpu_ctx, &launch) {
         (Some(g), Some(lz)) => {
@@ -768,6 +1018,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
     }
 
     // Checks.
+    let checks_start = Instant::now();
     let mut failures: Vec<String> = Vec::new();
     let mut report = String::new();
     for a in &cli.expects {
@@ -848,7 +1099,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
         let compared = run_reference(
             cli,
             &l,
-            gpu_ctx.as_ref().map(|g| &g.be),
+            gpu_ctx.as_ref().map(|g| g.be),
             (&name, &params, &arg_values),
             (&ref_name, ref_kernel),
             &buffers,
@@ -868,11 +1119,16 @@ fn run(cli: &Cli) -> Result<(), u8> {
             }
         }
     }
+    l.timing.0.borrow_mut().push(TimingEntry {
+        name: format!("Checks @{name}"),
+        depth: 0,
+        wall: checks_start.elapsed(),
+    });
     print_stdout(&report);
     if !failures.is_empty() {
         plain_error(
             &format!("check failed: {}", failures.join("; ")),
-            Some("the report on standard output shows the first mismatching element of each"),
+            Some("the report on standard output shows, for each buffer that differs, the first element that differs and the largest errors"),
         );
         return Err(INVALID);
     }
@@ -1307,7 +1563,7 @@ fn run_reference<'b>(
     let mem = fresh_memory(buffers, initial);
     // On the GPU when the kernel ran there and the reference lowers, else on the interpreter.
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
-    let on_gpu = be.and_then(|be| match gpu::lower(&l.file, ref_name, mlir_style) {
+    let on_gpu = be.and_then(|be| match gpu::lower((&l.ctx, l.module, &l.map), &l.file, ref_name, mlir_style) {
         Ok(lowered) => Some((be, lowered)),
         Err((_, why)) => {
             eprintln!(

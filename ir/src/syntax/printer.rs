@@ -296,12 +296,27 @@ impl<'a> Printer<'a> {
             let parent_scope = region_scope.get(&r).copied().unwrap_or(0);
             let scope = scopes.len();
             scopes.push((Some(parent_scope), Default::default()));
+            // Names the region's op suggests for its entry block's arguments (custom form).
+            let arg_names = if self.opts.generic {
+                Vec::new()
+            } else {
+                self.suggested_arg_names(r)
+            };
             for (bi, &b) in self.ctx.region_blocks(r).iter().enumerate() {
                 self.blocks.insert(b, bi as u32);
                 // Entry-block arguments are `%argN`; other blocks' arguments are numbered like
                 // op results, as MLIR does.
-                for &a in self.ctx.block_args(b) {
-                    if bi == 0 {
+                for (ai, &a) in self.ctx.block_args(b).iter().enumerate() {
+                    let suggested = if bi == 0 {
+                        arg_names.get(ai).cloned().flatten()
+                    } else {
+                        None
+                    };
+                    if let Some(name) = suggested.filter(|n| !scopes[scope].1.contains(n)) {
+                        scopes[scope].1.insert(name.clone());
+                        self.custom_names.push(name);
+                        self.names[a.index()] = VName::Named(self.custom_names.len() as u32 - 1);
+                    } else if bi == 0 {
                         self.names[a.index()] = VName::Arg(next_arg);
                         next_arg += 1;
                     } else {
@@ -370,6 +385,38 @@ impl<'a> Printer<'a> {
                 }
             }
         }
+    }
+
+    /// The entry-block argument names the op owning `r` suggests, when `r` is its first region:
+    /// only identifiers that cannot be mistaken for the numbered names the printer makes
+    /// (`%0`, `%arg3`).
+    fn suggested_arg_names(&self, r: RegionId) -> Vec<Option<String>> {
+        let Some(op) = self.ctx.region_parent(r) else {
+            return Vec::new();
+        };
+        if self.ctx.regions(op).first() != Some(&r) {
+            return Vec::new();
+        }
+        let Some(f) = self.ctx.op_def(op).and_then(|d| d.block_arg_names) else {
+            return Vec::new();
+        };
+        let readable = |n: &str| {
+            let mut cs = n.chars();
+            let first_ok = cs
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+            let numbered = n
+                .strip_prefix("arg")
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+            first_ok
+                && !numbered
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-'))
+        };
+        f(self.ctx, op)
+            .into_iter()
+            .map(|n| n.filter(|n| readable(n)))
+            .collect()
     }
 
     /// Writes a value's name, e.g. `%0`, `%0#1`, `%arg2`.

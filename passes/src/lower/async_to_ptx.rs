@@ -618,40 +618,11 @@ impl<'a> B<'a> {
 
 // ----- the kernel ---------------------------------------------------------------------------------
 
-const HANDLED: &[&str] = &[
-    "mbarrier.alloc",
-    "mbarrier.arrive",
-    "mbarrier.arrive_expect_tx",
-    "mbarrier.arrive_expect_tx_remote",
-    "mbarrier.arrive_expect_tx_multicast",
-    "mbarrier.wait",
-    "mbarrier.producer_initial_phase",
-    "mbarrier.consumer_initial_phase",
-    "tma.global_to_shared",
-    "tma.shared_to_global",
-    "tma.commit_group",
-    "tma.wait_group",
-    "tma.fence_proxy_async",
-    "tma.fence_proxy_async_release",
-    "wgmma.fence",
-    "wgmma.commit_group",
-    "wgmma.wait_group",
-    "wgmma.mma",
-    "tcgen05.alloc",
-    "tcgen05.dealloc",
-    "tcgen05.relinquish_alloc_permit",
-    "tcgen05.mma",
-    "tcgen05.commit",
-    "tcgen05.ld",
-    "tcgen05.st",
-    "tcgen05.wait_ld",
-    "tcgen05.wait_st",
-    "tcgen05.cp",
-    "tcgen05.slice",
-    "tcgen05.view",
-    "tcgen05.fence_before_thread_sync",
-    "tcgen05.fence_after_thread_sync",
-];
+/// The ops this pass lowers: those declared `Trait::Async`.
+fn handled(ctx: &Context, op: OpId) -> bool {
+    ctx.op_def(op)
+        .is_some_and(|d| d.has(tilus_ir::Trait::Async))
+}
 
 struct Kernel {
     op: OpId,
@@ -683,7 +654,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     let entry = ctx.region_blocks(ctx.regions(k)[0])[0];
     let mut ops = Vec::new();
     ctx.walk(k, &mut |o| {
-        if HANDLED.contains(&ctx.op_name_str(o)) {
+        if handled(ctx, o) {
             ops.push(o);
         }
     });
@@ -1039,27 +1010,7 @@ fn add_tensormap_param(ctx: &mut Context, kn: &Kernel) -> (Value, usize) {
         body: None,
     });
     let index = ctx.block_args(kn.entry).len();
-    let v = ctx.add_block_arg(kn.entry, tm, None);
-    let (mut inputs, results) = match ctx
-        .get_prop(kn.op, "function_type")
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
-            TypeKind::Function { inputs, results } => (inputs.clone(), results.clone()),
-            _ => (vec![], vec![]),
-        },
-        _ => (vec![], vec![]),
-    };
-    inputs.push(tm);
-    let ft = ctx.function_type(inputs, results);
-    let fa = ctx.type_attr(ft);
-    tilus_ir::rewrite::set_property(ctx, kn.op, "function_type", Some(fa));
-    if let Some(AttrKind::AffineMap(m)) = ctx.get_prop(kn.op, "blocks").map(|a| ctx.attr_kind(a)) {
-        let mut m = m.clone();
-        m.num_dims += 1;
-        let a = ctx.attr(AttrKind::AffineMap(m));
-        tilus_ir::rewrite::set_property(ctx, kn.op, "blocks", Some(a));
-    }
+    let v = tilus_dialects::tilus::append_param(ctx, kn.op, tm, &format!("tensor_map{index}"));
     (v, index)
 }
 

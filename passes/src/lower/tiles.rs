@@ -302,15 +302,11 @@ impl Lowering {
         loop {
             let mut gone = Vec::new();
             ctx.walk(k, &mut |o| {
-                let n = ctx.op_name_str(o);
-                if n == "tilus.free_shared"
-                    || (matches!(
-                        n,
-                        "tilus.shared_tensor"
-                            | "tilus.slice_shared"
-                            | "tilus.permute_shared"
-                            | "mbarrier.alloc"
-                    ) && ctx.uses(ctx.results(o)[0]).is_empty())
+                let Some(d) = ctx.op_def(o) else { return };
+                if d.has(tilus_ir::Trait::FreesShared)
+                    || ((d.has(tilus_ir::Trait::AllocatesShared)
+                        || d.has(tilus_ir::Trait::SharedView))
+                        && ctx.uses(ctx.results(o)[0]).is_empty())
                 {
                     gone.push(o);
                 }

@@ -457,7 +457,7 @@ impl CudaBackend {
         let plan = cfg
             .plan(&self.info.limits, k.static_smem)
             .map_err(|e| CudaError::Invalid(format!("cannot launch kernel '{}': {e}", k.name)))?;
-        if let Some(layout) = &k.param_layout {
+        if let Some(layout) = param_layout(k.func, params.len()) {
             if layout.len() != params.len() {
                 return Err(CudaError::Invalid(format!(
                     "kernel '{}' takes {} parameters, {} were given",
@@ -466,7 +466,7 @@ impl CudaBackend {
                     params.len()
                 )));
             }
-            for (i, (p, &(_, size))) in params.iter().zip(layout).enumerate() {
+            for (i, (p, &(_, size))) in params.iter().zip(&layout).enumerate() {
                 if p.size() != size {
                     return Err(CudaError::Invalid(format!(
                         "parameter #{i} of kernel '{}' is {size} bytes, but a {} ({} bytes) was given",
@@ -949,19 +949,24 @@ impl Module {
             num_regs,
             static_smem,
             max_threads,
-            param_layout: param_layout(f),
             dynamic_smem_limit: Cell::new(super::DEFAULT_DYNAMIC_SMEM_LIMIT),
             non_portable_cluster: Cell::new(false),
         })
     }
 }
 
-/// (offset, size) of each parameter, from `cuFuncGetParamInfo` (CUDA 12.4+); `None` when the
-/// driver cannot say.
-fn param_layout(f: sys::CUfunction) -> Option<Vec<(usize, usize)>> {
+/// (offset, size) of the first `count` parameters, from `cuFuncGetParamInfo` (CUDA 12.4+): fewer
+/// than `count` entries when the kernel takes fewer parameters, `None` when the driver cannot
+/// say.
+///
+/// Only indices below `count` (the parameters the launch passes) are asked for. Asking past the
+/// last parameter would find the count, but the driver answers it with
+/// CUDA_ERROR_INVALID_VALUE, which compute-sanitizer reports as an API error on every launch of
+/// a correct kernel.
+fn param_layout(f: sys::CUfunction, count: usize) -> Option<Vec<(usize, usize)>> {
     std::panic::catch_unwind(|| {
         let mut v = Vec::new();
-        for i in 0..4096usize {
+        for i in 0..count {
             let (mut off, mut size) = (0usize, 0usize);
             // SAFETY: a function of a loaded module; out-pointers to locals.
             let r = unsafe { sys::cuFuncGetParamInfo(f, i, &mut off, &mut size) };
@@ -971,7 +976,7 @@ fn param_layout(f: sys::CUfunction) -> Option<Vec<(usize, usize)>> {
             }
             v.push((off, size));
         }
-        None
+        Some(v)
     })
     .ok()
     .flatten()
@@ -988,8 +993,6 @@ pub struct Kernel {
     pub static_smem: u32,
     /// The most threads a CTA of this kernel may have.
     pub max_threads: u32,
-    /// (offset, size) of each parameter as the driver sees them, when it can say.
-    pub param_layout: Option<Vec<(usize, usize)>>,
     dynamic_smem_limit: Cell<u32>,
     non_portable_cluster: Cell<bool>,
 }

@@ -15,37 +15,17 @@ use tilus_dialects::tilus_types::{attr_i64s, prop_i64, Space, TensorType, DYN};
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::{DiagLoc, Diagnostic, OpId, Value};
 
-/// Ops that take per-thread scalar operands as they are.
-fn takes_per_thread(name: &str) -> bool {
-    name.starts_with("arith.")
-        || matches!(
-            name,
-            "scf.if"
-                | "scf.yield"
-                | "mbarrier.arrive"
-                | "mbarrier.arrive_expect_tx"
-                | "mbarrier.arrive_expect_tx_remote"
-        )
+/// Ops that take per-thread scalar operands as they are (declared `Trait::PerThread`).
+fn takes_per_thread(ctx: &tilus_ir::Context, op: OpId) -> bool {
+    ctx.op_def(op)
+        .is_some_and(|d| d.has(tilus_ir::Trait::PerThread))
 }
 
-/// Ops that run once for their whole group: a unit arriving there waits for the rest of the
-/// group and merges with it.
-fn is_collective(name: &str) -> bool {
-    matches!(
-        name,
-        "tilus.store_global"
-            | "tilus.store_shared"
-            | "tilus.shared_tensor"
-            | "tilus.free_shared"
-            | "wgmma.fence"
-            | "wgmma.mma"
-            | "wgmma.commit_group"
-            | "wgmma.wait_group"
-            | "tcgen05.alloc"
-            | "tcgen05.dealloc"
-            | "tcgen05.ld"
-            | "tcgen05.st"
-    )
+/// Ops that run once for their whole group (declared `Trait::Collective`): a unit arriving
+/// there waits for the rest of the group and merges with it.
+fn is_collective(ctx: &tilus_ir::Context, op: OpId) -> bool {
+    ctx.op_def(op)
+        .is_some_and(|d| d.has(tilus_ir::Trait::Collective))
 }
 
 /// `a op b` on integers of `bits` bits (values normalized to the type); `None` for other ops.
@@ -397,7 +377,7 @@ impl Machine<'_> {
         let threads = threads.clone();
         let key = |t: u32| -> Vec<Sc> { pts.iter().map(|p| p[t as usize]).collect() };
         let same = |a: &[Sc], b: &[Sc]| a.iter().zip(b).all(|(x, y)| x.same(*y));
-        if is_collective(name) {
+        if is_collective(self.ctx, op) {
             return Err(self.err(
                 op,
                 format!(
@@ -433,10 +413,10 @@ impl Machine<'_> {
     pub(crate) fn exec(&mut self, ui: usize, op: OpId) -> Result<Flow, Diagnostic> {
         let ctx = self.ctx;
         let name = ctx.op_name_str(op);
-        if !takes_per_thread(name) {
+        if !takes_per_thread(ctx, op) {
             self.split_divergent(ui, op)?;
         }
-        if is_collective(name) {
+        if is_collective(ctx, op) {
             let (b, s) = self.units[ui].group();
             if (self.units[ui].threads.len() as i64) < s {
                 return Ok(Flow::Wait(Block::Converge {

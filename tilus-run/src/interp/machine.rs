@@ -376,6 +376,9 @@ impl<'a> Machine<'a> {
                     }
                     ctas += blocks.len() as u64;
                     self.run_cluster(&blocks)?;
+                    if let Some(p) = &self.opts.progress {
+                        p(ctas, (gx * gy * gz) as u64);
+                    }
                 }
             }
         }

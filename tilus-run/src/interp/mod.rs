@@ -37,11 +37,27 @@ pub enum Schedule {
 }
 
 /// Run options.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Options {
     pub schedule: Schedule,
     /// Ops executed (over all units) before the run is stopped with a report.
     pub max_steps: u64,
+    /// Called after each cluster of blocks with (blocks done, blocks in the grid), so a tool can
+    /// show progress on long runs; the interpreter itself never prints.
+    pub progress: Option<Progress>,
+}
+
+/// A progress callback: (blocks done, blocks in the grid).
+pub type Progress = std::sync::Arc<dyn Fn(u64, u64) + Send + Sync>;
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("schedule", &self.schedule)
+            .field("max_steps", &self.max_steps)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 impl Default for Options {
@@ -49,6 +65,7 @@ impl Default for Options {
         Options {
             schedule: Schedule::Deterministic,
             max_steps: 100_000_000,
+            progress: None,
         }
     }
 }

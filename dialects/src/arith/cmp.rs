@@ -1,0 +1,281 @@
+//! Comparisons and selection: `cmpi`, `cmpf`, `select`.
+
+use super::*;
+use tilus_ir::handle::prelude::*;
+
+pub(super) const CMPI_PREDICATES: &[&str] = &[
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+
+/// `arith.cmpi`.
+pub static CMPI: OpDef = OpDef {
+    name: "arith.cmpi",
+    summary: "integer comparison",
+    description:
+        "Compares two integers with `predicate` (`eq ne slt sle sgt sge ult ule ugt uge`), \
+        giving an `i1`.",
+    operands: &[one("lhs", SIGNLESS_INT_LIKE), one("rhs", SIGNLESS_INT_LIKE)],
+    results: &[one("result", I1)],
+    attributes: &[attr(
+        "predicate",
+        enum_attr("integer comparison predicate", CMPI_PREDICATES),
+    )],
+    traits: &[Trait::Pure, Trait::SameTypeOperands, Trait::PerThread],
+    format: Format::Declarative("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
+    fold: Some(fold::cmpi),
+    canonicalize: canon::CMPI,
+    ..OpDef::DEFAULT
+};
+const _: () = CMPI.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a integer comparison predicate attribute.
+    pub enum CmpIPredicate {
+        Eq = "eq",
+        Ne = "ne",
+        Slt = "slt",
+        Sle = "sle",
+        Sgt = "sgt",
+        Sge = "sge",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.cmpi`.
+    pub struct CmpIOp = CMPI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": CmpIPredicate
+    }
+    regions {}
+    successors {}
+}
+
+/// `arith.cmpf`.
+pub static CMPF: OpDef = OpDef {
+    name: "arith.cmpf",
+    summary: "float comparison",
+    description: "Compares two floats with `predicate` (ordered `o*`, unordered `u*`, `false`, \
+        `true`, `ord`, `uno`), giving an `i1`.",
+    operands: &[one("lhs", FLOAT_LIKE), one("rhs", FLOAT_LIKE)],
+    results: &[one("result", I1)],
+    attributes: &[
+        attr(
+            "predicate",
+            enum_attr("float comparison predicate", CMPF_PREDICATES),
+        ),
+        FASTMATH_ATTR,
+    ],
+    traits: &[Trait::Pure, Trait::SameTypeOperands, Trait::PerThread],
+    format: Format::Declarative(
+        "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+    ),
+    fold: Some(fold::cmpf),
+    ..OpDef::DEFAULT
+};
+const _: () = CMPF.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a float comparison predicate attribute.
+    pub enum CmpFPredicate {
+        False = "false",
+        Oeq = "oeq",
+        Ogt = "ogt",
+        Oge = "oge",
+        Olt = "olt",
+        Ole = "ole",
+        One = "one",
+        Ord = "ord",
+        Ueq = "ueq",
+        Ugt = "ugt",
+        Uge = "uge",
+        Ult = "ult",
+        Ule = "ule",
+        Une = "une",
+        Uno = "uno",
+        True = "true"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.cmpf`.
+    pub struct CmpFOp = CMPF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        predicate = "predicate": CmpFPredicate,
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
+/// `i1` (or a shaped `i1`); a format without its type means `i1`.
+const CONDITION: TypeConstraint = TypeConstraint {
+    build: Some(|c| c.int_type(1)),
+    ..BOOL_LIKE
+};
+
+/// `arith.select`.
+pub static SELECT: OpDef = OpDef {
+    name: "arith.select",
+    summary: "choose between two values",
+    description: "Yields `true_value` where `condition` is true, else `false_value`.",
+    operands: &[
+        one("condition", CONDITION),
+        one("true_value", tilus_ir::opdef::ANY_TYPE),
+        one("false_value", tilus_ir::opdef::ANY_TYPE),
+    ],
+    results: &[one("result", tilus_ir::opdef::ANY_TYPE)],
+    traits: &[
+        Trait::PerThread,
+        Trait::Pure,
+        Trait::AllTypesMatch(&["true_value", "false_value", "result"]),
+    ],
+    verify: Some(verify_select),
+    format: Format::Declarative(
+        "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
+    ),
+    fold: Some(fold::select),
+    canonicalize: canon::SELECT,
+    ..OpDef::DEFAULT
+};
+const _: () = SELECT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.select`.
+    pub struct SelectOp = SELECT;
+    operands {
+        condition = "condition": Value,
+        true_value = "true_value": Value,
+        false_value = "false_value": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let o = ctx.operands(op);
+    let (t, f, r) = (
+        ctx.value_type(o[1]),
+        ctx.value_type(o[2]),
+        ctx.value_type(ctx.results(op)[0]),
+    );
+    if t != f || t != r {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'arith.select' op failed to verify that all of {{true_value, false_value, result}} have same type: found '{}', '{}' and '{}'",
+                type_to_string(ctx, t),
+                type_to_string(ctx, f),
+                type_to_string(ctx, r)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ----- semantics ----------------------------------------------------------------------------
+
+impl CmpIPredicate {
+    /// Compares two `width`-bit patterns (upper bits zero): the `s*` predicates read them as
+    /// two's complement, the `u*` ones as unsigned. One semantics for folders and interpreters.
+    pub fn eval(self, a: u128, b: u128, width: u32) -> bool {
+        use super::int::{mask, sext};
+        let (a, b) = (a & mask(width), b & mask(width));
+        let (sa, sb) = (sext(a, width), sext(b, width));
+        match self {
+            CmpIPredicate::Eq => a == b,
+            CmpIPredicate::Ne => a != b,
+            CmpIPredicate::Slt => sa < sb,
+            CmpIPredicate::Sle => sa <= sb,
+            CmpIPredicate::Sgt => sa > sb,
+            CmpIPredicate::Sge => sa >= sb,
+            CmpIPredicate::Ult => a < b,
+            CmpIPredicate::Ule => a <= b,
+            CmpIPredicate::Ugt => a > b,
+            CmpIPredicate::Uge => a >= b,
+        }
+    }
+}
+
+impl CmpFPredicate {
+    /// Compares two floats, exactly as `f64`s (every narrower IEEE value is one). `o*`
+    /// predicates are false when either is NaN, `u*` ones true; `ord`/`uno` test for NaN.
+    pub fn eval(self, a: f64, b: f64) -> bool {
+        let unordered = a.is_nan() || b.is_nan();
+        let (lt, eq, gt) = (
+            !unordered && a < b,
+            !unordered && a == b,
+            !unordered && a > b,
+        );
+        match self {
+            CmpFPredicate::False => false,
+            CmpFPredicate::Oeq => eq,
+            CmpFPredicate::Ogt => gt,
+            CmpFPredicate::Oge => gt || eq,
+            CmpFPredicate::Olt => lt,
+            CmpFPredicate::Ole => lt || eq,
+            CmpFPredicate::One => lt || gt,
+            CmpFPredicate::Ord => !unordered,
+            CmpFPredicate::Ueq => unordered || eq,
+            CmpFPredicate::Ugt => unordered || gt,
+            CmpFPredicate::Uge => unordered || gt || eq,
+            CmpFPredicate::Ult => unordered || lt,
+            CmpFPredicate::Ule => unordered || lt || eq,
+            CmpFPredicate::Une => !eq,
+            CmpFPredicate::Uno => unordered,
+            CmpFPredicate::True => true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod semantics_tests {
+    use super::*;
+
+    #[test]
+    fn integer_predicates_read_signedness() {
+        let (m1, one) = (0xff, 1);
+        assert!(CmpIPredicate::Slt.eval(m1, one, 8));
+        assert!(!CmpIPredicate::Ult.eval(m1, one, 8));
+        assert!(CmpIPredicate::Uge.eval(m1, one, 8));
+        assert!(CmpIPredicate::Sle.eval(one, one, 8));
+        assert!(CmpIPredicate::Ne.eval(0, 1, 1));
+    }
+
+    #[test]
+    fn float_predicates_order_nan() {
+        let nan = f64::NAN;
+        assert!(!CmpFPredicate::Oeq.eval(nan, nan));
+        assert!(CmpFPredicate::Ueq.eval(nan, 1.0));
+        assert!(CmpFPredicate::Une.eval(nan, nan));
+        assert!(!CmpFPredicate::One.eval(nan, 1.0));
+        assert!(CmpFPredicate::One.eval(0.0, 1.0));
+        assert!(CmpFPredicate::Oeq.eval(0.0, -0.0));
+        assert!(CmpFPredicate::Uno.eval(1.0, nan) && !CmpFPredicate::Ord.eval(1.0, nan));
+    }
+}

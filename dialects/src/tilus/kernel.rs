@@ -1,0 +1,358 @@
+//! `tilus.kernel`: declaration, verifier and custom syntax.
+
+use super::*;
+
+/// `tilus.kernel`.
+pub static KERNEL: OpDef = OpDef {
+    name: "tilus.kernel",
+    summary: "a GPU kernel: a grid of thread blocks running one tile program",
+    description: "`tilus.kernel @name(%p: !tilus.ptr<f16>, %m: i32) warps(4) \
+        blocks(affine_map<(d0, d1) -> (d1 ceildiv 128)>) cluster(2, 1, 1) { ... }` defines the \
+        symbol `sym_name`; the entry block's arguments are the kernel parameters \
+        (`function_type` has no results). Every block runs the body with `32 * warps` threads \
+        (`warps` in 1..=32), which form the root thread group. `blocks` is the grid: an affine \
+        map with one dimension per parameter (in order; only integer parameters are meaningful) \
+        and 1 to 3 results, so the host evaluates it from the launch arguments (`ceildiv` is \
+        Tilus's `cdiv`). The optional `cluster` gives 1 to 3 positive extents of a thread-block \
+        cluster (sm_90+; the grid must be a multiple of it). The body is one block without \
+        terminator, isolated from above. `arg_names` keeps the parameters' names (the custom \
+        form sets it from the SSA names it was written with and prints the parameters under \
+        them), so the names that `tilus.args`, `tilus.inputs` and `tilus.outputs` use survive \
+        any printing, the generic form and `mlir-opt`.",
+    attributes: &[
+        attr("sym_name", STR_ATTR),
+        attr("function_type", FUNCTION_TYPE_ATTR),
+        attr("warps", I64_ATTR),
+        attr("blocks", AFFINE_MAP_ATTR),
+        opt_attr("cluster", DENSE_I64_ARRAY),
+        opt_attr("arg_names", tilus_ir::opdef::STR_ARRAY_ATTR),
+    ],
+    regions: &[tilus_ir::opdef::block_region("body")],
+    traits: &[
+        Trait::Symbol,
+        Trait::IsolatedFromAbove,
+        Trait::SingleBlock,
+        Trait::NoTerminator,
+    ],
+    verify: Some(verify_kernel),
+    format: Format::Custom {
+        parse: parse_kernel,
+        print: print_kernel,
+    },
+    block_arg_names: Some(|ctx, op| param_names(ctx, op).into_iter().map(Some).collect()),
+    ..OpDef::DEFAULT
+};
+const _: () = KERNEL.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.kernel`.
+    pub struct KernelOp = KERNEL;
+    operands {}
+    results {}
+    attrs {
+        sym_name = "sym_name": &str,
+        function_type = "function_type": Attr,
+        warps = "warps": i64,
+        blocks = "blocks": Attr,
+        cluster = "cluster": Option<Attr>,
+        arg_names = "arg_names": Option<Attr>
+    }
+    regions {
+        body = "body"
+    }
+    successors {}
+}
+
+fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let (inputs, results) = function_type(ctx, op).unwrap_or_default();
+    if !results.is_empty() {
+        return Err(fail_at(
+            op,
+            ctx,
+            "function_type",
+            format!(
+                "expects a function_type without results, but found {} result{}",
+                results.len(),
+                if results.len() == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let r = ctx.regions(op)[0];
+    let Some(&entry) = ctx.region_blocks(r).first() else {
+        return Err(op_error(
+            ctx,
+            op,
+            "expects a body, but found an empty region",
+        ));
+    };
+    let args: Vec<Type> = ctx
+        .block_args(entry)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    if args != inputs {
+        let list = |ts: &[Type]| {
+            ts.iter()
+                .map(|t| type_str(ctx, *t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects entry block arguments ({}) matching function_type, but found ({})",
+                list(&inputs),
+                list(&args)
+            ),
+        ));
+    }
+    if let Some(a) = ctx.get_prop(op, "arg_names") {
+        let names = declared_param_names(ctx, a);
+        if names.len() != inputs.len() {
+            return Err(fail_at(
+                op,
+                ctx,
+                "arg_names",
+                format!(
+                    "expects one name per parameter in arg_names ({}), but found {}",
+                    inputs.len(),
+                    names.len()
+                ),
+            ));
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for n in &names {
+            if n.is_empty() || seen.contains(&n.as_str()) {
+                return Err(fail_at(
+                    op,
+                    ctx,
+                    "arg_names",
+                    format!("expects distinct, non-empty parameter names in arg_names, but found '{n}' twice or empty"),
+                ));
+            }
+            seen.push(n);
+        }
+    }
+    let warps = ctx
+        .get_prop(op, "warps")
+        .and_then(|a| attr_i64(ctx, a))
+        .unwrap_or(0);
+    if !(1..=32).contains(&warps) {
+        return Err(fail_at(
+            op,
+            ctx,
+            "warps",
+            format!("expects warps in [1, 32], but found {warps}"),
+        ));
+    }
+    if let Some(AttrKind::AffineMap(m)) = ctx.get_prop(op, "blocks").map(|a| ctx.attr_kind(a)) {
+        if m.num_dims as usize != inputs.len() || m.num_syms != 0 {
+            return Err(fail_at(
+                op,
+                ctx,
+                "blocks",
+                format!(
+                    "expects a blocks map with {} dimension{} (one per parameter) and no symbols, but found {} dimension{} and {} symbol{}",
+                    inputs.len(),
+                    if inputs.len() == 1 { "" } else { "s" },
+                    m.num_dims,
+                    if m.num_dims == 1 { "" } else { "s" },
+                    m.num_syms,
+                    if m.num_syms == 1 { "" } else { "s" },
+                ),
+            ));
+        }
+        if !(1..=3).contains(&m.results.len()) {
+            return Err(fail_at(
+                op,
+                ctx,
+                "blocks",
+                format!(
+                    "expects a blocks map with 1 to 3 results (x, y, z), but found {}",
+                    m.results.len()
+                ),
+            ));
+        }
+    }
+    if let Some(c) = ctx.get_prop(op, "cluster") {
+        let v = attr_i64s(ctx, c).unwrap_or_default();
+        if v.is_empty() || v.len() > 3 || v.iter().any(|x| *x < 1) {
+            return Err(fail_at(
+                op,
+                ctx,
+                "cluster",
+                format!(
+                    "expects 1 to 3 positive cluster extents, but found ({})",
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The strings of an `arg_names` array.
+fn declared_param_names(ctx: &Context, a: Attr) -> Vec<String> {
+    match ctx.attr_kind(a) {
+        AttrKind::Array(xs) => xs
+            .iter()
+            .map(|x| match ctx.attr_kind(*x) {
+                AttrKind::String { value, .. } => String::from_utf8_lossy(value).into_owned(),
+                _ => String::new(),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The kernel's parameter names, in order: `arg_names` when the kernel carries it (every kernel
+/// read in custom form does), else `argN`, the names the generic form gives them.
+///
+/// These are the names `tilus.args`, `tilus.inputs`, `tilus.outputs` and `tilus-run --arg` use;
+/// they do not depend on SSA names, which printing renumbers.
+pub fn param_names(ctx: &Context, kernel: OpId) -> Vec<String> {
+    let n = function_type(ctx, kernel).map_or(0, |(ins, _)| ins.len());
+    match ctx.get_prop(kernel, "arg_names") {
+        Some(a) => {
+            let names = declared_param_names(ctx, a);
+            if names.len() == n {
+                return names;
+            }
+            (0..n).map(|i| format!("arg{i}")).collect()
+        }
+        None => (0..n).map(|i| format!("arg{i}")).collect(),
+    }
+}
+
+/// Appends a parameter named `name` of type `ty` to `kernel` and returns it: an entry-block
+/// argument, its type in `function_type`, a dimension of the `blocks` map (which has one per
+/// parameter) and its name in `arg_names`, so the kernel stays valid. The lowering uses it for
+/// the tensor maps of TMA sites.
+pub fn append_param(ctx: &mut Context, kernel: OpId, ty: Type, name: &str) -> Value {
+    let names = param_names(ctx, kernel);
+    let entry = ctx.region_blocks(ctx.regions(kernel)[0])[0];
+    let v = ctx.add_block_arg(entry, ty, None);
+    let (mut inputs, results) = function_type(ctx, kernel).unwrap_or_default();
+    inputs.push(ty);
+    let ft = ctx.function_type(inputs, results);
+    let fa = ctx.type_attr(ft);
+    tilus_ir::rewrite::set_property(ctx, kernel, "function_type", Some(fa));
+    if let Some(AttrKind::AffineMap(m)) = ctx.get_prop(kernel, "blocks").map(|a| ctx.attr_kind(a)) {
+        let mut m = m.clone();
+        m.num_dims += 1;
+        let a = ctx.attr(AttrKind::AffineMap(m));
+        tilus_ir::rewrite::set_property(ctx, kernel, "blocks", Some(a));
+    }
+    if ctx.get_prop(kernel, "arg_names").is_some() {
+        let mut attrs: Vec<Attr> = names.iter().map(|n| ctx.str_attr(n)).collect();
+        attrs.push(ctx.str_attr(name));
+        let a = ctx.attr(AttrKind::Array(attrs));
+        tilus_ir::rewrite::set_property(ctx, kernel, "arg_names", Some(a));
+    }
+    v
+}
+
+fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let mut props: Vec<(String, Attr)> = Vec::new();
+    let (name, sp) = p.parse_symbol_name()?;
+    p.note_attr_span("sym_name", sp);
+    props.push(("sym_name".into(), p.ctx.str_attr(&name)));
+    p.expect("(")?;
+    let mut args: Vec<RegionArg> = Vec::new();
+    let mut inputs = Vec::new();
+    if !p.eat(")") {
+        loop {
+            let (arg, _) = parse_named_arg(p, false)?;
+            inputs.push(arg.ty);
+            args.push(arg);
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(")")?;
+    }
+    let ft = p.ctx.function_type(inputs, vec![]);
+    props.push(("function_type".into(), p.ctx.type_attr(ft)));
+    p.expect_keyword("warps")?;
+    p.expect("(")?;
+    let (text, wsp) = p.parse_number_text()?;
+    let i64t = p.ctx.int_type(64);
+    let w = p.number_attr_typed(&text, i64t, wsp)?;
+    p.note_attr_span("warps", wsp);
+    props.push(("warps".into(), w));
+    p.expect(")")?;
+    p.expect_keyword("blocks")?;
+    p.expect("(")?;
+    let (b, bsp) = p.parse_attribute_spanned()?;
+    p.note_attr_span("blocks", bsp);
+    props.push(("blocks".into(), b));
+    p.expect(")")?;
+    if p.eat_keyword("cluster") {
+        let (vs, csp) = parse_int_list(p, "(", ")")?;
+        p.note_attr_span("cluster", csp);
+        let a = i64_array(p, &vs);
+        props.push(("cluster".into(), a));
+    }
+    let mut attrs = parse_trailing_attrs(p, def, true, &mut props)?;
+    // The names the parameters were written with, kept so that printing (which renumbers SSA
+    // values) and the generic form do not lose what `tilus.args` and friends refer to.
+    props.retain(|(k, _)| k != "arg_names");
+    attrs.retain(|(k, _)| k != "arg_names");
+    if !args.is_empty() {
+        let names: Vec<Attr> = args
+            .iter()
+            .map(|a| {
+                let n = a.name.trim_start_matches('%');
+                p.ctx.str_attr(n)
+            })
+            .collect();
+        props.push(("arg_names".into(), p.ctx.attr(AttrKind::Array(names))));
+    }
+    let region = p.parse_region(args, true)?;
+    // `{}` with no parameters is an empty body: give it its block, as MLIR does for
+    // single-block regions without terminator.
+    if p.ctx.region_blocks(region).is_empty() {
+        let b = p.ctx.create_block(&[]);
+        p.ctx.push_block(region, b);
+    }
+    Ok(OperationState::of(p.ctx, def)
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs)
+        .with_regions(vec![region]))
+}
+
+fn print_kernel(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    pr.out.push(' ');
+    pr.out
+        .push_str(&crate::builtin::ctx_sym(&sym_name(ctx, op)));
+    let (inputs, _) = function_type(ctx, op).unwrap_or_default();
+    let r = ctx.regions(op)[0];
+    let entry = ctx.region_blocks(r).first().copied();
+    print_fn_args(pr, entry, &inputs, &[]);
+    if let Some(w) = ctx.get_prop(op, "warps") {
+        pr.out.push_str(" warps(");
+        pr.print_attr_without_type(w);
+        pr.out.push(')');
+    }
+    if let Some(b) = ctx.get_prop(op, "blocks") {
+        pr.out.push_str(" blocks(");
+        pr.print_attr(b);
+        pr.out.push(')');
+    }
+    if let Some(c) = ctx.get_prop(op, "cluster") {
+        pr.out.push_str(" cluster(");
+        pr.out
+            .push_str(&join_i64(&attr_i64s(ctx, c).unwrap_or_default()));
+        pr.out.push(')');
+    }
+    print_trailing_attrs(pr, op, true);
+    if entry.is_some() {
+        pr.out.push(' ');
+        pr.print_region(r, false, true);
+    }
+}

@@ -1,0 +1,654 @@
+//! Global views, shared and register tensors, loads, stores and shared views.
+
+use super::*;
+
+/// `tilus.global_view`.
+pub static GLOBAL_VIEW: OpDef = OpDef {
+    name: "tilus.global_view",
+    summary: "a shaped view of global memory at a pointer parameter",
+    description: "`%g = tilus.global_view %p[%m, %k] strides[%ld] : !tilus.ptr<f16> -> \
+        !tilus.global<?x?xf16, strides = [?, 1]>` gives the memory at `%p` a shape and strides \
+        (compact row-major when the type has no `strides`). There is one `extents` operand per \
+        `?` in the shape and one `strides` operand per `?` in the strides, in order; they must \
+        be the same in every block (kernel parameters and values computed from them). The \
+        element type is the pointer's. Element `x` is at `p + Σ x_d · stride_d`.",
+    operands: &[
+        one("ptr", PTR),
+        many("extents", I32),
+        many("strides", I32),
+    ],
+    results: &[one("result", GLOBAL_TENSOR)],
+    traits: &[Trait::Pure, Trait::AttrSizedOperandSegments],
+    verify: Some(verify_global_view),
+    format: Format::Declarative(
+        "$ptr (`[` $extents^ `]`)? (`strides` `[` $strides^ `]`)? attr-dict `:` type($ptr) `->` type($result)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = GLOBAL_VIEW.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.global_view`.
+    pub struct GlobalViewOp = GLOBAL_VIEW;
+    operands {
+        ptr = "ptr": Value,
+        extents = "extents": &[Value],
+        strides = "strides": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.shared_tensor`.
+pub static SHARED_TENSOR_OP: OpDef = OpDef {
+    name: "tilus.shared_tensor",
+    summary: "allocate a shared-memory tensor",
+    description: "`%s = tilus.shared_tensor : !tilus.shared<3x128x64xf16, swizzle = 128B>` \
+        reserves the tensor's footprint in the block's dynamic shared memory (first fit, \
+        aligned to 128 bytes, or to the swizzle's repeat of 256/512/1024 bytes) until \
+        `tilus.free_shared`. The contents start undefined. At most 227 KiB (232448 bytes) per \
+        tensor, the sm_90/sm_100 limit.",
+    results: &[one("result", SHARED_TENSOR)],
+    verify: Some(verify_shared_tensor),
+    format: Format::Declarative("attr-dict `:` type($result)"),
+    traits: &[Trait::Collective, Trait::AllocatesShared],
+    ..OpDef::DEFAULT
+};
+const _: () = SHARED_TENSOR_OP.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_tensor`.
+    pub struct SharedTensorOp = SHARED_TENSOR_OP;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.free_shared`.
+pub static FREE_SHARED: OpDef = OpDef {
+    name: "tilus.free_shared",
+    summary: "release a shared-memory tensor",
+    description: "`tilus.free_shared %s : !tilus.shared<...>` ends the allocation made by the \
+        `tilus.shared_tensor` that defines `%s` (not a view of it), so later allocations may \
+        reuse the space. No asynchronous copy may still target it.",
+    operands: &[one("tensor", SHARED_TENSOR)],
+    verify: Some(verify_free_shared),
+    format: Format::Declarative("$tensor attr-dict `:` type($tensor)"),
+    traits: &[Trait::Collective, Trait::FreesShared],
+    ..OpDef::DEFAULT
+};
+const _: () = FREE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.free_shared`.
+    pub struct FreeSharedOp = FREE_SHARED;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.register_tensor`.
+pub static REGISTER_TENSOR: OpDef = OpDef {
+    name: "tilus.register_tensor",
+    summary: "a register tensor filled with a scalar, or undefined",
+    description: "`%r = tilus.register_tensor init(%c : f32) : !tilus.reg<64x64xf32>` makes a \
+        register tensor whose elements all equal `%c` (whose type must be the element type); \
+        without `init` the contents are undefined. This is also how a scalar joins tile \
+        arithmetic: splat it into a `1x1` tensor and let broadcasting do the rest. Inside a \
+        group, a layout given in the type must span exactly the group's threads.",
+    operands: &[maybe("init", SCALAR)],
+    results: &[one("result", REG_TENSOR)],
+    traits: &[Trait::Pure],
+    verify: Some(verify_register_tensor),
+    format: Format::Declarative(
+        "(`init` `(` $init^ `:` type($init) `)`)? attr-dict `:` type($result)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = REGISTER_TENSOR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.register_tensor`.
+    pub struct RegisterTensorOp = REGISTER_TENSOR;
+    operands {
+        init = "init": Option<Value>
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+// ----- loads and stores ---------------------------------------------------------------------
+
+/// `tilus.load_global`.
+pub static LOAD_GLOBAL: OpDef = OpDef {
+    name: "tilus.load_global",
+    summary: "load a box of a global view into a register tensor",
+    description: "`%r = tilus.load_global %g[%i, %j] : !tilus.global<?x?xf16> -> \
+        !tilus.reg<64x64xf16>` reads the box `[offsets, offsets + shape(result))` of the view, \
+        one offset per dimension; elements outside the view's extents read as 0. The element \
+        types and ranks of view and result agree.",
+    operands: &[one("src", GLOBAL_TENSOR), many("offsets", I32)],
+    results: &[one("result", REG_TENSOR)],
+    verify: Some(verify_load_global),
+    format: Format::Declarative(
+        "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)",
+    ),
+    traits: &[Trait::MemRead],
+    ..OpDef::DEFAULT
+};
+const _: () = LOAD_GLOBAL.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_global`.
+    pub struct LoadGlobalOp = LOAD_GLOBAL;
+    operands {
+        src = "src": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.store_global`.
+pub static STORE_GLOBAL: OpDef = OpDef {
+    name: "tilus.store_global",
+    summary: "store a register tensor into a box of a global view",
+    description: "`tilus.store_global %r, %g[%i, %j] : !tilus.reg<64x64xf16>, \
+        !tilus.global<?x?xf16>` writes `%r` to the box `[offsets, offsets + shape(%r))`; \
+        elements outside the view's extents are skipped. Element types and ranks agree.",
+    operands: &[
+        one("value", REG_TENSOR),
+        one("dst", GLOBAL_TENSOR),
+        many("offsets", I32),
+    ],
+    verify: Some(verify_store_global),
+    format: Format::Declarative(
+        "$value `,` $dst `[` $offsets `]` attr-dict `:` type($value) `,` type($dst)",
+    ),
+    traits: &[Trait::Collective, Trait::MemWrite],
+    ..OpDef::DEFAULT
+};
+const _: () = STORE_GLOBAL.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_global`.
+    pub struct StoreGlobalOp = STORE_GLOBAL;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value,
+        offsets = "offsets": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.load_shared`.
+pub static LOAD_SHARED: OpDef = OpDef {
+    name: "tilus.load_shared",
+    summary: "load a whole shared tensor into a register tensor",
+    description: "`%r = tilus.load_shared %s : !tilus.shared<64x32xf16> -> \
+        !tilus.reg<64x32xf16>` copies every element (shapes and element types are equal); \
+        slice the shared tensor first to load part of it.",
+    operands: &[one("src", SHARED_TENSOR)],
+    results: &[one("result", REG_TENSOR)],
+    verify: Some(verify_load_shared),
+    format: Format::Declarative("$src attr-dict `:` type($src) `->` type($result)"),
+    traits: &[Trait::MemRead],
+    ..OpDef::DEFAULT
+};
+const _: () = LOAD_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.load_shared`.
+    pub struct LoadSharedOp = LOAD_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.store_shared`.
+pub static STORE_SHARED: OpDef = OpDef {
+    name: "tilus.store_shared",
+    summary: "store a register tensor into a whole shared tensor",
+    description: "`tilus.store_shared %r, %s : !tilus.reg<64x32xf16>, \
+        !tilus.shared<64x32xf16>` writes every element; shapes and element types are equal.",
+    operands: &[one("value", REG_TENSOR), one("dst", SHARED_TENSOR)],
+    verify: Some(verify_store_shared),
+    format: Format::Declarative("$value `,` $dst attr-dict `:` type($value) `,` type($dst)"),
+    traits: &[Trait::Collective, Trait::MemWrite],
+    ..OpDef::DEFAULT
+};
+const _: () = STORE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.store_shared`.
+    pub struct StoreSharedOp = STORE_SHARED;
+    operands {
+        value = "value": Value,
+        dst = "dst": Value
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
+// ----- shared views -------------------------------------------------------------------------
+
+/// `tilus.slice_shared`.
+pub static SLICE_SHARED: OpDef = OpDef {
+    name: "tilus.slice_shared",
+    summary: "index the leading dimensions of a shared tensor (a view)",
+    description: "`%t = tilus.slice_shared %s[%stage] : !tilus.shared<3x128x64xf16, swizzle = \
+        128B> -> !tilus.shared<128x64xf16, swizzle = 128B>` fixes the first `k` indices \
+        (`1 <= k < rank`) and views the rest: the result has the trailing extents, the trailing \
+        strides and the same swizzle. No data moves.",
+    operands: &[one("src", SHARED_TENSOR), many("indices", I32)],
+    results: &[one("result", SHARED_TENSOR)],
+    traits: &[Trait::Pure, Trait::SharedView],
+    verify: Some(verify_slice_shared),
+    format: Format::Declarative(
+        "$src `[` $indices `]` attr-dict `:` type($src) `->` type($result)",
+    ),
+    ..OpDef::DEFAULT
+};
+const _: () = SLICE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.slice_shared`.
+    pub struct SliceSharedOp = SLICE_SHARED;
+    operands {
+        src = "src": Value,
+        indices = "indices": &[Value]
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `tilus.permute_shared`.
+pub static PERMUTE_SHARED: OpDef = OpDef {
+    name: "tilus.permute_shared",
+    summary: "reorder the dimensions of a shared tensor (a view)",
+    description: "`%t = tilus.permute_shared %s [1, 0] : !tilus.shared<64x128xf16> -> \
+        !tilus.shared<128x64xf16, strides = [1, 128]>`: result dimension `i` is source \
+        dimension `perm[i]`, with its extent and stride; the swizzle is kept. The result type \
+        must say exactly that (a transpose is not row-major, so it carries `strides`).",
+    operands: &[one("src", SHARED_TENSOR)],
+    results: &[one("result", SHARED_TENSOR)],
+    attributes: &[attr("perm", DENSE_I64_ARRAY)],
+    traits: &[Trait::Pure, Trait::SharedView],
+    verify: Some(verify_permute_shared),
+    format: Format::Custom {
+        parse: parse_permute,
+        print: print_permute,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = PERMUTE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.permute_shared`.
+    pub struct PermuteSharedOp = PERMUTE_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        perm = "perm": Attr
+    }
+    regions {}
+    successors {}
+}
+
+/// `tilus.shared_addr`.
+pub static SHARED_ADDR: OpDef = OpDef {
+    name: "tilus.shared_addr",
+    summary: "the 32-bit shared-window address of a shared tensor's first element",
+    description: "`%a = tilus.shared_addr %s : !tilus.shared<128x64xf16, swizzle = 128B> -> i32` \
+        is the address, in the CTA's shared window (what `.shared::cta` instructions take), of \
+        element `[0, ..., 0]` of a shared tensor or of a view of one (`tilus.slice_shared`, \
+        `tilus.permute_shared`). The lowering of async copies and tensor-core operands \
+        (`lower-async-to-ptx`) uses it to build TMA destinations and matrix descriptors; \
+        shared-memory planning replaces it by the dynamic shared base plus the tensor's \
+        compile-time offset.",
+    operands: &[one("tensor", SHARED_TENSOR)],
+    results: &[one("result", I32)],
+    traits: &[Trait::Pure],
+    format: Format::Declarative("$tensor attr-dict `:` type($tensor) `->` type($result)"),
+    ..OpDef::DEFAULT
+};
+const _: () = SHARED_ADDR.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.shared_addr`.
+    pub struct SharedAddrOp = SHARED_ADDR;
+    operands {
+        tensor = "tensor": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
+fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    let elem = ptr_elem(ctx, ctx.value_type(ops[0])).expect("checked by PTR");
+    let res = tensor(ctx, ctx.results(op)[0]);
+    if elem != res.dtype {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a view of the pointer's element type '{}', but found '{}'",
+                elem.name(),
+                res.dtype.name()
+            ),
+        ));
+    }
+    let def = ctx.op_def(op).unwrap();
+    let extents = tilus_ir::format::operand_group(ctx, def, op, "extents").len();
+    let strides = tilus_ir::format::operand_group(ctx, def, op, "strides").len();
+    let dyn_shape = res.shape.iter().filter(|d| **d == DYN).count();
+    let dyn_strides = res
+        .strides
+        .as_ref()
+        .map(|s| s.iter().filter(|d| **d == DYN).count())
+        .unwrap_or(0);
+    if extents != dyn_shape {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects {dyn_shape} extent operand{} (one per '?' in the shape), but found {extents}", if dyn_shape == 1 { "" } else { "s" }),
+        ));
+    }
+    if strides != dyn_strides {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects {dyn_strides} stride operand{} (one per '?' in the strides), but found {strides}", if dyn_strides == 1 { "" } else { "s" }),
+        ));
+    }
+    Ok(())
+}
+
+/// The sm_90/sm_100 dynamic shared-memory limit per block.
+const MAX_SHARED_BYTES: i64 = 227 * 1024;
+
+fn verify_shared_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let t = tensor(ctx, ctx.results(op)[0]);
+    let footprint = t.shared_layout().map(|l| l.footprint()).unwrap_or(0);
+    let bytes = (footprint * t.dtype.bits() as i64 + 7) / 8;
+    if bytes > MAX_SHARED_BYTES {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects a shared tensor of at most {MAX_SHARED_BYTES} bytes, but found {bytes} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_free_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let v = ctx.operands(op)[0];
+    match ctx.defining_op(v) {
+        Some(d) if ctx.op_name_str(d) == "tilus.shared_tensor" => Ok(()),
+        Some(d) => Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a tensor made by 'tilus.shared_tensor', but found one made by '{}'",
+                ctx.op_name_str(d)
+            ),
+        )),
+        None => Err(op_error(
+            ctx,
+            op,
+            "expects a tensor made by 'tilus.shared_tensor', but found a block argument",
+        )),
+    }
+}
+
+fn verify_register_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let t = tensor(ctx, ctx.results(op)[0]);
+    if let Some(&init) = ctx.operands(op).first() {
+        let it = ctx.value_type(init);
+        if DType::from_type(ctx, it) != Some(t.dtype) {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "expects an init value of the element type '{}', but found '{}'",
+                    t.dtype.name(),
+                    type_str(ctx, it)
+                ),
+            ));
+        }
+    }
+    check_result_layouts(ctx, op)
+}
+
+fn verify_load_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    let g = tensor(ctx, ops[0]);
+    let r = tensor(ctx, ctx.results(op)[0]);
+    check_offsets(ctx, op, ops.len() - 1, g.shape.len())?;
+    if r.shape.len() != g.shape.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a result of the view's rank {}, but found rank {}",
+                g.shape.len(),
+                r.shape.len()
+            ),
+        ));
+    }
+    check_dtypes(ctx, op, "view and result", &g, &r)?;
+    check_result_layouts(ctx, op)
+}
+
+fn verify_store_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    let r = tensor(ctx, ops[0]);
+    let g = tensor(ctx, ops[1]);
+    check_offsets(ctx, op, ops.len() - 2, g.shape.len())?;
+    if r.shape.len() != g.shape.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a value of the view's rank {}, but found rank {}",
+                g.shape.len(),
+                r.shape.len()
+            ),
+        ));
+    }
+    check_dtypes(ctx, op, "value and view", &r, &g)
+}
+
+fn verify_load_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let s = tensor(ctx, ctx.operands(op)[0]);
+    let r = tensor(ctx, ctx.results(op)[0]);
+    check_same_shape(ctx, op, "shared tensor and result", &s, &r)?;
+    check_dtypes(ctx, op, "shared tensor and result", &s, &r)?;
+    check_result_layouts(ctx, op)
+}
+
+fn verify_store_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let r = tensor(ctx, ctx.operands(op)[0]);
+    let s = tensor(ctx, ctx.operands(op)[1]);
+    check_same_shape(ctx, op, "value and shared tensor", &r, &s)?;
+    check_dtypes(ctx, op, "value and shared tensor", &r, &s)
+}
+
+/// Compares a shared view's result type with the one the op computes.
+fn check_view_result(
+    ctx: &Context,
+    op: OpId,
+    expected: &TensorType,
+    expected_strides: &[i64],
+) -> Result<(), Diagnostic> {
+    let res = tensor(ctx, ctx.results(op)[0]);
+    let strides = res.shared_layout().map(|l| l.strides).unwrap_or_default();
+    if res.shape != expected.shape
+        || res.dtype != expected.dtype
+        || res.swizzle != expected.swizzle
+        || strides != expected_strides
+    {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects result type '{}', but found '{}'",
+                expected.text(),
+                tstr(ctx, ctx.results(op)[0])
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_slice_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let s = tensor(ctx, ctx.operands(op)[0]);
+    let k = ctx.operands(op).len() - 1;
+    let rank = s.shape.len();
+    if k < 1 || k >= rank {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects 1 to {} indices (fewer than the rank {rank}), but found {k}",
+                rank.saturating_sub(1)
+            ),
+        ));
+    }
+    let src_strides = s.shared_layout().map(|l| l.strides).unwrap_or_default();
+    let exp_strides = src_strides[k..].to_vec();
+    let expected = TensorType {
+        space: Space::Shared,
+        shape: s.shape[k..].to_vec(),
+        dtype: s.dtype,
+        strides: s.strides.as_ref().map(|v| v[k..].to_vec()),
+        swizzle: s.swizzle,
+        layout: None,
+    };
+    check_view_result(ctx, op, &expected, &exp_strides)
+}
+
+fn verify_permute_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let s = tensor(ctx, ctx.operands(op)[0]);
+    let perm = ctx
+        .get_prop(op, "perm")
+        .and_then(|a| attr_i64s(ctx, a))
+        .unwrap_or_default();
+    let rank = s.shape.len();
+    let mut seen = vec![false; rank];
+    let ok = perm.len() == rank
+        && perm.iter().all(|&p| {
+            p >= 0 && (p as usize) < rank && !std::mem::replace(&mut seen[p as usize], true)
+        });
+    if !ok {
+        return Err(fail_at(
+            op,
+            ctx,
+            "perm",
+            format!(
+                "expects a permutation of [0, {rank}), but found [{}]",
+                perm.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    let src_strides = s.shared_layout().map(|l| l.strides).unwrap_or_default();
+    let strides: Vec<i64> = perm.iter().map(|&p| src_strides[p as usize]).collect();
+    let shape: Vec<i64> = perm.iter().map(|&p| s.shape[p as usize]).collect();
+    let row_major = crate::layout_algebra::SharedLayout::row_major(&shape).strides;
+    let expected = TensorType {
+        space: Space::Shared,
+        shape,
+        dtype: s.dtype,
+        strides: (strides != row_major).then(|| strides.clone()),
+        swizzle: s.swizzle,
+        layout: None,
+    };
+    check_view_result(ctx, op, &expected, &strides)
+}
+
+fn parse_permute(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let src = p.parse_operand()?;
+    let (perm, sp) = parse_int_list(p, "[", "]")?;
+    p.note_attr_span("perm", sp);
+    let a = i64_array(p, &perm);
+    let mut props = vec![("perm".to_string(), a)];
+    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
+    p.expect(":")?;
+    let st = p.parse_type()?;
+    p.expect("->")?;
+    let rt = p.parse_type()?;
+    let v = p.resolve_operand(&src, st)?;
+    Ok(OperationState::of(p.ctx, def)
+        .with_operands(vec![v])
+        .with_results(vec![rt])
+        .with_properties(p.ctx, props)
+        .with_attrs(attrs))
+}
+
+fn print_permute(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let src = ctx.operands(op)[0];
+    pr.out.push(' ');
+    pr.print_value(src);
+    let perm = ctx.get_prop(op, "perm");
+    match perm.and_then(|a| attr_i64s(ctx, a)) {
+        Some(vs) => {
+            pr.out.push_str(" [");
+            pr.out.push_str(&join_i64(&vs));
+            pr.out.push(']');
+        }
+        None => pr.out.push_str(" []"),
+    }
+    print_trailing_attrs(pr, op, false);
+    pr.out.push_str(" : ");
+    pr.print_type(ctx.value_type(src));
+    pr.out.push_str(" -> ");
+    pr.print_type(ctx.value_type(ctx.results(op)[0]));
+}
