@@ -481,7 +481,10 @@ impl<'a> Printer<'a> {
         } else {
             None
         };
-        if parent_default == Some(def.dialect()) || def.dialect() == "builtin" {
+        // The top level's default dialect is `builtin` (`module`); inside other ops it is theirs
+        // (`builtin.unrealized_conversion_cast` inside `func.func` keeps its prefix).
+        let top_level = n < 2;
+        if parent_default == Some(def.dialect()) || (def.dialect() == "builtin" && top_level) {
             self.out.push_str(&def.name[def.dialect().len() + 1..]);
         } else {
             self.out.push_str(def.name);
