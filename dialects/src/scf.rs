@@ -192,6 +192,34 @@ fn verify_execute_region(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             "'scf.execute_region' op region cannot have any arguments",
         ));
     }
+    // Every `scf.yield` of the region gives the results.
+    let list = |ts: &[Type]| {
+        ts.iter()
+            .map(|t| type_to_string(ctx, *t))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let want: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    for &b in ctx.region_blocks(r) {
+        let Some(t) = ctx.block_ops(b).last() else {
+            continue;
+        };
+        if ctx.op_name_str(t) != "scf.yield" {
+            continue;
+        }
+        let got: Vec<Type> = ctx.operands(t).iter().map(|v| ctx.value_type(*v)).collect();
+        if got != want {
+            return Err(Diagnostic::op(
+                t,
+                format!(
+                    "'scf.yield' op types ({}) do not match the results of the enclosing \
+                     'scf.execute_region' ({})",
+                    list(&got),
+                    list(&want)
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
