@@ -2,7 +2,7 @@
 
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
-use tilus_ir::opdef::{many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1};
+use tilus_ir::opdef::{attr, many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1, STR_ATTR};
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
 use tilus_ir::{OpId, OperationState};
 
@@ -167,13 +167,41 @@ fn cond_br_same_successor(rw: &mut Rewriter<'_>, op: OpId) -> bool {
     true
 }
 
+/// `cf.assert`.
+pub static ASSERT: OpDef = OpDef {
+    name: "cf.assert",
+    summary: "abort with a message unless a condition holds",
+    description: "Checks `arg` at run time; when it is false, execution stops with `msg`. \
+        Written `cf.assert %ok, \"message\"`.",
+    operands: &[one("arg", I1)],
+    attributes: &[attr("msg", STR_ATTR)],
+    format: Format::Declarative("$arg `,` $msg attr-dict"),
+    ..OpDef::DEFAULT
+};
+const _: () = ASSERT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.assert`.
+    pub struct AssertOp = ASSERT;
+    operands {
+        arg = "arg": Value
+    }
+    results {}
+    attrs {
+        msg = "msg": Attr
+    }
+    regions {}
+    successors {}
+}
+
 /// The cf dialect's ops.
-pub static OPS: &[&OpDef] = &[&BR, &COND_BR];
+pub static OPS: &[&OpDef] = &[&BR, &COND_BR, &ASSERT];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `cf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
     pub enum CfOpKind for OPS {
         Br(BrOp),
         CondBr(CondBrOp),
+        Assert(AssertOp),
     }
 }

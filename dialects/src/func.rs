@@ -4,8 +4,8 @@ use crate::builtin::ctx_sym;
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
-    attr, many, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, DICT_ARRAY_ATTR, FLAT_SYMBOL_REF,
-    FUNCTION_TYPE_ATTR, STR_ATTR, UNIT_ATTR,
+    attr, many, one, opt_attr, region, Format, OpDef, Trait, TypeConstraint, ANY_TYPE,
+    DICT_ARRAY_ATTR, FLAT_SYMBOL_REF, FUNCTION_TYPE_ATTR, STR_ATTR, UNIT_ATTR,
 };
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
 use tilus_ir::syntax::printer::type_to_string;
@@ -127,8 +127,219 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// A function type (`(i32) -> f32`).
+const FUNCTION: TypeConstraint = TypeConstraint {
+    desc: "function type",
+    check: |c, t| matches!(c.type_kind(t), TypeKind::Function { .. }),
+    build: None,
+};
+
+/// `func.constant`.
+pub static CONSTANT: OpDef = OpDef {
+    name: "func.constant",
+    summary: "a function as a value",
+    description: "Gives the `func.func` named by `value` as an SSA value of its function type, \
+        for `func.call_indirect`. Written `%f = func.constant @name : (i32) -> i32`; the type \
+        must be the function's.",
+    results: &[one("result", ANY_TYPE)],
+    attributes: &[attr("value", FLAT_SYMBOL_REF)],
+    traits: &[Trait::Pure, Trait::ConstantLike],
+    verify: Some(verify_constant),
+    format: Format::Declarative("attr-dict $value `:` type(results)"),
+    ..OpDef::DEFAULT
+};
+const _: () = CONSTANT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `func.constant`.
+    pub struct ConstantOp = CONSTANT;
+    operands {}
+    results {
+        result = "result": Value
+    }
+    attrs {
+        value = "value": Attr
+    }
+    regions {}
+    successors {}
+}
+
+/// The referenced function exists and has the result's type.
+fn verify_constant(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let value = ctx.get_prop(op, "value").unwrap();
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(value) else {
+        unreachable!("declared a flat symbol reference")
+    };
+    let Some(f) = lookup_symbol(ctx, op, root).filter(|f| ctx.op_name_str(*f) == "func.func")
+    else {
+        return Err(Diagnostic::op(
+            op,
+            format!("'func.constant' op reference to undefined function '{root}'"),
+        ));
+    };
+    let want = ctx
+        .get_prop(f, "function_type")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Type(t) => Some(*t),
+            _ => None,
+        });
+    if want != Some(ctx.value_type(ctx.results(op)[0])) {
+        return Err(Diagnostic::op(
+            op,
+            "'func.constant' op reference to function with mismatched type",
+        )
+        .with_note(DiagLoc::Op(f), "the function is defined here"));
+    }
+    Ok(())
+}
+
+/// `func.call_indirect`.
+pub static CALL_INDIRECT: OpDef = OpDef {
+    name: "func.call_indirect",
+    summary: "call a function value",
+    description: "Calls `callee`, a value of function type (from `func.constant` or an \
+        argument), with `callee_operands`; operand and result types must be the callee type's. \
+        Written `%r = func.call_indirect %f(%a) : (i32) -> i32`.",
+    operands: &[one("callee", FUNCTION), many("callee_operands", ANY_TYPE)],
+    results: &[many("results", ANY_TYPE)],
+    attributes: &[
+        opt_attr("arg_attrs", DICT_ARRAY_ATTR),
+        opt_attr("res_attrs", DICT_ARRAY_ATTR),
+    ],
+    verify: Some(verify_call_indirect),
+    format: Format::Custom {
+        parse: parse_call_indirect,
+        print: print_call_indirect,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = CALL_INDIRECT.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `func.call_indirect`.
+    pub struct CallIndirectOp = CALL_INDIRECT;
+    operands {
+        callee = "callee": Value,
+        callee_operands = "callee_operands": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        arg_attrs = "arg_attrs": Option<Attr>,
+        res_attrs = "res_attrs": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+
+/// `%f(%a, %b) {attrs} : (A, B) -> R`: the operands take the callee type's inputs, the results
+/// its results.
+fn parse_call_indirect(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let callee = p.parse_operand()?;
+    p.expect("(")?;
+    let mut args = Vec::new();
+    if !p.eat(")") {
+        loop {
+            args.push(p.parse_operand()?);
+            if p.eat(")") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    let attrs = if p.peek() == Some(b'{') {
+        p.parse_attr_dict()?
+    } else {
+        Vec::new()
+    };
+    p.expect(":")?;
+    let start = p.pos();
+    let fty = p.parse_type()?;
+    let TypeKind::Function { inputs, results } = p.ctx.type_kind(fty).clone() else {
+        return Err(Diagnostic::at(
+            tilus_ir::Span::new(start, p.pos()),
+            "expected a function type",
+        ));
+    };
+    if inputs.len() != args.len() {
+        return Err(Diagnostic::at(
+            tilus_ir::Span::new(start, p.pos()),
+            format!(
+                "'func.call_indirect' has {} operands but its type has {} inputs",
+                args.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    let mut operands = vec![p.resolve_operand(&callee, fty)?];
+    for (a, t) in args.iter().zip(&inputs) {
+        operands.push(p.resolve_operand(a, *t)?);
+    }
+    let mut st = OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(results);
+    for (k, v, sp) in attrs {
+        p.note_attr_span(&k, sp);
+        st.attrs.push((k, v));
+    }
+    Ok(st)
+}
+
+fn print_call_indirect(p: &mut Printer, op: OpId) {
+    let ctx = p.ctx;
+    let ops = ctx.operands(op);
+    p.out.push(' ');
+    p.print_value(ops[0]);
+    p.out.push('(');
+    for (i, &v) in ops[1..].iter().enumerate() {
+        if i > 0 {
+            p.out.push_str(", ");
+        }
+        p.print_value(v);
+    }
+    p.out.push(')');
+    // Properties and discardable attributes together, as MLIR's `attr-dict` prints them.
+    let mut all: Vec<(String, Attr)> = Vec::new();
+    if let Some(props) = ctx.op(op).properties {
+        if let AttrKind::Dict(entries) = ctx.attr_kind(props) {
+            all.extend(entries.iter().cloned());
+        }
+    }
+    all.extend(ctx.attrs(op).iter().cloned());
+    if !all.is_empty() {
+        p.out.push(' ');
+        p.print_attr_dict_entries(&all, &[]);
+    }
+    p.out.push_str(" : ");
+    p.print_type(ctx.value_type(ops[0]));
+}
+
+/// The operands and results have the callee type's inputs and results.
+fn verify_call_indirect(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let ops = ctx.operands(op);
+    let TypeKind::Function { inputs, results } = ctx.type_kind(ctx.value_type(ops[0])) else {
+        unreachable!("declared a function type")
+    };
+    let args: Vec<Type> = ops[1..].iter().map(|v| ctx.value_type(*v)).collect();
+    if args != *inputs {
+        return Err(Diagnostic::op(
+            op,
+            "'func.call_indirect' op operand types do not match the callee type's inputs",
+        ));
+    }
+    let res: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    if res != *results {
+        return Err(Diagnostic::op(
+            op,
+            "'func.call_indirect' op result types do not match the callee type's results",
+        ));
+    }
+    Ok(())
+}
+
 /// The func dialect's ops.
-pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL];
+pub static OPS: &[&OpDef] = &[&FUNC, &RETURN, &CALL, &CONSTANT, &CALL_INDIRECT];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `func` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
@@ -136,6 +347,8 @@ tilus_ir::op_enum_dispatch! {
         Func(FuncOp),
         Return(ReturnOp),
         Call(CallOp),
+        Constant(ConstantOp),
+        CallIndirect(CallIndirectOp),
     }
 }
 

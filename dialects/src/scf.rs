@@ -6,8 +6,8 @@
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
-    block_region, many, one, opt_attr, Format, OpDef, Trait, ANY_TYPE, I1, SIGNLESS_INT_LIKE,
-    UNIT_ATTR,
+    block_region, many, one, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, I1,
+    SIGNLESS_INT_LIKE, UNIT_ATTR,
 };
 use tilus_ir::rewrite::{constant_of, Pattern, Rewriter};
 use tilus_ir::syntax::parser::{PResult, Parser, RegionArg};
@@ -113,15 +113,16 @@ tilus_ir::op_handle! {
 pub static YIELD: OpDef = OpDef {
     name: "scf.yield",
     summary: "end a structured region, passing values to its op",
-    description: "Terminates the body of `scf.for` (the next iteration's carried values) and the \
-        regions of `scf.if` (the results).",
+    description: "Terminates the body of `scf.for` and the `after` region of `scf.while` (the \
+        next iteration's carried values), and the regions of `scf.if` and `scf.execute_region` \
+        (the results).",
     operands: &[many("results", ANY_TYPE)],
     traits: &[
         Trait::PerThread,
         Trait::Pure,
         Trait::Terminator,
         Trait::ReturnLike,
-        Trait::HasParent(&["scf.for", "scf.if"]),
+        Trait::HasParent(&["scf.for", "scf.if", "scf.execute_region", "scf.while"]),
     ],
     format: Format::Declarative("attr-dict ($results^ `:` type($results))?"),
     ..OpDef::DEFAULT
@@ -140,8 +141,379 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// `scf.execute_region`.
+pub static EXECUTE_REGION: OpDef = OpDef {
+    name: "scf.execute_region",
+    summary: "run a region once, in place",
+    description: "Runs its region (any number of blocks) once; the `scf.yield` that ends it \
+        gives the results. `no_inline` keeps canonicalization from inlining it. Written \
+        `%r = scf.execute_region -> i32 { ... }`.",
+    results: &[many("results", ANY_TYPE)],
+    attributes: &[opt_attr("no_inline", UNIT_ATTR)],
+    regions: &[region("region")],
+    traits: &[Trait::RecursiveMemoryEffects],
+    verify: Some(verify_execute_region),
+    format: Format::Custom {
+        parse: parse_execute_region,
+        print: print_execute_region,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = EXECUTE_REGION.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.execute_region`.
+    pub struct ExecuteRegionOp = EXECUTE_REGION;
+    operands {}
+    results {
+        results = "results": &[Value]
+    }
+    attrs {
+        no_inline = "no_inline": bool
+    }
+    regions {
+        region = "region"
+    }
+    successors {}
+}
+
+/// MLIR's rules: the region has blocks, and its entry block no arguments.
+fn verify_execute_region(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let r = ctx.regions(op)[0];
+    let Some(&entry) = ctx.region_blocks(r).first() else {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.execute_region' op region needs to have at least one block",
+        ));
+    };
+    if !ctx.block_args(entry).is_empty() {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.execute_region' op region cannot have any arguments",
+        ));
+    }
+    // Every `scf.yield` of the region gives the results.
+    let list = |ts: &[Type]| {
+        ts.iter()
+            .map(|t| type_to_string(ctx, *t))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let want: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    for &b in ctx.region_blocks(r) {
+        let Some(t) = ctx.block_ops(b).last() else {
+            continue;
+        };
+        if ctx.op_name_str(t) != "scf.yield" {
+            continue;
+        }
+        let got: Vec<Type> = ctx.operands(t).iter().map(|v| ctx.value_type(*v)).collect();
+        if got != want {
+            return Err(Diagnostic::op(
+                t,
+                format!(
+                    "'scf.yield' op types ({}) do not match the results of the enclosing \
+                     'scf.execute_region' ({})",
+                    list(&got),
+                    list(&want)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_execute_region(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let results = if p.eat("->") {
+        if p.peek() == Some(b'(') {
+            parse_type_list_parens(p)?
+        } else {
+            vec![p.parse_type()?]
+        }
+    } else {
+        Vec::new()
+    };
+    let mut props = Vec::new();
+    if p.eat_keyword("no_inline") {
+        props.push(("no_inline".to_string(), p.ctx.attr(AttrKind::Unit)));
+    }
+    let r = p.parse_region(vec![], false)?;
+    state(p, def, vec![], results, props, vec![r])
+}
+
+fn print_execute_region(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    print_arrow_types(
+        pr,
+        ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect(),
+    );
+    if ctx.get_prop(op, "no_inline").is_some() {
+        pr.out.push_str(" no_inline");
+    }
+    pr.out.push(' ');
+    pr.print_region(ctx.regions(op)[0], false, true);
+    print_trailing_attrs(pr, op);
+}
+
+/// ` -> T` for one type, ` -> (T, U)` for several, nothing for none.
+fn print_arrow_types(pr: &mut Printer, types: Vec<Type>) {
+    if types.is_empty() {
+        return;
+    }
+    pr.out.push_str(" -> ");
+    if types.len() > 1 {
+        pr.out.push('(');
+    }
+    for (i, t) in types.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_type(*t);
+    }
+    if types.len() > 1 {
+        pr.out.push(')');
+    }
+}
+
+/// `scf.condition`.
+pub static CONDITION: OpDef = OpDef {
+    name: "scf.condition",
+    summary: "end the `before` region of `scf.while`",
+    description: "Ends the `before` region of `scf.while`: when `condition` holds, `args` go to \
+        the `after` region, otherwise they are the loop's results. Written \
+        `scf.condition(%c) %x : i32`.",
+    operands: &[one("condition", I1), many("args", ANY_TYPE)],
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::ReturnLike,
+        Trait::HasParent(&["scf.while"]),
+    ],
+    format: Format::Declarative("`(` $condition `)` attr-dict ($args^ `:` type($args))?"),
+    ..OpDef::DEFAULT
+};
+const _: () = CONDITION.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.condition`.
+    pub struct ConditionOp = CONDITION;
+    operands {
+        condition = "condition": Value,
+        args = "args": &[Value]
+    }
+    results {}
+    attrs {}
+    regions {}
+    successors {}
+}
+
+/// `scf.while`.
+pub static WHILE: OpDef = OpDef {
+    name: "scf.while",
+    summary: "a loop with its condition computed in a region",
+    description: "Runs `before` on the carried values; its `scf.condition` either ends the loop \
+        (its values are the results) or passes them to `after`, whose `scf.yield` gives the next \
+        iteration's carried values. Written `%r = scf.while (%x = %init) : (i32) -> i32 { ... \
+        scf.condition(%c) %x : i32 } do { ^bb0(%y: i32): ... scf.yield %y : i32 }`.",
+    operands: &[many("inits", ANY_TYPE)],
+    results: &[many("results", ANY_TYPE)],
+    regions: &[region("before"), region("after")],
+    traits: &[Trait::RecursiveMemoryEffects],
+    verify: Some(verify_while),
+    format: Format::Custom {
+        parse: parse_while,
+        print: print_while,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = WHILE.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `scf.while`.
+    pub struct WhileOp = WHILE;
+    operands {
+        inits = "inits": &[Value]
+    }
+    results {
+        results = "results": &[Value]
+    }
+    attrs {}
+    regions {
+        before = "before",
+        after = "after"
+    }
+    successors {}
+}
+
+/// MLIR's rules: `before` ends in `scf.condition` and `after` in `scf.yield`; the `before`
+/// arguments are the inits' types, the `after` arguments and the results the condition's
+/// forwarded values', and `after` yields the inits' types.
+fn verify_while(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let types =
+        |vs: &[tilus_ir::Value]| -> Vec<Type> { vs.iter().map(|v| ctx.value_type(*v)).collect() };
+    let regions = ctx.regions(op);
+    let terminator = |r: RegionId| {
+        ctx.region_blocks(r)
+            .first()
+            .and_then(|b| ctx.block_ops(*b).last())
+    };
+    let inits = types(ctx.operands(op));
+    let Some(&before) = ctx.region_blocks(regions[0]).first() else {
+        return Err(Diagnostic::op(op, "'scf.while' op region #0 ('before') failed to verify constraint: region with at least 1 blocks"));
+    };
+    if types(ctx.block_args(before)) != inits {
+        return Err(Diagnostic::op(op, "'scf.while' op expects the 'before' region arguments to have the types of the operands"));
+    }
+    let Some(cond) = terminator(regions[0]).filter(|t| ctx.op_name_str(*t) == "scf.condition")
+    else {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.while' op expects the 'before' region to terminate with 'scf.condition'",
+        ));
+    };
+    let forwarded = types(&ctx.operands(cond)[1..]);
+    if types(ctx.results(op)) != forwarded {
+        return Err(Diagnostic::op(op, "'scf.while' op expects the results to have the types of the values 'scf.condition' forwards"));
+    }
+    let Some(&after) = ctx.region_blocks(regions[1]).first() else {
+        return Err(Diagnostic::op(op, "'scf.while' op region #1 ('after') failed to verify constraint: region with at least 1 blocks"));
+    };
+    if types(ctx.block_args(after)) != forwarded {
+        return Err(Diagnostic::op(op, "'scf.while' op expects the 'after' region arguments to have the types of the values 'scf.condition' forwards"));
+    }
+    let Some(y) = terminator(regions[1]).filter(|t| ctx.op_name_str(*t) == "scf.yield") else {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.while' op expects the 'after' region to terminate with 'scf.yield'",
+        ));
+    };
+    if types(ctx.operands(y)) != inits {
+        return Err(Diagnostic::op(
+            op,
+            "'scf.while' op expects the 'after' region to yield values of the operands' types",
+        ));
+    }
+    Ok(())
+}
+
+fn parse_while(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let mut names = Vec::new();
+    let mut inits = Vec::new();
+    // Without carried values the list is left out: `scf.while : () -> () {`.
+    if p.eat("(") && !p.eat(")") {
+        loop {
+            let (n, sp) = p.parse_value_name()?;
+            p.expect("=")?;
+            inits.push(p.parse_operand()?);
+            names.push((n, sp));
+            if p.eat(")") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    p.expect(":")?;
+    let start = p.pos();
+    let fty = p.parse_type()?;
+    let TypeKind::Function { inputs, results } = p.ctx.type_kind(fty).clone() else {
+        return Err(Diagnostic::at(
+            tilus_ir::Span::new(start, p.pos()),
+            "expected a function type",
+        ));
+    };
+    if inputs.len() != inits.len() {
+        return Err(Diagnostic::at(
+            tilus_ir::Span::new(start, p.pos()),
+            format!(
+                "expected as many input types as operands (expected {} got {})",
+                inits.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    let mut operands = Vec::new();
+    for (u, t) in inits.iter().zip(&inputs) {
+        operands.push(p.resolve_operand(u, *t)?);
+    }
+    let args = names
+        .into_iter()
+        .zip(&inputs)
+        .map(|((name, span), t)| RegionArg {
+            name,
+            ty: *t,
+            loc: None,
+            span,
+        })
+        .collect();
+    let before = p.parse_region(args, false)?;
+    p.expect_keyword("do")?;
+    let after = p.parse_region(vec![], false)?;
+    ensure_yield(p, after);
+    state(p, def, operands, results, vec![], vec![before, after])
+}
+
+fn print_while(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let regions = ctx.regions(op).to_vec();
+    let before = ctx.region_blocks(regions[0])[0];
+    let args = ctx.block_args(before).to_vec();
+    if !args.is_empty() {
+        pr.out.push_str(" (");
+        for (i, (a, v)) in args.iter().zip(ctx.operands(op)).enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.print_value(*a);
+            pr.out.push_str(" = ");
+            pr.print_value(*v);
+        }
+        pr.out.push(')');
+    }
+    pr.out.push_str(" : ");
+    let inputs: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let results: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    print_functional_type(pr, &inputs, &results);
+    pr.out.push(' ');
+    pr.print_region(regions[0], false, true);
+    pr.out.push_str(" do ");
+    pr.print_region(regions[1], true, true);
+    print_trailing_attrs(pr, op);
+}
+
+/// `(A, B) -> R` as MLIR writes a function type: one result without parentheses unless it is
+/// itself a function type.
+fn print_functional_type(pr: &mut Printer, inputs: &[Type], results: &[Type]) {
+    let ctx = pr.ctx;
+    pr.out.push('(');
+    for (i, t) in inputs.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_type(*t);
+    }
+    pr.out.push_str(") -> ");
+    let bare =
+        results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
+    if !bare {
+        pr.out.push('(');
+    }
+    for (i, t) in results.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_type(*t);
+    }
+    if !bare {
+        pr.out.push(')');
+    }
+}
+
 /// The scf dialect's ops.
-pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD];
+pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD, &EXECUTE_REGION, &CONDITION, &WHILE];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `scf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
@@ -149,6 +521,9 @@ tilus_ir::op_enum_dispatch! {
         For(ForOp),
         If(IfOp),
         Yield(YieldOp),
+        ExecuteRegion(ExecuteRegionOp),
+        Condition(ConditionOp),
+        While(WhileOp),
     }
 }
 

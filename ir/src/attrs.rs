@@ -72,6 +72,10 @@ pub enum AttrKind {
     },
     /// An opaque dialect attribute `#dialect<"data">`.
     Opaque { dialect: String, data: String },
+    /// A dialect attribute followed by a type, `#dialect.name<body> : type`. MLIR hands the
+    /// type to the dialect's attribute parser, and for dialects it does not know keeps it in the
+    /// opaque attribute; here `attr` is the attribute as written without the type.
+    TypedDialect { attr: Attr, ty: Type },
     /// A source location.
     Loc(Location),
 }

@@ -652,7 +652,14 @@ fn group_present(p: &mut Parser, def: &OpDef, first: &Elem) -> bool {
             5 => p.peek() == Some(b'^'),
             3 => {
                 let save = p.pos();
-                let ok = p.parse_attribute().is_ok();
+                // An enum attribute is written as one of its keywords, not as an attribute.
+                let keywords = def.attr(name).map_or(&[][..], |a| a.constraint.keywords);
+                let ok = if keywords.is_empty() {
+                    p.parse_attribute().is_ok()
+                } else {
+                    p.parse_keyword_any()
+                        .is_ok_and(|(kw, _)| keywords.contains(&kw.as_str()))
+                };
                 p.set_pos(save);
                 ok
             }
@@ -747,7 +754,12 @@ fn parse_elems_rt(
                                     ),
                                 ));
                             };
-                            let t = p.ctx.int_type(64);
+                            // The enum's integer type (`i64` for predicates, `i32` for
+                            // rounding modes), as the constraint declares it.
+                            let t = match ad.constraint.value_type {
+                                Some(vt) => vt(p.ctx),
+                                None => p.ctx.int_type(64),
+                            };
                             p.number_attr_typed(&i.to_string(), t, sp)?
                         }
                         Some(vt) if p.peek().is_some_and(|c| c.is_ascii_digit() || c == b'-') => {

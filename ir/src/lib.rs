@@ -54,10 +54,23 @@ pub fn parse(
     src: &str,
     filename: &str,
 ) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
+    parse_with(ctx, src, filename, false)
+}
+
+/// [`parse`], reading every piece with the pest grammar alone when `grammar_only` (no
+/// hand-written fast paths, no caches by source text). The result must be the same either way;
+/// tests compare the two.
+pub fn parse_with(
+    ctx: &mut Context,
+    src: &str,
+    filename: &str,
+    grammar_only: bool,
+) -> Result<ParsedFile, (Vec<Diagnostic>, SourceMap)> {
     if let Err(d) = syntax::depth::check_nesting(src) {
         return Err((vec![d], SourceMap::default()));
     }
-    let parser = Parser::new(ctx, src, filename);
+    let mut parser = Parser::new(ctx, src, filename);
+    parser.grammar_only = grammar_only;
     let r = parser.parse_file();
     if let Ok(pf) = &r {
         normalize_inherent_attrs(ctx, pf.module);

@@ -205,6 +205,7 @@ pub struct OpDef {
     /// form (MLIR's `getAsmBlockArgumentNames`): a kernel prints its parameters under the names
     /// it was written with instead of `%argN`. `None` entries, names that are not identifiers
     /// and names already taken keep the default.
+    #[allow(clippy::type_complexity)]
     pub block_arg_names: Option<fn(&Context, OpId) -> Vec<Option<String>>>,
     /// Folds the op given the constant values of its operands: to attributes (materialized as
     /// constants by the rewrite driver), to existing values, or in place. Never creates ops, so

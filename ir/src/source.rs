@@ -14,19 +14,24 @@ use std::fmt;
 pub struct SourceFile {
     pub name: String,
     pub text: String,
-    pub lines: LineIndex,
+    /// Built on first use: most runs report nothing, and indexing a large file's lines costs
+    /// as much as a tenth of parsing it.
+    lines: std::cell::OnceCell<LineIndex>,
 }
 
 impl SourceFile {
     /// Wraps a buffer.
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
         SourceFile {
             name: name.into(),
-            text,
-            lines,
+            text: text.into(),
+            lines: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The buffer's line index, for turning offsets into lines and columns and back.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 }
 
@@ -59,7 +64,7 @@ pub fn resolve_span(
                         file: f, line, col, ..
                     }) if matches!(ctx.attr_kind(*f), AttrKind::String { value, .. } if *value == file.name.as_bytes()) =>
                     {
-                        let off = file.lines.offset(*line, *col)?;
+                        let off = file.lines().offset(*line, *col)?;
                         return Some(Span::new(off, off));
                     }
                     AttrKind::Loc(Location::Name { child: Some(c), .. }) => l = *c,
@@ -121,8 +126,8 @@ impl Window {
     /// The window around `off..off+len` and the span's offset and length inside it.
     fn around(file: &SourceFile, off: usize, len: usize) -> (Window, usize, usize) {
         let text = &file.text;
-        let (line, _) = file.lines.line_col(off);
-        let (ls, le) = file.lines.line_range(line).unwrap_or((off, off));
+        let (line, _) = file.lines().line_col(off);
+        let (ls, le) = file.lines().line_range(line).unwrap_or((off, off));
         // A span running past its line is cut at the line's end (the label stays on one line).
         let end = (off + len).min(le.max(off));
         let start_cut = if off - ls > WINDOW_MARGIN {
@@ -137,14 +142,14 @@ impl Window {
         let prev = line.checked_sub(1).filter(|&l| l > 0);
         let mut out = String::new();
         let mut span_line = 0;
-        if let Some(p) = clip(prev.and_then(|l| file.lines.line_range(l))) {
+        if let Some(p) = clip(prev.and_then(|l| file.lines().line_range(l))) {
             out.push_str(p);
             out.push('\n');
             span_line = 1;
         }
         let local = out.len() + (off - start_cut);
         out.push_str(&text[start_cut..end_cut]);
-        if let Some(n) = clip(file.lines.line_range(line + 1)) {
+        if let Some(n) = clip(file.lines().line_range(line + 1)) {
             out.push('\n');
             out.push_str(n);
         }
@@ -285,7 +290,7 @@ fn build(
     let message;
     let mut src = None;
     if let Some(s) = span {
-        let (line, col) = file.lines.line_col(s.start.min(file.text.len()));
+        let (line, col) = file.lines().line_col(s.start.min(file.text.len()));
         message = format!("{} ({}:{line}:{col})", d.message, file.name);
         let (off, len) = widen(file, s);
         let (window, off, len) = Window::around(file, off, len);
@@ -335,7 +340,7 @@ pub fn render_mlir_style(
         ctx, map, file, loc,
     ) {
         Some(s) => {
-            let (l, c) = file.lines.line_col(s.start);
+            let (l, c) = file.lines().line_col(s.start);
             out.push_str(&format!("{}:{l}:{c}: {}: {msg}\n", file.name, sev.word()));
         }
         None => out.push_str(&format!("{}: {}: {msg}\n", file.name, sev.word())),

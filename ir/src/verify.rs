@@ -473,6 +473,31 @@ impl<'a> Verifier<'a> {
                         }
                     }
                 }
+                // Ops with a verifier of their own state this rule there, in their words.
+                Trait::AllTypesMatch(names) if def.verify.is_none() => {
+                    // Named operands and results (one value each, or none when an optional
+                    // one is absent) must share one type.
+                    let mut ts = Vec::new();
+                    for n in names.iter() {
+                        let vals = if def.operands.iter().any(|o| o.name == *n) {
+                            crate::format::operand_group(ctx, def, op, n)
+                        } else if def.results.iter().any(|r| r.name == *n) {
+                            crate::format::result_group(ctx, def, op, n)
+                        } else {
+                            Vec::new()
+                        };
+                        ts.extend(vals.iter().map(|v| ctx.value_type(*v)));
+                    }
+                    if ts.windows(2).any(|w| w[0] != w[1]) {
+                        self.err(
+                            op,
+                            format!(
+                                "failed to verify that all of {{{}}} have same type",
+                                names.join(", ")
+                            ),
+                        );
+                    }
+                }
                 Trait::SameTypeOperands => {
                     let mut ts = operands.iter().map(|v| ctx.value_type(*v));
                     if let Some(first) = ts.next() {

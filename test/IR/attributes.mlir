@@ -113,6 +113,16 @@
 // CHECK-NEXT:   "t.typed"() {a = i32, b = !t.x, c = (i32) -> i1, d = tensor<4xf32>} : () -> ()
 "t.typed"() {a = i32, b = !t.x, c = (i32) -> i1, d = tensor<4xf32>} : () -> ()
 
+// A dialect attribute may be followed by `: type`, which is kept and printed (MLIR hands it to
+// the dialect; for dialects it does not know it keeps it in the opaque attribute).
+// CHECK-NEXT:   "t.dialect_typed"() {a = #t.e1di64_elements<blob1> : tensor<*xi1>, b = [#t.bar : i32], c = #t<"x"> : f32} : () -> ()
+"t.dialect_typed"() {a = #t.e1di64_elements<blob1>   :   tensor<*xi1>, b = [#t.bar : i32], c = #t<"x"> : f32} : () -> ()
+
+// Aliases used inside a dialect body are replaced by their values (the body is text, and the
+// output defines no aliases); strings in the body are left alone.
+// CHECK-NEXT:   "t.body_alias"() {a = #t.scope<domain = {a = 1 : i32}, s = "#myattr", t = !t.ty>} : () -> ()
+"t.body_alias"() {a = #t.scope<domain = #myattr, s = "#myattr", t = !ty>} : () -> ()
+
 // Aliases are replaced by their values, in attributes, properties and result types.
 // CHECK-NEXT:   "t.alias"() {a = {a = 1 : i32}, b = !t.ty, c = [{a = 1 : i32}, #map4]} : () -> ()
 "t.alias"() {a = #myattr, b = !ty, c = [#myattr, #lay]} : () -> ()

@@ -197,3 +197,10 @@ func.func @result_count_generic() {
 // Text after an op starts the next op; a bare word is taken as a custom op name.
 // expected-error@+1 {{custom op 'garbage' is unknown (tried 'builtin.garbage' as well)}}
 "t.op"() : () -> () garbage
+
+// -----
+
+// MLIR reads a type only after a dialect attribute, not after an alias of one.
+#a = #t.attr<1>
+// expected-error@+1 {{a type follows only a dialect attribute, not an attribute alias}}
+"t.op"() {a = #a : i32} : () -> ()

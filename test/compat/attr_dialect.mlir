@@ -1,6 +1,7 @@
 // Dialect attributes: unregistered `#foo.bar`, `#foo.bar<...>`, opaque
 // `#foo<"...">`; the body is kept verbatim (whitespace, `->`, quoted `>`,
-// even alias names, which are NOT resolved inside a body); `#foo<bar>` prints
+// names that are not aliases of this file: see attr_dialect_alias_body.mlir);
+// `#foo<bar>` prints
 // as `#foo.bar`. Also attributes of dialects that mlir-opt registers
 // (`#arith.overflow`, `#sparse_tensor.encoding`, which MLIR re-prints in its
 // own canonical form).

@@ -7,6 +7,9 @@
 //!   gives `ours`; `mlir-opt` on `ours` must give exactly `expected`.
 //! * `compat/<file>::backward`: `tilus-opt` reads `expected` (what MLIR prints); `mlir-opt` on
 //!   what `tilus-opt` prints from it must again give exactly `expected`.
+//! * `compat/<file>::custom`: `mlir-opt` on what `tilus-opt` prints in custom form (its
+//!   default) must give exactly what `mlir-opt` gives on its own custom form of the file
+//!   (plain mode only).
 //! * `compat/<file>::stable`: `tilus-opt` on its own output prints the same text again.
 //!
 //! Every file gets the same three cases once more with debug info printed
@@ -132,6 +135,13 @@ fn main() {
                 Trial::test(name("backward"), move || backward(&e, &r, mode))
                     .with_ignored_flag(no_mlir_opt),
             );
+            if let Mode::Plain = mode {
+                let (e, r) = (env.clone(), rel.clone());
+                trials.push(
+                    Trial::test(name("custom"), move || custom(&e, &r))
+                        .with_ignored_flag(no_mlir_opt),
+                );
+            }
             let (e, r) = (env.clone(), rel);
             trials.push(Trial::test(name("stable"), move || stable(&e, &r, mode)));
         }
@@ -306,6 +316,35 @@ fn backward(env: &Env, rel: &str, mode: Mode) -> Result<(), Failed> {
         "mlir-opt(tilus-opt(mlir-opt(file)))",
         &actual,
         Some(("tilus-opt(mlir-opt(file))", &ours)),
+    )
+}
+
+/// `mlir-opt(tilus-opt custom(file)) == mlir-opt(mlir-opt custom(file))`: what `tilus-opt`
+/// prints in custom form (its default) means to `mlir-opt` what `mlir-opt`'s own custom form of
+/// the file means (a custom form may drop what the generic form keeps, e.g. empty `res_attrs`).
+fn custom(env: &Env, rel: &str) -> Result<(), Failed> {
+    let mlir = env.mlir_opt.as_ref().map_err(|e| e.clone())?;
+    let theirs = run_tool(
+        &env.root,
+        mlir,
+        &["--allow-unregistered-dialect"],
+        Input::File(rel),
+    )?;
+    let expected = env.mlir(Mode::Plain, Input::Stdin(&theirs))?;
+    let tilus = env.tilus_opt.as_ref().map_err(|e| e.clone())?;
+    let ours = run_tool(
+        &env.root,
+        tilus,
+        &["--allow-unregistered-dialect"],
+        Input::File(rel),
+    )?;
+    let actual = env.mlir(Mode::Plain, Input::Stdin(&ours))?;
+    compare(
+        "mlir-opt(mlir-opt custom form(file))",
+        &expected,
+        "mlir-opt(tilus-opt custom form(file))",
+        &actual,
+        Some(("tilus-opt custom form(file)", &ours)),
     )
 }
 

@@ -47,10 +47,13 @@
 // RUN: rm -f %t && tilus-opt --list-dialects -o %t && FileCheck %s --check-prefix=DIALECTS < %t
 // DIALECTS:      {{^}}builtin{{$}}
 // DIALECTS-NEXT: {{^}}  builtin.module {{[[:alnum:]].*}}
+// DIALECTS-NEXT: {{^}}  builtin.unrealized_conversion_cast {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}func{{$}}
 // DIALECTS-NEXT: {{^}}  func.func {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}  func.return {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}  func.call {{[[:alnum:]].*}}
+// DIALECTS-NEXT: {{^}}  func.constant {{[[:alnum:]].*}}
+// DIALECTS-NEXT: {{^}}  func.call_indirect {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}arith{{$}}
 // DIALECTS-NEXT: {{^}}  arith.constant {{[[:alnum:]].*}}
 // DIALECTS-NEXT: {{^}}  arith.addi {{[[:alnum:]].*}}

@@ -21,15 +21,15 @@ fn parse_expected(file: &SourceFile) -> Result<Vec<Expected>, Diagnostic> {
     let text = &file.text;
     let mut out = Vec::new();
     let mut directive_lines = Vec::new();
-    let n_lines = file.lines.num_lines() as u32;
+    let n_lines = file.lines().num_lines() as u32;
     for line in 1..=n_lines {
-        let (s, e) = file.lines.line_range(line).unwrap();
+        let (s, e) = file.lines().line_range(line).unwrap();
         if text[s..e].contains("expected-") {
             directive_lines.push(line);
         }
     }
     for &line in &directive_lines {
-        let (s, e) = file.lines.line_range(line).unwrap();
+        let (s, e) = file.lines().line_range(line).unwrap();
         let l = &text[s..e];
         let mut from = 0;
         while let Some(i) = l[from..].find("expected-") {
@@ -133,7 +133,7 @@ pub fn check(
     let mut problems = Vec::new();
     for (sev, loc, msg) in produced {
         let line =
-            resolve_span(Some(ctx), Some(map), file, loc).map(|s| file.lines.line_col(s.start).0);
+            resolve_span(Some(ctx), Some(map), file, loc).map(|s| file.lines().line_col(s.start).0);
         let hit = expected
             .iter_mut()
             .find(|e| !e.matched && e.severity == sev && e.line == line && msg.contains(&e.text));

@@ -171,7 +171,7 @@ fn name_span_at(ctx: &Context, loc: Attr, file: &SourceFile) -> Option<Span> {
         AttrKind::String { value, .. } if value == file.name.as_bytes() => {}
         _ => return None,
     }
-    let start = file.lines.offset(*line, *col)?;
+    let start = file.lines().offset(*line, *col)?;
     let rest = file.text.get(start..)?;
     let ident = rest.strip_prefix('%')?;
     let len = ident

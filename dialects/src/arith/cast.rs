@@ -2,12 +2,16 @@
 
 use super::*;
 use tilus_ir::handle::prelude::*;
+use tilus_ir::opdef::opt_attr;
 
 macro_rules! cast {
     ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal) => {
         cast!($id, $name, $from, $to, $doc, None, &[]);
     };
     ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal, $fold:expr, $canon:expr) => {
+        cast!($id, $name, $from, $to, $doc, $fold, $canon, [], CAST_FORMAT);
+    };
+    ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal, $fold:expr, $canon:expr, [$($attr:expr),*], $fmt:expr) => {
         #[doc = $doc]
         pub static $id: OpDef = OpDef {
             name: $name,
@@ -15,8 +19,9 @@ macro_rules! cast {
             description: $doc,
             operands: &[one("in", $from)],
             results: &[one("out", $to)],
+            attributes: &[$($attr),*],
             traits: &[Trait::Pure, Trait::PerThread],
-            format: Format::Declarative(CAST_FORMAT),
+            format: Format::Declarative($fmt),
             fold: $fold,
             canonicalize: $canon,
             ..OpDef::DEFAULT
@@ -125,7 +130,9 @@ cast!(
     SIGNLESS_INT_LIKE,
     "Truncates an integer to a narrower type.",
     Some(fold::trunci),
-    canon::TRUNCI
+    canon::TRUNCI,
+    [OVERFLOW_ATTR],
+    "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
 );
 
 tilus_ir::op_handle! {
@@ -137,7 +144,9 @@ tilus_ir::op_handle! {
     results {
         out = "out": Value
     }
-    attrs {}
+    attrs {
+        overflow_flags = "overflowFlags": Option<Attr>
+    }
     regions {}
     successors {}
 }
@@ -230,7 +239,11 @@ cast!(
     "arith.extf",
     FLOAT_LIKE,
     FLOAT_LIKE,
-    "Extends a float to a wider float type."
+    "Extends a float to a wider float type.",
+    None,
+    &[],
+    [opt_attr("fastmath", FASTMATH_FLAGS)],
+    "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
 
 tilus_ir::op_handle! {
@@ -242,7 +255,9 @@ tilus_ir::op_handle! {
     results {
         out = "out": Value
     }
-    attrs {}
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
     regions {}
     successors {}
 }
@@ -251,7 +266,14 @@ cast!(
     "arith.truncf",
     FLOAT_LIKE,
     FLOAT_LIKE,
-    "Rounds a float to a narrower float type."
+    "Rounds a float to a narrower float type (`roundingmode` when given).",
+    None,
+    &[],
+    [
+        opt_attr("roundingmode", ROUNDING_MODE),
+        opt_attr("fastmath", FASTMATH_FLAGS)
+    ],
+    "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
 
 tilus_ir::op_handle! {
@@ -263,7 +285,10 @@ tilus_ir::op_handle! {
     results {
         out = "out": Value
     }
-    attrs {}
+    attrs {
+        roundingmode = "roundingmode": Option<Attr>,
+        fastmath = "fastmath": Option<Attr>
+    }
     regions {}
     successors {}
 }

@@ -152,9 +152,11 @@ pub static SELECT: OpDef = OpDef {
         Trait::AllTypesMatch(&["true_value", "false_value", "result"]),
     ],
     verify: Some(verify_select),
-    format: Format::Declarative(
-        "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)",
-    ),
+    // `: T` for an `i1` condition, `: C, T` for a vector or tensor of them (MLIR's own parser).
+    format: Format::Custom {
+        parse: parse_select,
+        print: print_select,
+    },
     fold: Some(fold::select),
     canonicalize: canon::SELECT,
     ..OpDef::DEFAULT
@@ -175,6 +177,71 @@ tilus_ir::op_handle! {
     attrs {}
     regions {}
     successors {}
+}
+
+fn parse_select(
+    p: &mut tilus_ir::Parser,
+    def: &'static OpDef,
+) -> tilus_ir::syntax::parser::PResult<tilus_ir::OperationState> {
+    let c = p.parse_operand()?;
+    p.expect(",")?;
+    let t = p.parse_operand()?;
+    p.expect(",")?;
+    let f = p.parse_operand()?;
+    let attrs = if p.peek() == Some(b'{') {
+        p.parse_attr_dict()?
+    } else {
+        Vec::new()
+    };
+    p.expect(":")?;
+    let first = p.parse_type()?;
+    let (cond_ty, ty) = if p.eat(",") {
+        (first, p.parse_type()?)
+    } else {
+        (p.ctx.int_type(1), first)
+    };
+    let operands = vec![
+        p.resolve_operand(&c, cond_ty)?,
+        p.resolve_operand(&t, ty)?,
+        p.resolve_operand(&f, ty)?,
+    ];
+    let mut st = tilus_ir::OperationState::of(p.ctx, def)
+        .with_operands(operands)
+        .with_results(vec![ty]);
+    for (k, v, sp) in attrs {
+        p.note_attr_span(&k, sp);
+        st.attrs.push((k, v));
+    }
+    Ok(st)
+}
+
+fn print_select(pr: &mut tilus_ir::Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let o = ctx.operands(op);
+    pr.out.push(' ');
+    pr.print_value(o[0]);
+    pr.out.push_str(", ");
+    pr.print_value(o[1]);
+    pr.out.push_str(", ");
+    pr.print_value(o[2]);
+    let attrs = ctx.attrs(op).to_vec();
+    if !attrs.is_empty() {
+        pr.out.push(' ');
+        pr.print_attr_dict_entries(&attrs, &[]);
+    }
+    pr.out.push_str(" : ");
+    let cond = ctx.value_type(o[0]);
+    if !matches!(
+        ctx.type_kind(cond),
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    ) {
+        pr.print_type(cond);
+        pr.out.push_str(", ");
+    }
+    pr.print_type(ctx.value_type(ctx.results(op)[0]));
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

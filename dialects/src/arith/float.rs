@@ -395,3 +395,81 @@ mod semantics_tests {
         assert_eq!(FloatBinOp::AddF.eval(FloatKind::F8E4M3FN, 0, 0), None);
     }
 }
+binary!(
+    REMF,
+    "arith.remf",
+    FLOAT_LIKE,
+    FLOAT_FORMAT,
+    [FASTMATH_ATTR],
+    [],
+    "Float remainder, with the sign of the dividend (C's `fmod`)."
+);
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.remf`.
+    pub struct RemFOp = REMF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+binary!(
+    MAXNUMF,
+    "arith.maxnumf",
+    FLOAT_LIKE,
+    FLOAT_FORMAT,
+    [FASTMATH_ATTR],
+    [Trait::Commutative],
+    "Float maximum; a NaN operand gives the other operand (IEEE 754 maxNum)."
+);
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.maxnumf`.
+    pub struct MaxNumFOp = MAXNUMF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}
+binary!(
+    MINNUMF,
+    "arith.minnumf",
+    FLOAT_LIKE,
+    FLOAT_FORMAT,
+    [FASTMATH_ATTR],
+    [Trait::Commutative],
+    "Float minimum; a NaN operand gives the other operand (IEEE 754 minNum)."
+);
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.minnumf`.
+    pub struct MinNumFOp = MINNUMF;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        fastmath = "fastmath": Option<Attr>
+    }
+    regions {}
+    successors {}
+}

@@ -745,3 +745,27 @@ mod semantics_tests {
         assert_eq!(ev(IntBinOp::ShLI, 1, 127, 128), Ok(i128::MIN));
     }
 }
+binary!(
+    CEILDIVUI,
+    "arith.ceildivui",
+    SIGNLESS_INT_LIKE,
+    INT_FORMAT,
+    [],
+    [],
+    "Unsigned integer division rounding toward positive infinity."
+);
+
+tilus_ir::op_handle! {
+    /// Typed handle of `arith.ceildivui`.
+    pub struct CeilDivUIOp = CEILDIVUI;
+    operands {
+        lhs = "lhs": Value,
+        rhs = "rhs": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}

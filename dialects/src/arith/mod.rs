@@ -69,8 +69,10 @@ macro_rules! binary {
 mod cast;
 mod cmp;
 mod constant;
+mod extended;
 mod float;
 mod int;
+mod scaling;
 
 mod canon;
 mod fold;
@@ -79,8 +81,10 @@ mod helpers;
 pub use cast::*;
 pub use cmp::*;
 pub use constant::*;
+pub use extended::*;
 pub use float::*;
 pub use int::*;
+pub use scaling::*;
 
 /// The arith dialect's ops.
 pub static OPS: &[&OpDef] = &[
@@ -103,13 +107,20 @@ pub static OPS: &[&OpDef] = &[
     &MAXUI,
     &MINUI,
     &CEILDIVSI,
+    &CEILDIVUI,
     &FLOORDIVSI,
+    &ADDUI_EXTENDED,
+    &MULSI_EXTENDED,
+    &MULUI_EXTENDED,
     &ADDF,
     &SUBF,
     &MULF,
     &DIVF,
     &MAXIMUMF,
     &MINIMUMF,
+    &MAXNUMF,
+    &MINNUMF,
+    &REMF,
     &NEGF,
     &CMPI,
     &CMPF,
@@ -126,6 +137,8 @@ pub static OPS: &[&OpDef] = &[
     &EXTF,
     &TRUNCF,
     &BITCAST,
+    &SCALING_EXTF,
+    &SCALING_TRUNCF,
 ];
 
 tilus_ir::op_enum_dispatch! {
@@ -150,13 +163,20 @@ tilus_ir::op_enum_dispatch! {
         MaxUI(MaxUIOp),
         MinUI(MinUIOp),
         CeilDivSI(CeilDivSIOp),
+        CeilDivUI(CeilDivUIOp),
         FloorDivSI(FloorDivSIOp),
+        AddUIExtended(AddUIExtendedOp),
+        MulSIExtended(MulSIExtendedOp),
+        MulUIExtended(MulUIExtendedOp),
         AddF(AddFOp),
         SubF(SubFOp),
         MulF(MulFOp),
         DivF(DivFOp),
         MaximumF(MaximumFOp),
         MinimumF(MinimumFOp),
+        MaxNumF(MaxNumFOp),
+        MinNumF(MinNumFOp),
+        RemF(RemFOp),
         NegF(NegFOp),
         CmpI(CmpIOp),
         CmpF(CmpFOp),
@@ -173,5 +193,7 @@ tilus_ir::op_enum_dispatch! {
         ExtF(ExtFOp),
         TruncF(TruncFOp),
         Bitcast(BitcastOp),
+        ScalingExtF(ScalingExtFOp),
+        ScalingTruncF(ScalingTruncFOp),
     }
 }

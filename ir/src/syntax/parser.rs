@@ -22,6 +22,7 @@ use pest::Parser as _;
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "syntax/mlir.pest"]
@@ -203,6 +204,16 @@ pub struct Parser<'c, 's> {
     pending_attr_spans: Vec<(String, Span)>,
     /// Location aliases used before their definition (MLIR allows this for `loc(#name)`).
     fwd_locs: Vec<(String, Attr, Span)>,
+    /// Ops whose own location is an alias defined later (`loc(#loc3)` as `mlir-opt` prints
+    /// every op): set directly once the aliases are known, without a placeholder attribute.
+    fwd_op_locs: Vec<(OpId, &'s str, Span)>,
+    /// The file name of the last `loc("file":line:col)` read, as an attribute (a file's
+    /// locations nearly all name the same file).
+    loc_file: Option<(&'s str, Attr)>,
+    /// Reads every piece with the grammar's rules, without the hand-written fast paths and the
+    /// caches by source text. Both ways must build the same IR; the differential tests parse
+    /// with and without and compare.
+    pub grammar_only: bool,
 }
 
 fn rule_desc(r: &Rule) -> &'static str {
@@ -257,6 +268,9 @@ impl<'c, 's> Parser<'c, 's> {
             file_locations: true,
             pending_attr_spans: Vec::new(),
             fwd_locs: Vec::new(),
+            fwd_op_locs: Vec::new(),
+            loc_file: None,
+            grammar_only: false,
         }
     }
 
@@ -517,10 +531,22 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn loc_of(&mut self, offset: usize) -> Attr {
-        if !self.file_locations {
+        let at = self.default_loc_at(offset);
+        self.default_loc(at)
+    }
+
+    /// The line and column of `offset` when ops take their location from the source, for
+    /// [`Parser::default_loc`] to intern only when the op has no location of its own (lines are
+    /// counted forward, so this is asked in source order).
+    fn default_loc_at(&mut self, offset: usize) -> Option<(u32, u32)> {
+        self.file_locations.then(|| self.line_col(offset))
+    }
+
+    /// The location [`Parser::default_loc_at`] found.
+    fn default_loc(&mut self, at: Option<(u32, u32)>) -> Attr {
+        let Some((line, col)) = at else {
             return self.ctx.unknown_loc();
-        }
-        let (line, col) = self.line_col(offset);
+        };
         let file = self.file_attr();
         self.ctx.attr(AttrKind::Loc(Location::File {
             file,
@@ -608,6 +634,21 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn resolve_forward_locs(&mut self, region: RegionId) {
+        for (op, name, sp) in std::mem::take(&mut self.fwd_op_locs) {
+            match self.attr_aliases.get(name) {
+                Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
+                    self.ctx.op_mut(op).loc = *a;
+                }
+                Some(_) => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("expected location, but '#{name}' is not a location"),
+                )),
+                None => self.diags.push(Diagnostic::at(
+                    sp,
+                    format!("undefined symbol alias id '{name}'"),
+                )),
+            }
+        }
         if self.fwd_locs.is_empty() {
             return;
         }
@@ -720,14 +761,22 @@ impl<'c, 's> Parser<'c, 's> {
         self.pos = e;
         self.expect("=")?;
         if is_attr {
-            if self.attr_aliases.contains_key(&name) {
-                return Err(Diagnostic::at(
-                    name_span,
-                    format!("redefinition of attribute alias id '{name}'"),
-                ));
+            // `mlir-opt --mlir-print-debuginfo` ends files with one location alias per op.
+            let a = match self.fast_loc_attr() {
+                Some(l) => l?,
+                None => self.parse_attribute()?,
+            };
+            match self.attr_aliases.entry(name) {
+                Entry::Occupied(e) => {
+                    return Err(Diagnostic::at(
+                        name_span,
+                        format!("redefinition of attribute alias id '{}'", e.key()),
+                    ));
+                }
+                Entry::Vacant(e) => {
+                    e.insert(a);
+                }
             }
-            let a = self.parse_attribute()?;
-            self.attr_aliases.insert(name, a);
         } else {
             if self.type_aliases.contains_key(&name) {
                 return Err(Diagnostic::at(
@@ -1054,7 +1103,7 @@ impl<'c, 's> Parser<'c, 's> {
         let total: u32 = self.result_stack[base..end].iter().map(|r| r.1).sum();
         self.skip_ws();
         // MLIR locates an op at its name token, not at its result list.
-        let loc_default = self.loc_of(self.pos);
+        let loc_default = self.default_loc_at(self.pos);
         let op = if self.src[self.pos..].starts_with('"') {
             self.parse_generic_op(loc_default)?
         } else {
@@ -1085,7 +1134,7 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_generic_op(&mut self, loc_default: Attr) -> PResult<OpId> {
+    fn parse_generic_op(&mut self, loc_default: Option<(u32, u32)>) -> PResult<OpId> {
         let mut name_span = Span::default();
         let mut name: Cow<'s, str> = Cow::Borrowed("");
         // Operands go on a stack shared by nested ops, like result names.
@@ -1108,17 +1157,29 @@ impl<'c, 's> Parser<'c, 's> {
                 if self.peek() == Some(b'<') {
                     let ps = self.pos;
                     self.pos += 1;
-                    let fast = if self.peek() == Some(b'{') {
-                        self.fast_attr_dict()?
-                    } else {
-                        None
+                    let ds = self.pos;
+                    // Whole property dictionaries repeat (`<{overflowFlags = ...}>` on every
+                    // integer op): found by their text, they cost no parsing at all.
+                    let cached = self.cached_dict(ds);
+                    let fast = match cached {
+                        Some(_) => None,
+                        None if self.peek() == Some(b'{') => self.fast_attr_dict()?,
+                        None => None,
                     };
-                    match fast {
-                        Some(entries) if self.peek() == Some(b'>') => {
+                    match (cached, fast) {
+                        (Some(a), _) if self.peek() == Some(b'>') => {
+                            self.pos += 1;
+                            props_span = Some(Span::new(ps, self.pos));
+                            props = Some(a);
+                        }
+                        (None, Some(entries)) if self.peek() == Some(b'>') => {
+                            let de = self.pos;
                             self.pos += 1;
                             props_span = Some(Span::new(ps, self.pos));
                             let entries = entries.into_iter().map(|(k, v, _)| (k, v)).collect();
-                            props = Some(self.ctx.dict_attr(entries));
+                            let a = self.ctx.dict_attr(entries);
+                            self.remember_dict(ds, de, a);
+                            props = Some(a);
                         }
                         _ => {
                             self.pos = ps;
@@ -1191,7 +1252,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let mut attrs = Vec::new();
         let fty;
-        let mut loc = loc_default;
+        let loc;
         let mut attr_spans: Vec<(u32, Span)> = Vec::new();
         let fty_span;
         // The tail `{attrs} : (T, ...) -> U loc(...)`, piece by piece so the function type can take
@@ -1214,14 +1275,16 @@ impl<'c, 's> Parser<'c, 's> {
                 fty_span = Span::new(fs, self.pos);
             }
             None => {
-                let p = self.rule(Rule::function_type)?;
-                fty_span = self.off(&p);
-                fty = Some(self.function_type(p)?);
+                let t = self.grammar_function_type()?;
+                fty_span = Span::new(fs, self.pos);
+                fty = Some(t);
             }
         }
+        let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            let p = self.rule(Rule::loc_attr)?;
-            loc = self.loc_attr(p)?;
+            (loc, fwd_loc) = self.parse_op_loc()?;
+        } else {
+            loc = self.default_loc(loc_default);
         }
         let fty = fty.unwrap();
         // Operand and result types, in a buffer reused across ops.
@@ -1273,6 +1336,9 @@ impl<'c, 's> Parser<'c, 's> {
             &types[num_inputs..],
         );
         self.type_scratch = types;
+        if let Some((name, sp)) = fwd_loc {
+            self.fwd_op_locs.push((op, name, sp));
+        }
         self.source_map.set_op_name(op, name_span);
         for (k, sp) in attr_spans {
             self.source_map.set_op_attr_id(op, k, sp, false);
@@ -1287,7 +1353,11 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_custom_op(&mut self, num_results: usize, loc_default: Attr) -> PResult<OpId> {
+    fn parse_custom_op(
+        &mut self,
+        num_results: usize,
+        loc_default: Option<(u32, u32)>,
+    ) -> PResult<OpId> {
         let p = self.rule(Rule::custom_op_name).map_err(|_| {
             let mut d = self.err_here("expected operation name in quotes or a custom op name");
             d.label = Some("expected an operation".into());
@@ -1335,15 +1405,19 @@ impl<'c, 's> Parser<'c, 's> {
             return Err(d);
         };
         let mut st = crate::format::parse_custom(self, def, num_results)?;
-        st.loc = loc_default;
         // Trailing location.
+        let mut fwd_loc = None;
         if self.peek_str("loc(") {
-            let p = self.rule(Rule::loc_attr)?;
-            st.loc = self.loc_attr(p)?;
+            (st.loc, fwd_loc) = self.parse_op_loc()?;
+        } else {
+            st.loc = self.default_loc(loc_default);
         }
         st.name = self.ctx.op_name(def.name);
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
         let op = self.ctx.create_op(st);
+        if let Some((name, sp)) = fwd_loc {
+            self.fwd_op_locs.push((op, name, sp));
+        }
         self.source_map.set_op_name(op, name_span);
         for (k, sp) in attr_spans {
             self.source_map.set_op_attr(op, &k, sp, false);
@@ -1447,18 +1521,40 @@ impl<'c, 's> Parser<'c, 's> {
                     return Ok(());
                 }
                 Some(b'^') => {
-                    let lab = self.rule(Rule::block_label)?;
-                    let mut it = lab.into_inner();
-                    let id = it.next().unwrap();
-                    let sp = self.off(&id);
-                    let name = id.as_str().to_string();
-                    let b = self.block_ref(&name, sp);
+                    let (name, sp, args) = match self.fast_block_label() {
+                        Some(l) => l,
+                        None => {
+                            let lab = self.rule(Rule::block_label)?;
+                            let mut it = lab.into_inner();
+                            let id = it.next().unwrap();
+                            let sp = self.off(&id);
+                            let mut args = Vec::new();
+                            for a in it {
+                                let asp = self.off(&a);
+                                let mut ai = a.into_inner();
+                                let n = ai.next().unwrap().as_str().to_string();
+                                let t = self.type_(ai.next().unwrap())?;
+                                let l = match ai.next() {
+                                    Some(l) => Some(self.loc_attr(l)?),
+                                    None => None,
+                                };
+                                args.push(RegionArg {
+                                    name: n,
+                                    ty: t,
+                                    loc: l,
+                                    span: asp,
+                                });
+                            }
+                            (id.as_str(), sp, args)
+                        }
+                    };
+                    let b = self.block_ref(name, sp);
                     let entry = self
                         .block_scopes
                         .last_mut()
                         .unwrap()
                         .blocks
-                        .get_mut(&name)
+                        .get_mut(name)
                         .unwrap();
                     if entry.1 {
                         let prev = entry.2;
@@ -1469,23 +1565,6 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                     entry.1 = true;
                     entry.2 = sp;
-                    let mut args = Vec::new();
-                    for a in it {
-                        let asp = self.off(&a);
-                        let mut ai = a.into_inner();
-                        let n = ai.next().unwrap().as_str().to_string();
-                        let t = self.type_(ai.next().unwrap())?;
-                        let l = match ai.next() {
-                            Some(l) => Some(self.loc_attr(l)?),
-                            None => None,
-                        };
-                        args.push(RegionArg {
-                            name: n,
-                            ty: t,
-                            loc: l,
-                            span: asp,
-                        });
-                    }
                     self.ctx.push_block(region, b);
                     self.define_block_args(b, args)?;
                     cur = Some(b);
@@ -1588,8 +1667,34 @@ impl<'c, 's> Parser<'c, 's> {
         Ok((p.as_str().to_string(), self.off(&p)))
     }
 
+    /// An op's trailing `loc(...)`. A reference to an alias not yet defined comes back as the
+    /// alias name beside the unknown location (the caller records it against the op it
+    /// creates).
+    #[allow(clippy::type_complexity)]
+    fn parse_op_loc(&mut self) -> PResult<(Attr, Option<(&'s str, Span)>)> {
+        self.skip_ws();
+        let src: &'s str = self.src;
+        let s = self.pos + 4;
+        if !self.grammar_only && src[self.pos..].starts_with("loc(#") {
+            let e = self.ident_end(s + 1);
+            let name = &src[s + 1..e];
+            if !name.is_empty()
+                && !name.contains('.')
+                && src.as_bytes().get(e) == Some(&b')')
+                && !self.attr_aliases.contains_key(name)
+            {
+                self.pos = e + 1;
+                return Ok((self.ctx.unknown_loc(), Some((name, Span::new(s, e)))));
+            }
+        }
+        Ok((self.parse_loc()?, None))
+    }
+
     /// Parses a location `loc(...)`.
     pub fn parse_loc(&mut self) -> PResult<Attr> {
+        if let Some(l) = self.fast_loc_attr() {
+            return l;
+        }
         let p = self.rule(Rule::loc_attr)?;
         self.loc_attr(p)
     }
@@ -1622,6 +1727,9 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// `%a, %b:2 =`.
     fn fast_op_results(&mut self) -> bool {
+        if self.grammar_only {
+            return false;
+        }
         let src: &'s str = self.src;
         let b = src.as_bytes();
         loop {
@@ -1664,6 +1772,9 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// `"name"(%a, %b#1)` with a name free of escapes.
     fn fast_generic_head(&mut self, name: &mut &'s str, name_span: &mut Span) -> bool {
+        if self.grammar_only {
+            return false;
+        }
         let src: &'s str = self.src;
         let b = src.as_bytes();
         let s = self.pos;
@@ -1736,7 +1847,7 @@ impl<'c, 's> Parser<'c, 's> {
     /// errors either way.
     fn fast_attr_dict(&mut self) -> PResult<Option<Vec<(String, Attr, Span)>>> {
         let b = self.src.as_bytes();
-        if self.peek() != Some(b'{') {
+        if self.grammar_only || self.peek() != Some(b'{') {
             return Ok(None);
         }
         self.pos += 1;
@@ -1763,7 +1874,15 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos = ke;
             let value = if self.peek() == Some(b'=') {
                 self.pos += 1;
-                match self.cached_attr_value() {
+                let vs = self.pos;
+                let value = match self.cached_attr_value() {
+                    Some(v) => Some(v),
+                    None => {
+                        self.pos = vs;
+                        self.grammar_attr_value()
+                    }
+                };
+                match value {
                     Some(v) => v,
                     None => return Ok(None),
                 }
@@ -1790,6 +1909,73 @@ impl<'c, 's> Parser<'c, 's> {
         }
     }
 
+    /// The dictionary attribute written at `s` (`{...}`) if the same text was read before; the
+    /// cursor then moves past it.
+    fn cached_dict(&mut self, s: usize) -> Option<Attr> {
+        if self.grammar_only {
+            return None;
+        }
+        let s = {
+            self.pos = s;
+            self.skip_ws();
+            self.pos
+        };
+        let end = self.scan_braces(s)?;
+        let a = *self.attr_values.get(&self.src[s..end])?;
+        self.pos = end;
+        Some(a)
+    }
+
+    /// Remembers the dictionary attribute read from `s` (at or before its `{`) to `end`.
+    fn remember_dict(&mut self, s: usize, end: usize, a: Attr) {
+        let src: &'s str = self.src;
+        let Some(open) = src[s..end].find('{').map(|i| s + i) else {
+            return;
+        };
+        if self.scan_braces(open) == Some(end) && self.attr_values.len() < 1 << 16 {
+            self.attr_values.insert(&src[open..end], a);
+        }
+    }
+
+    /// The end (after the matching `}`) of the braces opening at `s`, with brackets and strings
+    /// balanced; `None` for text with comments or escapes, which the caches leave alone.
+    fn scan_braces(&self, s: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        if b.get(s) != Some(&b'{') {
+            return None;
+        }
+        let mut depth = 0usize;
+        let mut i = s;
+        let mut in_str = false;
+        while i < b.len() {
+            let c = b[i];
+            if in_str {
+                match c {
+                    b'"' => in_str = false,
+                    b'\\' | b'\n' => return None,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    b'"' => in_str = true,
+                    b'/' => return None,
+                    b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+                    b'[' | b'(' | b'{' | b'<' => depth += 1,
+                    b']' | b')' | b'>' => depth = depth.checked_sub(1)?,
+                    b'}' => {
+                        depth = depth.checked_sub(1)?;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// [`Parser::fast_attr_value`] for a dictionary entry's value, found by its source text when
     /// the same text was read before (large files repeat the same few values).
     fn cached_attr_value(&mut self) -> Option<Attr> {
@@ -1808,6 +1994,27 @@ impl<'c, 's> Parser<'c, 's> {
         let a = self.fast_attr_value()?;
         if self.pos == end && self.attr_values.len() < MAX_CACHED {
             self.attr_values.insert(text, a);
+        }
+        Some(a)
+    }
+
+    /// A dictionary entry's value that [`Parser::fast_attr_value`] does not read, by the
+    /// grammar's `attribute` rule, remembered by its source text like the fast values so that
+    /// pest reads each distinct spelling once. `None` (cursor unspecified) when the rule fails or
+    /// the value does not end the entry: the caller then reads the whole dictionary by the
+    /// grammar, which reports the error as it always has.
+    fn grammar_attr_value(&mut self) -> Option<Attr> {
+        const MAX_CACHED: usize = 1 << 16;
+        self.skip_ws();
+        let s = self.pos;
+        let end = self.scan_dict_value(s);
+        let p = self.rule(Rule::attribute).ok()?;
+        let a = self.attribute(p).ok()?;
+        let src: &'s str = self.src;
+        if let Some(end) = end {
+            if self.pos == end && self.attr_values.len() < MAX_CACHED {
+                self.attr_values.insert(&src[s..end], a);
+            }
         }
         Some(a)
     }
@@ -1832,8 +2039,9 @@ impl<'c, 's> Parser<'c, 's> {
                 match c {
                     b'"' => in_str = true,
                     b'/' => return None,
-                    b'[' | b'(' | b'{' => depth += 1,
-                    b']' | b')' => depth = depth.checked_sub(1)?,
+                    b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+                    b'[' | b'(' | b'{' | b'<' => depth += 1,
+                    b']' | b')' | b'>' => depth = depth.checked_sub(1)?,
                     b'}' if depth == 0 => break,
                     b'}' => depth -= 1,
                     b',' if depth == 0 => break,
@@ -1995,6 +2203,9 @@ impl<'c, 's> Parser<'c, 's> {
     /// `(T, ...) -> U` or `(T, ...) -> (U, ...)` over scalar types. Types already read are
     /// found by their text (large files spell the same few signatures over and over).
     fn fast_function_type(&mut self) -> Option<Type> {
+        if self.grammar_only {
+            return None;
+        }
         let save = self.pos;
         let src: &'s str = self.src;
         if let Some(end) = self.scan_fast_function_type(save) {
@@ -2067,6 +2278,73 @@ impl<'c, 's> Parser<'c, 's> {
         Some(end)
     }
 
+    /// A function type the fast path does not read (dialect, shaped or nested types), by the
+    /// grammar, remembered by its source text like the fast path's so that pest reads each
+    /// distinct signature once.
+    fn grammar_function_type(&mut self) -> PResult<Type> {
+        self.skip_ws();
+        let s = self.pos;
+        let src: &'s str = self.src;
+        let end = self.scan_balanced_type(s).filter(|_| !self.grammar_only);
+        if let Some(end) = end {
+            if let Some(&t) = self.fn_types.get(&src[s..end]) {
+                self.pos = end;
+                return Ok(t);
+            }
+        }
+        let p = self.rule(Rule::function_type)?;
+        let t = self.function_type(p)?;
+        if end == Some(self.pos) && self.fn_types.len() < 1 << 16 {
+            self.fn_types.insert(&src[s..self.pos], t);
+        }
+        Ok(t)
+    }
+
+    /// The end of the type text at `pos` as far as brackets tell: up to the first whitespace,
+    /// `,`, `)`, `}` or `{` outside brackets, after `->` and its following space if the text is
+    /// a function type. A guess checked against where the grammar ends (only then is the text
+    /// remembered); `None` for text with comments or strings.
+    fn scan_balanced_type(&self, pos: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let mut depth = 0usize;
+        let mut i = pos;
+        loop {
+            let c = *b.get(i)?;
+            match c {
+                b'"' => return None,
+                b'/' => return None,
+                b'-' if b.get(i + 1) == Some(&b'>') => {
+                    i += 2;
+                    if depth == 0 {
+                        while b.get(i) == Some(&b' ') {
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                b'(' | b'<' | b'[' => depth += 1,
+                b')' | b'>' | b']' if depth > 0 => {
+                    depth -= 1;
+                    if depth == 0 {
+                        // A parenthesised list followed by `->` goes on.
+                        let mut j = i + 1;
+                        while b.get(j) == Some(&b' ') {
+                            j += 1;
+                        }
+                        if c == b')' && b.get(j) == Some(&b'-') && b.get(j + 1) == Some(&b'>') {
+                            i = j;
+                            continue;
+                        }
+                    }
+                }
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b')' | b'}' | b'{' if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        (i > pos).then_some(i)
+    }
+
     fn fast_function_type_uncached(&mut self) -> Option<Type> {
         let save = self.pos;
         let r = (|| {
@@ -2114,6 +2392,172 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos = save;
         }
         r
+    }
+
+    /// `loc(#alias)`, `loc("file":line:col)` and `loc(unknown)`, the locations `mlir-opt`
+    /// prints for every op; `None` (cursor restored) for any other spelling.
+    fn fast_loc_attr(&mut self) -> Option<PResult<Attr>> {
+        if self.grammar_only {
+            return None;
+        }
+        let save = self.pos;
+        let r = self.fast_loc_attr_inner();
+        if r.is_none() {
+            self.pos = save;
+        }
+        r
+    }
+
+    fn fast_loc_attr_inner(&mut self) -> Option<PResult<Attr>> {
+        self.skip_ws();
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
+        if !src[self.pos..].starts_with("loc(") {
+            return None;
+        }
+        let s = self.pos + 4;
+        // Up to 9 digits, so that the value fits a `u32` (longer numbers take the grammar path,
+        // which reports what does not fit).
+        let digits = |mut i: usize| {
+            let d = i;
+            let mut v = 0u32;
+            while i < b.len() && b[i].is_ascii_digit() && i - d < 9 {
+                v = v * 10 + (b[i] - b'0') as u32;
+                i += 1;
+            }
+            (i > d && !b.get(i).is_some_and(u8::is_ascii_digit)).then_some((v, i))
+        };
+        let (r, e) = match *b.get(s)? {
+            b'#' => {
+                let e = self.ident_end(s + 1);
+                let name = &src[s + 1..e];
+                if name.is_empty() || name.contains('.') || b.get(e) != Some(&b')') {
+                    return None;
+                }
+                (self.alias_location(name, Span::new(s, e)), e)
+            }
+            b'"' => {
+                let mut q = s + 1;
+                while q < b.len() && b[q] != b'"' {
+                    if b[q] == b'\\' || b[q] == b'\n' {
+                        return None;
+                    }
+                    q += 1;
+                }
+                if b.get(q + 1) != Some(&b':') {
+                    return None;
+                }
+                let (line, i) = digits(q + 2)?;
+                if b.get(i) != Some(&b':') {
+                    return None;
+                }
+                let (col, i) = digits(i + 1)?;
+                if b.get(i) != Some(&b')') {
+                    return None;
+                }
+                let name = &src[s + 1..q];
+                let file = match self.loc_file {
+                    Some((n, a)) if n == name => a,
+                    _ => {
+                        let a = self.ctx.str_attr(name);
+                        self.loc_file = Some((name, a));
+                        a
+                    }
+                };
+                let loc = Location::File {
+                    file,
+                    line,
+                    col,
+                    end: None,
+                };
+                (Ok(self.ctx.attr(AttrKind::Loc(loc))), i)
+            }
+            _ if src[s..].starts_with("unknown)") => (Ok(self.ctx.unknown_loc()), s + 7),
+            _ => return None,
+        };
+        self.pos = e + 1;
+        Some(r)
+    }
+
+    /// `^name(%a: T loc(...), ...):` with builtin scalar argument types; `None` (cursor
+    /// restored) for anything else.
+    fn fast_block_label(&mut self) -> Option<(&'s str, Span, Vec<RegionArg>)> {
+        if self.grammar_only {
+            return None;
+        }
+        let save = self.pos;
+        let r = self.fast_block_label_inner();
+        if r.is_none() {
+            self.pos = save;
+        }
+        r
+    }
+
+    /// The end of a `suffix_id` after a sigil at `s`: digits only, or an identifier.
+    fn suffix_id_end(&self, s: usize) -> Option<usize> {
+        let b = self.src.as_bytes();
+        let e = self.ident_end(s);
+        if e == s || (b[s].is_ascii_digit() && !b[s..e].iter().all(u8::is_ascii_digit)) {
+            return None;
+        }
+        Some(e)
+    }
+
+    fn fast_block_label_inner(&mut self) -> Option<(&'s str, Span, Vec<RegionArg>)> {
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
+        let s = self.pos;
+        let e = self.suffix_id_end(s + 1)?;
+        self.pos = e;
+        let mut args = Vec::new();
+        if b.get(e) == Some(&b'(') {
+            self.pos += 1;
+            if self.peek()? == b')' {
+                self.pos += 1;
+            } else {
+                loop {
+                    self.skip_ws();
+                    let a = self.pos;
+                    if b.get(a) != Some(&b'%') {
+                        return None;
+                    }
+                    let ae = self.suffix_id_end(a + 1)?;
+                    self.pos = ae;
+                    if self.peek()? != b':' {
+                        return None;
+                    }
+                    self.pos += 1;
+                    let ty = self.fast_scalar_type()?;
+                    if matches!(b.get(self.pos), Some(b'<' | b'x')) {
+                        return None;
+                    }
+                    let loc = if self.peek_str("loc(") {
+                        Some(self.fast_loc_attr()?.ok()?)
+                    } else {
+                        None
+                    };
+                    args.push(RegionArg {
+                        name: src[a..ae].to_string(),
+                        ty,
+                        loc,
+                        span: Span::new(a, self.pos),
+                    });
+                    match self.peek()? {
+                        b',' => self.pos += 1,
+                        b')' => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        Some((&src[s..e], Span::new(s, e), args))
     }
 
     // ----- pairs to IR --------------------------------------------------------------------------
@@ -2313,12 +2757,69 @@ impl<'c, 's> Parser<'c, 's> {
         let ident = it.next().unwrap().as_str();
         let body = it.next().map(|b| {
             let s = b.as_str();
-            s[1..s.len() - 1].to_string()
+            self.expand_aliases_in_body(&s[1..s.len() - 1])
         });
         match ident.split_once('.') {
             Some((d, n)) => (d.to_string(), Some(n.to_string()), body),
             None => (ident.to_string(), None, body),
         }
+    }
+
+    /// A raw dialect body with each use of an attribute or type alias defined in this file
+    /// (`#name`, `!name`; strings skipped) replaced by what the alias stands for. The body is
+    /// kept as text, so without this the printed body would name an alias that the output no
+    /// longer defines; MLIR's own parser resolves such uses while reading the body.
+    fn expand_aliases_in_body(&self, body: &str) -> String {
+        if !body.contains(['#', '!']) {
+            return body.to_string();
+        }
+        let b = body.as_bytes();
+        let mut out = String::with_capacity(body.len());
+        let mut i = 0;
+        let mut copied = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                c @ (b'#' | b'!')
+                    if b.get(i + 1)
+                        .is_some_and(|n| n.is_ascii_alphabetic() || *n == b'_') =>
+                {
+                    let mut e = i + 1;
+                    while e < b.len()
+                        && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'$' | b'.'))
+                    {
+                        e += 1;
+                    }
+                    let name = &body[i + 1..e];
+                    let text = if name.contains('.') {
+                        None
+                    } else if c == b'#' {
+                        self.attr_aliases
+                            .get(name)
+                            .map(|&a| crate::syntax::printer::attr_to_string(self.ctx, a))
+                    } else {
+                        self.type_aliases
+                            .get(name)
+                            .map(|&t| crate::syntax::printer::type_to_string(self.ctx, t))
+                    };
+                    if let Some(text) = text {
+                        out.push_str(&body[copied..i]);
+                        out.push_str(&text);
+                        copied = e;
+                    }
+                    i = e;
+                }
+                _ => i += 1,
+            }
+        }
+        out.push_str(&body[copied.min(body.len())..]);
+        out
     }
 
     fn function_type(&mut self, p: Pair<'s, Rule>) -> PResult<Type> {
@@ -2406,6 +2907,25 @@ impl<'c, 's> Parser<'c, 's> {
                     root,
                     nested: names.collect(),
                 }
+            }
+            Rule::typed_dialect_attr => {
+                let mut it = p.into_inner();
+                let sym = it.next().unwrap();
+                // `#name` without a dot or body is an alias, not a dialect symbol: MLIR reads no
+                // type after it.
+                let is_alias = !sym.as_str()[1..].contains(['.', '<']);
+                let attr = self.attribute(sym)?;
+                let Some(t) = it.next() else {
+                    return Ok(attr);
+                };
+                if is_alias {
+                    return Err(Diagnostic::at(
+                        self.off(&t),
+                        "a type follows only a dialect attribute, not an attribute alias",
+                    ));
+                }
+                let ty = self.type_(t)?;
+                AttrKind::TypedDialect { attr, ty }
             }
             Rule::dialect_attr => {
                 let (d, n, body) = self.dialect_symbol(p);
@@ -2720,6 +3240,26 @@ impl<'c, 's> Parser<'c, 's> {
         }
     }
 
+    /// `#name` used as a location: the alias's location, or a placeholder resolved at the end
+    /// of the file when the alias is defined later (MLIR prints location aliases last).
+    fn alias_location(&mut self, name: &str, sp: Span) -> PResult<Attr> {
+        let Some(a) = self.attr_aliases.get(name).copied() else {
+            let ph = self.ctx.attr(AttrKind::Loc(Location::Name {
+                name: format!("\0fwd#{name}"),
+                child: None,
+            }));
+            self.fwd_locs.push((name.to_string(), ph, sp));
+            return Ok(ph);
+        };
+        if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
+            return Err(Diagnostic::at(
+                sp,
+                format!("expected location, but found '#{name}'"),
+            ));
+        }
+        Ok(a)
+    }
+
     fn loc_attr(&mut self, p: Pair<'s, Rule>) -> PResult<Attr> {
         let inner = p.into_inner().next().unwrap();
         self.location(inner)
@@ -2791,25 +3331,7 @@ impl<'c, 's> Parser<'c, 's> {
                 };
                 Location::Name { name, child }
             }
-            Rule::attr_alias_ref => {
-                let name = &p.as_str()[1..];
-                let Some(a) = self.attr_aliases.get(name).copied() else {
-                    // Possibly defined later in the file: use a placeholder resolved at the end.
-                    let ph = self.ctx.attr(AttrKind::Loc(Location::Name {
-                        name: format!("\0fwd#{name}"),
-                        child: None,
-                    }));
-                    self.fwd_locs.push((name.to_string(), ph, sp));
-                    return Ok(ph);
-                };
-                if !matches!(self.ctx.attr_kind(a), AttrKind::Loc(_)) {
-                    return Err(Diagnostic::at(
-                        sp,
-                        format!("expected location, but found '#{name}'"),
-                    ));
-                }
-                return Ok(a);
-            }
+            Rule::attr_alias_ref => return self.alias_location(&p.as_str()[1..], sp),
             r => unreachable!("location rule {r:?}"),
         };
         Ok(self.ctx.attr(AttrKind::Loc(loc)))

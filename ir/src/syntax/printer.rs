@@ -13,7 +13,7 @@ use crate::attrs::{
 use crate::context::{BlockId, Context, OpId, RegionId, Value, ValueDef};
 use crate::float::format_float;
 use crate::types::{FloatKind, Signedness, Type, TypeKind, DYNAMIC};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt::Write;
 
 /// Printer switches; names follow `mlir-opt`'s flags.
@@ -49,7 +49,10 @@ pub struct Printer<'a> {
     names: Vec<VName>,
     blocks: HashMap<BlockId, u32>,
     distinct: HashMap<u64, u64>,
-    locs: Vec<(Attr, String)>,
+    /// Location aliases in order of number (`#loc`, `#loc1`, ...).
+    locs: Vec<Attr>,
+    /// The file name last printed in a location, and its quoted text.
+    loc_file: Option<(Attr, String)>,
     loc_ids: HashMap<Attr, usize>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
@@ -95,15 +98,21 @@ pub fn print_op_to(
     opts: PrintOptions,
     w: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    if opts.debuginfo || (!opts.local_scope && ctx.has_affine_attrs()) {
+    if !opts.local_scope && ctx.has_affine_attrs() {
         return w.write_all(print_op(ctx, op, opts).as_bytes());
     }
     let mut p = Printer::new(ctx, opts);
     p.sink = Some(w);
     p.number_op(op);
+    if opts.debuginfo && !opts.local_scope {
+        // Location aliases are numbered before printing, so those of block arguments, which go
+        // before the op, are known up front and the op can stream after them.
+        p.number_locations(op);
+        p.print_arg_loc_aliases();
+    }
     p.print_operation(op);
     p.out.push('\n');
-    debug_assert!(p.map_aliases.is_empty() && p.arg_locs.is_empty());
+    debug_assert!(p.map_aliases.is_empty());
     p.print_loc_aliases();
     if !opts.local_scope {
         p.out.push('\n');
@@ -128,14 +137,9 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     }
     p.print_operation(op);
     p.out.push('\n');
-    let mut head = String::new();
-    for &i in &p.arg_locs {
-        head.push_str(&format!(
-            "{} = {}\n",
-            Printer::loc_alias_name(i),
-            p.locs[i].1
-        ));
-    }
+    let body = std::mem::take(&mut p.out);
+    p.print_arg_loc_aliases();
+    let mut head = std::mem::replace(&mut p.out, body);
     if !p.map_aliases.is_empty() {
         // Alias definitions go before the op, as MLIR prints them.
         let mut defs = std::mem::take(&mut p.map_aliases);
@@ -163,6 +167,20 @@ pub fn print_op(ctx: &Context, op: OpId, opts: PrintOptions) -> String {
     p.out
 }
 
+/// Appends `n` in decimal; the printer writes several numbers per op, and `core::fmt` costs
+/// several times more than `itoa`.
+fn push_u32(out: &mut String, n: u32) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// `#loc` for alias 0, `#locN` after, as MLIR names location aliases.
+fn push_loc_alias_name(out: &mut String, i: usize) {
+    out.push_str("#loc");
+    if i > 0 {
+        push_u32(out, i as u32);
+    }
+}
+
 fn is_bare_id(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
@@ -174,6 +192,17 @@ fn is_bare_id(s: &str) -> bool {
 /// Appends `bytes` as an MLIR string literal (with quotes).
 pub fn write_escaped(out: &mut String, bytes: &[u8]) {
     out.push('"');
+    // Most strings need no escape: copy them whole.
+    if let Ok(plain) = std::str::from_utf8(bytes) {
+        if plain
+            .bytes()
+            .all(|c| matches!(c, 0x20..=0x7e) && c != b'\\' && c != b'"')
+        {
+            out.push_str(plain);
+            out.push('"');
+            return;
+        }
+    }
     for &c in bytes {
         match c {
             b'\\' => out.push_str("\\\\"),
@@ -196,14 +225,15 @@ impl<'a> Printer<'a> {
             out: String::new(),
             indent: 0,
             names: Vec::new(),
-            blocks: HashMap::new(),
-            distinct: HashMap::new(),
+            blocks: HashMap::default(),
+            distinct: HashMap::default(),
             locs: Vec::new(),
-            loc_ids: HashMap::new(),
+            loc_file: None,
+            loc_ids: HashMap::default(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
-            map_alias_ids: HashMap::new(),
+            map_alias_ids: HashMap::default(),
             arg_locs: Vec::new(),
             sink: None,
             sink_error: None,
@@ -254,7 +284,7 @@ impl<'a> Printer<'a> {
         // `_N` counter, as MLIR does.
         let mut scopes: Vec<(Option<usize>, std::collections::HashSet<String>)> =
             vec![(None, Default::default())];
-        let mut region_scope: HashMap<RegionId, usize> = HashMap::new();
+        let mut region_scope: HashMap<RegionId, usize> = HashMap::default();
         for &r in self.ctx.regions(op) {
             region_scope.insert(r, 0);
         }
@@ -394,13 +424,16 @@ impl<'a> Printer<'a> {
     pub fn print_value(&mut self, v: Value) {
         match self.names.get(v.index()).copied().unwrap_or(VName::None) {
             VName::Res { id, idx, multi } => {
-                let _ = write!(self.out, "%{id}");
+                self.out.push('%');
+                push_u32(&mut self.out, id);
                 if multi {
-                    let _ = write!(self.out, "#{idx}");
+                    self.out.push('#');
+                    push_u32(&mut self.out, idx);
                 }
             }
             VName::Arg(n) => {
-                let _ = write!(self.out, "%arg{n}");
+                self.out.push_str("%arg");
+                push_u32(&mut self.out, n);
             }
             VName::Named(i) => {
                 self.out.push('%');
@@ -417,7 +450,8 @@ impl<'a> Printer<'a> {
         }
         match self.names[res[0].index()] {
             VName::Res { id, .. } => {
-                let _ = write!(self.out, "%{id}");
+                self.out.push('%');
+                push_u32(&mut self.out, id);
                 if res.len() > 1 {
                     let _ = write!(self.out, ":{}", res.len());
                 }
@@ -448,7 +482,10 @@ impl<'a> Printer<'a> {
         } else {
             None
         };
-        if parent_default == Some(def.dialect()) || def.dialect() == "builtin" {
+        // The top level's default dialect is `builtin` (`module`); inside other ops it is theirs
+        // (`builtin.unrealized_conversion_cast` inside `func.func` keeps its prefix).
+        let top_level = n < 2;
+        if parent_default == Some(def.dialect()) || (def.dialect() == "builtin" && top_level) {
             self.out.push_str(&def.name[def.dialect().len() + 1..]);
         } else {
             self.out.push_str(def.name);
@@ -1126,6 +1163,13 @@ impl<'a> Printer<'a> {
                 self.loc_body(a);
                 self.out.push(')');
             }
+            AttrKind::TypedDialect { attr, ty } => {
+                self.print_attr_impl(*attr, false, false);
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.print_type(*ty);
+                }
+            }
         }
     }
 
@@ -1262,7 +1306,9 @@ impl<'a> Printer<'a> {
             return;
         }
         let n = self.loc_alias_id(l);
-        let _ = write!(self.out, "loc({})", Self::loc_alias_name(n));
+        self.out.push_str("loc(");
+        push_loc_alias_name(&mut self.out, n);
+        self.out.push(')');
     }
 
     /// Numbers op and block-argument locations in MLIR's order: a pre-order walk, each op's
@@ -1290,6 +1336,8 @@ impl<'a> Printer<'a> {
             }
         }
         visit(ctx, op, &mut order);
+        self.loc_ids.reserve(order.len());
+        self.locs.reserve(order.len());
         for (l, is_arg) in order {
             if is_arg && !self.loc_ids.contains_key(&l) {
                 self.arg_locs.push(self.locs.len());
@@ -1298,30 +1346,30 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// The alias number of a location, giving it the next one (and recording its text) the
-    /// first time it is seen.
+    /// The alias number of a location, giving it the next one the first time it is seen.
     fn loc_alias_id(&mut self, l: Attr) -> usize {
         if let Some(n) = self.loc_ids.get(&l) {
             return *n;
         }
-        let mut p = Printer::new(
-            self.ctx,
-            PrintOptions {
-                local_scope: true,
-                ..self.opts
-            },
-        );
-        p.print_loc_inline(l);
-        self.locs.push((l, p.out));
+        self.locs.push(l);
         self.loc_ids.insert(l, self.locs.len() - 1);
         self.locs.len() - 1
     }
 
-    fn loc_alias_name(i: usize) -> String {
-        if i == 0 {
-            "#loc".to_string()
-        } else {
-            format!("#loc{i}")
+    /// `#locN = loc(...)` for alias `i`, the location written out in full.
+    fn print_loc_alias_def(&mut self, i: usize) {
+        push_loc_alias_name(&mut self.out, i);
+        self.out.push_str(" = ");
+        let scope = std::mem::replace(&mut self.opts.local_scope, true);
+        self.print_loc_inline(self.locs[i]);
+        self.opts.local_scope = scope;
+        self.out.push('\n');
+    }
+
+    /// The aliases of block-argument locations, which MLIR defines before the op.
+    fn print_arg_loc_aliases(&mut self) {
+        for k in 0..self.arg_locs.len() {
+            self.print_loc_alias_def(self.arg_locs[k]);
         }
     }
 
@@ -1334,9 +1382,14 @@ impl<'a> Printer<'a> {
 
     /// The deferred location aliases, after the op (those of block arguments went first).
     fn print_loc_aliases(&mut self) {
-        for (i, (_, text)) in self.locs.iter().enumerate() {
-            if !self.arg_locs.contains(&i) {
-                let _ = writeln!(self.out, "{} = {text}", Self::loc_alias_name(i));
+        let mut before = vec![false; self.locs.len()];
+        for &i in &self.arg_locs {
+            before[i] = true;
+        }
+        for (i, done) in before.into_iter().enumerate() {
+            if !done {
+                self.print_loc_alias_def(i);
+                self.maybe_flush();
             }
         }
     }
@@ -1382,11 +1435,22 @@ impl<'a> Printer<'a> {
                 col,
                 end,
             } => {
-                match ctx.attr_kind(*file) {
-                    AttrKind::String { value, .. } => write_escaped(&mut self.out, value),
-                    _ => write_escaped(&mut self.out, b""),
+                // Every location of a file names it: escape the name once.
+                if self.loc_file.as_ref().is_none_or(|(f, _)| f != file) {
+                    let mut quoted = String::new();
+                    match ctx.attr_kind(*file) {
+                        AttrKind::String { value, .. } => write_escaped(&mut quoted, value),
+                        _ => write_escaped(&mut quoted, b""),
+                    }
+                    self.loc_file = Some((*file, quoted));
                 }
-                let _ = write!(self.out, ":{line}:{col}");
+                if let Some((_, quoted)) = &self.loc_file {
+                    self.out.push_str(quoted);
+                }
+                self.out.push(':');
+                push_u32(&mut self.out, *line);
+                self.out.push(':');
+                push_u32(&mut self.out, *col);
                 match end {
                     Some((Some(el), ec)) if *el != *line => {
                         let _ = write!(self.out, " to {el}:{ec}");

@@ -554,7 +554,7 @@ impl AsyncBuilder for OpBuilder<'_> {
             TypeKind::Index => IndexCastOp::build(self, v, i32t).out(self.ctx()),
             TypeKind::Integer { width: 32, .. } => v,
             TypeKind::Integer { width, .. } if *width > 32 => {
-                TruncIOp::build(self, v, i32t).out(self.ctx())
+                TruncIOp::build(self, v, i32t, None).out(self.ctx())
             }
             _ => ExtUIOp::build(self, v, i32t).out(self.ctx()),
         }

@@ -86,7 +86,15 @@ impl Pass for ScfToCf {
                     match ScfOpKind::classify(ctx, s) {
                         Some(ScfOpKind::For(_)) => lower_for(ctx, s, &mut order),
                         Some(ScfOpKind::If(_)) => lower_if(ctx, s, &mut order),
-                        Some(ScfOpKind::Yield(_)) | None => continue,
+                        // Only scf.for and scf.if are collected; scf.while and
+                        // scf.execute_region are not lowered to branches yet (notes.md).
+                        Some(
+                            ScfOpKind::Yield(_)
+                            | ScfOpKind::While(_)
+                            | ScfOpKind::Condition(_)
+                            | ScfOpKind::ExecuteRegion(_),
+                        )
+                        | None => continue,
                     }
                     n += 1;
                 }

@@ -2204,9 +2204,9 @@ fn via_f32(
         _ => {
             let f32t = b.f32();
             let t = b.ctx().value_type(v);
-            let x = ExtFOp::build(b, v, f32t).out(b.ctx());
+            let x = ExtFOp::build(b, v, f32t, None).out(b.ctx());
             let y = f(b, x);
-            TruncFOp::build(b, y, t).out(b.ctx())
+            TruncFOp::build(b, y, t, None, None).out(b.ctx())
         }
     }
 }
@@ -2273,23 +2273,23 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
     let t = dst.to_type(b.ctx_mut());
     type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
     macro_rules! cast {
-        ($h:ident) => {
+        ($h:ident $(, $extra:expr)*) => {
             (|b: &mut OpBuilder<'_>, v: Value, t: Type| -> Value {
-                $h::build(b, v, t).out(b.ctx())
+                $h::build(b, v, t $(, $extra)*).out(b.ctx())
             }) as Build
         };
     }
     let build = match (float_kind(src), float_kind(dst)) {
         (Some(_), Some(_)) => {
             if dst.bits() > src.bits() {
-                cast!(ExtFOp)
+                cast!(ExtFOp, None)
             } else if dst.bits() < src.bits() {
-                cast!(TruncFOp)
+                cast!(TruncFOp, None, None)
             } else {
                 // f16 <-> bf16 through f32.
                 let f = b.f32();
-                let x = ExtFOp::build(b, v, f).out(b.ctx());
-                return Ok(TruncFOp::build(b, x, t).out(b.ctx()));
+                let x = ExtFOp::build(b, v, f, None).out(b.ctx());
+                return Ok(TruncFOp::build(b, x, t, None, None).out(b.ctx()));
             }
         }
         (None, Some(_)) => {
@@ -2333,7 +2333,7 @@ fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Val
                     cast!(ExtSIOp)
                 }
             } else if dst.bits() < src.bits() {
-                cast!(TruncIOp)
+                cast!(TruncIOp, None)
             } else {
                 return Ok(v);
             }
