@@ -106,7 +106,7 @@ pub fn lower(
     let ptx = tilus_passes::ptx_emit::emit_ptx(&ctx, module).map_err(|d| fail(&ctx, &[d]))?;
     let mut entry = None;
     ctx.walk(module, &mut |o| {
-        if ctx.op_name_str(o) == "ptx.entry" && args::kernel_name(&ctx, o) == name {
+        if tilus_dialects::ptx::EntryOp::is(&ctx, o) && args::kernel_name(&ctx, o) == name {
             entry = Some(o);
         }
     });
@@ -118,9 +118,8 @@ pub fn lower(
     let smem_bytes = tilus_dialects::tilus_types::prop_i64(&ctx, entry, "tilus.smem_bytes")
         .unwrap_or(0)
         .clamp(0, u32::MAX as i64) as u32;
-    let target = match ctx
-        .get_inherent_or_attr(entry, "target")
-        .map(|a| ctx.attr_kind(a))
+    let target = match tilus_dialects::ptx::EntryOp::cast(&ctx, entry)
+        .map(|e| ctx.attr_kind(e.target(&ctx)))
     {
         Some(AttrKind::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
         _ => "sm_90a".into(),
