@@ -6,7 +6,8 @@
 //! * [`grid`] evaluates the kernel's `blocks` map for a launch;
 //! * [`buffer_shapes`] says how large each pointer argument must be.
 //!
-//! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (op semantics),
+//! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (dispatch by op kind, and
+//! the op semantics per dialect family in `exec/`),
 //! `asyncops` (TMA / MMA engines and race checks), `mbarrier` (the barrier state machine),
 //! `tmem` (tensor memory), `value` (runtime values), `affine` (affine maps).
 
@@ -28,6 +29,16 @@ use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::KeywordEnum;
 use tilus_ir::{Context, Diagnostic, OpId, Value};
 use value::{scalar_kind, wrap, Sc, ScalarKind, Val};
+
+/// Evaluates every result of an affine map, with `syms` as the values of its symbols (the
+/// kernel parameters, for the lowering's tensor-map sizes) and no dimensions. One evaluator for
+/// the grid map and the kernel ABI.
+pub fn eval_affine_symbols(
+    map: &tilus_ir::attrs::AffineMap,
+    syms: &[i64],
+) -> Result<Vec<i64>, String> {
+    affine::eval_map(map, &[], syms)
+}
 
 /// How runnable units and async completions are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
