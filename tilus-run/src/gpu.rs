@@ -224,121 +224,55 @@ fn tensor_maps(ctx: &Context, entry: OpId) -> Result<Vec<TmaSite>, String> {
 
 // ----- expressions (`tilus.bytes`, `tilus.flops`, `tilus.gemm`) ------------------------------
 
-/// Evaluates an expression over integers and names with `+`, `-`, `*` and parentheses; `var`
-/// gives a name's value (`p3` for parameter 3, or a parameter's name). Only for the metrics a
-/// user writes on a kernel; the lowering's tensor-map sizes are affine maps
-/// ([`tensor_map_desc`]).
-pub fn eval_expr(text: &str, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-    struct P<'a> {
-        s: &'a [u8],
-        i: usize,
-    }
-    impl P<'_> {
-        fn ws(&mut self) {
-            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-                self.i += 1;
-            }
-        }
-        fn sum(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            let mut v = self.prod(var)?;
-            loop {
-                self.ws();
-                match self.s.get(self.i) {
-                    Some(b'+') => {
-                        self.i += 1;
-                        v += self.prod(var)?;
-                    }
-                    Some(b'-') => {
-                        self.i += 1;
-                        v -= self.prod(var)?;
-                    }
-                    _ => return Ok(v),
-                }
-            }
-        }
-        fn prod(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            let mut v = self.atom(var)?;
-            loop {
-                self.ws();
-                if self.s.get(self.i) == Some(&b'*') {
-                    self.i += 1;
-                    v *= self.atom(var)?;
-                } else {
-                    return Ok(v);
-                }
-            }
-        }
-        fn atom(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            self.ws();
-            let start = self.i;
-            match self.s.get(self.i) {
-                Some(b'(') => {
-                    self.i += 1;
-                    let v = self.sum(var)?;
-                    self.ws();
-                    if self.s.get(self.i) != Some(&b')') {
-                        return Err("a ')' is missing".into());
-                    }
-                    self.i += 1;
-                    Ok(v)
-                }
-                Some(b'-') => {
-                    self.i += 1;
-                    Ok(-self.atom(var)?)
-                }
-                Some(c) if c.is_ascii_digit() => {
-                    while self.i < self.s.len()
-                        && (self.s[self.i].is_ascii_alphanumeric()
-                            || b".".contains(&self.s[self.i]))
-                    {
-                        self.i += 1;
-                    }
-                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                    t.parse::<f64>()
-                        .map_err(|_| format!("'{t}' is not a number"))
-                }
-                Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-                    while self.i < self.s.len()
-                        && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
-                    {
-                        self.i += 1;
-                    }
-                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                    var(t).ok_or_else(|| format!("'{t}' is not a scalar parameter"))
-                }
-                _ => Err(format!("unexpected text at offset {}", self.i)),
-            }
-        }
-    }
-    let mut p = P {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    let v = p.sum(var).map_err(|m| format!("in '{text}': {m}"))?;
-    p.ws();
-    if p.i != text.len() {
-        return Err(format!("in '{text}': unexpected text at offset {}", p.i));
-    }
-    Ok(v)
+/// Whether `name` can be a symbol of an affine map as written (MLIR's bare identifier).
+fn is_bare_id(name: &str) -> bool {
+    let mut cs = name.chars();
+    cs.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }
 
-/// A name's value for [`eval_expr`]: `pN` is parameter N, else a parameter by name; pointers
-/// have no value.
-pub fn scalar_lookup<'a>(
-    params: &'a [Param],
-    args: &'a [ArgValue],
-) -> impl Fn(&str) -> Option<f64> + 'a {
-    move |name: &str| {
-        let i = name
-            .strip_prefix('p')
-            .and_then(|d| d.parse::<usize>().ok())
-            .filter(|&i| i < args.len())
-            .or_else(|| params.iter().position(|p| p.name == name))?;
-        match args.get(i)? {
-            ArgValue::Int(v) => Some(*v as f64),
-            ArgValue::Float(v) => Some(*v),
-            ArgValue::Buffer(_) => None,
+/// Evaluates an expression a user wrote over the kernel's integer parameters (`"4 * m * 4096"`;
+/// `pN` also names parameter N): it is read as the one result of an affine map whose symbols
+/// are those parameters, parsed by the IR's parser (so the grammar is MLIR's affine
+/// expressions: `+ - *`, `floordiv`, `ceildiv`, `mod`, parentheses) and evaluated with the
+/// interpreter's affine evaluator, the one the lowering's tensor-map sizes use.
+pub fn eval_param_expr(text: &str, params: &[Param], args: &[ArgValue]) -> Result<i64, String> {
+    let mut names = Vec::new();
+    let mut values = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let ArgValue::Int(v) = a else { continue };
+        let mut add = |n: String| {
+            if is_bare_id(&n) && !names.contains(&n) {
+                names.push(n);
+                values.push(*v);
+            }
+        };
+        add(format!("p{i}"));
+        if let Some(p) = params.get(i) {
+            add(p.name.clone());
         }
+    }
+    let src = format!("affine_map<()[{}] -> ({text})>", names.join(", "));
+    let mut ctx = Context::new();
+    let mut parser = tilus_ir::syntax::parser::Parser::new(&mut ctx, &src, "<expression>");
+    let parsed = parser.parse_attribute();
+    drop(parser);
+    let attr = parsed.map_err(|d| {
+        format!(
+            "in '{text}': {} (the expression may use the integer parameters {}, integers, + - *, floordiv, ceildiv, mod and parentheses)",
+            d.message,
+            names.join(", ")
+        )
+    })?;
+    let AttrKind::AffineMap(map) = ctx.attr_kind(attr) else {
+        return Err(format!("in '{text}': not an expression"));
+    };
+    match tilus_run::interp::eval_affine_symbols(map, &values)
+        .map_err(|m| format!("in '{text}': {m}"))?[..]
+    {
+        [v] => Ok(v),
+        _ => Err(format!("in '{text}': expected one expression")),
     }
 }
 
@@ -364,8 +298,8 @@ pub fn metric_attr(
         },
         AttrKind::String { value, .. } => {
             let text = String::from_utf8_lossy(value).into_owned();
-            eval_expr(&text, &scalar_lookup(params, args))
-                .map(Some)
+            eval_param_expr(&text, params, args)
+                .map(|v| Some(v as f64))
                 .map_err(|m| format!("'{name}': {m}"))
         }
         _ => Err(format!(
@@ -445,12 +379,11 @@ pub fn gemm_operands(
             )),
         }
     };
-    let var = scalar_lookup(params, args);
     let extent = |role: &str| -> Result<usize, String> {
         let e = get(role);
-        let v = eval_expr(&e, &var)
+        let v = eval_param_expr(&e, params, args)
             .map_err(|m| format!("extent {} = '{e}' ({whence}): {m}", role.to_uppercase()))?;
-        if !(v >= 1.0 && v.fract() == 0.0 && v < 9.0e15) {
+        if v < 1 {
             return Err(format!(
                 "extent {} = '{e}' is {v}, not a positive integer",
                 role.to_uppercase()
@@ -689,17 +622,26 @@ mod tests {
 
     #[test]
     fn expressions() {
-        let v = |n: &str| match n {
-            "p2" => Some(8.0),
-            "m" => Some(3.0),
-            _ => None,
+        use tilus_run::args::ParamKind;
+        let param = |name: &str| Param {
+            name: name.into(),
+            ty: "i32".into(),
+            kind: ParamKind::Index,
+            span: None,
         };
-        assert_eq!(eval_expr("p2 * 2", &v).unwrap(), 16.0);
-        assert_eq!(eval_expr("(p2 + 1) * m - 2", &v).unwrap(), 25.0);
-        assert_eq!(eval_expr("0", &v).unwrap(), 0.0);
-        assert!(eval_expr("p9", &v).is_err());
-        assert!(eval_expr("2 +", &v).is_err());
-        assert!(eval_expr("(2", &v).is_err());
+        let params = [param("x"), param("m"), param("n")];
+        let args = [ArgValue::Buffer(0), ArgValue::Int(3), ArgValue::Int(8)];
+        let ev = |t: &str| eval_param_expr(t, &params, &args);
+        assert_eq!(ev("p2 * 2"), Ok(16));
+        assert_eq!(ev("(n + 1) * m - 2"), Ok(25));
+        assert_eq!(ev("4 * m * n"), Ok(96));
+        assert_eq!(ev("n ceildiv 3"), Ok(3));
+        assert_eq!(ev("0"), Ok(0));
+        // A pointer has no value; unknown names and bad syntax are reported.
+        assert!(ev("x").unwrap_err().contains("in 'x'"));
+        assert!(ev("p9").is_err());
+        assert!(ev("2 +").is_err());
+        assert!(ev("(2").is_err());
     }
 
     use tilus_ir::attrs::{AffineExpr as A, AffineOp};

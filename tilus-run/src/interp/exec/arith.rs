@@ -167,9 +167,18 @@ impl Machine<'_> {
                 return Err(self.unsupported(op));
             };
             let vals = [self.get(ui, lhs), self.get(ui, rhs)];
+            let name = self.name(op);
+            let ty = tilus_dialects::tilus_types::type_str(ctx, ctx.value_type(res));
             let out = self.map_scalars(ui, op, &vals, |x| {
                 let (a, b) = (bits_of(x[0].as_i64(), bits), bits_of(x[1].as_i64(), bits));
-                let r = f.eval(a, b, bits).map_err(|ub| ub.to_string())?;
+                // The cases LLVM leaves undefined are reported, as the semantics say.
+                let r = f.eval(a, b, bits).map_err(|ub| {
+                    format!(
+                        "'{name}' of {} and {} ({ty}) is undefined: {ub}",
+                        x[0].as_i64(),
+                        x[1].as_i64()
+                    )
+                })?;
                 Ok(Sc::I(wrap(r as i128, bits, unsigned)))
             })?;
             (res, out)
