@@ -435,7 +435,17 @@ impl Expr {
             Expr::Const(c) => A::Const(*c),
             Expr::Param(p) => A::Sym(*p as u32),
             Expr::Add(a, b) => A::Bin(AffineOp::Add, Box::new(a.affine()), Box::new(b.affine())),
-            Expr::Mul(a, b) => A::Bin(AffineOp::Mul, Box::new(a.affine()), Box::new(b.affine())),
+            Expr::Mul(a, b) => {
+                let (mut l, mut r) = (a.affine(), b.affine());
+                // MLIR orders a product of two symbols by position; doing the same here
+                // keeps the map's text unchanged through mlir-opt.
+                if let (A::Sym(x), A::Sym(y)) = (&l, &r) {
+                    if x > y {
+                        std::mem::swap(&mut l, &mut r);
+                    }
+                }
+                A::Bin(AffineOp::Mul, Box::new(l), Box::new(r))
+            }
         }
     }
 }
