@@ -1,13 +1,22 @@
 // lower-async-to-ptx on TMA ops: one !ptx.tensormap parameter per site, recorded in
 // tilus.tensor_maps; coordinates innermost first; leader-lane guard in a warp; groups and fences.
+// The sizes of each map are affine maps over the kernel parameters (symbol sN is parameter N):
+// extents innermost first, byte strides, and the element offset of the box origin.
 // RUN: tilus-opt %s --split-input-file --lower-async-to-ptx | FileCheck %s
+// async-tma-mlir-opt.mlir checks that the maps survive the generic form and mlir-opt.
 
+// CHECK:      #[[ZERO:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5] -> (0)>
+// CHECK-NEXT: #[[DIMS:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5] -> (s2, s1)>
+// CHECK-NEXT: #[[STRIDES:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5] -> (s2 * 2)>
+// CHECK:      #[[ZERO8:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5, s6, s7] -> (0)>
+// CHECK-NEXT: #[[DIMS8:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5, s6, s7] -> (s4, s1)>
+// CHECK-NEXT: #[[STRIDES8:map[0-9]*]] = affine_map<()[s0, s1, s2, s3, s4, s5, s6, s7] -> (s4 * 2)>
 // CHECK-LABEL: tilus.kernel @tma(
 // CHECK-SAME:    %[[PA:[^:]*]]: !tilus.ptr<f16>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: !tilus.ptr<f16>, %{{[^:]*}}: i32, %[[M0:[^:]*]]: !ptx.tensormap, %[[M1:[^:]*]]: !ptx.tensormap, %[[M2:[^:]*]]: !ptx.tensormap)
 // CHECK-SAME:    attributes {tilus.tensor_maps = [
-// CHECK-SAME:    {base_offset = "0", box_dims = array<i64: 64, 128>, direction = "load", dtype = "f16", global_dims = ["p2", "p1"], global_strides = ["p2 * 2"], param = 5 : i64, pointer = 0 : i64, swizzle = "128B"},
+// CHECK-SAME:    {base_offset = #[[ZERO]], box_dims = array<i64: 64, 128>, direction = "load", dtype = "f16", global_dims = #[[DIMS]], global_strides = #[[STRIDES]], param = 5 : i64, pointer = 0 : i64, swizzle = "128B"},
 // CHECK-SAME:    {{{.*}}param = 6 : i64, pointer = 0 : i64, swizzle = "128B"},
-// CHECK-SAME:    {base_offset = "0", box_dims = array<i64: 64, 64>, direction = "store", dtype = "f16", global_dims = ["p4", "p1"], global_strides = ["p4 * 2"], param = 7 : i64, pointer = 3 : i64, swizzle = "none"}]}
+// CHECK-SAME:    {base_offset = #[[ZERO8]], box_dims = array<i64: 64, 64>, direction = "store", dtype = "f16", global_dims = #[[DIMS8]], global_strides = #[[STRIDES8]], param = 7 : i64, pointer = 3 : i64, swizzle = "none"}]}
 // CHECK:         ptx.inst "bar.sync" 0
 // CHECK-NEXT:    %[[E:.*]] = ptx.asm "elect.sync _|$0, 0xffffffff;" : () -> i1
 // CHECK:         %[[X:.*]] = tilus.block_id x
@@ -54,9 +63,12 @@ tilus.kernel @tma(%pa: !tilus.ptr<f16>, %m: i32, %k: i32, %pc: !tilus.ptr<f16>, 
 
 // -----
 
-// A box over dims 1 and 2 of a 3-D view: dim 0's offset folds into the map's base.
+// A box over dims 1 and 2 of a 3-D view: dim 0's offset (parameter 1) folds into the map's base.
+// CHECK:      #[[BASE:map[0-9]*]] = affine_map<()[s0, s1, s2] -> (s1 * 8192)>
+// CHECK-NEXT: #[[FDIMS:map[0-9]*]] = affine_map<()[s0, s1, s2] -> (128, 64)>
+// CHECK-NEXT: #[[FSTRIDES:map[0-9]*]] = affine_map<()[s0, s1, s2] -> (256)>
 // CHECK-LABEL: tilus.kernel @folded(
-// CHECK-SAME:    {base_offset = "p1 * 8192", box_dims = array<i64: 64, 64>, direction = "load", dtype = "f16", global_dims = ["128", "64"], global_strides = ["256"], param = 2 : i64, pointer = 0 : i64, swizzle = "128B"}
+// CHECK-SAME:    {base_offset = #[[BASE]], box_dims = array<i64: 64, 64>, direction = "load", dtype = "f16", global_dims = #[[FDIMS]], global_strides = #[[FSTRIDES]], param = 2 : i64, pointer = 0 : i64, swizzle = "128B"}
 // CHECK:         ptx.inst "cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes"
 tilus.kernel @folded(%p: !tilus.ptr<f16>, %b: i32) warps(1) blocks(affine_map<(d0, d1) -> (1)>) {
   %g = tilus.global_view %p : !tilus.ptr<f16> -> !tilus.global<4x64x128xf16>

@@ -45,7 +45,7 @@ use tilus_ir::{Attr, Context, DiagLoc, Diagnostic, OpId, Span, TypeKind};
 pub fn kernels(ctx: &Context, module: OpId) -> Vec<(String, OpId)> {
     let mut out = Vec::new();
     ctx.walk(module, &mut |op| {
-        if ctx.op_name_str(op) == "tilus.kernel" {
+        if tilus_dialects::tilus::KernelOp::is(ctx, op) {
             out.push((kernel_name(ctx, op), op));
         }
     });

@@ -7,12 +7,14 @@
 //! kernel that does not lower (yet) does not stop the kernel that does. What the
 //! launcher needs comes from the lowered `ptx.entry`: its parameter types (pointers are `i64`,
 //! scalars keep their type, `!ptx.tensormap` parameters are appended, one per TMA site),
-//! `tilus.smem_bytes` (the dynamic shared memory of the launch) and `tilus.tensor_maps`. The
+//! `tilus.smem_bytes` (the dynamic shared memory of the launch) and `tilus.tensor_maps` (whose
+//! sizes are affine maps over the parameters, evaluated with the interpreter's evaluator). The
 //! grid, warps and cluster come from the tile-level kernel, as for the interpreter.
 
 use std::time::{Duration, Instant};
+use tilus_ir::attrs::AffineMap;
 use tilus_ir::source::{render, render_mlir_style, SourceFile};
-use tilus_ir::{AttrKind, Context, OpId, SourceMap};
+use tilus_ir::{AttrKind, Context, OpId, SourceMap, TypeKind};
 use tilus_run::args::{self, Param};
 use tilus_run::cuda::{
     BenchStats, CudaBackend, CudaError, DeviceBuffer, Dim3, GemmShape, Kernel, LaunchConfig,
@@ -43,11 +45,14 @@ pub struct TmaSite {
     pub param: usize,
     pub pointer: usize,
     pub dtype: String,
-    pub global_dims: Vec<String>,
-    pub global_strides: Vec<String>,
+    /// Extents, innermost first, as a map over the kernel parameters (symbol `sN`).
+    pub global_dims: AffineMap,
+    /// Byte strides of all but the innermost dimension, innermost first, likewise.
+    pub global_strides: AffineMap,
     pub box_dims: Vec<i64>,
     pub swizzle: String,
-    pub base_offset: String,
+    /// Element offset of the box origin (dimensions outside the box), likewise.
+    pub base_offset: AffineMap,
 }
 
 /// A lowered kernel.
@@ -106,7 +111,7 @@ pub fn lower(
     let ptx = tilus_passes::ptx_emit::emit_ptx(&ctx, module).map_err(|d| fail(&ctx, &[d]))?;
     let mut entry = None;
     ctx.walk(module, &mut |o| {
-        if ctx.op_name_str(o) == "ptx.entry" && args::kernel_name(&ctx, o) == name {
+        if tilus_dialects::ptx::EntryOp::is(&ctx, o) && args::kernel_name(&ctx, o) == name {
             entry = Some(o);
         }
     });
@@ -118,9 +123,8 @@ pub fn lower(
     let smem_bytes = tilus_dialects::tilus_types::prop_i64(&ctx, entry, "tilus.smem_bytes")
         .unwrap_or(0)
         .clamp(0, u32::MAX as i64) as u32;
-    let target = match ctx
-        .get_inherent_or_attr(entry, "target")
-        .map(|a| ctx.attr_kind(a))
+    let target = match tilus_dialects::ptx::EntryOp::cast(&ctx, entry)
+        .map(|e| ctx.attr_kind(e.target(&ctx)))
     {
         Some(AttrKind::String { value, .. }) => String::from_utf8_lossy(value).into_owned(),
         _ => "sm_90a".into(),
@@ -137,25 +141,26 @@ pub fn lower(
 }
 
 fn entry_params(ctx: &Context, entry: OpId) -> Vec<EntryParam> {
-    let Some(&region) = ctx.regions(entry).first() else {
+    let Some(e) = tilus_dialects::ptx::EntryOp::cast(ctx, entry) else {
         return Vec::new();
     };
-    let Some(&block) = ctx.region_blocks(region).first() else {
+    let Some(&block) = ctx.region_blocks(e.body(ctx)).first() else {
         return Vec::new();
     };
     ctx.block_args(block)
         .iter()
         .map(|&v| {
-            let t = tilus_dialects::tilus_types::type_str(ctx, ctx.value_type(v));
-            match t.as_str() {
-                "!ptx.tensormap" => EntryParam::TensorMap,
-                "index" => EntryParam::Int(64),
-                s if s.starts_with('i') && s[1..].parse::<u32>().is_ok() => {
-                    EntryParam::Int(s[1..].parse().unwrap())
+            let t = ctx.value_type(v);
+            match ctx.type_kind(t) {
+                TypeKind::Index => EntryParam::Int(64),
+                TypeKind::Integer { width, .. } => EntryParam::Int(*width),
+                TypeKind::Float(k) if matches!(k.width(), 32 | 64) => EntryParam::Float(k.width()),
+                TypeKind::Dialect { dialect, name, .. }
+                    if dialect == "ptx" && name == "tensormap" =>
+                {
+                    EntryParam::TensorMap
                 }
-                "f32" => EntryParam::Float(32),
-                "f64" => EntryParam::Float(64),
-                _ => EntryParam::Other(t),
+                _ => EntryParam::Other(tilus_dialects::tilus_types::type_str(ctx, t)),
             }
         })
         .collect()
@@ -193,18 +198,12 @@ fn tensor_maps(ctx: &Context, entry: OpId) -> Result<Vec<TmaSite>, String> {
                 _ => Err(format!("'tilus.tensor_maps'[{i}].{k} is not a string")),
             }
         };
-        let strings = |k: &str| -> Result<Vec<String>, String> {
+        let map = |k: &str| -> Result<AffineMap, String> {
             match ctx.attr_kind(get(k)?) {
-                AttrKind::Array(xs) => xs
-                    .iter()
-                    .map(|x| match ctx.attr_kind(*x) {
-                        AttrKind::String { value, .. } => {
-                            Ok(String::from_utf8_lossy(value).into_owned())
-                        }
-                        _ => Err(format!("'tilus.tensor_maps'[{i}].{k} holds a non-string")),
-                    })
-                    .collect(),
-                _ => Err(format!("'tilus.tensor_maps'[{i}].{k} is not an array")),
+                AttrKind::AffineMap(m) if m.num_dims == 0 => Ok(m.clone()),
+                _ => Err(format!(
+                    "'tilus.tensor_maps'[{i}].{k} is not an affine map over the parameters ('affine_map<()[s0, ...] -> (...)>')"
+                )),
             }
         };
         let box_dims = tilus_dialects::tilus_types::attr_i64s(ctx, get("box_dims")?)
@@ -213,131 +212,67 @@ fn tensor_maps(ctx: &Context, entry: OpId) -> Result<Vec<TmaSite>, String> {
             param: int("param")? as usize,
             pointer: int("pointer")? as usize,
             dtype: string("dtype")?,
-            global_dims: strings("global_dims")?,
-            global_strides: strings("global_strides")?,
+            global_dims: map("global_dims")?,
+            global_strides: map("global_strides")?,
             box_dims,
             swizzle: string("swizzle")?,
-            base_offset: string("base_offset")?,
+            base_offset: map("base_offset")?,
         });
     }
     Ok(out)
 }
 
-// ----- expressions (`tilus.tensor_maps`, `tilus.bytes`, `tilus.flops`) ------------------------
+// ----- expressions (`tilus.bytes`, `tilus.flops`, `tilus.gemm`) ------------------------------
 
-/// Evaluates an expression over integers and names with `+`, `-`, `*` and parentheses; `var`
-/// gives a name's value (`p3` for parameter 3, or a parameter's name).
-pub fn eval_expr(text: &str, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-    struct P<'a> {
-        s: &'a [u8],
-        i: usize,
-    }
-    impl P<'_> {
-        fn ws(&mut self) {
-            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-                self.i += 1;
-            }
-        }
-        fn sum(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            let mut v = self.prod(var)?;
-            loop {
-                self.ws();
-                match self.s.get(self.i) {
-                    Some(b'+') => {
-                        self.i += 1;
-                        v += self.prod(var)?;
-                    }
-                    Some(b'-') => {
-                        self.i += 1;
-                        v -= self.prod(var)?;
-                    }
-                    _ => return Ok(v),
-                }
-            }
-        }
-        fn prod(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            let mut v = self.atom(var)?;
-            loop {
-                self.ws();
-                if self.s.get(self.i) == Some(&b'*') {
-                    self.i += 1;
-                    v *= self.atom(var)?;
-                } else {
-                    return Ok(v);
-                }
-            }
-        }
-        fn atom(&mut self, var: &dyn Fn(&str) -> Option<f64>) -> Result<f64, String> {
-            self.ws();
-            let start = self.i;
-            match self.s.get(self.i) {
-                Some(b'(') => {
-                    self.i += 1;
-                    let v = self.sum(var)?;
-                    self.ws();
-                    if self.s.get(self.i) != Some(&b')') {
-                        return Err("a ')' is missing".into());
-                    }
-                    self.i += 1;
-                    Ok(v)
-                }
-                Some(b'-') => {
-                    self.i += 1;
-                    Ok(-self.atom(var)?)
-                }
-                Some(c) if c.is_ascii_digit() => {
-                    while self.i < self.s.len()
-                        && (self.s[self.i].is_ascii_alphanumeric()
-                            || b".".contains(&self.s[self.i]))
-                    {
-                        self.i += 1;
-                    }
-                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                    t.parse::<f64>()
-                        .map_err(|_| format!("'{t}' is not a number"))
-                }
-                Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-                    while self.i < self.s.len()
-                        && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
-                    {
-                        self.i += 1;
-                    }
-                    let t = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                    var(t).ok_or_else(|| format!("'{t}' is not a scalar parameter"))
-                }
-                _ => Err(format!("unexpected text at offset {}", self.i)),
-            }
-        }
-    }
-    let mut p = P {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    let v = p.sum(var).map_err(|m| format!("in '{text}': {m}"))?;
-    p.ws();
-    if p.i != text.len() {
-        return Err(format!("in '{text}': unexpected text at offset {}", p.i));
-    }
-    Ok(v)
+/// Whether `name` can be a symbol of an affine map as written (MLIR's bare identifier).
+fn is_bare_id(name: &str) -> bool {
+    let mut cs = name.chars();
+    cs.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }
 
-/// A name's value for [`eval_expr`]: `pN` is parameter N, else a parameter by name; pointers
-/// have no value.
-pub fn scalar_lookup<'a>(
-    params: &'a [Param],
-    args: &'a [ArgValue],
-) -> impl Fn(&str) -> Option<f64> + 'a {
-    move |name: &str| {
-        let i = name
-            .strip_prefix('p')
-            .and_then(|d| d.parse::<usize>().ok())
-            .filter(|&i| i < args.len())
-            .or_else(|| params.iter().position(|p| p.name == name))?;
-        match args.get(i)? {
-            ArgValue::Int(v) => Some(*v as f64),
-            ArgValue::Float(v) => Some(*v),
-            ArgValue::Buffer(_) => None,
+/// Evaluates an expression a user wrote over the kernel's integer parameters (`"4 * m * 4096"`;
+/// `pN` also names parameter N): it is read as the one result of an affine map whose symbols
+/// are those parameters, parsed by the IR's parser (so the grammar is MLIR's affine
+/// expressions: `+ - *`, `floordiv`, `ceildiv`, `mod`, parentheses) and evaluated with the
+/// interpreter's affine evaluator, the one the lowering's tensor-map sizes use.
+pub fn eval_param_expr(text: &str, params: &[Param], args: &[ArgValue]) -> Result<i64, String> {
+    let mut names = Vec::new();
+    let mut values = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let ArgValue::Int(v) = a else { continue };
+        let mut add = |n: String| {
+            if is_bare_id(&n) && !names.contains(&n) {
+                names.push(n);
+                values.push(*v);
+            }
+        };
+        add(format!("p{i}"));
+        if let Some(p) = params.get(i) {
+            add(p.name.clone());
         }
+    }
+    let src = format!("affine_map<()[{}] -> ({text})>", names.join(", "));
+    let mut ctx = Context::new();
+    let mut parser = tilus_ir::syntax::parser::Parser::new(&mut ctx, &src, "<expression>");
+    let parsed = parser.parse_attribute();
+    drop(parser);
+    let attr = parsed.map_err(|d| {
+        format!(
+            "in '{text}': {} (the expression may use the integer parameters {}, integers, + - *, floordiv, ceildiv, mod and parentheses)",
+            d.message,
+            names.join(", ")
+        )
+    })?;
+    let AttrKind::AffineMap(map) = ctx.attr_kind(attr) else {
+        return Err(format!("in '{text}': not an expression"));
+    };
+    match tilus_run::interp::eval_affine_symbols(map, &values)
+        .map_err(|m| format!("in '{text}': {m}"))?[..]
+    {
+        [v] => Ok(v),
+        _ => Err(format!("in '{text}': expected one expression")),
     }
 }
 
@@ -363,8 +298,8 @@ pub fn metric_attr(
         },
         AttrKind::String { value, .. } => {
             let text = String::from_utf8_lossy(value).into_owned();
-            eval_expr(&text, &scalar_lookup(params, args))
-                .map(Some)
+            eval_param_expr(&text, params, args)
+                .map(|v| Some(v as f64))
                 .map_err(|m| format!("'{name}': {m}"))
         }
         _ => Err(format!(
@@ -444,12 +379,11 @@ pub fn gemm_operands(
             )),
         }
     };
-    let var = scalar_lookup(params, args);
     let extent = |role: &str| -> Result<usize, String> {
         let e = get(role);
-        let v = eval_expr(&e, &var)
+        let v = eval_param_expr(&e, params, args)
             .map_err(|m| format!("extent {} = '{e}' ({whence}): {m}", role.to_uppercase()))?;
-        if !(v >= 1.0 && v.fract() == 0.0 && v < 9.0e15) {
+        if v < 1 {
             return Err(format!(
                 "extent {} = '{e}' is {v}, not a positive integer",
                 role.to_uppercase()
@@ -500,35 +434,40 @@ fn swizzle(name: &str) -> Result<Swizzle, String> {
     })
 }
 
-/// The tensor map description of one TMA site, for a buffer at `base` (device address).
-pub fn tensor_map_desc(
-    site: &TmaSite,
-    base: u64,
-    var: &dyn Fn(&str) -> Option<f64>,
-) -> Result<TensorMapDesc, String> {
+/// The values of the kernel parameters as the symbols of the tensor-map sizes: integers as
+/// they are; pointers, floats and parameters without an argument (tensor maps) as 0, which
+/// the lowering never refers to.
+pub fn param_symbols(args: &[ArgValue], nparams: usize) -> Vec<i64> {
+    (0..nparams)
+        .map(|i| match args.get(i) {
+            Some(ArgValue::Int(v)) => *v,
+            _ => 0,
+        })
+        .collect()
+}
+
+/// The tensor map description of one TMA site, for a buffer at `base` (device address), with
+/// `syms` the values of the kernel parameters ([`param_symbols`]).
+pub fn tensor_map_desc(site: &TmaSite, base: u64, syms: &[i64]) -> Result<TensorMapDesc, String> {
     let dtype = tma_dtype(&site.dtype)?;
-    let ev = |e: &str| -> Result<u64, String> {
-        let v = eval_expr(e, var)?;
-        if v < 0.0 || v.fract() != 0.0 {
-            return Err(format!("'{e}' = {v} is not a non-negative integer"));
-        }
-        Ok(v as u64)
+    let ev = |what: &str, m: &AffineMap| -> Result<Vec<u64>, String> {
+        let vs =
+            tilus_run::interp::eval_affine_symbols(m, syms).map_err(|e| format!("{what}: {e}"))?;
+        vs.into_iter()
+            .map(|v| u64::try_from(v).map_err(|_| format!("{what}: {v} is negative")))
+            .collect()
     };
-    let offset = ev(&site.base_offset)?;
-    let rank = site.global_dims.len();
+    let offset = match ev("base_offset", &site.base_offset)?[..] {
+        [o] => o,
+        _ => return Err("base_offset must have one result".into()),
+    };
+    let global_dims = ev("global_dims", &site.global_dims)?;
+    let rank = global_dims.len();
     Ok(TensorMapDesc {
         dtype,
         global_address: base + offset * dtype.size(),
-        global_dims: site
-            .global_dims
-            .iter()
-            .map(|e| ev(e))
-            .collect::<Result<_, _>>()?,
-        global_strides: site
-            .global_strides
-            .iter()
-            .map(|e| ev(e))
-            .collect::<Result<_, _>>()?,
+        global_dims,
+        global_strides: ev("global_strides", &site.global_strides)?,
         box_dims: site.box_dims.iter().map(|&b| b.max(0) as u32).collect(),
         element_strides: vec![1; rank],
         swizzle: swizzle(&site.swizzle)?,
@@ -572,7 +511,7 @@ pub fn prepare(
     for b in &mem.buffers {
         buffers.push(be.upload_buffer(b)?);
     }
-    let var = scalar_lookup(params, args);
+    let syms = param_symbols(args, lowered.params.len());
     let bad = |m: String| CudaError::Invalid(format!("kernel '{}': {m}", lowered.entry));
     let mut kp = Vec::with_capacity(lowered.params.len());
     for (i, ep) in lowered.params.iter().enumerate() {
@@ -595,7 +534,7 @@ pub fn prepare(
                         site.pointer
                     )));
                 };
-                let desc = tensor_map_desc(site, buffers[*b].ptr(), &var)
+                let desc = tensor_map_desc(site, buffers[*b].ptr(), &syms)
                     .map_err(|m| bad(format!("tensor map of parameter {i}: {m}")))?;
                 KParam::TensorMap(be.tensor_map(&desc)?)
             }
@@ -683,17 +622,53 @@ mod tests {
 
     #[test]
     fn expressions() {
-        let v = |n: &str| match n {
-            "p2" => Some(8.0),
-            "m" => Some(3.0),
-            _ => None,
+        use tilus_run::args::ParamKind;
+        let param = |name: &str| Param {
+            name: name.into(),
+            ty: "i32".into(),
+            kind: ParamKind::Index,
+            span: None,
         };
-        assert_eq!(eval_expr("p2 * 2", &v).unwrap(), 16.0);
-        assert_eq!(eval_expr("(p2 + 1) * m - 2", &v).unwrap(), 25.0);
-        assert_eq!(eval_expr("0", &v).unwrap(), 0.0);
-        assert!(eval_expr("p9", &v).is_err());
-        assert!(eval_expr("2 +", &v).is_err());
-        assert!(eval_expr("(2", &v).is_err());
+        let params = [param("x"), param("m"), param("n")];
+        let args = [ArgValue::Buffer(0), ArgValue::Int(3), ArgValue::Int(8)];
+        let ev = |t: &str| eval_param_expr(t, &params, &args);
+        assert_eq!(ev("p2 * 2"), Ok(16));
+        assert_eq!(ev("(n + 1) * m - 2"), Ok(25));
+        assert_eq!(ev("4 * m * n"), Ok(96));
+        assert_eq!(ev("n ceildiv 3"), Ok(3));
+        assert_eq!(ev("0"), Ok(0));
+        // A pointer has no value; unknown names and bad syntax are reported.
+        assert!(ev("x").unwrap_err().contains("in 'x'"));
+        assert!(ev("p9").is_err());
+        assert!(ev("2 +").is_err());
+        assert!(ev("(2").is_err());
+    }
+
+    use tilus_ir::attrs::{AffineExpr as A, AffineOp};
+
+    fn map(num_syms: u32, results: Vec<A>) -> AffineMap {
+        AffineMap {
+            num_dims: 0,
+            num_syms,
+            results,
+        }
+    }
+
+    #[test]
+    fn tensor_map_sizes_must_be_non_negative() {
+        let site = TmaSite {
+            param: 2,
+            pointer: 0,
+            dtype: "f32".into(),
+            global_dims: map(2, vec![A::Sym(1)]),
+            global_strides: map(2, vec![]),
+            box_dims: vec![32],
+            swizzle: "none".into(),
+            base_offset: map(2, vec![A::Const(0)]),
+        };
+        let syms = param_symbols(&[ArgValue::Buffer(0), ArgValue::Int(-4)], 3);
+        let e = tensor_map_desc(&site, 0x1000, &syms).unwrap_err();
+        assert!(e.contains("global_dims: -4 is negative"), "{e}");
     }
 
     #[test]
@@ -702,18 +677,24 @@ mod tests {
             param: 6,
             pointer: 0,
             dtype: "f16".into(),
-            global_dims: vec!["p2".into(), "p1".into()],
-            global_strides: vec!["p2 * 2".into()],
+            global_dims: map(3, vec![A::Sym(2), A::Sym(1)]),
+            global_strides: map(
+                3,
+                vec![A::Bin(
+                    AffineOp::Mul,
+                    Box::new(A::Sym(2)),
+                    Box::new(A::Const(2)),
+                )],
+            ),
             box_dims: vec![64, 128],
             swizzle: "128B".into(),
-            base_offset: "8".into(),
+            base_offset: map(3, vec![A::Const(8)]),
         };
-        let v = |n: &str| match n {
-            "p1" => Some(256.0),
-            "p2" => Some(512.0),
-            _ => None,
-        };
-        let d = tensor_map_desc(&site, 0x1000, &v).unwrap();
+        let syms = param_symbols(
+            &[ArgValue::Buffer(0), ArgValue::Int(256), ArgValue::Int(512)],
+            7,
+        );
+        let d = tensor_map_desc(&site, 0x1000, &syms).unwrap();
         assert_eq!(d.global_address, 0x1010);
         assert_eq!(d.global_dims, vec![512, 256]);
         assert_eq!(d.global_strides, vec![1024]);

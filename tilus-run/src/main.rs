@@ -416,7 +416,7 @@ fn pick_kernels(cli: &Cli, l: &Loaded) -> Result<Vec<(String, OpId)>, u8> {
     if kernels.is_empty() {
         let mut lowered = false;
         l.ctx.walk(l.module, &mut |o| {
-            lowered |= l.ctx.op_name_str(o) == "ptx.entry";
+            lowered |= tilus_dialects::ptx::EntryOp::is(&l.ctx, o);
         });
         let help = if lowered {
             "this module was lowered to PTX (it holds ptx.entry ops); tilus-run runs kernels \
@@ -609,10 +609,10 @@ fn gpu_launch(
     mem: &GlobalMemory,
     grid: [i64; 3],
 ) -> Result<gpu::Launch, CudaError> {
-    let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(1);
-    let cluster = l
-        .ctx
-        .get_inherent_or_attr(kernel, "cluster")
+    let k = tilus_dialects::tilus::KernelOp::cast(&l.ctx, kernel);
+    let warps = k.map_or(1, |k| k.warps(&l.ctx));
+    let cluster = k
+        .and_then(|k| k.cluster(&l.ctx))
         .and_then(|a| tilus_dialects::tilus_types::attr_i64s(&l.ctx, a));
     let cfg = gpu::launch_config(grid, warps, cluster.as_deref(), lowered.smem_bytes)?;
     gpu::prepare(be, lowered, params, args, mem, cfg)
@@ -859,7 +859,7 @@ fn run_one(
         expects: cli.expects.clone(),
     };
     args::check_requests(kernel, &name, &params, &requests).map_err(|d| l.fail(cli, USAGE, d))?;
-    let reference = resolve_reference(cli, &l, kernel, &name, &defaults)?;
+    let reference = resolve_reference(cli, l, kernel, &name, &defaults)?;
     let arg_values = args::bind_scalars(kernel, &params, &cli.args, &defaults)
         .map_err(|d| l.fail(cli, USAGE, d))?;
     let buffers = args::plan_buffers(&l.ctx, kernel, &params, &arg_values, &cli.inputs, &defaults)
@@ -867,7 +867,8 @@ fn run_one(
     let (mem, initial) = args::init_memory(kernel, &params, &buffers, cli.seed)
         .map_err(|d| l.fail(cli, USAGE, d))?;
     let grid = interp::grid(&l.ctx, kernel, &arg_values).map_err(|d| l.fail(cli, INVALID, d))?;
-    let warps = tilus_dialects::tilus_types::prop_i64(&l.ctx, kernel, "warps").unwrap_or(0);
+    let warps =
+        tilus_dialects::tilus::KernelOp::cast(&l.ctx, kernel).map_or(0, |k| k.warps(&l.ctx));
     l.timing.0.borrow_mut().push(TimingEntry {
         name: format!("Arguments and inputs @{name}"),
         depth: 0,
@@ -1075,7 +1076,7 @@ fn run_one(
         eprintln!("tilus-run: running @{name} on the CPU interpreter for --compare-backends");
         let ran = run_kernel(
             cli,
-            &l,
+            l,
             kernel,
             &arg_values,
             fresh_memory(&buffers, &initial),
@@ -1105,7 +1106,7 @@ fn run_one(
     if let Some((ref_name, ref_kernel)) = reference {
         let compared = run_reference(
             cli,
-            &l,
+            l,
             gpu_ctx.as_ref().map(|g| g.be),
             (&name, &params, &arg_values),
             (&ref_name, ref_kernel),
@@ -1142,7 +1143,7 @@ fn run_one(
     if let (true, Some(g), Some(lz)) = (cli.bench, &gpu_ctx, &launch) {
         bench(
             cli,
-            &l,
+            l,
             g,
             lz,
             (&name, kernel),
@@ -1189,7 +1190,7 @@ fn bench(
         (None, None) => (None, ""),
     };
     let s = lz
-        .bench(&g.be, cli.bench_warmup, cli.bench_reps)
+        .bench(g.be, cli.bench_warmup, cli.bench_reps)
         .map_err(|e| cuda_fail(&what, e))?;
     let gbs = bytes / (s.median_ms * 1e-3) / 1e9;
     let tflops = flops.map(|f| f / (s.median_ms * 1e-3) / 1e12);
@@ -1403,7 +1404,7 @@ fn compare_cublas(
         bufs[j] = *i;
     }
     let fail = |e: CudaError| cuda_fail(what, e);
-    let lib = Cublas::open(&g.be).map_err(fail)?;
+    let lib = Cublas::open(g.be).map_err(fail)?;
     let c_ref = g.be.alloc(cb).map_err(fail)?;
     // NaN everywhere (0xffff is an f16 NaN), so a GEMM that writes nothing cannot pass.
     g.be.fill(&c_ref, 0xff).map_err(fail)?;

@@ -426,17 +426,25 @@ impl Expr {
             (a, b) => Expr::Mul(Box::new(a), Box::new(b)),
         }
     }
-    fn text(&self) -> String {
+    /// The expression as an affine expression whose symbol `sN` is kernel parameter N. A
+    /// product of two parameters is semi-affine (a product of symbols), which MLIR's affine
+    /// maps allow.
+    fn affine(&self) -> tilus_ir::attrs::AffineExpr {
+        use tilus_ir::attrs::{AffineExpr as A, AffineOp};
         match self {
-            Expr::Const(c) => c.to_string(),
-            Expr::Param(p) => format!("p{p}"),
-            Expr::Add(a, b) => format!("{} + {}", a.text(), b.text()),
+            Expr::Const(c) => A::Const(*c),
+            Expr::Param(p) => A::Sym(*p as u32),
+            Expr::Add(a, b) => A::Bin(AffineOp::Add, Box::new(a.affine()), Box::new(b.affine())),
             Expr::Mul(a, b) => {
-                let f = |e: &Expr| match e {
-                    Expr::Add(..) => format!("({})", e.text()),
-                    _ => e.text(),
-                };
-                format!("{} * {}", f(a), f(b))
+                let (mut l, mut r) = (a.affine(), b.affine());
+                // MLIR orders a product of two symbols by position; doing the same here
+                // keeps the map's text unchanged through mlir-opt.
+                if let (A::Sym(x), A::Sym(y)) = (&l, &r) {
+                    if x > y {
+                        std::mem::swap(&mut l, &mut r);
+                    }
+                }
+                A::Bin(AffineOp::Mul, Box::new(l), Box::new(r))
             }
         }
     }
@@ -1129,17 +1137,24 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
     }
     let r = dims.len();
     let (tmap, param) = add_tensormap_param(ctx, kn);
-    // The host record.
-    let strs = |ctx: &mut Context, xs: Vec<String>| {
-        let v: Vec<Attr> = xs.iter().map(|x| ctx.str_attr(x)).collect();
-        ctx.attr(AttrKind::Array(v))
+    // The host record: sizes as affine maps over the kernel parameters (symbol sN is
+    // parameter N), which the host evaluates with the launch's arguments.
+    let num_syms = ctx.block_args(kn.entry).len() as u32;
+    let map = |ctx: &mut Context, xs: Vec<&Expr>| {
+        ctx.attr(AttrKind::AffineMap(tilus_ir::attrs::AffineMap {
+            num_dims: 0,
+            num_syms,
+            results: xs.into_iter().map(Expr::affine).collect(),
+        }))
     };
-    let gdims: Vec<String> = dims.iter().rev().map(|&d| extents[d].text()).collect();
-    let gstrides: Vec<String> = dims[..r - 1]
+    let gdims: Vec<&Expr> = dims.iter().rev().map(|&d| &extents[d]).collect();
+    let byte_strides: Vec<Expr> = dims[..r - 1]
         .iter()
         .rev()
-        .map(|&d| Expr::mul(strides[d].clone(), Expr::Const(eb)).text())
+        .map(|&d| Expr::mul(strides[d].clone(), Expr::Const(eb)))
         .collect();
+    let gstrides: Vec<&Expr> = byte_strides.iter().collect();
+    let base_map = map(ctx, vec![&base]);
     let i64t = ctx.int_type(64);
     let rev_shape: Vec<i64> = s.shape.iter().rev().copied().collect();
     let box_dims = ctx.int_array_attr(64, &rev_shape);
@@ -1151,10 +1166,10 @@ fn lower_tma(ctx: &mut Context, kn: &mut Kernel, o: OpId, load: bool) -> Result<
             "direction".to_string(),
             ctx.str_attr(if load { "load" } else { "store" }),
         ),
-        ("base_offset".to_string(), ctx.str_attr(&base.text())),
+        ("base_offset".to_string(), base_map),
     ];
-    let gd = strs(ctx, gdims);
-    let gs = strs(ctx, gstrides);
+    let gd = map(ctx, gdims);
+    let gs = map(ctx, gstrides);
     entries.push(("global_dims".to_string(), gd));
     entries.push(("global_strides".to_string(), gs));
     entries.push(("box_dims".to_string(), box_dims));

@@ -109,6 +109,15 @@ impl AsyncOp {
     }
 }
 
+/// Who owns a queue of commit groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum GroupOwner {
+    /// The WGMMAs of the warpgroup whose first thread is this.
+    Warpgroup(i64),
+    /// The bulk (TMA) stores issued by this thread.
+    Thread(u32),
+}
+
 /// Committed groups of one warpgroup (wgmma) or one thread (bulk stores).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {

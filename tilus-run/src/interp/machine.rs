@@ -6,7 +6,7 @@
 //! way (soft reconvergence, as a warp does after a branch), and merge at `threadgroup.sync`
 //! and at collective ops that need the whole group.
 
-use super::asyncops::{AsyncOp, Groups};
+use super::asyncops::{AsyncOp, GroupOwner, Groups};
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
 use super::value::{Sc, ScalarKind, Val};
@@ -78,10 +78,8 @@ pub(crate) struct Cta {
     pub tokens: Vec<Token>,
     /// Threads that have finished the kernel.
     pub exited: usize,
-    /// wgmma groups per warpgroup (first thread).
-    pub wg: HashMap<i64, Groups>,
-    /// bulk-store groups per issuing thread.
-    pub bulk: HashMap<u32, Groups>,
+    /// Commit groups: wgmma per warpgroup, bulk stores per issuing thread.
+    pub groups: HashMap<GroupOwner, Groups>,
 }
 
 /// Where a unit is in a region.
@@ -152,10 +150,12 @@ pub(crate) enum Block {
         bar: usize,
         parity: u8,
     },
-    /// `wgmma.wait_group n` of the warpgroup starting at `key`.
-    Wgmma { op: OpId, key: i64, n: usize },
-    /// `tma.wait_group n` of thread `thread`.
-    Bulk { op: OpId, thread: u32, n: usize },
+    /// `wgmma.wait_group n` or `tma.wait_group n` of `owner`'s commit groups.
+    Groups {
+        op: OpId,
+        owner: GroupOwner,
+        n: usize,
+    },
     /// `tilus.lock_semaphore` until the element equals `value`.
     Sem {
         op: OpId,
@@ -171,8 +171,7 @@ impl Block {
             Block::Sync { op, .. }
             | Block::Converge { op, .. }
             | Block::Bar { op, .. }
-            | Block::Wgmma { op, .. }
-            | Block::Bulk { op, .. }
+            | Block::Groups { op, .. }
             | Block::Sem { op, .. } => *op,
         }
     }
@@ -303,19 +302,17 @@ impl<'a> Machine<'a> {
         let mut next = 0usize;
         let mut allocs = Vec::new();
         ctx.walk(kernel, &mut |o| {
-            if ctx.op_name_str(o) == "mbarrier.alloc" {
-                allocs.push(o);
+            if let Some(a) = tilus_dialects::mbarrier::AllocOp::cast(ctx, o) {
+                allocs.push(a);
             }
         });
-        for o in allocs {
-            let n = ctx
-                .results(o)
-                .first()
-                .and_then(|&r| tilus_dialects::tilus_types::barrier_count(ctx, ctx.value_type(r)))
+        for a in allocs {
+            let o = a.op();
+            let n = tilus_dialects::tilus_types::barrier_count(ctx, ctx.value_type(a.barriers(ctx)))
                 .unwrap_or(1) as usize;
-            let counts = match ctx
-                .get_inherent_or_attr(o, "counts")
-                .and_then(|a| tilus_dialects::tilus_types::attr_i64s(ctx, a))
+            let counts = match a
+                .counts(ctx)
+                .and_then(|c| tilus_dialects::tilus_types::attr_i64s(ctx, c))
             {
                 Some(c) => c,
                 None => {
@@ -355,7 +352,8 @@ impl<'a> Machine<'a> {
     }
 
     fn body_block(&self) -> BlockId {
-        self.ctx.region_blocks(self.ctx.regions(self.kernel)[0])[0]
+        let k = tilus_dialects::tilus::KernelOp::from_id_unchecked(self.kernel);
+        self.ctx.region_blocks(k.body(self.ctx))[0]
     }
 
     /// Runs every CTA of the grid, one cluster at a time.
@@ -414,8 +412,7 @@ impl<'a> Machine<'a> {
                 shared_allocs: Vec::new(),
                 tokens: Vec::new(),
                 exited: 0,
-                wg: HashMap::new(),
-                bulk: HashMap::new(),
+                groups: HashMap::new(),
             });
             let mut env = vec![Val::Undef; self.num_values];
             for (i, &a) in self.ctx.block_args(body).iter().enumerate() {
@@ -449,11 +446,7 @@ impl<'a> Machine<'a> {
             Block::Bar {
                 cta, bar, parity, ..
             } => self.ctas[*cta].bars[*bar].phase != *parity,
-            Block::Wgmma { key, n, .. } => match self.ctas[u.cta].wg.get(key) {
-                Some(g) => self.pending_groups(g) <= *n,
-                None => true,
-            },
-            Block::Bulk { thread, n, .. } => match self.ctas[u.cta].bulk.get(thread) {
+            Block::Groups { owner, n, .. } => match self.ctas[u.cta].groups.get(owner) {
                 Some(g) => self.pending_groups(g) <= *n,
                 None => true,
             },
@@ -564,10 +557,9 @@ impl<'a> Machine<'a> {
         let Some(op) = self.units[ui].frames.last().expect("a frame").next else {
             return self.end_block(ui, Vec::new());
         };
-        if self.ctx.op_name_str(op) == "scf.yield" {
-            let vals: Vec<Val> = self
-                .ctx
-                .operands(op)
+        if let Some(y) = tilus_dialects::scf::YieldOp::cast(self.ctx, op) {
+            let vals: Vec<Val> = y
+                .results(self.ctx)
                 .iter()
                 .map(|&v| self.units[ui].env[v.index()].clone())
                 .collect();
@@ -887,12 +879,16 @@ impl<'a> Machine<'a> {
                         "wait at {name}, a collective op of the group threads [{begin}, {}), for the rest of the group to arrive at it",
                         begin + size
                     ),
-                    Block::Wgmma { n, .. } => format!(
-                        "wait at wgmma.wait_group {n} for earlier wgmma groups"
-                    ),
-                    Block::Bulk { n, .. } => {
-                        format!("wait at tma.wait_group {n} for bulk stores")
-                    }
+                    Block::Groups {
+                        owner: GroupOwner::Warpgroup(_),
+                        n,
+                        ..
+                    } => format!("wait at {name} {n} for earlier wgmma groups"),
+                    Block::Groups {
+                        owner: GroupOwner::Thread(_),
+                        n,
+                        ..
+                    } => format!("wait at {name} {n} for bulk stores"),
                     Block::Sem { value, .. } => format!(
                         "spin at tilus.lock_semaphore until the semaphore equals {value} (blocks run one cluster at a time, so only this cluster can release it)"
                     ),

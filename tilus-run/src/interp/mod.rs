@@ -6,7 +6,8 @@
 //! * [`grid`] evaluates the kernel's `blocks` map for a launch;
 //! * [`buffer_shapes`] says how large each pointer argument must be.
 //!
-//! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (op semantics),
+//! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (dispatch by op kind, and
+//! the op semantics per dialect family in `exec/`),
 //! `asyncops` (TMA / MMA engines and race checks), `mbarrier` (the barrier state machine),
 //! `tmem` (tensor memory), `value` (runtime values), `affine` (affine maps).
 
@@ -22,10 +23,23 @@ mod value;
 use crate::memory::GlobalMemory;
 use crate::tensor::DType;
 use machine::Machine;
-use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem, TensorType};
+use tilus_dialects::arith::ConstantOp;
+use tilus_dialects::tilus::{GlobalViewOp, KernelOp, NumBlocksOp};
+use tilus_dialects::tilus_types::{attr_i64s, ptr_elem, TensorType};
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::handle::KeywordEnum;
 use tilus_ir::{Context, Diagnostic, OpId, Value};
 use value::{scalar_kind, wrap, Sc, ScalarKind, Val};
+
+/// Evaluates every result of an affine map, with `syms` as the values of its symbols (the
+/// kernel parameters, for the lowering's tensor-map sizes) and no dimensions. One evaluator for
+/// the grid map and the kernel ABI.
+pub fn eval_affine_symbols(
+    map: &tilus_ir::attrs::AffineMap,
+    syms: &[i64],
+) -> Result<Vec<i64>, String> {
+    affine::eval_map(map, &[], syms)
+}
 
 /// How runnable units and async completions are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -92,7 +106,7 @@ pub struct RunStats {
 }
 
 fn kernel_body(ctx: &Context, kernel: OpId) -> Result<tilus_ir::BlockId, Diagnostic> {
-    if ctx.op_name_str(kernel) != "tilus.kernel" {
+    let Some(k) = KernelOp::cast(ctx, kernel) else {
         return Err(Diagnostic::op(
             kernel,
             format!(
@@ -100,10 +114,10 @@ fn kernel_body(ctx: &Context, kernel: OpId) -> Result<tilus_ir::BlockId, Diagnos
                 ctx.op_name_str(kernel)
             ),
         ));
-    }
-    ctx.regions(kernel)
+    };
+    ctx.region_blocks(k.body(ctx))
         .first()
-        .and_then(|&r| ctx.region_blocks(r).first().copied())
+        .copied()
         .ok_or_else(|| Diagnostic::op(kernel, "the kernel has no body"))
 }
 
@@ -166,9 +180,7 @@ fn dims_of(args: &[ArgValue]) -> Vec<i64> {
 /// with 1 to three dimensions.
 pub fn grid(ctx: &Context, kernel: OpId, args: &[ArgValue]) -> Result<[i64; 3], Diagnostic> {
     kernel_body(ctx, kernel)?;
-    let a = ctx
-        .get_inherent_or_attr(kernel, "blocks")
-        .ok_or_else(|| Diagnostic::op(kernel, "the kernel has no 'blocks' map"))?;
+    let a = KernelOp::from_id_unchecked(kernel).blocks(ctx);
     let AttrKind::AffineMap(map) = ctx.attr_kind(a) else {
         return Err(Diagnostic::op(kernel, "'blocks' is not an affine map"));
     };
@@ -217,8 +229,8 @@ fn check_grid_limits(kernel: OpId, g: [i64; 3]) -> Result<(), Diagnostic> {
 
 fn cluster_of(ctx: &Context, kernel: OpId, grid: [i64; 3]) -> Result<[i64; 3], Diagnostic> {
     let mut c = [1i64; 3];
-    if let Some(v) = ctx
-        .get_inherent_or_attr(kernel, "cluster")
+    if let Some(v) = KernelOp::cast(ctx, kernel)
+        .and_then(|k| k.cluster(ctx))
         .and_then(|a| attr_i64s(ctx, a))
     {
         for (i, x) in v.into_iter().take(3).enumerate() {
@@ -265,7 +277,7 @@ pub fn run(
     let g = grid(ctx, kernel, args).map_err(|d| vec![d])?;
     limits::check_kernel_sizes(ctx, kernel).map_err(|d| vec![d])?;
     let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
-    let warps = prop_i64(ctx, kernel, "warps").unwrap_or(1);
+    let warps = KernelOp::cast(ctx, kernel).map_or(1, |k| k.warps(ctx));
     let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
     let ctas = m.run_grid().map_err(|d| vec![d])?;
     Ok(RunStats {
@@ -297,38 +309,45 @@ fn static_int(
     let Some(op) = ctx.defining_op(v) else {
         return Err("it depends on a loop or region argument".into());
     };
-    let name = ctx.op_name_str(op);
     let kind = scalar_kind(ctx, ctx.value_type(v));
     let (bits, unsigned) = match kind {
         Some(ScalarKind::Int { bits, unsigned }) => (bits, unsigned),
         _ => (64, false),
     };
-    let sub = |i: usize| static_int(ctx, ctx.operands(op)[i], params, args, grid, depth + 1);
-    match name {
-        "arith.constant" => match ctx
-            .get_inherent_or_attr(op, "value")
-            .map(|a| ctx.attr_kind(a).clone())
-        {
-            Some(AttrKind::Integer { value, .. }) => {
-                Ok(wrap(i128::try_from(&value).unwrap_or(0), bits, unsigned))
+    let sub = |x: Value| static_int(ctx, x, params, args, grid, depth + 1);
+    let width_of = |x: Value| match scalar_kind(ctx, ctx.value_type(x)) {
+        Some(ScalarKind::Int { bits, .. }) => bits,
+        _ => 64,
+    };
+    if let Some(c) = ConstantOp::cast(ctx, op) {
+        return match ctx.attr_kind(c.value(ctx)) {
+            AttrKind::Integer { value, .. } => {
+                Ok(wrap(i128::try_from(value).unwrap_or(0), bits, unsigned))
             }
             _ => Err("a non-integer constant".into()),
-        },
-        "tilus.num_blocks" => Ok(grid[prop_i64(ctx, op, "dim").unwrap_or(0).clamp(0, 2) as usize]),
-        "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui"
-        | "arith.trunci" => Ok(wrap(sub(0)? as i128, bits, unsigned)),
-        _ => {
-            if ctx.operands(op).len() == 2 {
-                let (a, b) = (sub(0)?, sub(1)?);
-                if let Some(r) = exec::int_binop(name, a, b, bits, unsigned) {
-                    return r;
-                }
-            }
-            Err(format!(
-                "it depends on '{name}', which is not evaluated statically"
-            ))
-        }
+        };
     }
+    if let Some(n) = NumBlocksOp::cast(ctx, op) {
+        return Ok(grid[n.dim(ctx).index() as usize]);
+    }
+    // Integer conversions and binary ops evaluate with the arith semantics, as the
+    // interpreter does at run time.
+    if let Some((cast, src)) = exec::int_cast(ctx, op) {
+        let from = width_of(src);
+        let r = cast.eval(exec::int_bits(sub(src)?, from), from, bits);
+        return Ok(wrap(r as i128, bits, unsigned));
+    }
+    if let Some((f, lhs, rhs)) = exec::int_binary(ctx, op) {
+        let (a, b) = (sub(lhs)?, sub(rhs)?);
+        let r = f
+            .eval(exec::int_bits(a, bits), exec::int_bits(b, bits), bits)
+            .map_err(|ub| ub.to_string())?;
+        return Ok(wrap(r as i128, bits, unsigned));
+    }
+    Err(format!(
+        "it depends on '{}', which is not evaluated statically",
+        ctx.op_name_str(op)
+    ))
 }
 
 /// For each parameter: the element type and extent its `tilus.global_view`s need (their shape
@@ -347,23 +366,17 @@ pub fn buffer_shapes(
     let mut need: Vec<Option<(DType, Vec<Option<Vec<i64>>>, i64)>> = vec![None; params.len()];
     let mut views = Vec::new();
     ctx.walk(kernel, &mut |o| {
-        if ctx.op_name_str(o) == "tilus.global_view" {
-            views.push(o);
+        if let Some(v) = GlobalViewOp::cast(ctx, o) {
+            views.push(v);
         }
     });
-    for o in views {
-        let ptr = ctx.operands(o)[0];
-        let Some(pi) = params.iter().position(|&p| p == ptr) else {
+    for gv in views {
+        let o = gv.op();
+        let Some(pi) = params.iter().position(|&p| p == gv.ptr(ctx)) else {
             continue;
         };
-        let Some(tt) = TensorType::of(ctx, ctx.value_type(ctx.results(o)[0])) else {
+        let Some(tt) = TensorType::of(ctx, ctx.value_type(gv.result(ctx))) else {
             continue;
-        };
-        let def = ctx.op_def(o);
-        let ops = ctx.operands(o);
-        let sizes = match def {
-            Some(d) => tilus_ir::format::segment_sizes(ctx, d, o, ops.len()),
-            None => vec![1, ops.len() - 1, 0],
         };
         let eval = |vs: &[Value]| -> Result<Vec<i64>, Diagnostic> {
             vs.iter()
@@ -377,8 +390,8 @@ pub fn buffer_shapes(
                 })
                 .collect()
         };
-        let ext = eval(&ops[sizes[0]..sizes[0] + sizes[1]])?;
-        let st = eval(&ops[sizes[0] + sizes[1]..])?;
+        let ext = eval(gv.extents(ctx))?;
+        let st = eval(gv.strides(ctx))?;
         let view = exec::build_view(&tt, pi, &ext, &st).map_err(|e| Diagnostic::op(o, e))?;
         let elems = if view.shape.contains(&0) {
             0

@@ -1,0 +1,199 @@
+//! `scf` and `threadgroup`: loops, branches and thread groups.
+
+use super::*;
+use tilus_dialects::scf::ScfOpKind;
+use tilus_dialects::threadgroup::ThreadgroupOpKind;
+
+impl Machine<'_> {
+    pub(super) fn exec_scf(
+        &mut self,
+        ui: usize,
+        op: OpId,
+        k: ScfOpKind,
+    ) -> Result<Flow, Diagnostic> {
+        let ctx = self.ctx;
+        match k {
+            // Not in Tilus kernels yet: reported, not guessed at.
+            ScfOpKind::While(_) | ScfOpKind::Condition(_) | ScfOpKind::ExecuteRegion(_) => {
+                Err(self.unsupported(op))
+            }
+            ScfOpKind::For(f) => {
+                let lb = self.scalar(ui, f.lower_bound(ctx), op)?.as_i64();
+                let ub = self.scalar(ui, f.upper_bound(ctx), op)?.as_i64();
+                let step = self.scalar(ui, f.step(ctx), op)?.as_i64();
+                let kind = scalar_kind(self.ctx, self.ctx.value_type(f.lower_bound(ctx)))
+                    .unwrap_or(ScalarKind::Int {
+                        bits: 64,
+                        unsigned: false,
+                    });
+                if step <= 0 {
+                    return Err(self.err(op, format!("scf.for with a non-positive step ({step})")));
+                }
+                let unsigned_cmp = f.unsigned_cmp(ctx);
+                let bits = match kind {
+                    ScalarKind::Int { bits, .. } => bits,
+                    _ => 64,
+                };
+                let runs = if unsigned_cmp {
+                    as_unsigned(lb, bits) < as_unsigned(ub, bits)
+                } else {
+                    lb < ub
+                };
+                let inits: Vec<Val> = f.init_args(ctx).iter().map(|&v| self.get(ui, v)).collect();
+                if !runs {
+                    for (&r, v) in f.results(ctx).iter().zip(inits) {
+                        self.set(ui, r, v);
+                    }
+                    return Ok(Flow::Next);
+                }
+                let body = self.ctx.region_blocks(f.region(ctx))[0];
+                let args = self.ctx.block_args(body).to_vec();
+                self.set(ui, args[0], Val::S(Sc::I(lb)));
+                for (a, v) in args[1..].iter().zip(inits) {
+                    self.set(ui, *a, v);
+                }
+                self.set_next_after(ui, op);
+                let first = self.ctx.block_first(body);
+                self.units[ui].frames.push(crate::interp::machine::Frame {
+                    kind: FrameKind::For {
+                        op,
+                        body,
+                        iv: lb,
+                        ub,
+                        step,
+                        kind,
+                        unsigned_cmp,
+                    },
+                    next: first,
+                });
+                Ok(Flow::Jump)
+            }
+            ScfOpKind::If(i) => {
+                let c = self.get(ui, i.condition(ctx));
+                let block_of = |r: tilus_ir::RegionId| self.ctx.region_blocks(r).first().copied();
+                let (then_b, else_b) = (block_of(i.then_region(ctx)), block_of(i.else_region(ctx)));
+                let threads = self.units[ui].threads.clone();
+                let (t_threads, f_threads): (Vec<u32>, Vec<u32>) = threads
+                    .iter()
+                    .partition(|&&t| c.scalar_at(t).map(|s| s.as_i64() & 1 == 1).unwrap_or(false));
+                self.set_next_after(ui, op);
+                if f_threads.is_empty() || t_threads.is_empty() {
+                    let b = if f_threads.is_empty() { then_b } else { else_b };
+                    if let Some(b) = b {
+                        let first = self.ctx.block_first(b);
+                        self.units[ui].frames.push(crate::interp::machine::Frame {
+                            kind: FrameKind::If { op, sibling: None },
+                            next: first,
+                        });
+                    }
+                    return Ok(Flow::Jump);
+                }
+                // Divergent condition: the false threads become a sibling unit.
+                let j = self.split_off(ui, &f_threads);
+                let (uid, jid) = (self.units[ui].id, self.units[j].id);
+                if let Some(b) = then_b {
+                    let first = self.ctx.block_first(b);
+                    self.units[ui].frames.push(crate::interp::machine::Frame {
+                        kind: FrameKind::If {
+                            op,
+                            sibling: Some(jid),
+                        },
+                        next: first,
+                    });
+                }
+                match else_b {
+                    Some(b) => {
+                        let first = self.ctx.block_first(b);
+                        self.units[j].frames.push(crate::interp::machine::Frame {
+                            kind: FrameKind::If {
+                                op,
+                                sibling: Some(uid),
+                            },
+                            next: first,
+                        });
+                    }
+                    None => self.park(j, uid),
+                }
+                Ok(Flow::Jump)
+            }
+            // `scf.yield` ends its region in the machine's frame handling.
+            ScfOpKind::Yield(_) => Err(self.unsupported(op)),
+        }
+    }
+
+    // ----- thread groups ------------------------------------------------------------------
+
+    pub(super) fn exec_group(
+        &mut self,
+        ui: usize,
+        op: OpId,
+        k: ThreadgroupOpKind,
+    ) -> Result<Flow, Diagnostic> {
+        let ctx = self.ctx;
+        if let ThreadgroupOpKind::Sync(_) = k {
+            let (b, s) = self.units[ui].group();
+            let mut have = self.units[ui].threads.len() as i64;
+            if b == 0 && s == self.block_threads {
+                have += self.ctas[self.units[ui].cta].exited as i64;
+            }
+            if have >= s {
+                return Ok(Flow::Next);
+            }
+            return Ok(Flow::Wait(Block::Sync {
+                op,
+                begin: b,
+                size: s,
+            }));
+        }
+        let (rb, n) = tilus_dialects::threadgroup::group_range(self.ctx, op)
+            .ok_or_else(|| self.unsupported(op))?;
+        let rb = rb.unwrap_or(0);
+        let (pb, ps) = self.units[ui].group();
+        if rb < 0 || n < 1 || rb + n > ps {
+            return Err(self.err(
+                op,
+                format!(
+                    "the group threads [{rb}, {}) does not fit in its parent group of {ps} threads",
+                    rb + n
+                ),
+            ));
+        }
+        let lo = (pb + rb) as u32;
+        let hi = lo + n as u32;
+        let (inside, outside): (Vec<u32>, Vec<u32>) = self.units[ui]
+            .threads
+            .iter()
+            .partition(|&&t| t >= lo && t < hi);
+        let region = match k {
+            ThreadgroupOpKind::Group(g) => g.body(ctx),
+            ThreadgroupOpKind::SingleThread(g) => g.body(ctx),
+            ThreadgroupOpKind::SingleWarp(g) => g.body(ctx),
+            ThreadgroupOpKind::WarpGroup(g) => g.body(ctx),
+            ThreadgroupOpKind::Sync(_) => return Err(self.unsupported(op)),
+        };
+        let body = self.ctx.region_blocks(region).first().copied();
+        let first = body.and_then(|b| self.ctx.block_first(b));
+        if inside.is_empty() || first.is_none() {
+            return Ok(Flow::Next);
+        }
+        self.set_next_after(ui, op);
+        let sibling = if outside.is_empty() {
+            None
+        } else {
+            let j = self.split_off(ui, &outside);
+            let me = self.units[ui].id;
+            self.park(j, me);
+            Some(self.units[j].id)
+        };
+        self.units[ui].frames.push(crate::interp::machine::Frame {
+            kind: FrameKind::Group {
+                op,
+                begin: lo as i64,
+                size: n,
+                sibling,
+            },
+            next: first,
+        });
+        Ok(Flow::Jump)
+    }
+}
