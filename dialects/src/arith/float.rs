@@ -14,25 +14,9 @@ binary!(
     [Trait::Commutative],
     "Float addition.",
     Some(fold::addf),
-    &[]
+    &[],
+    handle AddFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.addf`.
-    pub struct AddFOp = ADDF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     SUBF,
     "arith.subf",
@@ -42,25 +26,9 @@ binary!(
     [],
     "Float subtraction.",
     Some(fold::subf),
-    &[]
+    &[],
+    handle SubFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.subf`.
-    pub struct SubFOp = SUBF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MULF,
     "arith.mulf",
@@ -70,25 +38,9 @@ binary!(
     [Trait::Commutative],
     "Float multiplication.",
     Some(fold::mulf),
-    canon::MULF
+    canon::MULF,
+    handle MulFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.mulf`.
-    pub struct MulFOp = MULF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     DIVF,
     "arith.divf",
@@ -98,25 +50,9 @@ binary!(
     [],
     "Float division.",
     Some(fold::divf),
-    canon::DIVF
+    canon::DIVF,
+    handle DivFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.divf`.
-    pub struct DivFOp = DIVF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MAXIMUMF,
     "arith.maximumf",
@@ -402,25 +338,11 @@ binary!(
     FLOAT_FORMAT,
     [FASTMATH_ATTR],
     [],
-    "Float remainder, with the sign of the dividend (C's `fmod`)."
+    "Float remainder, with the sign of the dividend (C's `fmod`).",
+    None,
+    &[],
+    handle RemFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.remf`.
-    pub struct RemFOp = REMF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MAXNUMF,
     "arith.maxnumf",

@@ -12,25 +12,9 @@ binary!(
     [Trait::Commutative],
     "Integer addition, wrapping modulo 2^N.",
     Some(fold::addi),
-    canon::ADDI
+    canon::ADDI,
+    handle AddIOp { overflow_flags = "overflowFlags": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.addi`.
-    pub struct AddIOp = ADDI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        overflow_flags = "overflowFlags": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     SUBI,
     "arith.subi",
@@ -40,25 +24,9 @@ binary!(
     [],
     "Integer subtraction, wrapping modulo 2^N.",
     Some(fold::subi),
-    canon::SUBI
+    canon::SUBI,
+    handle SubIOp { overflow_flags = "overflowFlags": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.subi`.
-    pub struct SubIOp = SUBI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        overflow_flags = "overflowFlags": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MULI,
     "arith.muli",
@@ -68,25 +36,9 @@ binary!(
     [Trait::Commutative],
     "Integer multiplication, wrapping modulo 2^N.",
     Some(fold::muli),
-    canon::MULI
+    canon::MULI,
+    handle MulIOp { overflow_flags = "overflowFlags": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.muli`.
-    pub struct MulIOp = MULI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        overflow_flags = "overflowFlags": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     DIVSI,
     "arith.divsi",
@@ -96,23 +48,9 @@ binary!(
     [],
     "Signed integer division rounding toward zero.",
     Some(fold::divsi),
-    &[]
+    &[],
+    handle DivSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.divsi`.
-    pub struct DivSIOp = DIVSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     DIVUI,
     "arith.divui",
@@ -122,23 +60,9 @@ binary!(
     [],
     "Unsigned integer division.",
     Some(fold::divui),
-    &[]
+    &[],
+    handle DivUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.divui`.
-    pub struct DivUIOp = DIVUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     REMSI,
     "arith.remsi",
@@ -148,23 +72,9 @@ binary!(
     [],
     "Signed integer remainder (sign of the dividend).",
     Some(fold::remsi),
-    &[]
+    &[],
+    handle RemSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.remsi`.
-    pub struct RemSIOp = REMSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     REMUI,
     "arith.remui",
@@ -174,23 +84,9 @@ binary!(
     [],
     "Unsigned integer remainder.",
     Some(fold::remui),
-    &[]
+    &[],
+    handle RemUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.remui`.
-    pub struct RemUIOp = REMUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     ANDI,
     "arith.andi",
@@ -200,23 +96,9 @@ binary!(
     [Trait::Commutative],
     "Bitwise and.",
     Some(fold::andi),
-    canon::ANDI
+    canon::ANDI,
+    handle AndIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.andi`.
-    pub struct AndIOp = ANDI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     ORI,
     "arith.ori",
@@ -226,23 +108,9 @@ binary!(
     [Trait::Commutative],
     "Bitwise or.",
     Some(fold::ori),
-    canon::ORI
+    canon::ORI,
+    handle OrIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.ori`.
-    pub struct OrIOp = ORI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     XORI,
     "arith.xori",
@@ -252,23 +120,9 @@ binary!(
     [Trait::Commutative],
     "Bitwise exclusive or.",
     Some(fold::xori),
-    canon::XORI
+    canon::XORI,
+    handle XOrIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.xori`.
-    pub struct XOrIOp = XORI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     SHLI,
     "arith.shli",
@@ -306,23 +160,9 @@ binary!(
     [],
     "Arithmetic shift right.",
     Some(fold::shrsi),
-    &[]
+    &[],
+    handle ShRSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.shrsi`.
-    pub struct ShRSIOp = SHRSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     SHRUI,
     "arith.shrui",
@@ -332,23 +172,9 @@ binary!(
     [],
     "Logical shift right.",
     Some(fold::shrui),
-    &[]
+    &[],
+    handle ShRUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.shrui`.
-    pub struct ShRUIOp = SHRUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     MAXSI,
     "arith.maxsi",
@@ -358,23 +184,9 @@ binary!(
     [Trait::Commutative],
     "Signed integer maximum.",
     Some(fold::maxsi),
-    &[]
+    &[],
+    handle MaxSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.maxsi`.
-    pub struct MaxSIOp = MAXSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     MINSI,
     "arith.minsi",
@@ -384,23 +196,9 @@ binary!(
     [Trait::Commutative],
     "Signed integer minimum.",
     Some(fold::minsi),
-    &[]
+    &[],
+    handle MinSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.minsi`.
-    pub struct MinSIOp = MINSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     MAXUI,
     "arith.maxui",
@@ -410,23 +208,9 @@ binary!(
     [Trait::Commutative],
     "Unsigned integer maximum.",
     Some(fold::maxui),
-    &[]
+    &[],
+    handle MaxUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.maxui`.
-    pub struct MaxUIOp = MAXUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     MINUI,
     "arith.minui",
@@ -436,23 +220,9 @@ binary!(
     [Trait::Commutative],
     "Unsigned integer minimum.",
     Some(fold::minui),
-    &[]
+    &[],
+    handle MinUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.minui`.
-    pub struct MinUIOp = MINUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     CEILDIVSI,
     "arith.ceildivsi",
@@ -460,23 +230,11 @@ binary!(
     INT_FORMAT,
     [],
     [],
-    "Signed integer division rounding toward positive infinity."
+    "Signed integer division rounding toward positive infinity.",
+    None,
+    &[],
+    handle CeilDivSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.ceildivsi`.
-    pub struct CeilDivSIOp = CEILDIVSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 binary!(
     FLOORDIVSI,
     "arith.floordivsi",
@@ -484,23 +242,11 @@ binary!(
     INT_FORMAT,
     [],
     [],
-    "Signed integer division rounding toward negative infinity."
+    "Signed integer division rounding toward negative infinity.",
+    None,
+    &[],
+    handle FloorDivSIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.floordivsi`.
-    pub struct FloorDivSIOp = FLOORDIVSI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 
 // ----- semantics ----------------------------------------------------------------------------
 
@@ -752,20 +498,8 @@ binary!(
     INT_FORMAT,
     [],
     [],
-    "Unsigned integer division rounding toward positive infinity."
+    "Unsigned integer division rounding toward positive infinity.",
+    None,
+    &[],
+    handle CeilDivUIOp {}
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.ceildivui`.
-    pub struct CeilDivUIOp = CEILDIVUI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}

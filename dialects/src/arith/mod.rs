@@ -44,6 +44,26 @@ const OVERFLOW_ATTR: AttrDef =
 const FASTMATH_ATTR: AttrDef = default_attr("fastmath", FASTMATH_FLAGS, "#arith.fastmath<none>");
 
 macro_rules! binary {
+    // The declaration and its typed handle (operands `lhs`, `rhs`, result `result`, and the
+    // attributes listed), so the two cannot drift apart.
+    ($id:ident, $name:literal, $ty:expr, $fmt:expr, [$($extra:expr),*], [$($tr:expr),*], $doc:literal,
+     $fold:expr, $canon:expr, handle $h:ident { $($attrs:tt)* }) => {
+        binary!($id, $name, $ty, $fmt, [$($extra),*], [$($tr),*], $doc, $fold, $canon);
+        tilus_ir::op_handle! {
+            #[doc = concat!("Typed handle of `", $name, "`.")]
+            pub struct $h = $id;
+            operands {
+                lhs = "lhs": Value,
+                rhs = "rhs": Value
+            }
+            results {
+                result = "result": Value
+            }
+            attrs { $($attrs)* }
+            regions {}
+            successors {}
+        }
+    };
     ($id:ident, $name:literal, $ty:expr, $fmt:expr, [$($extra:expr),*], [$($tr:expr),*], $doc:literal) => {
         binary!($id, $name, $ty, $fmt, [$($extra),*], [$($tr),*], $doc, None, &[]);
     };
