@@ -1189,9 +1189,16 @@ fn bench(
         (None, Some(f)) => (Some(f), "tilus.flops"),
         (None, None) => (None, ""),
     };
-    let s = lz
-        .bench(g.be, cli.bench_warmup, cli.bench_reps)
-        .map_err(|e| cuda_fail(&what, e))?;
+    if progress_wanted() {
+        // The timed runs happen inside the driver; the line says what the wait is for.
+        eprint!(
+            "\rbenchmarking: {} warm-up and {} timed runs on the GPU\x1b[K",
+            cli.bench_warmup, cli.bench_reps
+        );
+    }
+    let s = lz.bench(g.be, cli.bench_warmup, cli.bench_reps);
+    clear_progress();
+    let s = s.map_err(|e| cuda_fail(&what, e))?;
     let gbs = bytes / (s.median_ms * 1e-3) / 1e9;
     let tflops = flops.map(|f| f / (s.median_ms * 1e-3) / 1e12);
     // The device's copy bandwidth on the largest buffer (read + write counted).
