@@ -237,8 +237,13 @@ pub fn kernel_defaults(
     let mut d = KernelDefaults::default();
     let find = |name: &str| params.iter().find(|p| p.name == name);
     let names = || param_list(params);
-    if let Some(a) = ctx.get_attr(kernel, "tilus.args") {
-        let bad = |m: String| Diagnostic::error(DiagLoc::OpAttr(kernel, "tilus.args"), m);
+    if let Some(a) = ctx.get_attr(kernel, tilus_dialects::tilus::attr_names::ARGS) {
+        let bad = |m: String| {
+            Diagnostic::error(
+                DiagLoc::OpAttr(kernel, tilus_dialects::tilus::attr_names::ARGS),
+                m,
+            )
+        };
         let AttrKind::Dict(entries) = ctx.attr_kind(a) else {
             return Err(bad(
                 "'tilus.args' must be a dictionary of scalar arguments, like {n = 64 : i32}".into(),
@@ -276,8 +281,13 @@ pub fn kernel_defaults(
             d.args.push((k.clone(), value));
         }
     }
-    if let Some(a) = ctx.get_attr(kernel, "tilus.inputs") {
-        let bad = |m: String| Diagnostic::error(DiagLoc::OpAttr(kernel, "tilus.inputs"), m);
+    if let Some(a) = ctx.get_attr(kernel, tilus_dialects::tilus::attr_names::INPUTS) {
+        let bad = |m: String| {
+            Diagnostic::error(
+                DiagLoc::OpAttr(kernel, tilus_dialects::tilus::attr_names::INPUTS),
+                m,
+            )
+        };
         let AttrKind::Dict(entries) = ctx.attr_kind(a) else {
             return Err(bad(
                 "'tilus.inputs' must be a dictionary like {x = \"random\", acc = \"zeros\"}".into(),
@@ -304,8 +314,13 @@ pub fn kernel_defaults(
             d.inputs.push((k.clone(), InputInit::parse(&s, base)));
         }
     }
-    if let Some(a) = ctx.get_attr(kernel, "tilus.outputs") {
-        let bad = |m: String| Diagnostic::error(DiagLoc::OpAttr(kernel, "tilus.outputs"), m);
+    if let Some(a) = ctx.get_attr(kernel, tilus_dialects::tilus::attr_names::OUTPUTS) {
+        let bad = |m: String| {
+            Diagnostic::error(
+                DiagLoc::OpAttr(kernel, tilus_dialects::tilus::attr_names::OUTPUTS),
+                m,
+            )
+        };
         let AttrKind::Array(items) = ctx.attr_kind(a) else {
             return Err(bad(
                 "'tilus.outputs' must be an array of parameter names, like [\"y\"]".into(),
@@ -336,7 +351,7 @@ pub fn kernel_defaults(
         }
         d.outputs = Some(outs);
     }
-    if let Some(a) = ctx.get_attr(kernel, "tilus.reference") {
+    if let Some(a) = ctx.get_attr(kernel, tilus_dialects::tilus::attr_names::REFERENCE) {
         match ctx.attr_kind(a) {
             AttrKind::String { value, .. } => {
                 d.reference = Some(String::from_utf8_lossy(value).into_owned())
@@ -346,7 +361,7 @@ pub fn kernel_defaults(
             }
             _ => {
                 return Err(Diagnostic::error(
-                    DiagLoc::OpAttr(kernel, "tilus.reference"),
+                    DiagLoc::OpAttr(kernel, tilus_dialects::tilus::attr_names::REFERENCE),
                     "'tilus.reference' must name another kernel of the file, like \"matmul_ref\"",
                 ))
             }

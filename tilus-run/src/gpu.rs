@@ -120,9 +120,13 @@ pub fn lower(
         return Err((m.clone(), m));
     };
     let params = entry_params(&ctx, entry);
-    let smem_bytes = tilus_dialects::tilus_types::prop_i64(&ctx, entry, "tilus.smem_bytes")
-        .unwrap_or(0)
-        .clamp(0, u32::MAX as i64) as u32;
+    let smem_bytes = tilus_dialects::tilus_types::prop_i64(
+        &ctx,
+        entry,
+        tilus_dialects::tilus::attr_names::SMEM_BYTES,
+    )
+    .unwrap_or(0)
+    .clamp(0, u32::MAX as i64) as u32;
     let target = match tilus_dialects::ptx::EntryOp::cast(&ctx, entry)
         .map(|e| ctx.attr_kind(e.target(&ctx)))
     {
@@ -167,7 +171,7 @@ fn entry_params(ctx: &Context, entry: OpId) -> Vec<EntryParam> {
 }
 
 fn tensor_maps(ctx: &Context, entry: OpId) -> Result<Vec<TmaSite>, String> {
-    let Some(a) = ctx.get_attr(entry, "tilus.tensor_maps") else {
+    let Some(a) = ctx.get_attr(entry, tilus_dialects::tilus::attr_names::TENSOR_MAPS) else {
         return Ok(Vec::new());
     };
     let AttrKind::Array(items) = ctx.attr_kind(a) else {
@@ -333,7 +337,7 @@ pub fn gemm_operands(
     args: &[ArgValue],
 ) -> Result<GemmOperands, String> {
     let mut keys: Vec<(String, String)> = Vec::new();
-    let from_attr = match ctx.get_attr(kernel, "tilus.gemm") {
+    let from_attr = match ctx.get_attr(kernel, tilus_dialects::tilus::attr_names::GEMM) {
         None => false,
         Some(a) => match ctx.attr_kind(a) {
             AttrKind::Dict(entries) => {

@@ -395,7 +395,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
 fn referenced_names(ctx: &Context, kernels: &[(String, OpId)]) -> Vec<String> {
     let mut out = Vec::new();
     for (_, k) in kernels {
-        if let Some(a) = ctx.get_attr(*k, "tilus.reference") {
+        if let Some(a) = ctx.get_attr(*k, tilus_dialects::tilus::attr_names::REFERENCE) {
             match ctx.attr_kind(a) {
                 tilus_ir::AttrKind::String { value, .. } => {
                     out.push(String::from_utf8_lossy(value).into_owned())
@@ -1179,14 +1179,14 @@ fn bench(
         })
     };
     let all_bytes: usize = mem.buffers.iter().map(|b| b.bytes.len()).sum();
-    let (bytes, bytes_src) = match (cli.bytes, attr("tilus.bytes")?) {
+    let (bytes, bytes_src) = match (cli.bytes, attr(tilus_dialects::tilus::attr_names::BYTES)?) {
         (Some(b), _) => (b, "--bytes"),
-        (None, Some(b)) => (b, "tilus.bytes"),
+        (None, Some(b)) => (b, tilus_dialects::tilus::attr_names::BYTES),
         (None, None) => (all_bytes as f64, "every buffer once"),
     };
-    let (flops, flops_src) = match (cli.flops, attr("tilus.flops")?) {
+    let (flops, flops_src) = match (cli.flops, attr(tilus_dialects::tilus::attr_names::FLOPS)?) {
         (Some(f), _) => (Some(f), "--flops"),
-        (None, Some(f)) => (Some(f), "tilus.flops"),
+        (None, Some(f)) => (Some(f), tilus_dialects::tilus::attr_names::FLOPS),
         (None, None) => (None, ""),
     };
     if progress_wanted() {
@@ -1495,7 +1495,7 @@ fn resolve_reference(
             cli,
             INVALID,
             Diagnostic::error(
-                DiagLoc::OpAttr(kernel, "tilus.reference"),
+                DiagLoc::OpAttr(kernel, tilus_dialects::tilus::attr_names::REFERENCE),
                 format!("tilus.reference: {problem}"),
             )
             .with_help(format!("the kernels are: {}", names.join(", "))),

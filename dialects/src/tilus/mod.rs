@@ -61,6 +61,7 @@ const CMP_PREDICATE: AttrConstraint = enum_attr(
     &["eq", "ne", "lt", "le", "gt", "ge"],
 );
 
+pub mod attr_names;
 mod compute;
 mod ids;
 mod kernel;

@@ -731,11 +731,11 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
     }
     if !kn.maps.is_empty() {
         let a = ctx.attr(AttrKind::Array(kn.maps.clone()));
-        ctx.set_attr(k, "tilus.tensor_maps", Some(a));
+        ctx.set_attr(k, tilus_dialects::tilus::attr_names::TENSOR_MAPS, Some(a));
     }
     if kn.uses_tcgen05 {
         let a = ctx.str_attr("sm_100a");
-        ctx.set_attr(k, "tilus.ptx_target", Some(a));
+        ctx.set_attr(k, tilus_dialects::tilus::attr_names::PTX_TARGET, Some(a));
     }
     if errors.is_empty() {
         Ok(n)
@@ -746,7 +746,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
 
 fn existing_maps(ctx: &Context, k: OpId) -> Vec<Attr> {
     match ctx
-        .get_attr(k, "tilus.tensor_maps")
+        .get_attr(k, tilus_dialects::tilus::attr_names::TENSOR_MAPS)
         .map(|a| ctx.attr_kind(a))
     {
         Some(AttrKind::Array(xs)) => xs.clone(),

@@ -327,7 +327,7 @@ pub(crate) fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<(OpId, i64)> {
             return Some((p, 32 * k.warps(ctx)));
         }
         if EntryOp::is(ctx, p) {
-            let n = prop_i64(ctx, p, "tilus.threads")
+            let n = prop_i64(ctx, p, tilus_dialects::tilus::attr_names::THREADS)
                 .or_else(|| prop_i64(ctx, p, "maxntid"))
                 .unwrap_or(1024);
             return Some((p, n));

@@ -118,7 +118,7 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
     });
     // Live allocations: (op, offset, size).
     let mut live: Vec<(OpId, i64, i64)> = Vec::new();
-    let mut total = prop_i64(ctx, k, "tilus.smem_bytes").unwrap_or(0);
+    let mut total = prop_i64(ctx, k, tilus_dialects::tilus::attr_names::SMEM_BYTES).unwrap_or(0);
     let mut n = 0;
     for o in events {
         if FreeSharedOp::is(ctx, o) {
@@ -129,7 +129,7 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
         }
         let (size, align) = alloc_shape(ctx, o).expect("allocation");
         if let Some(off) = ctx
-            .get_attr(o, "tilus.smem_offset")
+            .get_attr(o, tilus_dialects::tilus::attr_names::SMEM_OFFSET)
             .and_then(|a| attr_i64(ctx, a))
         {
             // Already placed (the pass ran before).
@@ -148,7 +148,7 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
         live.push((o, off, size));
         total = total.max(off + size);
         let a = i64_attr(ctx, off);
-        ctx.set_attr(o, "tilus.smem_offset", Some(a));
+        ctx.set_attr(o, tilus_dialects::tilus::attr_names::SMEM_OFFSET, Some(a));
         n += 1;
     }
     if total > SMEM_LIMIT {
@@ -159,7 +159,7 @@ fn plan(ctx: &mut Context, k: OpId) -> Result<(u64, i64), Diagnostic> {
     }
     if total > 0 {
         let a = i64_attr(ctx, total);
-        ctx.set_attr(k, "tilus.smem_bytes", Some(a));
+        ctx.set_attr(k, tilus_dialects::tilus::attr_names::SMEM_BYTES, Some(a));
     }
     Ok((n, total))
 }
@@ -239,7 +239,7 @@ pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, Stri
         {
             let off = b
                 .ctx()
-                .get_attr(d, "tilus.smem_offset")
+                .get_attr(d, tilus_dialects::tilus::attr_names::SMEM_OFFSET)
                 .and_then(|a| attr_i64(b.ctx(), a))
                 .ok_or("the allocation has no offset (run plan-shared-memory first)")?;
             let base = smem_base(b);

@@ -270,7 +270,7 @@ impl Lowering {
 
     fn kernel(&mut self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         let body = ctx.region_blocks(ctx.regions(k)[0])[0];
-        let planned = prop_i64(ctx, k, "tilus.smem_bytes").unwrap_or(0);
+        let planned = prop_i64(ctx, k, tilus_dialects::tilus::attr_names::SMEM_BYTES).unwrap_or(0);
         self.scratch_off = (planned + 127) / 128 * 128;
         self.block(ctx, body)?;
         if self.scratch_bytes > 0 {
@@ -279,7 +279,7 @@ impl Lowering {
                 return Err(Diagnostic::op(k, format!("lower-tiles: the kernel needs {total} bytes of shared memory with the reduction scratch")));
             }
             let a = super::build::i64_attr(ctx, total);
-            ctx.set_attr(k, "tilus.smem_bytes", Some(a));
+            ctx.set_attr(k, tilus_dialects::tilus::attr_names::SMEM_BYTES, Some(a));
             super::shared_memory::declare_smem(ctx, k);
         }
         // Erase what was lowered, users first.
@@ -1754,7 +1754,9 @@ impl Lowering {
         new_inits.extend(tail_inits);
         self.block(ctx, body)?;
         // The yield.
-        let y = ctx.block_last(body).expect("scf.yield");
+        let y = ctx
+            .block_last(body)
+            .expect("an scf.for body ends with its yield");
         let yops = ctx.operands(y).to_vec();
         let mut ny = Vec::new();
         let mut tail = Vec::new();

@@ -191,7 +191,7 @@ impl LowerTilusKernel {
         // A kernel that needs another target (tcgen05: sm_100a, set by lower-async-to-ptx as
         // `tilus.ptx_target`) keeps it; the pass option is the default for the others.
         let target = match ctx
-            .get_attr(k, "tilus.ptx_target")
+            .get_attr(k, tilus_dialects::tilus::attr_names::PTX_TARGET)
             .map(|a| ctx.attr_kind(a).clone())
         {
             Some(tilus_ir::AttrKind::String { value, .. }) => {
@@ -232,13 +232,19 @@ impl LowerTilusKernel {
             })
             .cloned()
             .collect();
-        attrs.push(("tilus.warps".into(), i64_attr(ctx, warps)));
-        attrs.push(("tilus.threads".into(), i64_attr(ctx, 32 * warps)));
+        attrs.push((
+            tilus_dialects::tilus::attr_names::WARPS.into(),
+            i64_attr(ctx, warps),
+        ));
+        attrs.push((
+            tilus_dialects::tilus::attr_names::THREADS.into(),
+            i64_attr(ctx, 32 * warps),
+        ));
         if let Some(bm) = ctx.get_inherent_or_attr(k, "blocks") {
-            attrs.push(("tilus.blocks".into(), bm));
+            attrs.push((tilus_dialects::tilus::attr_names::BLOCKS.into(), bm));
         }
         if let Some(c) = ctx.get_inherent_or_attr(k, "cluster") {
-            attrs.push(("tilus.cluster".into(), c));
+            attrs.push((tilus_dialects::tilus::attr_names::CLUSTER.into(), c));
         }
         st.attrs = attrs;
         let e = ctx.create_op(st);

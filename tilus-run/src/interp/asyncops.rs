@@ -101,10 +101,11 @@ impl AsyncOp {
         match self.kind {
             AsyncKind::TmaLoad { .. } => "TMA copy (tma.global_to_shared)",
             AsyncKind::TmaStore { .. } => "TMA store (tma.shared_to_global)",
-            AsyncKind::Wgmma { .. } => "wgmma.mma",
-            AsyncKind::TcMma { .. } => "tcgen05.mma",
-            AsyncKind::TcCp { .. } => "tcgen05.cp",
-            AsyncKind::TcCommit { .. } => "tcgen05.commit",
+            // The op's own declared name.
+            AsyncKind::Wgmma { .. } => tilus_dialects::wgmma::MMA.name,
+            AsyncKind::TcMma { .. } => tilus_dialects::tcgen05::MMA.name,
+            AsyncKind::TcCp { .. } => tilus_dialects::tcgen05::CP.name,
+            AsyncKind::TcCommit { .. } => tilus_dialects::tcgen05::COMMIT.name,
         }
     }
 }
@@ -337,8 +338,9 @@ impl Machine<'_> {
         cta: usize,
         r: &Range<i64>,
         op: OpId,
-        what: &str,
     ) -> Result<(), Diagnostic> {
+        // The message names the op that makes the access.
+        let what = self.ctx.op_name_str(op);
         for a in &self.asyncs {
             if a.smem_writes
                 .iter()
@@ -366,8 +368,9 @@ impl Machine<'_> {
         cta: usize,
         r: &Range<i64>,
         op: OpId,
-        what: &str,
     ) -> Result<(), Diagnostic> {
+        // The message names the op that makes the access.
+        let what = self.ctx.op_name_str(op);
         for a in &self.asyncs {
             let reads = a
                 .smem_reads
@@ -401,8 +404,9 @@ impl Machine<'_> {
         cta: usize,
         t: &TmemVal,
         op: OpId,
-        what: &str,
     ) -> Result<(), Diagnostic> {
+        // The message names the op that makes the access.
+        let what = self.ctx.op_name_str(op);
         let (lanes, cols) = super::tmem::Tmem::footprint(t);
         for a in &self.asyncs {
             if a.tmem_writes

@@ -42,7 +42,7 @@ impl Machine<'_> {
             }
             K::Dealloc(d) => {
                 let t = self.tmem_val(ui, d.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op, "tcgen05.dealloc")?;
+                self.check_tmem_read(cta, &t, op)?;
                 if t.base_col != t.alloc_col || !self.ctas[cta].tmem.free(t.alloc_col) {
                     return Err(self.err(
                         op,
@@ -80,7 +80,7 @@ impl Machine<'_> {
                         }
                         reads.push((cta, SharedMemory::byte_range(&b.view)));
                         for (_, r) in &reads {
-                            self.check_smem_read(cta, r, op, "tcgen05.mma")?;
+                            self.check_smem_read(cta, r, op)?;
                         }
                         let (l, c) = Tmem::footprint(&d);
                         AsyncOp {
@@ -104,7 +104,7 @@ impl Machine<'_> {
                         let s = self.shared(ui, c.source(ctx), op)?;
                         let d = self.tmem_val(ui, c.tensor(ctx), op)?;
                         let r = SharedMemory::byte_range(&s.view);
-                        self.check_smem_read(cta, &r, op, "tcgen05.cp")?;
+                        self.check_smem_read(cta, &r, op)?;
                         let (l, c) = Tmem::footprint(&d);
                         AsyncOp {
                             id: 0,
@@ -156,7 +156,7 @@ impl Machine<'_> {
             }
             K::Ld(ld) => {
                 let t = self.tmem_val(ui, ld.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op, "tcgen05.ld")?;
+                self.check_tmem_read(cta, &t, op)?;
                 let x = self.ctas[cta]
                     .tmem
                     .read(&t)
@@ -175,7 +175,7 @@ impl Machine<'_> {
             K::St(st) => {
                 let x = self.tensor(ui, st.value(ctx), op)?;
                 let t = self.tmem_val(ui, st.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op, "tcgen05.st")?;
+                self.check_tmem_read(cta, &t, op)?;
                 self.ctas[cta]
                     .tmem
                     .write(&t, &x)

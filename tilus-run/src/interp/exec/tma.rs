@@ -104,7 +104,7 @@ impl Machine<'_> {
                     .collect();
                 let r = SharedMemory::byte_range(&dst.view);
                 for &c in &ctas {
-                    self.check_smem_write(c, &r, op, "tma.global_to_shared")?;
+                    self.check_smem_write(c, &r, op)?;
                 }
                 let a = AsyncOp {
                     id: 0,
@@ -132,7 +132,7 @@ impl Machine<'_> {
                 let tile = src.view.layout.shape.clone();
                 let full = self.tma_box(op, c.dims(ctx), &dst, &tile, &offs)?;
                 let r = SharedMemory::byte_range(&src.view);
-                self.check_smem_read(cta, &r, op, "tma.shared_to_global")?;
+                self.check_smem_read(cta, &r, op)?;
                 let a = AsyncOp {
                     id: 0,
                     op,

@@ -35,7 +35,7 @@ impl Machine<'_> {
                 }
                 reads.push((cta, SharedMemory::byte_range(&b.view)));
                 for (_, r) in &reads {
-                    self.check_smem_read(cta, r, op, "wgmma.mma")?;
+                    self.check_smem_read(cta, r, op)?;
                 }
                 let out = self.tensor_type(m.d(ctx), op)?.dtype;
                 let threads = self.units[ui].threads.clone();
