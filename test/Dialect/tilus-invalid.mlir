@@ -10,6 +10,22 @@ tilus.kernel @no_warps() warps(0) blocks(affine_map<() -> (1)>) {
 
 // -----
 
+// `arg_names` (written by the custom form, carried by the generic form) names every parameter
+// once; in generic form it can be written wrong.
+// expected-error@+1 {{'tilus.kernel' op expects one name per parameter in arg_names (2), but found 1}}
+"tilus.kernel"() <{arg_names = ["p"], blocks = affine_map<(d0, d1) -> (1)>, function_type = (!tilus.ptr<f16>, i32) -> (), sym_name = "short_names", warps = 4 : i64}> ({
+^bb0(%arg0: !tilus.ptr<f16>, %arg1: i32):
+}) : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tilus.kernel' op expects distinct, non-empty parameter names in arg_names, but found 'm' twice or empty}}
+"tilus.kernel"() <{arg_names = ["m", "m"], blocks = affine_map<(d0, d1) -> (1)>, function_type = (i32, i32) -> (), sym_name = "twice", warps = 4 : i64}> ({
+^bb0(%arg0: i32, %arg1: i32):
+}) : () -> ()
+
+// -----
+
 // expected-error@+1 {{'tilus.kernel' op expects warps in [1, 32], but found 33}}
 tilus.kernel @too_many_warps() warps(33) blocks(affine_map<() -> (1)>) {
 }

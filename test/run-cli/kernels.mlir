@@ -48,6 +48,10 @@
 // LOWERED: × '<stdin>' has no tilus.kernel to run
 // LOWERED: help: this module was lowered to PTX (it holds ptx.entry ops); tilus-run runs kernels before the lowering
 //
+// --dump-ptx prints one kernel's PTX, so a file with several needs --kernel.
+// RUN: not tilus-run %s --dump-ptx 2>&1 | FileCheck %s --check-prefix=DUMPMANY
+// DUMPMANY: × --dump-ptx applies to one kernel, but '{{.*}}kernels.mlir' runs 2 kernels (@a, @b)
+//
 // Passes can run inside tilus-run; a misspelled pass is a usage error found before reading input.
 // RUN: tilus-run %s --kernel b --pass-pipeline='builtin.module(canonicalize,cse)' | FileCheck %s --check-prefix=B
 // RUN: not tilus-run %s --pass-pipeline='builtin.module(canonicalise)' 2>&1 | FileCheck %s --check-prefix=BADPASS
