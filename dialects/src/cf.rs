@@ -1,9 +1,15 @@
 //! `cf`: unstructured control flow between blocks of a region.
 
 use tilus_ir::attrs::AttrKind;
-use tilus_ir::handle::prelude::*;
-use tilus_ir::opdef::{attr, many, one, succ, Format, OpDef, Trait, ANY_TYPE, I1, STR_ATTR};
+use tilus_ir::attrs::{DenseData, DenseLit};
+use tilus_ir::opdef::{
+    attr, many, many_succ, one, opt_attr, succ, AttrConstraint, Format, OpDef, Trait, ANY_INTEGER,
+    ANY_TYPE, DENSE_I32_ARRAY, I1, STR_ATTR,
+};
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
+use tilus_ir::syntax::parser::{PResult, Parser};
+use tilus_ir::syntax::printer::type_to_string;
+use tilus_ir::{Attr, BlockId, Context, Diagnostic, Printer, Span, Type, TypeKind, Value};
 use tilus_ir::{OpId, OperationState};
 
 /// `cf.br`.
@@ -194,8 +200,356 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// MLIR's `AnyIntElementsAttr`: a dense attribute of integers.
+const INT_ELEMENTS: AttrConstraint = AttrConstraint {
+    desc: "integer elements attribute",
+    check: |c, a| match c.attr_kind(a) {
+        AttrKind::DenseElements { ty, .. } => match c.type_kind(*ty) {
+            TypeKind::Vector { elem, .. } | TypeKind::RankedTensor { elem, .. } => {
+                matches!(c.type_kind(*elem), TypeKind::Integer { .. })
+            }
+            _ => false,
+        },
+        _ => false,
+    },
+    value_type: None,
+    keywords: &[],
+    short_form: None,
+};
+
+/// `cf.switch`.
+pub static SWITCH: OpDef = OpDef {
+    name: "cf.switch",
+    summary: "multi-way branch on an integer",
+    description: "Jumps to the case destination whose value in `case_values` equals `flag`, \
+        or to `defaultDestination` when none does. Each destination takes its own operands; \
+        `case_operand_segments` says how many of `caseOperands` each case forwards. Written \
+        `cf.switch %flag : i32, [ default: ^bb1(%a : i32), 42: ^bb2, 43: ^bb3(%b : i32) ]`.",
+    operands: &[
+        one("flag", ANY_INTEGER),
+        many("defaultOperands", ANY_TYPE),
+        many("caseOperands", ANY_TYPE),
+    ],
+    attributes: &[
+        opt_attr("case_values", INT_ELEMENTS),
+        attr("case_operand_segments", DENSE_I32_ARRAY),
+    ],
+    successors: &[
+        succ("defaultDestination", "defaultOperands"),
+        many_succ("caseDestinations", "caseOperands", "case_operand_segments"),
+    ],
+    traits: &[
+        Trait::Pure,
+        Trait::Terminator,
+        Trait::AttrSizedOperandSegments,
+    ],
+    verify: Some(verify_switch),
+    format: Format::Custom {
+        parse: parse_switch,
+        print: print_switch,
+    },
+    ..OpDef::DEFAULT
+};
+const _: () = SWITCH.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `cf.switch`.
+    pub struct SwitchOp = SWITCH;
+    operands {
+        flag = "flag": Value,
+        default_operands = "defaultOperands": &[Value],
+        case_operands = "caseOperands": &[Value]
+    }
+    results {}
+    attrs {
+        case_values = "case_values": Option<Attr>,
+        case_operand_segments = "case_operand_segments": Attr
+    }
+    regions {}
+    successors {
+        default_destination = "defaultDestination",
+        case_destinations = "caseDestinations": many
+    }
+}
+
+/// The integer case values of a `cf.switch` (empty when it has none), in order.
+pub fn switch_case_values(ctx: &Context, op: OpId) -> Option<Vec<tilus_ir::BigInt>> {
+    let Some(a) = SwitchOp::from_id_unchecked(op).case_values(ctx) else {
+        return Some(Vec::new());
+    };
+    let AttrKind::DenseElements { data, ty } = ctx.attr_kind(a) else {
+        return None;
+    };
+    let n: i64 = match ctx.type_kind(*ty) {
+        TypeKind::Vector { shape, .. } | TypeKind::RankedTensor { shape, .. } => {
+            shape.iter().product()
+        }
+        _ => return None,
+    };
+    let parse = |t: &str| -> Option<tilus_ir::BigInt> {
+        match t {
+            "true" => Some(1.into()),
+            "false" => Some(0.into()),
+            _ => tilus_ir::syntax::parser::parse_int_literal(t),
+        }
+    };
+    match data {
+        DenseData::Literal(DenseLit::Scalar(t)) => {
+            let v = parse(t)?;
+            Some(vec![v; usize::try_from(n).ok()?])
+        }
+        DenseData::Literal(DenseLit::List(items)) => items
+            .iter()
+            .map(|i| match i {
+                DenseLit::Scalar(t) => parse(t),
+                _ => None,
+            })
+            .collect(),
+        DenseData::Empty => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// MLIR's rules: the case values have the flag's type, one per case destination; the segments
+/// split the case operands, one per case destination.
+fn verify_switch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let h = SwitchOp::from_id_unchecked(op);
+    let ncases = h.case_destinations(ctx).len();
+    let segs = ctx
+        .int_array_values(h.case_operand_segments(ctx))
+        .unwrap_or_default();
+    if segs.len() != ncases {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'cf.switch' op expected 'case_operand_segments' to have one size per case destination ({ncases}), but it has {}",
+                segs.len()
+            ),
+        ));
+    }
+    let total: i64 = segs.iter().sum();
+    if segs.iter().any(|v| *v < 0) || total as usize != h.case_operands(ctx).len() {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'cf.switch' op caseOperands count ({}) does not match with the total size ({total}) specified in attribute 'case_operand_segments'",
+                h.case_operands(ctx).len()
+            ),
+        ));
+    }
+    let Some(cv) = h.case_values(ctx) else {
+        if ncases == 0 {
+            return Ok(());
+        }
+        return Err(Diagnostic::op(
+            op,
+            format!("'cf.switch' op number of case values (0) should match number of case destinations ({ncases})"),
+        ));
+    };
+    let AttrKind::DenseElements { ty, .. } = ctx.attr_kind(cv) else {
+        unreachable!("checked by the attribute constraint")
+    };
+    let (elem, n) = match ctx.type_kind(*ty) {
+        TypeKind::Vector { elem, shape, .. } | TypeKind::RankedTensor { elem, shape, .. } => {
+            (*elem, shape.iter().product::<i64>())
+        }
+        _ => unreachable!("checked by the attribute constraint"),
+    };
+    let flag_ty = ctx.value_type(h.flag(ctx));
+    if elem != flag_ty {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'cf.switch' op 'flag' type ('{}') should match case value type ('{}')",
+                type_to_string(ctx, flag_ty),
+                type_to_string(ctx, elem)
+            ),
+        ));
+    }
+    if n != ncases as i64 {
+        return Err(Diagnostic::op(
+            op,
+            format!("'cf.switch' op number of case values ({n}) should match number of case destinations ({ncases})"),
+        ));
+    }
+    Ok(())
+}
+
+/// A destination with its operands: `^bb1` or `^bb1(%a, %b : i32, f32)`.
+fn parse_destination(p: &mut Parser) -> PResult<(BlockId, Vec<Value>)> {
+    let b = p.parse_successor_ref()?;
+    let mut vals = Vec::new();
+    if p.eat("(") {
+        let mut us = Vec::new();
+        loop {
+            us.push(p.parse_operand()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
+        p.expect(":")?;
+        let start = p.pos();
+        let mut ts = Vec::new();
+        loop {
+            ts.push(p.parse_type()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
+        if ts.len() != us.len() {
+            return Err(Diagnostic::at(
+                Span::new(start, p.pos()),
+                format!(
+                    "expected {} types for the destination's operands, found {}",
+                    us.len(),
+                    ts.len()
+                ),
+            ));
+        }
+        p.expect(")")?;
+        for (u, t) in us.iter().zip(ts) {
+            vals.push(p.resolve_operand(u, t)?);
+        }
+    }
+    Ok((b, vals))
+}
+
+fn parse_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
+    let flag_u = p.parse_operand()?;
+    p.expect(":")?;
+    let flag_ty: Type = p.parse_type()?;
+    let flag = p.resolve_operand(&flag_u, flag_ty)?;
+    p.expect(",")?;
+    p.expect("[")?;
+    p.expect_keyword("default")?;
+    p.expect(":")?;
+    let (default_dest, default_ops) = parse_destination(p)?;
+    let mut values = Vec::new();
+    let mut dests = Vec::new();
+    let mut case_ops = Vec::new();
+    let mut segs = Vec::new();
+    while p.eat(",") {
+        let neg = p.eat("-");
+        let (text, sp) = p.parse_number_text()?;
+        let text = if neg { format!("-{text}") } else { text };
+        // Checks the value fits the flag's type, and keeps it as MLIR prints it (decimal).
+        let a = p.number_attr_typed(&text, flag_ty, sp)?;
+        let text = match p.ctx.attr_kind(a) {
+            AttrKind::Integer { value, .. } => value.to_string(),
+            _ => text,
+        };
+        values.push(DenseLit::Scalar(text));
+        p.expect(":")?;
+        let (d, ops) = parse_destination(p)?;
+        dests.push(d);
+        segs.push(ops.len() as i64);
+        case_ops.extend(ops);
+    }
+    p.expect("]")?;
+    let mut props: Vec<(String, Attr)> = Vec::new();
+    if !values.is_empty() {
+        let vty = p.ctx.ty(TypeKind::Vector {
+            shape: vec![values.len() as i64],
+            scalable: vec![false],
+            elem: flag_ty,
+        });
+        let a = p.ctx.attr(AttrKind::DenseElements {
+            data: DenseData::Literal(DenseLit::List(values)),
+            ty: vty,
+        });
+        props.push(("case_values".into(), a));
+    }
+    let segs_attr = p.ctx.int_array_attr(32, &segs);
+    props.push(("case_operand_segments".into(), segs_attr));
+    let sizes = p
+        .ctx
+        .int_array_attr(32, &[1, default_ops.len() as i64, case_ops.len() as i64]);
+    props.push(("operandSegmentSizes".into(), sizes));
+    let mut attrs = Vec::new();
+    if p.peek() == Some(b'{') {
+        for (k, v, sp) in p.parse_attr_dict()? {
+            p.note_attr_span(&k, sp);
+            if def.attr(&k).is_some() {
+                props.push((k, v));
+            } else {
+                attrs.push((k, v));
+            }
+        }
+    }
+    let mut operands = vec![flag];
+    operands.extend(default_ops);
+    operands.extend(case_ops);
+    let mut successors = vec![default_dest];
+    successors.extend(dests);
+    let name = p.ctx.op_name(def.name);
+    let loc = p.ctx.unknown_loc();
+    let mut st = OperationState::new(name, loc)
+        .with_operands(operands)
+        .with_attrs(attrs)
+        .with_successors(successors);
+    st.properties = Some(p.ctx.dict_attr(props));
+    Ok(st)
+}
+
+fn print_destination(pr: &mut Printer, b: BlockId, vals: &[Value]) {
+    pr.print_block_name(b);
+    if vals.is_empty() {
+        return;
+    }
+    pr.out.push('(');
+    for (i, v) in vals.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_value(*v);
+    }
+    pr.out.push_str(" : ");
+    for (i, v) in vals.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        let t = pr.ctx.value_type(*v);
+        pr.print_type(t);
+    }
+    pr.out.push(')');
+}
+
+fn print_switch(pr: &mut Printer, op: OpId) {
+    let ctx = pr.ctx;
+    let h = SwitchOp::from_id_unchecked(op);
+    pr.out.push(' ');
+    pr.print_value(h.flag(ctx));
+    pr.out.push_str(" : ");
+    pr.print_type(ctx.value_type(h.flag(ctx)));
+    pr.out.push_str(", [");
+    pr.indent_more();
+    pr.newline();
+    pr.out.push_str("default: ");
+    print_destination(pr, h.default_destination(ctx), h.default_operands(ctx));
+    let values = switch_case_values(ctx, op).unwrap_or_default();
+    for (i, d) in h.case_destinations(ctx).iter().enumerate() {
+        pr.out.push(',');
+        pr.newline();
+        match values.get(i) {
+            Some(v) => pr.out.push_str(&v.to_string()),
+            None => pr.out.push('?'),
+        }
+        pr.out.push_str(": ");
+        let range = successor_operands(ctx, op, i + 1).unwrap_or(0..0);
+        print_destination(pr, *d, &ctx.operands(op)[range]);
+    }
+    pr.indent_less();
+    pr.newline();
+    pr.out.push(']');
+    let rest = ctx.attrs(op).to_vec();
+    if !rest.is_empty() {
+        pr.out.push(' ');
+        pr.print_attr_dict_entries(&rest, &[]);
+    }
+}
+
 /// The cf dialect's ops.
-pub static OPS: &[&OpDef] = &[&BR, &COND_BR, &ASSERT];
+pub static OPS: &[&OpDef] = &[&BR, &COND_BR, &ASSERT, &SWITCH];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `cf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
@@ -203,5 +557,6 @@ tilus_ir::op_enum_dispatch! {
         Br(BrOp),
         CondBr(CondBrOp),
         Assert(AssertOp),
+        Switch(SwitchOp),
     }
 }

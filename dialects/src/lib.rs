@@ -17,6 +17,7 @@ pub mod layout_algebra;
 pub mod mbarrier;
 pub mod ptx;
 pub mod scf;
+pub mod scf_parallel;
 pub mod tcgen05;
 pub mod threadgroup;
 pub mod tilus;

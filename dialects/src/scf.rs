@@ -122,7 +122,13 @@ pub static YIELD: OpDef = OpDef {
         Trait::Pure,
         Trait::Terminator,
         Trait::ReturnLike,
-        Trait::HasParent(&["scf.for", "scf.if", "scf.execute_region", "scf.while"]),
+        Trait::HasParent(&[
+            "scf.for",
+            "scf.if",
+            "scf.execute_region",
+            "scf.while",
+            "scf.index_switch",
+        ]),
     ],
     format: Format::Declarative("attr-dict ($results^ `:` type($results))?"),
     ..OpDef::DEFAULT
@@ -513,7 +519,20 @@ fn print_functional_type(pr: &mut Printer, inputs: &[Type], results: &[Type]) {
 }
 
 /// The scf dialect's ops.
-pub static OPS: &[&OpDef] = &[&FOR, &IF, &YIELD, &EXECUTE_REGION, &CONDITION, &WHILE];
+pub static OPS: &[&OpDef] = &[
+    &FOR,
+    &IF,
+    &YIELD,
+    &EXECUTE_REGION,
+    &CONDITION,
+    &WHILE,
+    &crate::scf_parallel::INDEX_SWITCH,
+    &crate::scf_parallel::PARALLEL,
+    &crate::scf_parallel::REDUCE,
+    &crate::scf_parallel::REDUCE_RETURN,
+    &crate::scf_parallel::FORALL,
+    &crate::scf_parallel::IN_PARALLEL,
+];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `scf` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
@@ -524,6 +543,12 @@ tilus_ir::op_enum_dispatch! {
         ExecuteRegion(ExecuteRegionOp),
         Condition(ConditionOp),
         While(WhileOp),
+        IndexSwitch(crate::scf_parallel::IndexSwitchOp),
+        Parallel(crate::scf_parallel::ParallelOp),
+        Reduce(crate::scf_parallel::ReduceOp),
+        ReduceReturn(crate::scf_parallel::ReduceReturnOp),
+        Forall(crate::scf_parallel::ForallOp),
+        InParallel(crate::scf_parallel::InParallelOp),
     }
 }
 
@@ -594,7 +619,7 @@ fn for_zero_trips(rw: &mut Rewriter<'_>, op: OpId) -> bool {
     true
 }
 
-fn types_str(ctx: &Context, ts: &[Type]) -> String {
+pub(crate) fn types_str(ctx: &Context, ts: &[Type]) -> String {
     ts.iter()
         .map(|t| type_to_string(ctx, *t))
         .collect::<Vec<_>>()
@@ -602,7 +627,7 @@ fn types_str(ctx: &Context, ts: &[Type]) -> String {
 }
 
 /// The operand types of the `scf.yield` ending region `r`, if it has one.
-fn yield_types(ctx: &Context, r: RegionId) -> Option<(OpId, Vec<Type>)> {
+pub(crate) fn yield_types(ctx: &Context, r: RegionId) -> Option<(OpId, Vec<Type>)> {
     let b = *ctx.region_blocks(r).first()?;
     let last = ctx.block_last(b)?;
     (ctx.op_name_str(last) == "scf.yield").then(|| {
@@ -711,7 +736,7 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// Appends `scf.yield` to a single-block body written without one (MLIR's implicit terminator).
-fn ensure_yield(p: &mut Parser, r: RegionId) {
+pub(crate) fn ensure_yield(p: &mut Parser, r: RegionId) {
     let b = match p.ctx.region_blocks(r).first() {
         Some(b) => *b,
         None => {
@@ -729,6 +754,7 @@ fn ensure_yield(p: &mut Parser, r: RegionId) {
         let loc = p.ctx.unknown_loc();
         let y = p.ctx.create_op(OperationState::new(name, loc));
         p.ctx.append_op(b, y);
+        p.mark_implicit(y);
     }
 }
 
@@ -747,7 +773,7 @@ fn parse_type_list_parens(p: &mut Parser) -> PResult<Vec<Type>> {
     Ok(ts)
 }
 
-fn state(
+pub(crate) fn state(
     p: &mut Parser,
     def: &'static OpDef,
     operands: Vec<tilus_ir::Value>,
@@ -874,13 +900,13 @@ fn parse_if(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
 }
 
 /// Prints a body, leaving out a `scf.yield` without operands (it is implied).
-fn print_body(pr: &mut Printer, r: RegionId) {
+pub(crate) fn print_body(pr: &mut Printer, r: RegionId) {
     let ctx = pr.ctx;
     let implicit = yield_types(ctx, r).is_some_and(|(_, ts)| ts.is_empty());
     pr.print_region(r, false, !implicit);
 }
 
-fn print_trailing_attrs(pr: &mut Printer, op: OpId) {
+pub(crate) fn print_trailing_attrs(pr: &mut Printer, op: OpId) {
     let rest = pr.ctx.attrs(op).to_vec();
     if !rest.is_empty() {
         pr.out.push(' ');

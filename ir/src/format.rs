@@ -1051,6 +1051,10 @@ fn finish(
                 })
                 .or_else(|| r.ty.build.map(|b| b(p.ctx)))
                 .or_else(|| {
+                    let first = op_types.first()?.as_ref()?.first().copied()?;
+                    def.infer_result.map(|f| f(p.ctx, first))
+                })
+                .or_else(|| {
                     if def.has(Trait::ConstantLike) {
                         st.attrs
                             .iter()

@@ -669,8 +669,8 @@ macro_rules! op_handle {
         operands { $($on:ident = $os:literal : $ot:ty),* $(,)? }
         results { $($rn:ident = $rs:literal : $rt:ty),* $(,)? }
         attrs { $($an:ident = $as:literal : $at:ty),* $(,)? }
-        regions { $($gn:ident = $gs:literal),* $(,)? }
-        successors { $($sn:ident = $ss:literal),* $(,)? }
+        regions { $($gn:ident = $gs:literal $(: $gk:ident)?),* $(,)? }
+        successors { $($sn:ident = $ss:literal $(: $sk:ident)?),* $(,)? }
     ) => {
         $(#[$m])*
         #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -743,18 +743,10 @@ macro_rules! op_handle {
                 }
             )*
             $(
-                #[doc = concat!("Region `", $gs, "`.")]
-                pub fn $gn(self, ctx: &$crate::Context) -> $crate::RegionId {
-                    const I: usize = $crate::handle::region_slot(&$def, $gs);
-                    ctx.regions(self.0)[I]
-                }
+                $crate::__handle_region!($def, $gn, $gs $(, $gk)?);
             )*
             $(
-                #[doc = concat!("Successor `", $ss, "`.")]
-                pub fn $sn(self, ctx: &$crate::Context) -> $crate::BlockId {
-                    const I: usize = $crate::handle::successor_slot(&$def, $ss);
-                    ctx.successors(self.0)[I]
-                }
+                $crate::__handle_successor!($def, $sn, $ss $(, $sk)?);
             )*
 
             /// Creates the op at the builder's insertion point and location, from its slots in
@@ -765,7 +757,7 @@ macro_rules! op_handle {
                 $($on: <$ot as $crate::handle::BuildSlot>::Operand<'_>,)*
                 $($rn: <$rt as $crate::handle::BuildSlot>::Result<'_>,)*
                 $($an: $at,)*
-                $($sn: $crate::BlockId,)*
+                $($sn: $crate::__handle_successor_arg!($($sk)?),)*
             ) -> Self {
                 let mut operands = Vec::new();
                 let sizes: &[usize] = &[$(
@@ -781,12 +773,82 @@ macro_rules! op_handle {
                     let d = &$def.attributes[I];
                     (d.name, $crate::handle::AttrValue::make($an, builder.ctx_mut(), d))
                 }),*];
+                let mut successors: Vec<$crate::BlockId> = Vec::new();
+                $($crate::handle::SuccessorArg::push_to($sn, &mut successors);)*
                 let op = $crate::handle::create(
-                    builder, &$def, operands, sizes, results, props, vec![$($sn),*]);
+                    builder, &$def, operands, sizes, results, props, successors);
                 $name(op)
             }
         }
     };
+}
+
+/// A successor argument of a generated `build`: one block, or the blocks of a variadic slot.
+pub trait SuccessorArg {
+    /// Appends the block(s) to the op's successor list.
+    fn push_to(self, out: &mut Vec<BlockId>);
+}
+impl SuccessorArg for BlockId {
+    fn push_to(self, out: &mut Vec<BlockId>) {
+        out.push(self);
+    }
+}
+impl SuccessorArg for Vec<BlockId> {
+    fn push_to(self, out: &mut Vec<BlockId>) {
+        out.extend(self);
+    }
+}
+
+/// A region accessor of [`op_handle!`]: one region, or (`: many`) the regions of a variadic slot.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __handle_region {
+    ($def:path, $gn:ident, $gs:literal) => {
+        #[doc = concat!("Region `", $gs, "`.")]
+        pub fn $gn(self, ctx: &$crate::Context) -> $crate::RegionId {
+            const I: usize = $crate::handle::region_slot(&$def, $gs);
+            let rs = ctx.regions(self.0);
+            rs[$def.region_range(I, rs.len()).map_or(I, |r| r.start)]
+        }
+    };
+    ($def:path, $gn:ident, $gs:literal, many) => {
+        #[doc = concat!("Regions `", $gs, "` (a variadic slot).")]
+        pub fn $gn(self, ctx: &$crate::Context) -> &[$crate::RegionId] {
+            const I: usize = $crate::handle::region_slot(&$def, $gs);
+            let rs = ctx.regions(self.0);
+            &rs[$def.region_range(I, rs.len()).unwrap_or(0..0)]
+        }
+    };
+}
+
+/// A successor accessor of [`op_handle!`]: one block, or (`: many`) those of a variadic slot.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __handle_successor {
+    ($def:path, $sn:ident, $ss:literal) => {
+        #[doc = concat!("Successor `", $ss, "`.")]
+        pub fn $sn(self, ctx: &$crate::Context) -> $crate::BlockId {
+            const I: usize = $crate::handle::successor_slot(&$def, $ss);
+            let ss = ctx.successors(self.0);
+            ss[$def.successor_range(I, ss.len()).map_or(I, |r| r.start)]
+        }
+    };
+    ($def:path, $sn:ident, $ss:literal, many) => {
+        #[doc = concat!("Successors `", $ss, "` (a variadic slot).")]
+        pub fn $sn(self, ctx: &$crate::Context) -> &[$crate::BlockId] {
+            const I: usize = $crate::handle::successor_slot(&$def, $ss);
+            let ss = ctx.successors(self.0);
+            &ss[$def.successor_range(I, ss.len()).unwrap_or(0..0)]
+        }
+    };
+}
+
+/// The builder argument of a successor slot in [`op_handle!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __handle_successor_arg {
+    () => { $crate::BlockId };
+    (many) => { Vec<$crate::BlockId> };
 }
 
 /// Declares a dialect's op enum over its handles, with `classify(ctx, op)`, so that code

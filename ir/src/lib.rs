@@ -42,6 +42,8 @@ pub use cfg::Cfg;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
 pub use diag::{DiagLoc, Diagnostic, Severity, Span};
 pub use dominance::{DomTree, Dominance};
+/// Integer attribute values are arbitrary-precision, as MLIR's APInt of any width.
+pub use num_bigint::BigInt;
 pub use opdef::{OpDef, Trait};
 pub use syntax::parser::{ParsedFile, Parser, SourceMap};
 pub use syntax::printer::{print_op, PrintOptions, Printer};

@@ -83,6 +83,9 @@ pub struct RegionDef {
     pub name: &'static str,
     /// `SizedRegion<1>`: at most one block.
     pub single_block: bool,
+    /// MLIR's `VariadicRegion`: any number of regions (`scf.index_switch`'s cases). An op has
+    /// at most one such slot; the regions before and after it are matched by position.
+    pub variadic: bool,
 }
 
 /// A successor slot and the operand group it forwards to the target block's arguments.
@@ -91,11 +94,79 @@ pub struct SuccessorDef {
     pub name: &'static str,
     /// Name of the operand group passed to the successor (`""` when none).
     pub operands: &'static str,
+    /// MLIR's `VariadicSuccessor`: any number of successors (`cf.switch`'s cases). An op has
+    /// at most one such slot.
+    pub variadic: bool,
+    /// For a variadic slot: the dense `i32` array property (MLIR's `VariadicOfVariadic`
+    /// segments, `case_operand_segments`) that splits `operands` between its successors, one
+    /// size per successor. Without it every successor of the slot would forward the whole group.
+    pub segments: Option<&'static str>,
 }
 
 /// A successor forwarding the operand group `operands` (`""` for none).
 pub const fn succ(name: &'static str, operands: &'static str) -> SuccessorDef {
-    SuccessorDef { name, operands }
+    SuccessorDef {
+        name,
+        operands,
+        variadic: false,
+        segments: None,
+    }
+}
+
+/// Any number of successors, successor `i` of them forwarding segment `i` of the operand group
+/// `operands`, the segments' sizes being the `segments` property.
+pub const fn many_succ(
+    name: &'static str,
+    operands: &'static str,
+    segments: &'static str,
+) -> SuccessorDef {
+    SuccessorDef {
+        name,
+        operands,
+        variadic: true,
+        segments: Some(segments),
+    }
+}
+
+/// Which declared slot the `index`-th of `count` actual regions or successors fills, for
+/// `n` slots of which at most one (`var`) is variadic; `None` when `count` cannot fill them.
+fn slot_of(n: usize, var: Option<usize>, index: usize, count: usize) -> Option<usize> {
+    let fixed = n - var.is_some() as usize;
+    match var {
+        None => (count == n && index < count).then_some(index),
+        Some(_) if count < fixed || index >= count => None,
+        Some(vi) => {
+            let extra = count - fixed;
+            Some(if index < vi {
+                index
+            } else if index < vi + extra {
+                vi
+            } else {
+                index + 1 - extra
+            })
+        }
+    }
+}
+
+/// The actual positions slot `slot` covers among `count` regions or successors (one position
+/// for a non-variadic slot), or `None` when `count` cannot fill the `n` slots.
+fn slot_range(
+    n: usize,
+    var: Option<usize>,
+    slot: usize,
+    count: usize,
+) -> Option<std::ops::Range<usize>> {
+    let fixed = n - var.is_some() as usize;
+    if count < fixed || slot >= n || (var.is_none() && count != fixed) {
+        return None;
+    }
+    let extra = count - fixed;
+    let start = match var {
+        Some(v) if slot > v => slot - 1 + extra,
+        _ => slot,
+    };
+    let len = if var == Some(slot) { extra } else { 1 };
+    Some(start..start + len)
 }
 
 /// Structural properties the generic verifier and passes rely on.
@@ -195,6 +266,10 @@ pub struct OpDef {
     pub successors: &'static [SuccessorDef],
     pub traits: &'static [Trait],
     pub verify: Option<VerifyFn>,
+    /// MLIR's `TypesMatchWith` from the first operand to the results: the result type as a
+    /// function of the first operand's type (`arith.cmpi` on `vector<4xi32>` gives
+    /// `vector<4xi1>`), so a format that writes only the operand type can build the results.
+    pub infer_result: Option<fn(&mut Context, Type) -> Type>,
     pub format: Format,
     /// Dialect whose ops may be written without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
@@ -233,6 +308,7 @@ impl OpDef {
         successors: &[],
         traits: &[],
         verify: None,
+        infer_result: None,
         format: Format::Generic,
         default_dialect: None,
         result_name: None,
@@ -241,6 +317,31 @@ impl OpDef {
         canonicalize: &[],
         materialize_constant: None,
     };
+
+    /// The region slot the `index`-th of an op's `count` regions fills (differs from `index`
+    /// only after a variadic slot).
+    pub fn region_slot_for(&self, index: usize, count: usize) -> Option<usize> {
+        let var = self.regions.iter().position(|r| r.variadic);
+        slot_of(self.regions.len(), var, index, count)
+    }
+
+    /// The positions among an op's `count` regions that region slot `slot` covers.
+    pub fn region_range(&self, slot: usize, count: usize) -> Option<std::ops::Range<usize>> {
+        let var = self.regions.iter().position(|r| r.variadic);
+        slot_range(self.regions.len(), var, slot, count)
+    }
+
+    /// The successor slot the `index`-th of an op's `count` successors fills.
+    pub fn successor_slot_for(&self, index: usize, count: usize) -> Option<usize> {
+        let var = self.successors.iter().position(|r| r.variadic);
+        slot_of(self.successors.len(), var, index, count)
+    }
+
+    /// The positions among an op's `count` successors that successor slot `slot` covers.
+    pub fn successor_range(&self, slot: usize, count: usize) -> Option<std::ops::Range<usize>> {
+        let var = self.successors.iter().position(|r| r.variadic);
+        slot_range(self.successors.len(), var, slot, count)
+    }
 
     /// Whether the op has a trait.
     pub fn has(&self, t: Trait) -> bool {
@@ -282,6 +383,21 @@ impl OpDef {
             panic!("op name must be `dialect.op`");
         }
         crate::format::check_unique_names_const(self);
+        let (mut i, mut vr) = (0, 0);
+        while i < self.regions.len() {
+            vr += self.regions[i].variadic as usize;
+            i += 1;
+        }
+        let (mut i, mut vs) = (0, 0);
+        while i < self.successors.len() {
+            vs += self.successors[i].variadic as usize;
+            i += 1;
+        }
+        if vr > 1 || vs > 1 {
+            panic!(
+                "an op may have at most one variadic region slot and one variadic successor slot"
+            );
+        }
         if let Format::Declarative(f) = self.format {
             crate::format::check_format_const(self, f.as_bytes());
         }
@@ -400,6 +516,7 @@ pub const fn region(name: &'static str) -> RegionDef {
     RegionDef {
         name,
         single_block: false,
+        variadic: false,
     }
 }
 /// A single-block region.
@@ -407,6 +524,15 @@ pub const fn block_region(name: &'static str) -> RegionDef {
     RegionDef {
         name,
         single_block: true,
+        variadic: false,
+    }
+}
+/// Any number of single-block regions (MLIR's `VariadicRegion<SizedRegion<1>>`).
+pub const fn many_block_regions(name: &'static str) -> RegionDef {
+    RegionDef {
+        name,
+        single_block: true,
+        variadic: true,
     }
 }
 
@@ -505,6 +631,28 @@ pub const BOOL_LIKE: TypeConstraint = TypeConstraint {
     },
     build: None,
 };
+/// `i1` in the shape of `t` (MLIR's `getI1SameShape`): `i1` for a scalar, `vector<4xi1>` for
+/// `vector<4xf32>`, `tensor<?xi1>` for `tensor<?xi32>`.
+pub fn i1_same_shape(c: &mut Context, t: Type) -> Type {
+    let i1 = c.int_type(1);
+    match c.type_kind(t).clone() {
+        TypeKind::Vector {
+            shape, scalable, ..
+        } => c.ty(TypeKind::Vector {
+            shape,
+            scalable,
+            elem: i1,
+        }),
+        TypeKind::RankedTensor { shape, .. } => c.ty(TypeKind::RankedTensor {
+            shape,
+            elem: i1,
+            encoding: None,
+        }),
+        TypeKind::UnrankedTensor { .. } => c.ty(TypeKind::UnrankedTensor { elem: i1 }),
+        _ => i1,
+    }
+}
+
 /// Any float, or a vector/tensor of floats.
 pub const FLOAT_LIKE: TypeConstraint = TypeConstraint {
     desc: "floating-point-like",
@@ -797,4 +945,31 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod slot_tests {
+    use super::{slot_of, slot_range};
+
+    #[test]
+    fn variadic_slot_in_the_middle_takes_the_extra_positions() {
+        // Slots: fixed, variadic, fixed; five actual regions.
+        let var = Some(1);
+        let slots: Vec<_> = (0..5).map(|i| slot_of(3, var, i, 5).unwrap()).collect();
+        assert_eq!(slots, [0, 1, 1, 1, 2]);
+        assert_eq!(slot_range(3, var, 1, 5), Some(1..4));
+        assert_eq!(slot_range(3, var, 2, 5), Some(4..5));
+        // An empty variadic slot.
+        assert_eq!(slot_range(3, var, 1, 2), Some(1..1));
+        assert_eq!(slot_of(3, var, 1, 2), Some(2));
+        // Too few for the fixed slots.
+        assert_eq!(slot_of(3, var, 0, 1), None);
+    }
+
+    #[test]
+    fn without_a_variadic_slot_the_count_must_match() {
+        assert_eq!(slot_of(2, None, 1, 2), Some(1));
+        assert_eq!(slot_of(2, None, 1, 3), None);
+        assert_eq!(slot_range(2, None, 0, 3), None);
+    }
 }

@@ -387,19 +387,27 @@ impl<'a> Verifier<'a> {
             }
         }
         // Regions and successors.
-        if ctx.regions(op).len() != def.regions.len() {
+        let nr = ctx.regions(op).len();
+        if def.region_range(0, nr).is_none() && !(def.regions.is_empty() && nr == 0) {
+            let fixed = def.regions.iter().filter(|r| !r.variadic).count();
+            let at_least = if fixed < def.regions.len() {
+                "at least "
+            } else {
+                ""
+            };
             self.err(
                 op,
                 format!(
-                    "requires {} region{}, but found {}",
-                    def.regions.len(),
-                    if def.regions.len() == 1 { "" } else { "s" },
-                    ctx.regions(op).len()
+                    "requires {at_least}{fixed} region{}, but found {nr}",
+                    if fixed == 1 { "" } else { "s" },
                 ),
             );
             return;
         }
-        for (i, (r, rd)) in ctx.regions(op).iter().zip(def.regions).enumerate() {
+        for (i, r) in ctx.regions(op).iter().enumerate() {
+            let Some(rd) = def.region_slot_for(i, nr).map(|k| &def.regions[k]) else {
+                continue;
+            };
             let nb = ctx.region_blocks(*r).len();
             if (rd.single_block || def.has(Trait::SingleBlock) || def.has(Trait::NoTerminator))
                 && nb > 1
@@ -413,25 +421,62 @@ impl<'a> Verifier<'a> {
                 );
             }
         }
-        if ctx.successors(op).len() != def.successors.len() {
+        let ns = ctx.successors(op).len();
+        if def.successor_range(0, ns).is_none() && !(def.successors.is_empty() && ns == 0) {
+            let fixed = def.successors.iter().filter(|r| !r.variadic).count();
+            let at_least = if fixed < def.successors.len() {
+                "at least "
+            } else {
+                ""
+            };
             self.err(
                 op,
                 format!(
-                    "requires {} successor{}, but found {}",
-                    def.successors.len(),
-                    if def.successors.len() == 1 { "" } else { "s" },
-                    ctx.successors(op).len()
+                    "requires {at_least}{fixed} successor{}, but found {ns}",
+                    if fixed == 1 { "" } else { "s" },
                 ),
             );
             return;
         }
         // Forwarded operands must match the target block's arguments.
-        for (i, (sd, &b)) in def.successors.iter().zip(ctx.successors(op)).enumerate() {
-            let vals = if sd.operands.is_empty() {
-                Vec::new()
-            } else {
-                crate::format::operand_group(ctx, def, op, sd.operands)
+        for (i, &b) in ctx.successors(op).iter().enumerate() {
+            let Some(range) = crate::rewrite::successor_operands(ctx, op, i) else {
+                // Only a segmented variadic slot can fail to say: its sizes do not add up.
+                let sd = def.successor_slot_for(i, ns).map(|k| &def.successors[k]);
+                let slot = def.successor_slot_for(i, ns);
+                if let Some((prop, group)) = sd.and_then(|sd| Some((sd.segments?, sd.operands))) {
+                    let n = crate::format::operand_group(ctx, def, op, group).len();
+                    let segs = ctx
+                        .get_prop(op, prop)
+                        .and_then(|a| ctx.int_array_values(a))
+                        .unwrap_or_default();
+                    let nsucc = slot
+                        .and_then(|k| def.successor_range(k, ns))
+                        .map_or(0, |r| r.len());
+                    if segs.len() != nsucc {
+                        self.err(
+                            op,
+                            format!(
+                                "'{prop}' has {} sizes, but the op has {nsucc} such successors",
+                                segs.len()
+                            ),
+                        );
+                        return;
+                    }
+                    let total: i64 = segs.iter().sum();
+                    self.err(
+                        op,
+                        format!("{group} count ({n}) does not match with the total size ({total}) specified in attribute '{prop}'"),
+                    );
+                } else {
+                    self.err(
+                        op,
+                        format!("cannot tell which operands successor #{i} takes"),
+                    );
+                }
+                return;
             };
+            let vals = &ctx.operands(op)[range];
             let args = ctx.block_args(b);
             if vals.len() != args.len() {
                 self.err(

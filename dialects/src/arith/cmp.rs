@@ -11,6 +11,35 @@ const CMPF_PREDICATES: &[&str] = &[
     "une", "uno", "true",
 ];
 
+/// The shape of a vector or tensor type (`None` for a scalar; `Some(None)` for unranked).
+fn shape_of(ctx: &Context, t: Type) -> Option<Option<Vec<i64>>> {
+    match ctx.type_kind(t) {
+        TypeKind::Vector { shape, .. } => Some(Some(shape.clone())),
+        TypeKind::RankedTensor { shape, .. } => Some(Some(shape.clone())),
+        TypeKind::UnrankedTensor { .. } => Some(None),
+        _ => None,
+    }
+}
+
+/// MLIR's rule for comparisons: the result is `i1` in the operands' shape.
+fn verify_i1_same_shape(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let lhs = ctx.value_type(ctx.operands(op)[0]);
+    let res = ctx.value_type(ctx.results(op)[0]);
+    let same_kind = std::mem::discriminant(ctx.type_kind(lhs))
+        == std::mem::discriminant(ctx.type_kind(res))
+        || shape_of(ctx, lhs).is_none() && shape_of(ctx, res).is_none();
+    if !same_kind || shape_of(ctx, lhs) != shape_of(ctx, res) {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'{}' op failed to verify that result type has i1 element type and same shape as operands",
+                ctx.op_name_str(op)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `arith.cmpi`.
 pub static CMPI: OpDef = OpDef {
     name: "arith.cmpi",
@@ -19,13 +48,15 @@ pub static CMPI: OpDef = OpDef {
         "Compares two integers with `predicate` (`eq ne slt sle sgt sge ult ule ugt uge`), \
         giving an `i1`.",
     operands: &[one("lhs", SIGNLESS_INT_LIKE), one("rhs", SIGNLESS_INT_LIKE)],
-    results: &[one("result", I1)],
+    results: &[one("result", BOOL_LIKE)],
     attributes: &[attr(
         "predicate",
         enum_attr("integer comparison predicate", CMPI_PREDICATES),
     )],
     traits: &[Trait::Pure, Trait::SameTypeOperands, Trait::PerThread],
     format: Format::Declarative("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
+    verify: Some(verify_i1_same_shape),
+    infer_result: Some(tilus_ir::opdef::i1_same_shape),
     fold: Some(fold::cmpi),
     canonicalize: canon::CMPI,
     ..OpDef::DEFAULT
@@ -72,7 +103,7 @@ pub static CMPF: OpDef = OpDef {
     description: "Compares two floats with `predicate` (ordered `o*`, unordered `u*`, `false`, \
         `true`, `ord`, `uno`), giving an `i1`.",
     operands: &[one("lhs", FLOAT_LIKE), one("rhs", FLOAT_LIKE)],
-    results: &[one("result", I1)],
+    results: &[one("result", BOOL_LIKE)],
     attributes: &[
         attr(
             "predicate",
@@ -84,6 +115,8 @@ pub static CMPF: OpDef = OpDef {
     format: Format::Declarative(
         "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
     ),
+    verify: Some(verify_i1_same_shape),
+    infer_result: Some(tilus_ir::opdef::i1_same_shape),
     fold: Some(fold::cmpf),
     ..OpDef::DEFAULT
 };

@@ -87,14 +87,28 @@ pub fn post_order_blocks(ctx: &Context, entry: BlockId) -> Vec<BlockId> {
 /// ops), whose successor arguments must then be assumed used.
 pub fn successor_operands(ctx: &Context, op: OpId, s: usize) -> Option<std::ops::Range<usize>> {
     let def = ctx.op_def(op)?;
-    let sd = def.successors.get(s)?;
+    let ns = ctx.successors(op).len();
+    let slot = def.successor_slot_for(s, ns)?;
+    let sd = &def.successors[slot];
     if sd.operands.is_empty() {
         return Some(0..0);
     }
     let gi = def.operands.iter().position(|o| o.name == sd.operands)?;
     let sizes = crate::format::segment_sizes(ctx, def, op, ctx.operands(op).len());
     let start: usize = sizes.get(..gi)?.iter().sum();
-    Some(start..start + *sizes.get(gi)?)
+    let group = start..start + *sizes.get(gi)?;
+    let Some(prop) = sd.segments else {
+        return Some(group);
+    };
+    // One segment of the group per successor of the variadic slot.
+    let k = s - def.successor_range(slot, ns)?.start;
+    let segs = ctx.int_array_values(ctx.get_prop(op, prop)?)?;
+    if segs.iter().any(|v| *v < 0) || segs.iter().sum::<i64>() as usize != group.len() {
+        return None;
+    }
+    let off: i64 = segs.get(..k)?.iter().sum();
+    let len = *segs.get(k)?;
+    Some(group.start + off as usize..group.start + (off + len) as usize)
 }
 
 /// Removes the operand `op` forwards to argument `arg` of successor `s`, keeping an
@@ -108,11 +122,23 @@ fn erase_successor_operand(ctx: &mut Context, op: OpId, s: usize, arg: usize) {
     if !def.has(Trait::AttrSizedOperandSegments) {
         return;
     }
-    let gi = def
-        .operands
-        .iter()
-        .position(|o| o.name == def.successors[s].operands)
-        .unwrap();
+    let ns = ctx.successors(op).len();
+    let Some(slot) = def.successor_slot_for(s, ns) else {
+        return;
+    };
+    let sd = &def.successors[slot];
+    if let (Some(prop), Some(r)) = (sd.segments, def.successor_range(slot, ns)) {
+        if let Some(mut segs) = ctx.get_prop(op, prop).and_then(|a| ctx.int_array_values(a)) {
+            if let Some(v) = segs.get_mut(s - r.start) {
+                *v = (*v - 1).max(0);
+            }
+            let na = ctx.int_array_attr(32, &segs);
+            set_property(ctx, op, prop, Some(na));
+        }
+    }
+    let Some(gi) = def.operands.iter().position(|o| o.name == sd.operands) else {
+        return;
+    };
     let Some(a) = ctx.get_prop(op, "operandSegmentSizes") else {
         return;
     };

@@ -207,6 +207,9 @@ pub struct Parser<'c, 's> {
     /// Ops whose own location is an alias defined later (`loc(#loc3)` as `mlir-opt` prints
     /// every op): set directly once the aliases are known, without a placeholder attribute.
     fwd_op_locs: Vec<(OpId, &'s str, Span)>,
+    /// Ops a custom parser created that the text did not spell (implicit terminators); they
+    /// take the location of the op being parsed, as in MLIR.
+    implicit_ops: Vec<OpId>,
     /// The file name of the last `loc("file":line:col)` read, as an attribute (a file's
     /// locations nearly all name the same file).
     loc_file: Option<(&'s str, Attr)>,
@@ -269,6 +272,7 @@ impl<'c, 's> Parser<'c, 's> {
             pending_attr_spans: Vec::new(),
             fwd_locs: Vec::new(),
             fwd_op_locs: Vec::new(),
+            implicit_ops: Vec::new(),
             loc_file: None,
             grammar_only: false,
         }
@@ -1404,6 +1408,7 @@ impl<'c, 's> Parser<'c, 's> {
             }
             return Err(d);
         };
+        let implicit_mark = self.implicit_ops.len();
         let mut st = crate::format::parse_custom(self, def, num_results)?;
         // Trailing location.
         let mut fwd_loc = None;
@@ -1411,6 +1416,15 @@ impl<'c, 's> Parser<'c, 's> {
             (st.loc, fwd_loc) = self.parse_op_loc()?;
         } else {
             st.loc = self.default_loc(loc_default);
+        }
+        for o in self
+            .implicit_ops
+            .split_off(implicit_mark.min(self.implicit_ops.len()))
+        {
+            self.ctx.op_mut(o).loc = st.loc;
+            if let Some((name, sp)) = fwd_loc {
+                self.fwd_op_locs.push((o, name, sp));
+            }
         }
         st.name = self.ctx.op_name(def.name);
         let attr_spans = std::mem::take(&mut self.pending_attr_spans);
@@ -3337,6 +3351,12 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(self.ctx.attr(AttrKind::Loc(loc)))
     }
 
+    /// Records an op a custom parser created without text (an implicit terminator), so it gets
+    /// the location of the op being parsed once that is known.
+    pub fn mark_implicit(&mut self, op: OpId) {
+        self.implicit_ops.push(op);
+    }
+
     /// Spans of attributes parsed by a custom format, attached to the op when it is created.
     pub fn note_attr_span(&mut self, name: &str, span: Span) {
         self.pending_attr_spans.push((name.to_string(), span));
@@ -3607,6 +3627,11 @@ fn int_value(text: &str, width: u32, signedness: Signedness, sp: Span) -> PResul
     let v = parse_bigint(text).ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
     check_int_range(v, width, signedness)
         .ok_or_else(|| Diagnostic::at(sp, "integer constant out of range for attribute"))
+}
+
+/// The value of an integer literal as MLIR writes it (`42`, `-7`, `0x2A`).
+pub fn parse_int_literal(text: &str) -> Option<BigInt> {
+    parse_bigint(text)
 }
 
 fn parse_bigint(text: &str) -> Option<BigInt> {

@@ -86,13 +86,19 @@ impl Pass for ScfToCf {
                     match ScfOpKind::classify(ctx, s) {
                         Some(ScfOpKind::For(_)) => lower_for(ctx, s, &mut order),
                         Some(ScfOpKind::If(_)) => lower_if(ctx, s, &mut order),
-                        // Only scf.for and scf.if are collected; scf.while and
-                        // scf.execute_region are not lowered to branches yet (notes.md).
+                        // Only scf.for and scf.if are collected; the other region ops
+                        // are not lowered to branches yet (notes.md).
                         Some(
                             ScfOpKind::Yield(_)
                             | ScfOpKind::While(_)
                             | ScfOpKind::Condition(_)
-                            | ScfOpKind::ExecuteRegion(_),
+                            | ScfOpKind::ExecuteRegion(_)
+                            | ScfOpKind::IndexSwitch(_)
+                            | ScfOpKind::Parallel(_)
+                            | ScfOpKind::Reduce(_)
+                            | ScfOpKind::ReduceReturn(_)
+                            | ScfOpKind::Forall(_)
+                            | ScfOpKind::InParallel(_),
                         )
                         | None => continue,
                     }

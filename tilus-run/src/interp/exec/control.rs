@@ -14,9 +14,15 @@ impl Machine<'_> {
         let ctx = self.ctx;
         match k {
             // Not in Tilus kernels yet: reported, not guessed at.
-            ScfOpKind::While(_) | ScfOpKind::Condition(_) | ScfOpKind::ExecuteRegion(_) => {
-                Err(self.unsupported(op))
-            }
+            ScfOpKind::While(_)
+            | ScfOpKind::Condition(_)
+            | ScfOpKind::ExecuteRegion(_)
+            | ScfOpKind::IndexSwitch(_)
+            | ScfOpKind::Parallel(_)
+            | ScfOpKind::Reduce(_)
+            | ScfOpKind::ReduceReturn(_)
+            | ScfOpKind::Forall(_)
+            | ScfOpKind::InParallel(_) => Err(self.unsupported(op)),
             ScfOpKind::For(f) => {
                 let lb = self.scalar(ui, f.lower_bound(ctx), op)?.as_i64();
                 let ub = self.scalar(ui, f.upper_bound(ctx), op)?.as_i64();
