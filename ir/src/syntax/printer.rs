@@ -468,7 +468,8 @@ impl<'a> Printer<'a> {
     /// Writes a block's label, e.g. `^bb1`.
     pub fn print_block_name(&mut self, b: BlockId) {
         let n = self.blocks.get(&b).copied().unwrap_or(u32::MAX);
-        let _ = write!(self.out, "^bb{n}");
+        self.out.push_str("^bb");
+        push_u32(&mut self.out, n);
     }
 
     // ----- ops --------------------------------------------------------------------------------
@@ -725,7 +726,8 @@ impl<'a> Printer<'a> {
                     Signedness::Signed => "si",
                     Signedness::Unsigned => "ui",
                 };
-                let _ = write!(self.out, "{p}{width}");
+                self.out.push_str(p);
+                push_u32(&mut self.out, *width);
             }
             TypeKind::Index => self.out.push_str("index"),
             TypeKind::Float(k) => self.out.push_str(k.keyword()),
@@ -763,6 +765,9 @@ impl<'a> Printer<'a> {
                 for (d, s) in shape.iter().zip(scalable) {
                     if *s {
                         let _ = write!(self.out, "[{d}]x");
+                    } else if let Ok(small) = u32::try_from(*d) {
+                        push_u32(&mut self.out, small);
+                        self.out.push('x');
                     } else {
                         let _ = write!(self.out, "{d}x");
                     }
@@ -909,6 +914,9 @@ impl<'a> Printer<'a> {
         for &d in shape {
             if d == DYNAMIC {
                 self.out.push_str("?x");
+            } else if let Ok(small) = u32::try_from(d) {
+                push_u32(&mut self.out, small);
+                self.out.push('x');
             } else {
                 let _ = write!(self.out, "{d}x");
             }
