@@ -6,7 +6,7 @@
 //! way (soft reconvergence, as a warp does after a branch), and merge at `threadgroup.sync`
 //! and at collective ops that need the whole group.
 
-use super::asyncops::{AsyncOp, GroupOwner, Groups};
+use super::asyncops::{AsyncOp, GroupOwner, Groups, Tracked};
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
 use super::value::{Sc, ScalarKind, Val};
@@ -257,6 +257,9 @@ pub(crate) struct Machine<'a> {
     pub units: Vec<Unit>,
     pub next_unit: u64,
     pub asyncs: Vec<AsyncOp>,
+    /// Footprints of async ops (in flight or finished) that some thread is not yet ordered
+    /// after: the race checks.
+    pub tracked: Vec<Tracked>,
     pub next_async: u64,
     /// Scheduler time: one step per op executed.
     pub now: u64,
@@ -269,6 +272,9 @@ pub(crate) struct Machine<'a> {
     pub num_values: usize,
     /// Barrier phases completed so far (all CTAs): a change preempts the running unit.
     pub flips: u64,
+    /// (wait op, barrier alloc, index) already warned about a possible missed phase: one
+    /// warning per wait and barrier, not one per iteration.
+    pub warned_missed: Vec<(OpId, OpId, usize)>,
     rr_last: u64,
 }
 
@@ -338,6 +344,7 @@ impl<'a> Machine<'a> {
             units: Vec::new(),
             next_unit: 0,
             asyncs: Vec::new(),
+            tracked: Vec::new(),
             next_async: 0,
             now: 0,
             steps: 0,
@@ -347,6 +354,7 @@ impl<'a> Machine<'a> {
             bar_plan,
             num_values: ctx.num_values(),
             flips: 0,
+            warned_missed: Vec::new(),
             rr_last: 0,
         }
     }
@@ -387,6 +395,7 @@ impl<'a> Machine<'a> {
         self.ctas.clear();
         self.units.clear();
         self.asyncs.clear();
+        self.tracked.clear();
         let nbars: usize = self.bar_plan.values().map(|(_, c)| c.len()).sum();
         let body = self.body_block();
         for (rank, b) in blocks.iter().enumerate() {
@@ -447,7 +456,7 @@ impl<'a> Machine<'a> {
                 cta, bar, parity, ..
             } => self.ctas[*cta].bars[*bar].phase != *parity,
             Block::Groups { owner, n, .. } => match self.ctas[u.cta].groups.get(owner) {
-                Some(g) => self.pending_groups(g) <= *n,
+                Some(g) => !self.older_groups_in_flight(g, *n),
                 None => true,
             },
             Block::Sem {
@@ -811,6 +820,7 @@ impl<'a> Machine<'a> {
                 } else {
                     members
                 };
+                self.sync_knowledge(cta, begin, size);
                 for i in keep {
                     let op = match &self.units[i].state {
                         UState::Blocked(b) => b.op(),

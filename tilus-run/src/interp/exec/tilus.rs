@@ -94,7 +94,7 @@ impl Machine<'_> {
                 };
                 let (base, bytes, _) = self.ctas[cta].shared_allocs[pos];
                 let r = base..base + bytes;
-                self.check_smem_write(cta, &r, op)?;
+                self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 self.ctas[cta].shared_allocs.remove(pos);
                 self.ctas[cta].smem.free(base);
             }
@@ -130,7 +130,7 @@ impl Machine<'_> {
             K::LoadShared(l) => {
                 let s = self.shared(ui, l.src(ctx), op)?;
                 let r = SharedMemory::byte_range(&s.view);
-                self.check_smem_read(cta, &r, op)?;
+                self.check_smem_read(cta, &r, op, (cta, &self.units[ui].threads))?;
                 let t = self.ctas[cta]
                     .smem
                     .read(&s.view)
@@ -141,7 +141,7 @@ impl Machine<'_> {
                 let t = self.tensor(ui, st.value(ctx), op)?;
                 let s = self.shared(ui, st.dst(ctx), op)?;
                 let r = SharedMemory::byte_range(&s.view);
-                self.check_smem_write(cta, &r, op)?;
+                self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 self.ctas[cta]
                     .smem
                     .write(&s.view, &t)
