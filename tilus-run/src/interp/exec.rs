@@ -10,6 +10,7 @@ mod arith;
 mod control;
 mod groups;
 mod mbarrier;
+mod perthread;
 mod tcgen05;
 mod tilus;
 mod tma;
@@ -286,10 +287,19 @@ impl Machine<'_> {
 
     pub(crate) fn exec(&mut self, ui: usize, op: OpId) -> Result<Flow, Diagnostic> {
         let ctx = self.ctx;
-        if !takes_per_thread(ctx, op) {
+        use tilus_dialects::tilus::{LoadGlobalOp, RegisterTensorOp, StoreGlobalOp, StoreSharedOp};
+        // Tile ops whose per-thread operands the interpreter resolves by register layout, as
+        // the lowering does (`exec/perthread.rs`), and stores that each thread makes for its
+        // own elements (no need to wait for the rest of the group).
+        let resolves_per_thread = RegisterTensorOp::cast(ctx, op).is_some()
+            || LoadGlobalOp::cast(ctx, op).is_some()
+            || StoreGlobalOp::cast(ctx, op).is_some();
+        let stores_own_elements =
+            StoreGlobalOp::cast(ctx, op).is_some() || StoreSharedOp::cast(ctx, op).is_some();
+        if !takes_per_thread(ctx, op) && !resolves_per_thread {
             self.split_divergent(ui, op)?;
         }
-        if is_collective(ctx, op) {
+        if is_collective(ctx, op) && !stores_own_elements {
             let (b, s) = self.units[ui].group();
             if (self.units[ui].threads.len() as i64) < s {
                 return Ok(Flow::Wait(Block::Converge {
