@@ -1,0 +1,168 @@
+//! The known-verdict table: every kernel under `test/litmus/` states its verdict on its
+//! `// LITMUS:` line (completes, deadlock, over-arrival, race, oob; a completing kernel may add
+//! `warning: TEXT`) and the buffers it must end with on `// EXPECT: NAME = FILE.npy` lines. Each
+//! runs through the `tilus-run` binary on the interpreter with the deterministic schedule and
+//! four random ones, and must give its verdict on every schedule. `bench/gpu_litmus.sh` runs
+//! the same kernels on a GPU and classifies them the same way; the two columns are in
+//! `docs/design/interpreter.md`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn litmus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test/litmus")
+}
+
+/// What a kernel file says about itself.
+struct Litmus {
+    path: PathBuf,
+    verdict: String,
+    warning: Option<String>,
+    expects: Vec<(String, String)>,
+}
+
+fn read_litmus(path: &Path) -> Litmus {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut verdict = None;
+    let mut warning = None;
+    let mut expects = Vec::new();
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("// LITMUS: ") {
+            let mut parts = v.splitn(2, ", warning: ");
+            verdict = Some(parts.next().unwrap().trim().to_string());
+            warning = parts.next().map(|w| w.trim().to_string());
+        }
+        if let Some(e) = line.strip_prefix("// EXPECT: ") {
+            let (name, file) = e.split_once(" = ").expect("// EXPECT: NAME = FILE.npy");
+            expects.push((name.trim().to_string(), file.trim().to_string()));
+        }
+    }
+    Litmus {
+        path: path.to_path_buf(),
+        verdict: verdict.unwrap_or_else(|| panic!("{}: no // LITMUS: line", path.display())),
+        warning,
+        expects,
+    }
+}
+
+/// The verdict of a run from its exit status and output (the classification
+/// `bench/gpu_litmus.sh` applies to the interpreter column too).
+fn classify(ok: bool, out: &str) -> String {
+    if ok {
+        return "completes".into();
+    }
+    let err = out
+        .lines()
+        .find(|l| l.contains(": error: "))
+        .unwrap_or("")
+        .to_string();
+    let verdict = if err.contains("deadlock") {
+        "deadlock"
+    } else if err.contains("arrivals beyond the expected count") {
+        "over-arrival"
+    } else if err.contains("unfinished")
+        || err.contains("before the wgmma.wait_group")
+        || err.contains("before tcgen05.wait_ld")
+    {
+        "race"
+    } else if err.contains("out-of-bounds") {
+        "oob"
+    } else if out.contains("MISMATCH") || out.contains("mismatch") {
+        "wrong values"
+    } else {
+        return format!("error ({err})");
+    };
+    verdict.into()
+}
+
+fn run(l: &Litmus, schedule: &[&str]) -> (String, String) {
+    let dir = litmus_dir();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tilus-run"));
+    cmd.arg(&l.path)
+        .args(["--backend", "interp", "--diagnostic-format", "mlir"])
+        .args(schedule);
+    for (name, file) in &l.expects {
+        cmd.arg("--expect")
+            .arg(format!("{name}={}", dir.join(file).display()));
+    }
+    let o = cmd.output().unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (classify(o.status.success(), &out), out)
+}
+
+#[test]
+fn every_litmus_kernel_gives_its_verdict_on_every_schedule() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(litmus_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "only {} litmus kernels", files.len());
+    let schedules: Vec<Vec<String>> =
+        std::iter::once(vec!["--schedule".into(), "deterministic".into()])
+            .chain((1..=4).map(|k| {
+                vec![
+                    "--schedule".into(),
+                    "random".into(),
+                    "--seed".into(),
+                    k.to_string(),
+                ]
+            }))
+            .collect();
+    let mut failures = Vec::new();
+    for f in &files {
+        let l = read_litmus(f);
+        for s in &schedules {
+            let args: Vec<&str> = s.iter().map(String::as_str).collect();
+            let (got, out) = run(&l, &args);
+            let warned = l
+                .warning
+                .as_ref()
+                .is_none_or(|w| out.contains(&format!("warning: {w}")));
+            // A kernel that names no warning must not print one.
+            let quiet = l.warning.is_some() || !out.contains(": warning: ");
+            if got != l.verdict || !warned || !quiet {
+                failures.push(format!(
+                    "{} ({}): expected {}{}, got {got}{}\n{out}",
+                    f.file_name().unwrap().to_string_lossy(),
+                    args.join(" "),
+                    l.verdict,
+                    l.warning
+                        .as_ref()
+                        .map_or(String::new(), |w| format!(" with warning '{w}'")),
+                    if warned && quiet {
+                        ""
+                    } else {
+                        " (the warnings differ)"
+                    }
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_classifier_reads_each_verdict() {
+    assert_eq!(classify(true, ""), "completes");
+    assert_eq!(
+        classify(
+            false,
+            "k.mlir:3:1: error: deadlock: every live unit is blocked"
+        ),
+        "deadlock"
+    );
+    assert_eq!(
+        classify(
+            false,
+            "k.mlir:3:1: error: tilus.load_shared reads shared memory [0, 8) that an unfinished TMA copy writes"
+        ),
+        "race"
+    );
+    assert!(classify(false, "k.mlir:3:1: error: something else").starts_with("error ("));
+}
