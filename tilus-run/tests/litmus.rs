@@ -166,3 +166,35 @@ fn the_classifier_reads_each_verdict() {
     );
     assert!(classify(false, "k.mlir:3:1: error: something else").starts_with("error ("));
 }
+
+#[test]
+fn per_thread_values_an_element_cannot_hold_are_reported_where_they_enter() {
+    // 32 i32 over 128 threads: the default layout replicates each element over 16 threads
+    // with different ids, so the tile has no single value; the report is at the
+    // register_tensor, not at the store.
+    let src = r#"tilus.kernel @replicated(%y: !tilus.ptr<i32>) warps(4) blocks(affine_map<(d0) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %gy = tilus.global_view %y : !tilus.ptr<i32> -> !tilus.global<32xi32>
+  %tid = tilus.thread_id
+  %t = tilus.register_tensor init(%tid : i32) : !tilus.reg<32xi32>
+  tilus.store_global %t, %gy[%c0] : !tilus.reg<32xi32>, !tilus.global<32xi32>
+}
+"#;
+    let path = std::env::temp_dir().join(format!("litmus-replicated-{}.mlir", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tilus-run"))
+        .arg(&path)
+        .args(["--backend", "interp", "--diagnostic-format", "mlir"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains(
+            ":5:8: error: 'tilus.register_tensor' puts per-thread values in a tile whose layout"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("element [0] to several threads"), "{err}");
+}
