@@ -272,27 +272,23 @@ impl Machine<'_> {
             return;
         }
         let n = self.ctas.len() * self.block_threads as usize;
-        let mut keep = vec![true; self.tracked.len()];
-        for i in 0..self.tracked.len() {
-            let a = &self.tracked[i];
-            if !a.done {
-                continue;
-            }
-            if a.known.covers(n) {
-                keep[i] = false;
-                continue;
-            }
-            let shadowed = self.tracked[i + 1..].iter().any(|b| {
-                b.done
-                    && b.smem_reads == a.smem_reads
-                    && b.smem_writes == a.smem_writes
-                    && b.tmem_writes == a.tmem_writes
-                    && b.queue == a.queue
-            });
-            if shadowed {
-                keep[i] = false;
-            }
-        }
+        let keep: Vec<bool> = self
+            .tracked
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let shadowed = || {
+                    self.tracked[i + 1..].iter().any(|b| {
+                        b.done
+                            && b.smem_reads == a.smem_reads
+                            && b.smem_writes == a.smem_writes
+                            && b.tmem_writes == a.tmem_writes
+                            && b.queue == a.queue
+                    })
+                };
+                !a.done || !(a.known.covers(n) || shadowed())
+            })
+            .collect();
         let mut i = 0;
         self.tracked.retain(|_| {
             i += 1;

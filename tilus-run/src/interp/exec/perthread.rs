@@ -17,6 +17,9 @@
 use super::*;
 use tilus_dialects::layout_algebra::RegisterLayout;
 
+/// Values of per-thread offsets and the threads that have them.
+type OffsetClass = (Vec<i64>, Vec<u32>);
+
 /// Row-major multi-index of flat element `i` of `shape`.
 fn unflatten(mut i: i64, shape: &[i64]) -> Vec<i64> {
     let mut idx = vec![0; shape.len()];
@@ -107,13 +110,9 @@ impl Machine<'_> {
 
     /// The distinct values per thread of the `offsets` operands, with the threads of the unit
     /// that have each.
-    pub(super) fn offset_classes(
-        &self,
-        ui: usize,
-        offsets: &[Value],
-    ) -> Result<Vec<(Vec<i64>, Vec<u32>)>, Diagnostic> {
+    pub(super) fn offset_classes(&self, ui: usize, offsets: &[Value]) -> Vec<OffsetClass> {
         let vals: Vec<Val> = offsets.iter().map(|&v| self.get(ui, v)).collect();
-        let mut classes: Vec<(Vec<i64>, Vec<u32>)> = Vec::new();
+        let mut classes: Vec<OffsetClass> = Vec::new();
         for &t in &self.units[ui].threads {
             let k: Vec<i64> = vals
                 .iter()
@@ -124,7 +123,7 @@ impl Machine<'_> {
                 None => classes.push((k, vec![t])),
             }
         }
-        Ok(classes)
+        classes
     }
 
     /// `load_global` where the offsets differ between threads: each thread reads its own
@@ -138,7 +137,7 @@ impl Machine<'_> {
         result: Value,
     ) -> Result<Tensor, Diagnostic> {
         let shape = self.tensor_type(result, op)?.shape;
-        let classes = self.offset_classes(ui, offsets)?;
+        let classes = self.offset_classes(ui, offsets);
         let mut boxes: Vec<(Vec<u32>, Tensor)> = Vec::new();
         for (offs, ts) in classes {
             let t = self
@@ -180,7 +179,7 @@ impl Machine<'_> {
                 self.units[ui].threads.binary_search(&h0).ok().map(|_| h0)
             })
             .collect();
-        for (offs, ts) in self.offset_classes(ui, offsets)? {
+        for (offs, ts) in self.offset_classes(ui, offsets) {
             let mine: Vec<usize> = (0..writer.len())
                 .filter(|&i| writer[i].is_some_and(|w| ts.contains(&w)))
                 .collect();

@@ -117,7 +117,7 @@ impl Machine<'_> {
             }
             K::LoadGlobal(l) => {
                 let g = self.global(ui, l.src(ctx), op)?;
-                let t = if self.offset_classes(ui, l.offsets(ctx))?.len() > 1 {
+                let t = if self.offset_classes(ui, l.offsets(ctx)).len() > 1 {
                     self.load_global_per_thread(ui, op, &g, l.offsets(ctx), l.result(ctx))?
                 } else {
                     let offs = self.ints(ui, l.offsets(ctx), op)?;
@@ -131,7 +131,7 @@ impl Machine<'_> {
             K::StoreGlobal(st) => {
                 let t = self.tensor(ui, st.value(ctx), op)?;
                 let g = self.global(ui, st.dst(ctx), op)?;
-                if !self.whole_group(ui) || self.offset_classes(ui, st.offsets(ctx))?.len() > 1 {
+                if !self.whole_group(ui) || self.offset_classes(ui, st.offsets(ctx)).len() > 1 {
                     self.store_global_per_thread(ui, op, &g, st.offsets(ctx), st.value(ctx), &t)?;
                 } else {
                     let offs = self.ints(ui, st.offsets(ctx), op)?;
