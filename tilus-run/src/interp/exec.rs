@@ -287,19 +287,26 @@ impl Machine<'_> {
 
     pub(crate) fn exec(&mut self, ui: usize, op: OpId) -> Result<Flow, Diagnostic> {
         let ctx = self.ctx;
-        use tilus_dialects::tilus::{LoadGlobalOp, RegisterTensorOp, StoreGlobalOp, StoreSharedOp};
+        use tilus_dialects::tilus::{
+            FreeSharedOp, LoadGlobalOp, RegisterTensorOp, SharedTensorOp, StoreGlobalOp,
+            StoreSharedOp,
+        };
         // Tile ops whose per-thread operands the interpreter resolves by register layout, as
         // the lowering does (`exec/perthread.rs`), and stores that each thread makes for its
         // own elements (no need to wait for the rest of the group).
         let resolves_per_thread = RegisterTensorOp::cast(ctx, op).is_some()
             || LoadGlobalOp::cast(ctx, op).is_some()
             || StoreGlobalOp::cast(ctx, op).is_some();
-        let stores_own_elements =
-            StoreGlobalOp::cast(ctx, op).is_some() || StoreSharedOp::cast(ctx, op).is_some();
+        // Shared allocation and free are resolved when compiling: part of a group performs
+        // them for the whole group (`group_op_done`) rather than waiting for the rest.
+        let no_convergence = StoreGlobalOp::cast(ctx, op).is_some()
+            || StoreSharedOp::cast(ctx, op).is_some()
+            || SharedTensorOp::cast(ctx, op).is_some()
+            || FreeSharedOp::cast(ctx, op).is_some();
         if !takes_per_thread(ctx, op) && !resolves_per_thread {
             self.split_divergent(ui, op)?;
         }
-        if is_collective(ctx, op) && !stores_own_elements {
+        if is_collective(ctx, op) && !no_convergence {
             let (b, s) = self.units[ui].group();
             if (self.units[ui].threads.len() as i64) < s {
                 return Ok(Flow::Wait(Block::Converge {

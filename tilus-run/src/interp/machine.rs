@@ -80,6 +80,10 @@ pub(crate) struct Cta {
     pub exited: usize,
     /// Commit groups: wgmma per warpgroup, bulk stores per issuing thread.
     pub groups: HashMap<GroupOwner, Groups>,
+    /// Group-wide ops (shared allocation and free) that part of a group has performed for the
+    /// whole group, by (op, program position): the result and how many threads have passed.
+    /// The rest of the group, arriving later, takes the result instead of repeating the op.
+    pub group_ops: HashMap<(OpId, PosKey), (Val, usize)>,
 }
 
 /// Where a unit is in a region.
@@ -125,8 +129,11 @@ impl FrameKind {
     }
 }
 
+/// A program position: per frame (region op, loop iteration, next op).
+pub(crate) type PosKey = Vec<(usize, i64, usize)>;
+
 /// The program position of a unit: comparable between units.
-pub(crate) fn pos_key(frames: &[Frame]) -> Vec<(usize, i64, usize)> {
+pub(crate) fn pos_key(frames: &[Frame]) -> PosKey {
     frames
         .iter()
         .map(|f| {
@@ -422,6 +429,7 @@ impl<'a> Machine<'a> {
                 tokens: Vec::new(),
                 exited: 0,
                 groups: HashMap::new(),
+                group_ops: HashMap::new(),
             });
             let mut env = vec![Val::Undef; self.num_values];
             for (i, &a) in self.ctx.block_args(body).iter().enumerate() {

@@ -232,4 +232,34 @@ impl Machine<'_> {
             .write(view, &cur)
             .map_err(|e| self.mem_err(op, e))
     }
+
+    /// For a group-wide op that a unit holding part of its group reaches (shared allocation
+    /// and free: the GPU resolves them when compiling, so no thread waits at them): the result
+    /// a sibling unit already produced at this op and position, if any. Records that the
+    /// unit's threads have passed; the entry goes once the whole group has.
+    pub(super) fn group_op_done(&mut self, ui: usize, op: OpId) -> Option<Val> {
+        let u = &self.units[ui];
+        let key = (op, super::super::machine::pos_key(&u.frames));
+        let (n, size, cta) = (u.threads.len(), u.group().1 as usize, u.cta);
+        let map = &mut self.ctas[cta].group_ops;
+        let e = map.get_mut(&key)?;
+        e.1 += n;
+        let v = e.0.clone();
+        if e.1 >= size {
+            map.remove(&key);
+        }
+        Some(v)
+    }
+
+    /// Records that unit `ui` performed a group-wide op for its whole group (see
+    /// [`Machine::group_op_done`]), with its result.
+    pub(super) fn group_op_record(&mut self, ui: usize, op: OpId, v: Val) {
+        if self.whole_group(ui) {
+            return;
+        }
+        let u = &self.units[ui];
+        let key = (op, super::super::machine::pos_key(&u.frames));
+        let (n, cta) = (u.threads.len(), u.cta);
+        self.ctas[cta].group_ops.insert(key, (v, n));
+    }
 }

@@ -54,6 +54,10 @@ impl Machine<'_> {
                 self.set(ui, gv.result(ctx), Val::Global(Rc::new(view)));
             }
             K::SharedTensor(st) => {
+                if let Some(v) = self.group_op_done(ui, op) {
+                    self.set(ui, st.result(ctx), v);
+                    return Ok(Flow::Next);
+                }
                 let tt = self.tensor_type(st.result(ctx), op)?;
                 let layout = tt.shared_layout().map_err(|e| self.err(op, e))?;
                 let bytes = (layout.footprint() * tt.dtype.bits() as i64 + 7) / 8;
@@ -71,16 +75,17 @@ impl Machine<'_> {
                     dtype: tt.dtype,
                     layout,
                 };
-                self.set(
-                    ui,
-                    st.result(ctx),
-                    Val::Shared(Rc::new(SharedVal {
-                        view,
-                        alloc_base: base,
-                    })),
-                );
+                let v = Val::Shared(Rc::new(SharedVal {
+                    view,
+                    alloc_base: base,
+                }));
+                self.group_op_record(ui, op, v.clone());
+                self.set(ui, st.result(ctx), v);
             }
             K::FreeShared(f) => {
+                if self.group_op_done(ui, op).is_some() {
+                    return Ok(Flow::Next);
+                }
                 let s = self.shared(ui, f.tensor(ctx), op)?;
                 let Some(pos) = self.ctas[cta]
                     .shared_allocs
@@ -97,6 +102,7 @@ impl Machine<'_> {
                 self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 self.ctas[cta].shared_allocs.remove(pos);
                 self.ctas[cta].smem.free(base);
+                self.group_op_record(ui, op, Val::Undef);
             }
             K::RegisterTensor(rt) => {
                 let tt = self.tensor_type(rt.result(ctx), op)?;
