@@ -496,14 +496,14 @@ impl Machine<'_> {
     }
 
     /// The note that says why a finished op still races: nothing orders the access after it.
-    fn race_note(a: &Tracked, d: Diagnostic) -> Diagnostic {
+    fn race_note(a: &Tracked, d: Diagnostic, issued: &str) -> Diagnostic {
         if a.done {
             d.with_note(
                 DiagLoc::Op(a.op),
                 "issued here; on this schedule it had already finished, but nothing orders the access after its completion (no wait on the barrier phase it signals, no wait_group that retires it), so on another schedule it would not have",
             )
         } else {
-            d.with_note(DiagLoc::Op(a.op), "the asynchronous access was issued here")
+            d.with_note(DiagLoc::Op(a.op), issued)
         }
     }
 
@@ -530,7 +530,7 @@ impl Machine<'_> {
                     r.start, r.end, a.what
                 ),
             );
-            return Err(Self::race_note(a, d).with_help(
+            return Err(Self::race_note(a, d, "the asynchronous write was issued here").with_help(
                 "wait on the barrier that the copy signals (mbarrier.wait) before reading its destination",
             ));
         }
@@ -561,7 +561,7 @@ impl Machine<'_> {
                     if reads { "reads" } else { "writes" }
                 ),
             );
-            return Err(Self::race_note(a, d).with_help("the stage was not released: wait until the consumer has finished with it (its empty barrier, or wgmma.wait_group / tcgen05.commit) before refilling it"));
+            return Err(Self::race_note(a, d, "the asynchronous access was issued here").with_help("the stage was not released: wait until the consumer has finished with it (its empty barrier, or wgmma.wait_group / tcgen05.commit) before refilling it"));
         }
         Ok(())
     }
@@ -590,7 +590,7 @@ impl Machine<'_> {
                     a.what
                 ),
             );
-            return Err(Self::race_note(a, d).with_help(
+            return Err(Self::race_note(a, d, "the asynchronous write was issued here").with_help(
                 "wait on the barrier that tcgen05.commit signals before reading the accumulator",
             ));
         }
