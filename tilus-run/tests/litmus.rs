@@ -198,3 +198,45 @@ fn per_thread_values_an_element_cannot_hold_are_reported_where_they_enter() {
     );
     assert!(err.contains("element [0] to several threads"), "{err}");
 }
+
+#[test]
+fn tiles_that_split_threads_make_differently_are_traced_to_where_they_parted() {
+    // As per_thread_branches.mlir, but without a layout: the default layout for 32 f32 over
+    // 32 threads replicates each element over 4 lanes (lanes e/4, +8, +16, +24), which fall
+    // on both sides of the branch, so the merged tile has no single value. The report is at
+    // the first use and points at the scf.if that made it.
+    let src = r#"tilus.kernel @branches(%y: !tilus.ptr<f32>) warps(1) blocks(affine_map<(d0) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32xf32>
+  %lane = tilus.lane_id
+  %lo = arith.cmpi slt, %lane, %c16 : i32
+  %t = scf.if %lo -> (!tilus.reg<32xf32>) {
+    %a = tilus.register_tensor init(%one : f32) : !tilus.reg<32xf32>
+    scf.yield %a : !tilus.reg<32xf32>
+  } else {
+    %b = tilus.register_tensor init(%two : f32) : !tilus.reg<32xf32>
+    scf.yield %b : !tilus.reg<32xf32>
+  }
+  %u = tilus.add %t, %t : (!tilus.reg<32xf32>, !tilus.reg<32xf32>) -> !tilus.reg<32xf32>
+  tilus.store_global %u, %gy[%c0] : !tilus.reg<32xf32>, !tilus.global<32xf32>
+}
+"#;
+    let path = std::env::temp_dir().join(format!("litmus-branches-{}.mlir", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tilus-run"))
+        .arg(&path)
+        .args(["--backend", "interp", "--diagnostic-format", "mlir"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains(":16:8: error: expected a register tensor, found a value that differs"),
+        "{err}"
+    );
+    assert!(err.contains(":9:8: note: the value comes from here"), "{err}");
+}

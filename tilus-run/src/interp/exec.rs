@@ -109,10 +109,20 @@ impl Machine<'_> {
                     }
                 }
             }
-            other => Err(self.err(
-                op,
-                format!("expected a register tensor, found {}", describe_val(other)),
-            )),
+            other => {
+                let d = self.err(
+                    op,
+                    format!("expected a register tensor, found {}", describe_val(other)),
+                );
+                // Say where the value was made: that is where the threads parted ways.
+                Err(match (other, self.ctx.defining_op(v)) {
+                    (Val::Divergent, Some(def)) => d.with_note(
+                        DiagLoc::Op(def),
+                        "the value comes from here, where threads that had split (a per-thread scf.if or a group region) computed different tiles; give each thread's part one layout-owned meaning, or keep the value uniform",
+                    ),
+                    _ => d,
+                })
+            }
         }
     }
 
