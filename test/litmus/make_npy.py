@@ -32,4 +32,5 @@ save("pair_sum32x32.npy", "<f4", [32, 32],
      [float((32 * i + j) + (32 * (i + 32) + j)) for i in range(32) for j in range(32)])
 save("ones_twos64x32.npy", "<f4", [64, 32], [1.0] * (32 * 32) + [2.0] * (32 * 32))
 save("iota32x32.npy", "<f4", [32, 32], [float(i) for i in range(32 * 32)])
-save("ones_twos32.npy", "<f4", [32], [1.0] * 16 + [2.0] * 16)
+# For tilus-run/tests/litmus.rs (an interpreter-only kernel: 2 x (ones | twos)).
+save("twos_fours32.npy", "<f4", [32], [2.0] * 16 + [4.0] * 16)

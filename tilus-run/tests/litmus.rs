@@ -238,5 +238,60 @@ fn tiles_that_split_threads_make_differently_are_traced_to_where_they_parted() {
         err.contains(":16:8: error: expected a register tensor, found a value that differs"),
         "{err}"
     );
-    assert!(err.contains(":9:8: note: the value comes from here"), "{err}");
+    assert!(
+        err.contains(":9:8: note: the value comes from here"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tiles_that_split_threads_make_differently_merge_by_layout() {
+    // Lanes 0..15 make a tile of ones, lanes 16..31 one of twos; with the layout spatial(32)
+    // each lane holds only its own element, so after the branches the tile is what each lane
+    // made. (Interpreter only: lower-tiles does not lower an scf.if that yields register
+    // tensors, so this kernel is not in the GPU table.)
+    let l = "!tilus.reg<32xf32, layout = spatial(32)>";
+    let src = format!(
+        r#"tilus.kernel @branches(%y: !tilus.ptr<f32>) warps(1) blocks(affine_map<(d0) -> (1)>)
+    attributes {{tilus.inputs = {{y = "zeros"}}}} {{
+  %c0 = arith.constant 0 : i32
+  %c16 = arith.constant 16 : i32
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32xf32>
+  %lane = tilus.lane_id
+  %lo = arith.cmpi slt, %lane, %c16 : i32
+  %t = scf.if %lo -> ({l}) {{
+    %a = tilus.register_tensor init(%one : f32) : {l}
+    scf.yield %a : {l}
+  }} else {{
+    %b = tilus.register_tensor init(%two : f32) : {l}
+    scf.yield %b : {l}
+  }}
+  %u = tilus.add %t, %t : ({l}, {l}) -> {l}
+  tilus.store_global %u, %gy[%c0] : {l}, !tilus.global<32xf32>
+}}
+"#
+    );
+    let path = std::env::temp_dir().join(format!("litmus-merge-{}.mlir", std::process::id()));
+    std::fs::write(&path, src).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tilus-run"))
+        .arg(&path)
+        .args([
+            "--backend",
+            "interp",
+            "--diagnostic-format",
+            "mlir",
+            "--expect",
+        ])
+        .arg(format!(
+            "y={}",
+            litmus_dir().join("twos_fours32.npy").display()
+        ))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let out = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("check y vs"), "{out}");
 }
