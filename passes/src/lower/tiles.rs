@@ -171,8 +171,9 @@ fn is_reg(ctx: &Context, v: Value) -> bool {
     ty_of(ctx, v).is_some_and(|t| t.space == tilus_dialects::tilus_types::Space::Register)
 }
 
-/// The default layout of a `shape` tensor over `threads` threads (see the module docs).
-pub(crate) fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<RegisterLayout> {
+/// The default layout of a `shape` tensor over `threads` threads (see the module docs). Public
+/// so that the interpreter gives per-thread values the same owners as the lowering does.
+pub fn default_layout(shape: &[i64], bits: u32, threads: i64) -> R<RegisterLayout> {
     let rank = shape.len();
     let mut vec = (128 / bits.max(8) as i64).max(1);
     while vec > 1 && shape[rank - 1] % vec != 0 {

@@ -72,8 +72,12 @@ pub(crate) enum AsyncKind {
     },
     /// tcgen05.cp: shared → tensor memory.
     TcCp { src: SharedView, dst: TmemVal },
-    /// tcgen05.commit: one arrival on each `(cta, barrier)`.
-    TcCommit { bars: Vec<(usize, usize)> },
+    /// tcgen05.commit: one arrival on each `(cta, barrier)`, carrying what the issuing thread
+    /// knew when it committed (tracked op ids) on top of the ops it waits for.
+    TcCommit {
+        bars: Vec<(usize, usize)>,
+        carries: Vec<u64>,
+    },
 }
 
 /// One in-flight async op.
@@ -107,6 +111,46 @@ impl AsyncOp {
             AsyncKind::TcCp { .. } => tilus_dialects::tcgen05::CP.name,
             AsyncKind::TcCommit { .. } => tilus_dialects::tcgen05::COMMIT.name,
         }
+    }
+}
+
+/// The memory footprint of an async op, kept after it completes until every thread that could
+/// touch that memory is ordered after its completion. Races are judged against these from the
+/// happens-before order, not from whether the op is still running on this schedule: an access
+/// races with the op unless the accessing threads are in `known`.
+#[derive(Clone, Debug)]
+pub(crate) struct Tracked {
+    pub id: u64,
+    pub op: OpId,
+    pub what: &'static str,
+    pub queue: Option<QueueKey>,
+    pub done: bool,
+    pub smem_reads: Vec<(usize, Range<i64>)>,
+    pub smem_writes: Vec<(usize, Range<i64>)>,
+    pub tmem_writes: Vec<(usize, Range<i64>, Range<i64>)>,
+    /// Threads (cluster-wide index `cta * block_threads + thread`) ordered after the op's
+    /// completion: by a wait on a barrier phase it (or a thread that knew it) signalled, by the
+    /// `wait_group` that retired it, or by a `threadgroup.sync` with such a thread.
+    pub known: ThreadSet,
+}
+
+/// A set of threads of the cluster as a bitset.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ThreadSet(Vec<u64>);
+
+impl ThreadSet {
+    pub(crate) fn contains(&self, t: usize) -> bool {
+        self.0.get(t / 64).is_some_and(|w| w >> (t % 64) & 1 == 1)
+    }
+    pub(crate) fn insert(&mut self, t: usize) {
+        if self.0.len() <= t / 64 {
+            self.0.resize(t / 64 + 1, 0);
+        }
+        self.0[t / 64] |= 1 << (t % 64);
+    }
+    /// Whether every thread in `[0, n)` is in the set.
+    pub(crate) fn covers(&self, n: usize) -> bool {
+        (0..n).all(|t| self.contains(t))
     }
 }
 
@@ -160,8 +204,103 @@ impl Machine<'_> {
         }
         a.due = due;
         let id = a.id;
+        if !(a.smem_reads.is_empty() && a.smem_writes.is_empty() && a.tmem_writes.is_empty()) {
+            self.prune_tracked();
+            self.tracked.push(Tracked {
+                id,
+                op: a.op,
+                what: a.what(),
+                queue: a.queue,
+                done: false,
+                smem_reads: a.smem_reads.clone(),
+                smem_writes: a.smem_writes.clone(),
+                tmem_writes: a.tmem_writes.clone(),
+                known: ThreadSet::default(),
+            });
+        }
         self.asyncs.push(a);
         id
+    }
+
+    /// The cluster-wide index of thread `t` of CTA `cta` (for [`ThreadSet`]s).
+    pub(crate) fn gthread(&self, cta: usize, t: u32) -> usize {
+        cta * self.block_threads as usize + t as usize
+    }
+
+    /// Threads `who` of CTA `cta` are now ordered after the completion of every tracked op in
+    /// `ids` (a barrier phase's knowledge, the groups a wait_group retired).
+    pub(crate) fn learn(&mut self, ids: &[u64], cta: usize, who: &[u32]) {
+        let g: Vec<usize> = who.iter().map(|&t| self.gthread(cta, t)).collect();
+        for tr in self.tracked.iter_mut().filter(|tr| ids.contains(&tr.id)) {
+            for &x in &g {
+                tr.known.insert(x);
+            }
+        }
+    }
+
+    /// The tracked ops some thread of `who` (in CTA `cta`) is ordered after: what an arrival
+    /// by them passes on to the barrier's waiters.
+    pub(crate) fn known_by(&self, cta: usize, who: &[u32]) -> Vec<u64> {
+        let g: Vec<usize> = who.iter().map(|&t| self.gthread(cta, t)).collect();
+        self.tracked
+            .iter()
+            .filter(|tr| g.iter().any(|&x| tr.known.contains(x)))
+            .map(|tr| tr.id)
+            .collect()
+    }
+
+    /// A `threadgroup.sync` of `[begin, begin + size)` in CTA `cta`: what one member knows,
+    /// all know afterwards.
+    pub(crate) fn sync_knowledge(&mut self, cta: usize, begin: i64, size: i64) {
+        let lo = self.gthread(cta, begin as u32);
+        let hi = lo + size as usize;
+        for tr in self.tracked.iter_mut() {
+            if (lo..hi).any(|x| tr.known.contains(x)) {
+                for x in lo..hi {
+                    tr.known.insert(x);
+                }
+            }
+        }
+    }
+
+    /// Drops tracked ops no access can race with any more: finished ops every thread of the
+    /// cluster is ordered after, and finished ops a newer finished op with the same footprint
+    /// shadows (a stage refilled: accesses are judged against the newest fill). Keeps the
+    /// list short in long pipelines.
+    fn prune_tracked(&mut self) {
+        if self.tracked.len() < 32 {
+            return;
+        }
+        let n = self.ctas.len() * self.block_threads as usize;
+        let keep: Vec<bool> = self
+            .tracked
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let shadowed = || {
+                    self.tracked[i + 1..].iter().any(|b| {
+                        b.done
+                            && b.smem_reads == a.smem_reads
+                            && b.smem_writes == a.smem_writes
+                            && b.tmem_writes == a.tmem_writes
+                            && b.queue == a.queue
+                    })
+                };
+                !a.done || !(a.known.covers(n) || shadowed())
+            })
+            .collect();
+        let mut i = 0;
+        self.tracked.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        let live: Vec<u64> = self.tracked.iter().map(|t| t.id).collect();
+        for c in &mut self.ctas {
+            for b in &mut c.bars {
+                b.know.retain(|x| live.contains(x));
+                b.known_at_completion.retain(|x| live.contains(x));
+            }
+        }
     }
 
     /// The in-flight op that completes first (by due step, then issue order).
@@ -211,6 +350,9 @@ impl Machine<'_> {
     /// Applies the effects of a completed async op.
     pub(crate) fn complete(&mut self, a: AsyncOp) -> Result<(), Diagnostic> {
         let op = a.op;
+        if let Some(t) = self.tracked.iter_mut().find(|t| t.id == a.id) {
+            t.done = true;
+        }
         match a.kind {
             AsyncKind::TmaLoad {
                 data,
@@ -226,6 +368,8 @@ impl Machine<'_> {
                 }
                 for (c, b) in bars {
                     let bar = &mut self.ctas[c].bars[b];
+                    // The copy's completion is part of the phase it completes in.
+                    bar.learn(&[a.id]);
                     let c0 = bar.completed;
                     bar.complete_tx(bytes);
                     if bar.completed != c0 {
@@ -308,8 +452,18 @@ impl Machine<'_> {
                     .write(&dst, &t)
                     .map_err(|e| Diagnostic::op(op, format!("tcgen05.cp destination: {e}")))?;
             }
-            AsyncKind::TcCommit { bars } => {
+            AsyncKind::TcCommit { bars, carries } => {
+                // The commit arrives once every earlier tcgen05 op of its thread has
+                // completed: their completions travel with the arrival.
+                let mut before: Vec<u64> = self
+                    .tracked
+                    .iter()
+                    .filter(|t| t.queue == a.queue && t.id < a.id)
+                    .map(|t| t.id)
+                    .collect();
+                before.extend(carries);
                 for (c, b) in bars {
+                    self.ctas[c].bars[b].learn(&before);
                     let c0 = self.ctas[c].bars[b].completed;
                     let r = self.ctas[c].bars[b].arrive(1);
                     if self.ctas[c].bars[b].completed != c0 {
@@ -332,103 +486,124 @@ impl Machine<'_> {
         Ok(())
     }
 
-    /// Reports a generic shared-memory read of bytes an in-flight op writes.
+    /// The first tracked op `hit` selects that some thread of `by` (threads of CTA `by.0`) is
+    /// not ordered after: the async access an access by `by` races with.
+    fn racing(&self, by: (usize, &[u32]), hit: impl Fn(&Tracked) -> bool) -> Option<&Tracked> {
+        let who: Vec<usize> = by.1.iter().map(|&t| self.gthread(by.0, t)).collect();
+        self.tracked
+            .iter()
+            .find(|a| hit(a) && who.iter().any(|&x| !a.known.contains(x)))
+    }
+
+    /// The note that says why a finished op still races: nothing orders the access after it.
+    fn race_note(a: &Tracked, d: Diagnostic, issued: &str) -> Diagnostic {
+        if a.done {
+            d.with_note(
+                DiagLoc::Op(a.op),
+                "issued here; on this schedule it had already finished, but nothing orders the access after its completion (no wait on the barrier phase it signals, no wait_group that retires it), so on another schedule it would not have",
+            )
+        } else {
+            d.with_note(DiagLoc::Op(a.op), issued)
+        }
+    }
+
+    /// Reports a generic shared-memory read, by threads `by`, of bytes an async op writes that
+    /// the threads are not ordered after.
     pub(crate) fn check_smem_read(
         &self,
         cta: usize,
         r: &Range<i64>,
         op: OpId,
+        by: (usize, &[u32]),
     ) -> Result<(), Diagnostic> {
         // The message names the op that makes the access.
         let what = self.ctx.op_name_str(op);
-        for a in &self.asyncs {
-            if a.smem_writes
+        if let Some(a) = self.racing(by, |a| {
+            a.smem_writes
                 .iter()
                 .any(|(c, w)| *c == cta && overlaps(w, r))
-            {
-                return Err(Diagnostic::op(
-                    op,
-                    format!(
-                        "{what} reads shared memory [{}, {}) that an unfinished {} writes",
-                        r.start,
-                        r.end,
-                        a.what()
-                    ),
-                )
-                .with_note(DiagLoc::Op(a.op), "the asynchronous write was issued here")
-                .with_help("wait on the barrier that the copy signals (mbarrier.wait) before reading its destination"));
-            }
+        }) {
+            let d = Diagnostic::op(
+                op,
+                format!(
+                    "{what} reads shared memory [{}, {}) that an unfinished {} writes",
+                    r.start, r.end, a.what
+                ),
+            );
+            return Err(Self::race_note(a, d, "the asynchronous write was issued here").with_help(
+                "wait on the barrier that the copy signals (mbarrier.wait) before reading its destination",
+            ));
         }
         Ok(())
     }
 
-    /// Reports a write of shared bytes that an in-flight op reads or writes.
+    /// Reports a write, by threads `by`, of shared bytes that an async op reads or writes and
+    /// the threads are not ordered after.
     pub(crate) fn check_smem_write(
         &self,
         cta: usize,
         r: &Range<i64>,
         op: OpId,
+        by: (usize, &[u32]),
     ) -> Result<(), Diagnostic> {
         // The message names the op that makes the access.
         let what = self.ctx.op_name_str(op);
-        for a in &self.asyncs {
-            let reads = a
-                .smem_reads
-                .iter()
-                .any(|(c, w)| *c == cta && overlaps(w, r));
-            let writes = a
-                .smem_writes
-                .iter()
-                .any(|(c, w)| *c == cta && overlaps(w, r));
-            if reads || writes {
-                return Err(Diagnostic::op(
-                    op,
-                    format!(
-                        "{what} writes shared memory [{}, {}) that an unfinished {} still {}",
-                        r.start,
-                        r.end,
-                        a.what(),
-                        if reads { "reads" } else { "writes" }
-                    ),
-                )
-                .with_note(DiagLoc::Op(a.op), "the asynchronous access was issued here")
-                .with_help("the stage was not released: wait until the consumer has finished with it (its empty barrier, or wgmma.wait_group / tcgen05.commit) before refilling it"));
-            }
+        let hit = |v: &Vec<(usize, Range<i64>)>| v.iter().any(|(c, w)| *c == cta && overlaps(w, r));
+        if let Some(a) = self.racing(by, |a| hit(&a.smem_reads) || hit(&a.smem_writes)) {
+            let reads = hit(&a.smem_reads);
+            let d = Diagnostic::op(
+                op,
+                format!(
+                    "{what} writes shared memory [{}, {}) that an unfinished {} still {}",
+                    r.start,
+                    r.end,
+                    a.what,
+                    if reads { "reads" } else { "writes" }
+                ),
+            );
+            return Err(Self::race_note(a, d, "the asynchronous access was issued here").with_help("the stage was not released: wait until the consumer has finished with it (its empty barrier, or wgmma.wait_group / tcgen05.commit) before refilling it"));
         }
         Ok(())
     }
 
-    /// Reports a read of tensor memory that an in-flight tcgen05 op writes.
+    /// Reports a read of tensor memory, by threads `by`, that a tcgen05 op writes and the
+    /// threads are not ordered after.
     pub(crate) fn check_tmem_read(
         &self,
         cta: usize,
         t: &TmemVal,
         op: OpId,
+        by: (usize, &[u32]),
     ) -> Result<(), Diagnostic> {
         // The message names the op that makes the access.
         let what = self.ctx.op_name_str(op);
         let (lanes, cols) = super::tmem::Tmem::footprint(t);
-        for a in &self.asyncs {
-            if a.tmem_writes
+        if let Some(a) = self.racing(by, |a| {
+            a.tmem_writes
                 .iter()
                 .any(|(c, l, k)| *c == cta && overlaps(l, &lanes) && overlaps(k, &cols))
-            {
-                return Err(Diagnostic::op(
-                    op,
-                    format!("{what} reads tensor memory that an unfinished {} writes", a.what()),
-                )
-                .with_note(DiagLoc::Op(a.op), "the asynchronous write was issued here")
-                .with_help("wait on the barrier that tcgen05.commit signals before reading the accumulator"));
-            }
+        }) {
+            let d = Diagnostic::op(
+                op,
+                format!(
+                    "{what} reads tensor memory that an unfinished {} writes",
+                    a.what
+                ),
+            );
+            return Err(Self::race_note(a, d, "the asynchronous write was issued here").with_help(
+                "wait on the barrier that tcgen05.commit signals before reading the accumulator",
+            ));
         }
         Ok(())
     }
 
-    /// Number of committed groups of `g` that still have work in flight.
-    pub(crate) fn pending_groups(&self, g: &Groups) -> usize {
+    /// Whether `wait_group n` must still block: some committed group older than the newest
+    /// `n` has work in flight.
+    pub(crate) fn older_groups_in_flight(&self, g: &Groups, n: usize) -> bool {
+        let older = g.groups.len().saturating_sub(n);
         g.groups
             .iter()
-            .filter(|grp| grp.iter().any(|(id, _)| self.in_flight(*id)))
-            .count()
+            .take(older)
+            .any(|grp| grp.iter().any(|(id, _)| self.in_flight(*id)))
     }
 }

@@ -10,6 +10,7 @@ mod arith;
 mod control;
 mod groups;
 mod mbarrier;
+mod perthread;
 mod tcgen05;
 mod tilus;
 mod tma;
@@ -108,10 +109,20 @@ impl Machine<'_> {
                     }
                 }
             }
-            other => Err(self.err(
-                op,
-                format!("expected a register tensor, found {}", describe_val(other)),
-            )),
+            other => {
+                let d = self.err(
+                    op,
+                    format!("expected a register tensor, found {}", describe_val(other)),
+                );
+                // Say where the value was made: that is where the threads parted ways.
+                Err(match (other, self.ctx.defining_op(v)) {
+                    (Val::Divergent, Some(def)) => d.with_note(
+                        DiagLoc::Op(def),
+                        "the value comes from here, where threads that had split (a per-thread scf.if or a group region) computed different tiles; give each thread's part one layout-owned meaning, or keep the value uniform",
+                    ),
+                    _ => d,
+                })
+            }
         }
     }
 
@@ -286,10 +297,26 @@ impl Machine<'_> {
 
     pub(crate) fn exec(&mut self, ui: usize, op: OpId) -> Result<Flow, Diagnostic> {
         let ctx = self.ctx;
-        if !takes_per_thread(ctx, op) {
+        use tilus_dialects::tilus::{
+            FreeSharedOp, LoadGlobalOp, RegisterTensorOp, SharedTensorOp, StoreGlobalOp,
+            StoreSharedOp,
+        };
+        // Tile ops whose per-thread operands the interpreter resolves by register layout, as
+        // the lowering does (`exec/perthread.rs`), and stores that each thread makes for its
+        // own elements (no need to wait for the rest of the group).
+        let resolves_per_thread = RegisterTensorOp::cast(ctx, op).is_some()
+            || LoadGlobalOp::cast(ctx, op).is_some()
+            || StoreGlobalOp::cast(ctx, op).is_some();
+        // Shared allocation and free are resolved when compiling: part of a group performs
+        // them for the whole group (`group_op_done`) rather than waiting for the rest.
+        let no_convergence = StoreGlobalOp::cast(ctx, op).is_some()
+            || StoreSharedOp::cast(ctx, op).is_some()
+            || SharedTensorOp::cast(ctx, op).is_some()
+            || FreeSharedOp::cast(ctx, op).is_some();
+        if !takes_per_thread(ctx, op) && !resolves_per_thread {
             self.split_divergent(ui, op)?;
         }
-        if is_collective(ctx, op) {
+        if is_collective(ctx, op) && !no_convergence {
             let (b, s) = self.units[ui].group();
             if (self.units[ui].threads.len() as i64) < s {
                 return Ok(Flow::Wait(Block::Converge {

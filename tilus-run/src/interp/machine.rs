@@ -6,7 +6,7 @@
 //! way (soft reconvergence, as a warp does after a branch), and merge at `threadgroup.sync`
 //! and at collective ops that need the whole group.
 
-use super::asyncops::{AsyncOp, GroupOwner, Groups};
+use super::asyncops::{AsyncOp, GroupOwner, Groups, Tracked};
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
 use super::value::{Sc, ScalarKind, Val};
@@ -80,6 +80,10 @@ pub(crate) struct Cta {
     pub exited: usize,
     /// Commit groups: wgmma per warpgroup, bulk stores per issuing thread.
     pub groups: HashMap<GroupOwner, Groups>,
+    /// Group-wide ops (shared allocation and free) that part of a group has performed for the
+    /// whole group, by (op, program position): the result and how many threads have passed.
+    /// The rest of the group, arriving later, takes the result instead of repeating the op.
+    pub group_ops: HashMap<(OpId, PosKey), (Val, usize)>,
 }
 
 /// Where a unit is in a region.
@@ -125,8 +129,11 @@ impl FrameKind {
     }
 }
 
+/// A program position: per frame (region op, loop iteration, next op).
+pub(crate) type PosKey = Vec<(usize, i64, usize)>;
+
 /// The program position of a unit: comparable between units.
-pub(crate) fn pos_key(frames: &[Frame]) -> Vec<(usize, i64, usize)> {
+pub(crate) fn pos_key(frames: &[Frame]) -> PosKey {
     frames
         .iter()
         .map(|f| {
@@ -257,6 +264,9 @@ pub(crate) struct Machine<'a> {
     pub units: Vec<Unit>,
     pub next_unit: u64,
     pub asyncs: Vec<AsyncOp>,
+    /// Footprints of async ops (in flight or finished) that some thread is not yet ordered
+    /// after: the race checks.
+    pub tracked: Vec<Tracked>,
     pub next_async: u64,
     /// Scheduler time: one step per op executed.
     pub now: u64,
@@ -267,8 +277,14 @@ pub(crate) struct Machine<'a> {
     /// mbarrier.alloc op → (first barrier, counts).
     pub bar_plan: HashMap<OpId, (usize, Vec<i64>)>,
     pub num_values: usize,
+    /// The SSA value of each environment slot of the kernel (its type gives a tile's layout
+    /// when units with different tiles merge).
+    pub slot_values: Vec<Option<tilus_ir::Value>>,
     /// Barrier phases completed so far (all CTAs): a change preempts the running unit.
     pub flips: u64,
+    /// (wait op, barrier alloc, index) already warned about a possible missed phase: one
+    /// warning per wait and barrier, not one per iteration.
+    pub warned_missed: Vec<(OpId, OpId, usize)>,
     rr_last: u64,
 }
 
@@ -325,6 +341,20 @@ impl<'a> Machine<'a> {
             bar_plan.insert(o, (next, counts));
             next += n;
         }
+        let mut slot_values = vec![None; ctx.num_values()];
+        ctx.walk(kernel, &mut |o| {
+            let mut vs: Vec<tilus_ir::Value> = ctx.results(o).to_vec();
+            for &r in ctx.regions(o) {
+                for &b in ctx.region_blocks(r) {
+                    vs.extend_from_slice(ctx.block_args(b));
+                }
+            }
+            for v in vs {
+                if let Some(s) = slot_values.get_mut(v.index()) {
+                    *s = Some(v);
+                }
+            }
+        });
         Machine {
             ctx,
             kernel,
@@ -338,6 +368,7 @@ impl<'a> Machine<'a> {
             units: Vec::new(),
             next_unit: 0,
             asyncs: Vec::new(),
+            tracked: Vec::new(),
             next_async: 0,
             now: 0,
             steps: 0,
@@ -346,7 +377,9 @@ impl<'a> Machine<'a> {
             warnings: Vec::new(),
             bar_plan,
             num_values: ctx.num_values(),
+            slot_values,
             flips: 0,
+            warned_missed: Vec::new(),
             rr_last: 0,
         }
     }
@@ -387,6 +420,7 @@ impl<'a> Machine<'a> {
         self.ctas.clear();
         self.units.clear();
         self.asyncs.clear();
+        self.tracked.clear();
         let nbars: usize = self.bar_plan.values().map(|(_, c)| c.len()).sum();
         let body = self.body_block();
         for (rank, b) in blocks.iter().enumerate() {
@@ -413,6 +447,7 @@ impl<'a> Machine<'a> {
                 tokens: Vec::new(),
                 exited: 0,
                 groups: HashMap::new(),
+                group_ops: HashMap::new(),
             });
             let mut env = vec![Val::Undef; self.num_values];
             for (i, &a) in self.ctx.block_args(body).iter().enumerate() {
@@ -447,7 +482,7 @@ impl<'a> Machine<'a> {
                 cta, bar, parity, ..
             } => self.ctas[*cta].bars[*bar].phase != *parity,
             Block::Groups { owner, n, .. } => match self.ctas[u.cta].groups.get(owner) {
-                Some(g) => self.pending_groups(g) <= *n,
+                Some(g) => !self.older_groups_in_flight(g, *n),
                 None => true,
             },
             Block::Sem {
@@ -741,6 +776,8 @@ impl<'a> Machine<'a> {
                     }
                 }
                 env.push(Val::PT(Rc::new(pt)));
+            } else if let Some(t) = self.merge_tiles(&defined, s) {
+                env.push(Val::Tensor(Rc::new(t)));
             } else {
                 env.push(Val::Divergent);
             }
@@ -753,6 +790,60 @@ impl<'a> Machine<'a> {
         u.env = env;
         u.parked_for = None;
         keep
+    }
+
+    /// Units that computed different tiles for slot `s` merge into the tile the GPU holds:
+    /// each element from the unit holding replica 0 of it under the tile's register layout
+    /// (as a store would write it). `None` when that is ambiguous: the value is not a plain
+    /// tile in every unit, or an element's holders in different units disagree.
+    fn merge_tiles(&self, idx: &[usize], s: usize) -> Option<Tensor> {
+        let v = self.slot_values.get(s).copied().flatten()?;
+        let tt = tilus_dialects::tilus_types::TensorType::of(self.ctx, self.ctx.value_type(v))?;
+        let tiles: Vec<&Rc<Tensor>> = idx
+            .iter()
+            .map(|&i| match &self.units[i].env[s] {
+                Val::Tensor(t) => Some(t),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (gb, size) = self.units[idx[0]].group();
+        let layout = match tt.register_layout() {
+            Some(l) => l,
+            None => {
+                tilus_passes::lower::tiles::default_layout(&tt.shape, tt.dtype.bits(), size).ok()?
+            }
+        };
+        if layout.shape != tiles[0].shape || tiles.iter().any(|t| t.shape != tiles[0].shape) {
+            return None;
+        }
+        let unit_of = |t: i64| {
+            let t = (gb + t) as u32;
+            idx.iter()
+                .position(|&i| self.units[i].threads.binary_search(&t).is_ok())
+        };
+        let mut out: Tensor = (**tiles[0]).clone();
+        for e in 0..layout.num_elements() {
+            let mut coord = vec![0; layout.shape.len()];
+            let mut rest = e;
+            for d in (0..coord.len()).rev() {
+                coord[d] = rest % layout.shape[d];
+                rest /= layout.shape[d];
+            }
+            let (holders, _) = layout.holders(&coord);
+            let owners: Vec<usize> = holders.iter().filter_map(|&h| unit_of(h)).collect();
+            let Some(&first) = owners.first() else {
+                continue;
+            };
+            let x = tiles[first].data[e as usize];
+            if owners
+                .iter()
+                .any(|&o| tiles[o].data[e as usize].to_bits() != x.to_bits())
+            {
+                return None;
+            }
+            out.data[e as usize] = x;
+        }
+        Some(out)
     }
 
     /// Releases `threadgroup.sync`s whose group has fully arrived, and merges units gathered
@@ -811,6 +902,7 @@ impl<'a> Machine<'a> {
                 } else {
                     members
                 };
+                self.sync_knowledge(cta, begin, size);
                 for i in keep {
                     let op = match &self.units[i].state {
                         UState::Blocked(b) => b.op(),

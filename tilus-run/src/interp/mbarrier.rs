@@ -25,6 +25,12 @@ pub(crate) struct Barrier {
     /// missed-phase check. Kept per barrier and thread, so unit splits and merges need not
     /// carry it.
     pub seen: HashMap<u32, u64>,
+    /// Tracked async ops (ids) whose completion the current phase carries: ops that signal it
+    /// and ops known to the threads that arrived (happens-before through the barrier).
+    pub know: Vec<u64>,
+    /// What the completed phases carried (cumulative): a thread that passes a wait here is
+    /// ordered after these ops.
+    pub known_at_completion: Vec<u64>,
 }
 
 impl Barrier {
@@ -39,6 +45,8 @@ impl Barrier {
             index,
             touched: false,
             seen: HashMap::new(),
+            know: Vec::new(),
+            known_at_completion: Vec::new(),
         }
     }
 
@@ -50,6 +58,20 @@ impl Barrier {
             self.pending = self.expected;
             self.tx = 0;
             self.touched = false;
+            for id in std::mem::take(&mut self.know) {
+                if !self.known_at_completion.contains(&id) {
+                    self.known_at_completion.push(id);
+                }
+            }
+        }
+    }
+
+    /// Adds tracked async ops to what the current phase carries to its waiters.
+    pub(crate) fn learn(&mut self, ids: &[u64]) {
+        for &id in ids {
+            if !self.know.contains(&id) {
+                self.know.push(id);
+            }
         }
     }
 

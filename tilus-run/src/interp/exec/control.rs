@@ -143,6 +143,8 @@ impl Machine<'_> {
                 have += self.ctas[self.units[ui].cta].exited as i64;
             }
             if have >= s {
+                let cta = self.units[ui].cta;
+                self.sync_knowledge(cta, b, s);
                 return Ok(Flow::Next);
             }
             return Ok(Flow::Wait(Block::Sync {

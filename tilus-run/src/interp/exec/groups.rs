@@ -33,43 +33,46 @@ impl Machine<'_> {
         g.groups.push_back(open);
     }
 
-    /// `wait_group n`: blocks while more than `n` of `owner`'s committed groups are in flight;
-    /// otherwise retires the completed ones.
-    pub(super) fn wait_group(&mut self, op: OpId, cta: usize, owner: GroupOwner, n: usize) -> Flow {
-        let pending = self.ctas[cta]
+    /// `wait_group n`: blocks while a committed group older than `owner`'s newest `n` has work
+    /// in flight; then retires exactly those older groups (PTX: "wait until at most n of the
+    /// most recent groups are pending"). The newest `n` stay unretired even when this schedule
+    /// has already finished them, so reading their results is a race on every schedule.
+    pub(super) fn wait_group(
+        &mut self,
+        op: OpId,
+        cta: usize,
+        owner: GroupOwner,
+        n: usize,
+        who: &[u32],
+    ) -> Flow {
+        let blocked = self.ctas[cta]
             .groups
             .get(&owner)
-            .map(|g| self.pending_groups(g))
-            .unwrap_or(0);
-        if pending > n {
+            .is_some_and(|g| self.older_groups_in_flight(g, n));
+        if blocked {
             return Flow::Wait(Block::Groups { op, owner, n });
         }
-        self.retire_groups(cta, owner);
+        self.retire_groups(cta, owner, n, who);
         Flow::Next
     }
 
-    /// Drops completed groups from the front of `owner`'s queue, retiring their tokens.
-    pub(super) fn retire_groups(&mut self, cta: usize, owner: GroupOwner) {
-        let groups = match self.ctas[cta].groups.get_mut(&owner) {
-            Some(g) => std::mem::take(&mut g.groups),
-            None => return,
+    /// Retires `owner`'s committed groups older than the newest `n`: their tokens become
+    /// readable, and the waiting threads `who` are ordered after their completion.
+    fn retire_groups(&mut self, cta: usize, owner: GroupOwner, n: usize, who: &[u32]) {
+        let Some(g) = self.ctas[cta].groups.get_mut(&owner) else {
+            return;
         };
-        let mut keep = std::collections::VecDeque::new();
-        let mut retire = Vec::new();
-        let mut blocked = false;
-        for grp in groups {
-            if !blocked && grp.iter().all(|(id, _)| !self.in_flight(*id)) {
-                retire.extend(grp.iter().filter_map(|(_, t)| *t));
-            } else {
-                blocked = true;
-                keep.push_back(grp);
+        let older = g.groups.len().saturating_sub(n);
+        let retired: Vec<Vec<(u64, Option<usize>)>> = g.groups.drain(..older).collect();
+        let mut ids = Vec::new();
+        for grp in retired {
+            for (id, token) in grp {
+                ids.push(id);
+                if let Some(t) = token {
+                    self.ctas[cta].tokens[t].retired = true;
+                }
             }
         }
-        for t in retire {
-            self.ctas[cta].tokens[t].retired = true;
-        }
-        if let Some(g) = self.ctas[cta].groups.get_mut(&owner) {
-            g.groups = keep;
-        }
+        self.learn(&ids, cta, who);
     }
 }

@@ -42,9 +42,13 @@ impl Machine<'_> {
         bar: usize,
         k: i64,
         tx: i64,
-        who: &[u32],
+        who: (usize, &[u32]),
     ) -> Result<(), Diagnostic> {
+        // The arrival releases what the arriving threads know to the phase's waiters.
+        let known = self.known_by(who.0, who.1);
+        let who = who.1;
         let b = &mut self.ctas[cta].bars[bar];
+        b.learn(&known);
         if tx != 0 {
             b.expect_tx(tx);
         }
@@ -141,14 +145,14 @@ impl Machine<'_> {
                                     self.err(op, format!("arrive count {per} must be at least 1"))
                                 );
                             }
-                            self.do_arrive(op, cta, bar, cnt * per, 0, &ts)?;
+                            self.do_arrive(op, cta, bar, cnt * per, 0, (cta, &ts))?;
                         }
                         K::ArriveExpectTx(_) => {
-                            self.do_arrive(op, cta, bar, cnt, cnt * key[1], &ts)?;
+                            self.do_arrive(op, cta, bar, cnt, cnt * key[1], (cta, &ts))?;
                         }
                         _ => {
                             let target = self.cta_of_rank(key[2], op)?;
-                            self.do_arrive(op, target, bar, cnt, cnt * key[1], &ts)?;
+                            self.do_arrive(op, target, bar, cnt, cnt * key[1], (cta, &ts))?;
                         }
                     }
                 }
@@ -169,7 +173,7 @@ impl Machine<'_> {
                         continue;
                     }
                     let target = self.cta_of_rank(r, op)?;
-                    self.do_arrive(op, target, bar, 1, bytes, &[t])?;
+                    self.do_arrive(op, target, bar, 1, bytes, (cta, &[t]))?;
                 }
             }
             K::Wait(w) => {
@@ -192,33 +196,46 @@ impl Machine<'_> {
                         parity: parity as u8,
                     }));
                 }
-                // The oldest phase count any waiting thread observed (0 for a first wait).
+                // PTX `try_wait.parity P` succeeds when the phase of parity P has completed,
+                // i.e. it tests the current or the immediately preceding phase: the wait above
+                // returns here as the hardware does. A thread that observed this barrier
+                // before and now finds it two or more phases further may have skipped a phase
+                // (the parity cannot tell them apart); that is a warning, because a kernel
+                // may legitimately wait only on some phases. Threads that never waited here
+                // have nothing to miss.
                 let seen = self.units[ui]
                     .threads
                     .iter()
-                    .map(|t| b.seen.get(t).copied().unwrap_or(0))
-                    .min()
-                    .unwrap_or(0);
-                if b.completed >= seen + 2 {
-                    let d = self
-                        .err(
-                            op,
-                            format!(
-                                "{} waited on barrier {} for the phase of parity {parity}, but the barrier completed {} phases since they last observed it (the parity cannot tell them apart: a phase was missed)",
-                                self.units[ui].describe_threads(),
-                                b.index,
-                                b.completed - seen
-                            ),
-                        )
-                        .with_note(DiagLoc::Op(b.alloc), format!("barrier {} was allocated here ({})", b.index, b.describe()))
-                        .with_help("check the stage count and the phase flips: each waiter must observe every phase of the barriers it waits on");
-                    return Err(d);
+                    .filter_map(|t| b.seen.get(t).copied())
+                    .min();
+                if let Some(seen) = seen.filter(|&s| b.completed >= s + 2) {
+                    if !self.warned_missed.contains(&(op, b.alloc, b.index)) {
+                        self.warned_missed.push((op, b.alloc, b.index));
+                        let d = self
+                            .err(
+                                op,
+                                format!(
+                                    "possible missed phase: {} waited on barrier {} for the phase of parity {parity}, but the barrier completed {} phases since they last observed it; try_wait.parity tests only the current and the immediately preceding phase, so the wait returned for the latest phase of that parity and the phases between went unobserved",
+                                    self.units[ui].describe_threads(),
+                                    b.index,
+                                    b.completed - seen
+                                ),
+                            )
+                            .with_severity(tilus_ir::Severity::Warning)
+                            .with_note(DiagLoc::Op(b.alloc), format!("barrier {} was allocated here ({})", b.index, b.describe()))
+                            .with_help("if each phase carries data this waiter needs, check the stage count and the phase flips: the waiter must observe every phase of the barriers it waits on");
+                        self.warnings.push(d);
+                    }
                 }
                 let b = &mut self.ctas[cta].bars[bar];
                 let c = b.completed;
                 for &t in &self.units[ui].threads {
                     b.seen.insert(t, c);
                 }
+                // Passing the wait orders these threads after what the completed phases carried.
+                let ids = self.ctas[cta].bars[bar].known_at_completion.clone();
+                let threads = self.units[ui].threads.clone();
+                self.learn(&ids, cta, &threads);
             }
             // A barrier's shared address exists only after lowering.
             K::Addr(_) => return Err(self.unsupported(op)),

@@ -42,7 +42,7 @@ impl Machine<'_> {
             }
             K::Dealloc(d) => {
                 let t = self.tmem_val(ui, d.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op)?;
+                self.check_tmem_read(cta, &t, op, (cta, &self.units[ui].threads))?;
                 if t.base_col != t.alloc_col || !self.ctas[cta].tmem.free(t.alloc_col) {
                     return Err(self.err(
                         op,
@@ -80,7 +80,7 @@ impl Machine<'_> {
                         }
                         reads.push((cta, SharedMemory::byte_range(&b.view)));
                         for (_, r) in &reads {
-                            self.check_smem_read(cta, r, op)?;
+                            self.check_smem_read(cta, r, op, (cta, &[leader]))?;
                         }
                         let (l, c) = Tmem::footprint(&d);
                         AsyncOp {
@@ -104,7 +104,7 @@ impl Machine<'_> {
                         let s = self.shared(ui, c.source(ctx), op)?;
                         let d = self.tmem_val(ui, c.tensor(ctx), op)?;
                         let r = SharedMemory::byte_range(&s.view);
-                        self.check_smem_read(cta, &r, op)?;
+                        self.check_smem_read(cta, &r, op, (cta, &[leader]))?;
                         let (l, c) = Tmem::footprint(&d);
                         AsyncOp {
                             id: 0,
@@ -147,7 +147,10 @@ impl Machine<'_> {
                             smem_reads: Vec::new(),
                             smem_writes: Vec::new(),
                             tmem_writes: Vec::new(),
-                            kind: AsyncKind::TcCommit { bars },
+                            kind: AsyncKind::TcCommit {
+                                bars,
+                                carries: self.known_by(cta, &[leader]),
+                            },
                         }
                     }
                     _ => unreachable!("matched above"),
@@ -156,7 +159,7 @@ impl Machine<'_> {
             }
             K::Ld(ld) => {
                 let t = self.tmem_val(ui, ld.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op)?;
+                self.check_tmem_read(cta, &t, op, (cta, &self.units[ui].threads))?;
                 let x = self.ctas[cta]
                     .tmem
                     .read(&t)
@@ -175,7 +178,7 @@ impl Machine<'_> {
             K::St(st) => {
                 let x = self.tensor(ui, st.value(ctx), op)?;
                 let t = self.tmem_val(ui, st.tensor(ctx), op)?;
-                self.check_tmem_read(cta, &t, op)?;
+                self.check_tmem_read(cta, &t, op, (cta, &self.units[ui].threads))?;
                 self.ctas[cta]
                     .tmem
                     .write(&t, &x)

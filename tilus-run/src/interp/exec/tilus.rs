@@ -54,6 +54,10 @@ impl Machine<'_> {
                 self.set(ui, gv.result(ctx), Val::Global(Rc::new(view)));
             }
             K::SharedTensor(st) => {
+                if let Some(v) = self.group_op_done(ui, op) {
+                    self.set(ui, st.result(ctx), v);
+                    return Ok(Flow::Next);
+                }
                 let tt = self.tensor_type(st.result(ctx), op)?;
                 let layout = tt.shared_layout().map_err(|e| self.err(op, e))?;
                 let bytes = (layout.footprint() * tt.dtype.bits() as i64 + 7) / 8;
@@ -71,16 +75,17 @@ impl Machine<'_> {
                     dtype: tt.dtype,
                     layout,
                 };
-                self.set(
-                    ui,
-                    st.result(ctx),
-                    Val::Shared(Rc::new(SharedVal {
-                        view,
-                        alloc_base: base,
-                    })),
-                );
+                let v = Val::Shared(Rc::new(SharedVal {
+                    view,
+                    alloc_base: base,
+                }));
+                self.group_op_record(ui, op, v.clone());
+                self.set(ui, st.result(ctx), v);
             }
             K::FreeShared(f) => {
+                if self.group_op_done(ui, op).is_some() {
+                    return Ok(Flow::Next);
+                }
                 let s = self.shared(ui, f.tensor(ctx), op)?;
                 let Some(pos) = self.ctas[cta]
                     .shared_allocs
@@ -94,13 +99,20 @@ impl Machine<'_> {
                 };
                 let (base, bytes, _) = self.ctas[cta].shared_allocs[pos];
                 let r = base..base + bytes;
-                self.check_smem_write(cta, &r, op)?;
+                self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 self.ctas[cta].shared_allocs.remove(pos);
                 self.ctas[cta].smem.free(base);
+                self.group_op_record(ui, op, Val::Undef);
             }
             K::RegisterTensor(rt) => {
                 let tt = self.tensor_type(rt.result(ctx), op)?;
                 let t = match rt.init(ctx) {
+                    Some(v) if matches!(self.get(ui, v), Val::PT(_)) => {
+                        let x = self.get(ui, v);
+                        self.per_thread_tile(ui, op, rt.result(ctx), |t, _| {
+                            x.scalar_at(t).map_or(0.0, |s| s.as_f64())
+                        })?
+                    }
                     Some(v) => {
                         let x = self.scalar(ui, v, op)?;
                         Tensor::full(tt.dtype, &tt.shape, x.as_f64())
@@ -111,26 +123,33 @@ impl Machine<'_> {
             }
             K::LoadGlobal(l) => {
                 let g = self.global(ui, l.src(ctx), op)?;
-                let offs = self.ints(ui, l.offsets(ctx), op)?;
-                let tt = self.tensor_type(l.result(ctx), op)?;
-                let t = self
-                    .mem
-                    .load_box(&g, &offs, &tt.shape)
-                    .map_err(|e| self.mem_err(op, e))?;
+                let t = if self.offset_classes(ui, l.offsets(ctx)).len() > 1 {
+                    self.load_global_per_thread(ui, op, &g, l.offsets(ctx), l.result(ctx))?
+                } else {
+                    let offs = self.ints(ui, l.offsets(ctx), op)?;
+                    let tt = self.tensor_type(l.result(ctx), op)?;
+                    self.mem
+                        .load_box(&g, &offs, &tt.shape)
+                        .map_err(|e| self.mem_err(op, e))?
+                };
                 self.set(ui, l.result(ctx), Val::Tensor(Rc::new(t)));
             }
             K::StoreGlobal(st) => {
                 let t = self.tensor(ui, st.value(ctx), op)?;
                 let g = self.global(ui, st.dst(ctx), op)?;
-                let offs = self.ints(ui, st.offsets(ctx), op)?;
-                self.mem
-                    .store_box(&g, &offs, &t)
-                    .map_err(|e| self.mem_err(op, e))?;
+                if !self.whole_group(ui) || self.offset_classes(ui, st.offsets(ctx)).len() > 1 {
+                    self.store_global_per_thread(ui, op, &g, st.offsets(ctx), st.value(ctx), &t)?;
+                } else {
+                    let offs = self.ints(ui, st.offsets(ctx), op)?;
+                    self.mem
+                        .store_box(&g, &offs, &t)
+                        .map_err(|e| self.mem_err(op, e))?;
+                }
             }
             K::LoadShared(l) => {
                 let s = self.shared(ui, l.src(ctx), op)?;
                 let r = SharedMemory::byte_range(&s.view);
-                self.check_smem_read(cta, &r, op)?;
+                self.check_smem_read(cta, &r, op, (cta, &self.units[ui].threads))?;
                 let t = self.ctas[cta]
                     .smem
                     .read(&s.view)
@@ -141,11 +160,15 @@ impl Machine<'_> {
                 let t = self.tensor(ui, st.value(ctx), op)?;
                 let s = self.shared(ui, st.dst(ctx), op)?;
                 let r = SharedMemory::byte_range(&s.view);
-                self.check_smem_write(cta, &r, op)?;
-                self.ctas[cta]
-                    .smem
-                    .write(&s.view, &t)
-                    .map_err(|e| self.mem_err(op, e))?;
+                self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
+                if self.whole_group(ui) {
+                    self.ctas[cta]
+                        .smem
+                        .write(&s.view, &t)
+                        .map_err(|e| self.mem_err(op, e))?;
+                } else {
+                    self.store_shared_partial(ui, op, &s.view, st.value(ctx), &t)?;
+                }
             }
             K::SliceShared(sl) => {
                 let s = self.shared(ui, sl.src(ctx), op)?;

@@ -104,7 +104,7 @@ impl Machine<'_> {
                     .collect();
                 let r = SharedMemory::byte_range(&dst.view);
                 for &c in &ctas {
-                    self.check_smem_write(c, &r, op)?;
+                    self.check_smem_write(c, &r, op, (cta, &[leader]))?;
                 }
                 let a = AsyncOp {
                     id: 0,
@@ -132,7 +132,7 @@ impl Machine<'_> {
                 let tile = src.view.layout.shape.clone();
                 let full = self.tma_box(op, c.dims(ctx), &dst, &tile, &offs)?;
                 let r = SharedMemory::byte_range(&src.view);
-                self.check_smem_read(cta, &r, op)?;
+                self.check_smem_read(cta, &r, op, (cta, &[leader]))?;
                 let a = AsyncOp {
                     id: 0,
                     op,
@@ -155,7 +155,7 @@ impl Machine<'_> {
             K::CommitGroup(_) => self.commit_group(cta, owner),
             K::WaitGroup(w) => {
                 let n = w.n(ctx).max(0) as usize;
-                return Ok(self.wait_group(op, cta, owner, n));
+                return Ok(self.wait_group(op, cta, owner, n, &[leader]));
             }
             K::FenceProxyAsync(_) | K::FenceProxyAsyncRelease(_) => {}
         }

@@ -35,7 +35,7 @@ impl Machine<'_> {
                 }
                 reads.push((cta, SharedMemory::byte_range(&b.view)));
                 for (_, r) in &reads {
-                    self.check_smem_read(cta, r, op)?;
+                    self.check_smem_read(cta, r, op, (cta, &self.units[ui].threads))?;
                 }
                 let out = self.tensor_type(m.d(ctx), op)?.dtype;
                 let threads = self.units[ui].threads.clone();
@@ -70,7 +70,8 @@ impl Machine<'_> {
             K::CommitGroup(_) => self.commit_group(cta, owner),
             K::WaitGroup(w) => {
                 let n = w.pending(ctx).max(0) as usize;
-                return Ok(self.wait_group(op, cta, owner, n));
+                let who = self.units[ui].threads.clone();
+                return Ok(self.wait_group(op, cta, owner, n, &who));
             }
         }
         Ok(Flow::Next)
