@@ -33,6 +33,7 @@ pub mod pipelines;
 pub mod ptx_emit;
 pub mod symbol_dce;
 pub mod testing;
+pub mod verify_barriers;
 
 pub use decl::{DeclaredPass, OptionDecl, OptionValue, PassDecl, StatisticDecl};
 pub use instrument::{IrPrintConfig, IrPrinter, PassInstrumentation};
@@ -155,6 +156,7 @@ pub fn registry() -> Vec<PassInfo> {
         lower::threadgroups::LowerThreadgroups::INFO,
         lower::tilus_kernel::LowerTilusKernel::INFO,
         lower::async_to_ptx::AsyncToPtx::INFO,
+        verify_barriers::VerifyBarriers::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PrintOpCount::INFO,
         testing::Fail::INFO,
