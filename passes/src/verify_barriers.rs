@@ -122,7 +122,11 @@ enum Slot {
     /// `k` (the induction variable of a loop from 0 by 1).
     Iv,
     /// `((k + off) mod s) + add`.
-    Ring { s: i64, off: i64, add: i64 },
+    Ring {
+        s: i64,
+        off: i64,
+        add: i64,
+    },
 }
 
 impl Slot {
@@ -233,13 +237,23 @@ impl Trip {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
     /// `m` arrivals per execution.
-    Arrive { m: i64 },
+    Arrive {
+        m: i64,
+    },
     /// `m` arrivals announcing `bytes` each.
-    ExpectTx { m: i64, bytes: Option<i64> },
+    ExpectTx {
+        m: i64,
+        bytes: Option<i64>,
+    },
     /// A TMA copy completing `bytes` on the barrier, landing in buffer slot `dst` (when the
     /// destination is a slice of a staged buffer).
-    Tx { bytes: i64, dst: Option<Slot> },
-    Wait { phase: Phase },
+    Tx {
+        bytes: i64,
+        dst: Option<Slot>,
+    },
+    Wait {
+        phase: Phase,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -337,7 +351,10 @@ impl<'c> Analysis<'c> {
         let r = self.ctx.regions(f.op())[0];
         let b = self.ctx.region_blocks(r)[0];
         let term = self.ctx.block_last(b)?;
-        YieldOp::cast(self.ctx, term)?.results(self.ctx).get(i).copied()
+        YieldOp::cast(self.ctx, term)?
+            .results(self.ctx)
+            .get(i)
+            .copied()
     }
 
     /// The iter_arg `v` of loop `f` is: `(init, yielded)`.
@@ -408,7 +425,11 @@ impl<'c> Analysis<'c> {
         if let Some((x, c)) = self.plus_const(v) {
             return match self.slot(x, lp)? {
                 Slot::Const(a) => Ok(Slot::Const(a + c)),
-                Slot::Ring { s, off, add } => Ok(Slot::Ring { s, off, add: add + c }),
+                Slot::Ring { s, off, add } => Ok(Slot::Ring {
+                    s,
+                    off,
+                    add: add + c,
+                }),
                 Slot::Iv => Err(Unmodeled),
             };
         }
@@ -427,9 +448,11 @@ impl<'c> Analysis<'c> {
                 self.plus_const(x).and_then(|(y, c)| (y == iv).then_some(c))
             };
             return match (off, const_int(self.ctx, m)) {
-                (Some(off), Some(s)) if s > 0 && off >= 0 && self.unit_loop(f) => {
-                    Ok(Slot::Ring { s, off: off % s, add: 0 })
-                }
+                (Some(off), Some(s)) if s > 0 && off >= 0 && self.unit_loop(f) => Ok(Slot::Ring {
+                    s,
+                    off: off % s,
+                    add: 0,
+                }),
                 _ => Err(Unmodeled),
             };
         }
@@ -516,9 +539,7 @@ impl<'c> Analysis<'c> {
             }
             if let Some(i) = IfOp::cast(ctx, p) {
                 let Some(f) = f else { return Err(Unmodeled) };
-                let in_then = ctx
-                    .op_parent_block(child)
-                    .and_then(|b| ctx.block_parent(b))
+                let in_then = ctx.op_parent_block(child).and_then(|b| ctx.block_parent(b))
                     == Some(i.then_region(ctx));
                 if !in_then || !self.unit_loop(f) || guard != Guard::Always {
                     return Err(Unmodeled);
@@ -527,8 +548,7 @@ impl<'c> Analysis<'c> {
                     .defining_op(i.condition(ctx))
                     .and_then(|d| CmpIOp::cast(ctx, d))
                     .ok_or(Unmodeled)?;
-                if cmp.predicate(ctx) != CmpIPredicate::Slt || cmp.rhs(ctx) != f.upper_bound(ctx)
-                {
+                if cmp.predicate(ctx) != CmpIPredicate::Slt || cmp.rhs(ctx) != f.upper_bound(ctx) {
                     return Err(Unmodeled);
                 }
                 let iv = self.body_args(f)[0];
@@ -583,7 +603,12 @@ impl<'c> Analysis<'c> {
         } else if let Some(a) = ArriveExpectTxOp::cast(ctx, op) {
             let m = self.group_size(op);
             let bytes = const_int(ctx, a.bytes(ctx));
-            (a.barriers(ctx), a.index(ctx), Kind::ExpectTx { m, bytes }, None)
+            (
+                a.barriers(ctx),
+                a.index(ctx),
+                Kind::ExpectTx { m, bytes },
+                None,
+            )
         } else if let Some(c) = TcCommitOp::cast(ctx, op) {
             // The hardware arrives once when the issued MMAs complete.
             (c.barriers(ctx), c.index(ctx), Kind::Arrive { m: 1 }, None)
@@ -732,12 +757,7 @@ fn buffer_root(ctx: &Context, mut v: Value) -> Value {
 
 /// A read of a buffer that a TMA copy fills must come after a wait on the barrier the copy
 /// signals, in the reader's loop iteration and by threads that include the reader's.
-fn check_unwaited_reads(
-    ctx: &Context,
-    an: &Analysis,
-    all: &[OpId],
-    errors: &mut Vec<Diagnostic>,
-) {
+fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut Vec<Diagnostic>) {
     // Every copy and wait, modelled or not: a wait whose phase form is not modelled still
     // orders the read.
     let fills: Vec<(Value, Value, OpId)> = all
@@ -751,7 +771,12 @@ fn check_unwaited_reads(
         .iter()
         .filter_map(|&o| {
             let w = WaitOp::cast(ctx, o)?;
-            Some((w.barriers(ctx), an.order[&o], an.loops(o).first().copied(), an.threads(o)))
+            Some((
+                w.barriers(ctx),
+                an.order[&o],
+                an.loops(o).first().copied(),
+                an.threads(o),
+            ))
         })
         .collect();
     if fills.is_empty() {
@@ -907,9 +932,9 @@ fn check_barrier(
                     errors.push(Diagnostic::op(
                         e.op,
                         format!(
-                            "the phase of this wait on {name}[{}] flips {} but the stage wraps every {s} iterations: from round 1 on it waits on a phase that is already past",
+                            "the phase of this wait on {name}[{}] flips {} but the stage wraps every {s} iterations: its parities stop matching the slot's phases (some waits return before the fill, others never)",
                             e.slot.describe(),
-                            if phase.s == 0 { "never".to_string() } else { format!("every {} iterations", phase.s) }
+                            match phase.s { 0 => "never".to_string(), 1 => "every iteration".to_string(), p => format!("every {p} iterations") }
                         ),
                     ));
                 }
@@ -937,7 +962,10 @@ fn check_barrier(
 
     // 2./3. Clusters: arrivals per phase and transaction bytes.
     let mut clusters: Vec<(Option<Trip>, Slot, Guard)> = Vec::new();
-    for e in evs.iter().filter(|e| e.is_arrival() || matches!(e.kind, Kind::Tx { .. })) {
+    for e in evs
+        .iter()
+        .filter(|e| e.is_arrival() || matches!(e.kind, Kind::Tx { .. }))
+    {
         if !clusters.contains(&e.cluster()) {
             clusters.push(e.cluster());
         }
@@ -1020,7 +1048,9 @@ fn check_barrier(
                 _ => 0,
             })
             .sum();
-        let has_expect = members.iter().any(|e| matches!(e.kind, Kind::ExpectTx { .. }));
+        let has_expect = members
+            .iter()
+            .any(|e| matches!(e.kind, Kind::ExpectTx { .. }));
         let tx_ops: Vec<&&Event> = members
             .iter()
             .filter(|e| matches!(e.kind, Kind::Tx { .. }))
@@ -1043,7 +1073,10 @@ fn check_barrier(
                 );
                 for t in tx_ops.iter().take(4) {
                     if let Kind::Tx { bytes, .. } = t.kind {
-                        d = d.with_note(DiagLoc::Op(t.op), format!("this copy brings {bytes} bytes"));
+                        d = d.with_note(
+                            DiagLoc::Op(t.op),
+                            format!("this copy brings {bytes} bytes"),
+                        );
                     }
                 }
                 errors.push(d);
@@ -1100,11 +1133,7 @@ fn lcm(a: i64, b: i64) -> i64 {
 }
 
 /// The completions of each slot in order: `(cluster representative, iteration)`.
-fn completions(
-    evs: &[Event],
-    t: i64,
-    n: i64,
-) -> Vec<Vec<(usize, i64)>> {
+fn completions(evs: &[Event], t: i64, n: i64) -> Vec<Vec<(usize, i64)>> {
     let mut per_slot = vec![Vec::new(); n.max(0) as usize];
     // One representative per cluster, clusters in program order of their first arrival.
     let mut reps: Vec<usize> = Vec::new();
@@ -1139,13 +1168,18 @@ fn check_phases(
 ) {
     let n = b.counts.len() as i64;
     for w in evs {
-        let Kind::Wait { phase } = w.kind else { continue };
+        let Kind::Wait { phase } = w.kind else {
+            continue;
+        };
         // Arrival clusters must run in lock step with the wait (same loop numbering) or once.
-        let related = evs.iter().filter(|e| e.is_arrival()).all(|e| match (e.trip, w.trip) {
-            (None, _) => true,
-            (Some(a), Some(b)) => a.same_base(&b),
-            (Some(a), None) => a.is_const(),
-        });
+        let related = evs
+            .iter()
+            .filter(|e| e.is_arrival())
+            .all(|e| match (e.trip, w.trip) {
+                (None, _) => true,
+                (Some(a), Some(b)) => a.same_base(&b),
+                (Some(a), None) => a.is_const(),
+            });
         if !related {
             continue;
         }
@@ -1190,7 +1224,10 @@ fn check_phases(
                 let have = comp[j as usize].len() as i64;
                 if needed >= have {
                     let trip_words = if w.trip.is_some_and(|tr| !tr.is_const()) {
-                        format!(" when the loop runs {t} iteration{}", if t == 1 { "" } else { "s" })
+                        format!(
+                            " when the loop runs {t} iteration{}",
+                            if t == 1 { "" } else { "s" }
+                        )
                     } else {
                         String::new()
                     };
@@ -1214,7 +1251,9 @@ fn check_phases(
 
 /// The parity of a wait's first execution on slot `j` (its phase number offset).
 fn first_parity(w: &Event, j: i64, t: i64) -> i64 {
-    let Kind::Wait { phase } = w.kind else { return 0 };
+    let Kind::Wait { phase } = w.kind else {
+        return 0;
+    };
     for k in 0..w.count(t.max(64)) {
         if w.slot.at(k) == j {
             return phase.at(k);
@@ -1245,7 +1284,12 @@ fn overlap(a: (i64, i64), b: (i64, i64)) -> bool {
     a.0 < b.0 + b.1 && b.0 < a.0 + a.1
 }
 
-fn check_cycles(ctx: &Context, barriers: &[(Value, Barrier)], evs: &[Event], errors: &mut Vec<Diagnostic>) {
+fn check_cycles(
+    ctx: &Context,
+    barriers: &[(Value, Barrier)],
+    evs: &[Event],
+    errors: &mut Vec<Diagnostic>,
+) {
     const NEG: i64 = i64::MIN / 4;
     let n = evs.len();
     if n == 0 || n > 256 {
@@ -1257,10 +1301,18 @@ fn check_cycles(ctx: &Context, barriers: &[(Value, Barrier)], evs: &[Event], err
     for (wi, w) in evs.iter().enumerate() {
         let Kind::Wait { .. } = w.kind else { continue };
         let Some(wt) = w.trip else { continue };
-        let Some((_, b)) = barriers.iter().find(|(v, _)| *v == w.bar) else { continue };
+        let Some((_, b)) = barriers.iter().find(|(v, _)| *v == w.bar) else {
+            continue;
+        };
         let nb = b.counts.len() as i64;
         let on_bar: Vec<Event> = evs.iter().filter(|e| e.bar == w.bar).copied().collect();
-        let t = 4 * nb + 8 + on_bar.iter().filter_map(|e| e.trip.and_then(|t| t.cap)).max().unwrap_or(0);
+        let t = 4 * nb
+            + 8
+            + on_bar
+                .iter()
+                .filter_map(|e| e.trip.and_then(|t| t.cap))
+                .max()
+                .unwrap_or(0);
         let t = if wt.is_const() { wt.count(0) } else { t };
         let comp = completions(&on_bar, t, nb);
         let mut rounds = vec![0i64; nb.max(0) as usize];
@@ -1283,14 +1335,29 @@ fn check_cycles(ctx: &Context, barriers: &[(Value, Barrier)], evs: &[Event], err
             };
             let rep_e = on_bar[rep];
             let Some(rt) = rep_e.trip else { continue };
-            if !rt.same_base(&wt) || rep_e.loop_op.is_some() && rt.cap.is_some() && rep_e.loop_op != w.loop_op {
+            if !rt.same_base(&wt)
+                || rep_e.loop_op.is_some() && rt.cap.is_some() && rep_e.loop_op != w.loop_op
+            {
                 continue;
             }
             let d = ka - k;
             for (ai, a) in evs.iter().enumerate() {
-                if a.bar == w.bar && a.cluster() == rep_e.cluster() && !matches!(a.kind, Kind::Wait { .. }) && d > dist[wi][ai] {
+                if a.bar == w.bar
+                    && a.cluster() == rep_e.cluster()
+                    && !matches!(a.kind, Kind::Wait { .. })
+                    && d > dist[wi][ai]
+                {
                     dist[wi][ai] = d;
-                    why[wi][ai] = format!("iteration k waits for the arrival of iteration k{}", if d == 0 { String::new() } else if d > 0 { format!(" + {d}") } else { format!(" - {}", -d) });
+                    why[wi][ai] = format!(
+                        "iteration k waits for the arrival of iteration k{}",
+                        if d == 0 {
+                            String::new()
+                        } else if d > 0 {
+                            format!(" + {d}")
+                        } else {
+                            format!(" - {}", -d)
+                        }
+                    );
                 }
             }
         }
@@ -1353,8 +1420,18 @@ fn check_cycles(ctx: &Context, barriers: &[(Value, Barrier)], evs: &[Event], err
             ),
         )
         .with_help("a producer waiting for free slots starts from mbarrier.producer_initial_phase (1), a consumer from consumer_initial_phase (0)");
-        if let Some((ai, a)) = evs.iter().enumerate().find(|(ai, _)| dist[wi][*ai] != NEG && !why[wi][*ai].is_empty()) {
-            d = d.with_note(DiagLoc::Op(a.op), format!("{}; this arrival comes after a wait that needs this one", why[wi][ai]));
+        if let Some((ai, a)) = evs
+            .iter()
+            .enumerate()
+            .find(|(ai, _)| dist[wi][*ai] != NEG && !why[wi][*ai].is_empty())
+        {
+            d = d.with_note(
+                DiagLoc::Op(a.op),
+                format!(
+                    "{}; this arrival comes after a wait that needs this one",
+                    why[wi][ai]
+                ),
+            );
         }
         errors.push(d);
     }
@@ -1368,7 +1445,13 @@ fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>
         uncommitted: Option<OpId>,
         groups: Vec<OpId>,
     }
-    fn walk_block(ctx: &Context, b: tilus_ir::BlockId, st: &mut State, errors: &mut Vec<Diagnostic>, top: bool) {
+    fn walk_block(
+        ctx: &Context,
+        b: tilus_ir::BlockId,
+        st: &mut State,
+        errors: &mut Vec<Diagnostic>,
+        top: bool,
+    ) {
         for o in ctx.block_ops(b) {
             if top && group_range(ctx, o).is_some() {
                 // A new role: its own wgmma state.
@@ -1388,11 +1471,21 @@ fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>
                 if len > keep {
                     st.groups.drain(..len - keep);
                 }
-            } else if ArriveOp::is(ctx, o) || ArriveExpectTxOp::is(ctx, o) || GlobalToSharedOp::is(ctx, o) {
+            } else if ArriveOp::is(ctx, o)
+                || ArriveExpectTxOp::is(ctx, o)
+                || GlobalToSharedOp::is(ctx, o)
+            {
                 let pending = st.uncommitted.or_else(|| st.groups.last().copied());
                 if let Some(m) = pending {
-                    if !errors.iter().any(|d| matches!(d.loc, DiagLoc::Op(x) if x == o)) {
-                        let what = if GlobalToSharedOp::is(ctx, o) { "overwrites a stage" } else { "releases a stage" };
+                    if !errors
+                        .iter()
+                        .any(|d| matches!(d.loc, DiagLoc::Op(x) if x == o))
+                    {
+                        let what = if GlobalToSharedOp::is(ctx, o) {
+                            "overwrites a stage"
+                        } else {
+                            "releases a stage"
+                        };
                         errors.push(Diagnostic::op(
                             o,
                             format!("this {what} while a wgmma.mma may still be reading it: {} MMA group{} not retired by wgmma.wait_group",
@@ -1426,4 +1519,3 @@ fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>
         }
     }
 }
-
