@@ -741,6 +741,10 @@ fn check_kernel(ctx: &Context, kernel: OpId) -> KernelReport {
     report
 }
 
+/// A wait for the read-before-wait check: barrier, program position, innermost loop and
+/// threads.
+type WaitSite = (Value, usize, Option<OpId>, (i64, i64));
+
 /// The shared tensor a view (`slice_shared`, `permute_shared`) is taken of.
 fn buffer_root(ctx: &Context, mut v: Value) -> Value {
     while let Some(d) = ctx.defining_op(v) {
@@ -767,7 +771,7 @@ fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut
             Some((buffer_root(ctx, t.dst(ctx)), t.barriers(ctx), o))
         })
         .collect();
-    let waits: Vec<(Value, usize, Option<OpId>, (i64, i64))> = all
+    let waits: Vec<WaitSite> = all
         .iter()
         .filter_map(|&o| {
             let w = WaitOp::cast(ctx, o)?;
@@ -1200,8 +1204,7 @@ fn check_phases(
                 rounds[j as usize] += 1;
                 let parity = phase.at(k);
                 // The phase this wait observes: its round, one behind when it starts at 1.
-                if round == 0 && parity == 1 && reads_after.is_some() {
-                    let r = reads_after.unwrap();
+                if let (0, 1, Some(r)) = (round, parity, reads_after) {
                     errors.push(
                         Diagnostic::op(
                             w.op,
