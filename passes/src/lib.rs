@@ -30,6 +30,7 @@ pub mod manager;
 pub mod options;
 pub mod pipeline;
 pub mod pipelines;
+pub mod pipelining;
 pub mod ptx_emit;
 pub mod symbol_dce;
 pub mod testing;
@@ -157,6 +158,7 @@ pub fn registry() -> Vec<PassInfo> {
         lower::tilus_kernel::LowerTilusKernel::INFO,
         lower::async_to_ptx::AsyncToPtx::INFO,
         verify_barriers::VerifyBarriers::INFO,
+        pipelining::Pipeline::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PrintOpCount::INFO,
         testing::Fail::INFO,
