@@ -134,7 +134,7 @@ impl Slot {
         match self {
             Slot::Const(c) => c,
             Slot::Iv => k,
-            Slot::Ring { s, off, add } => (k + off).rem_euclid(s) + add,
+            Slot::Ring { s, off, add } => k.saturating_add(off).rem_euclid(s).saturating_add(add),
         }
     }
     fn describe(self) -> String {
@@ -424,11 +424,11 @@ impl<'c> Analysis<'c> {
         }
         if let Some((x, c)) = self.plus_const(v) {
             return match self.slot(x, lp)? {
-                Slot::Const(a) => Ok(Slot::Const(a + c)),
+                Slot::Const(a) => Ok(Slot::Const(a.saturating_add(c))),
                 Slot::Ring { s, off, add } => Ok(Slot::Ring {
                     s,
                     off,
-                    add: add + c,
+                    add: add.saturating_add(c),
                 }),
                 Slot::Iv => Err(Unmodeled),
             };
@@ -887,13 +887,13 @@ fn check_barrier(
             }
         }
         if let Slot::Ring { s, add, .. } = e.slot {
-            if s + add > n || add < 0 {
+            if s.saturating_add(add) > n || add < 0 {
                 errors.push(alloc_note(Diagnostic::op(
                     e.op,
                     format!(
                         "stage {} of {name} reaches barrier {} of an array of {n}",
                         e.slot.describe(),
-                        s - 1 + add
+                        (s - 1).saturating_add(add)
                     ),
                 )));
                 continue;
@@ -1096,14 +1096,20 @@ fn check_barrier(
     check_phases(ctx, an, &name, v, b, evs, errors);
 }
 
-/// The trip counts to evaluate: `[0, T0 + 2P]` (see the module docs), or the constant.
-fn trip_samples(evs: &[Event], n: i64) -> Vec<i64> {
+/// The most iterations the counting evaluates for one barrier: rings, caps or constant trip
+/// counts beyond it make the barrier's phase check skipped rather than slow.
+const BUDGET: i64 = 1 << 12;
+
+/// The trip counts to evaluate: `[0, T0 + 2P]` (see the module docs), or the one constant trip
+/// count when every loop's is constant; `None` beyond [`BUDGET`].
+fn trip_samples(evs: &[Event], n: i64) -> Option<Vec<i64>> {
     let mut period = 1i64;
     let mut t0 = n;
+    let mut symbolic = false;
     for e in evs {
         if let Slot::Ring { s, off, add } = e.slot {
             period = lcm(period, s);
-            t0 = t0.max(off + add + s);
+            t0 = t0.max(off.saturating_add(add).saturating_add(s));
         }
         if let Kind::Wait { phase } = e.kind {
             if phase.s > 0 {
@@ -1111,18 +1117,29 @@ fn trip_samples(evs: &[Event], n: i64) -> Vec<i64> {
             }
         }
         if let Guard::Lt(c) = e.guard {
-            t0 = t0.max(c.abs());
+            t0 = t0.max(c.saturating_abs());
         }
         if let Some(tr) = e.trip {
             if let Some(c) = tr.cap {
                 t0 = t0.max(c);
             }
             if tr.is_const() {
-                return vec![0];
+                if tr.count(0) > BUDGET {
+                    return None;
+                }
+            } else {
+                symbolic = true;
             }
         }
+        if period > BUDGET || t0 > BUDGET {
+            return None;
+        }
     }
-    (0..=t0 + 2 * period + 1).collect()
+    if !symbolic {
+        return Some(vec![0]);
+    }
+    let last = t0 + 2 * period + 1;
+    (last <= BUDGET).then(|| (0..=last).collect())
 }
 
 fn lcm(a: i64, b: i64) -> i64 {
@@ -1133,7 +1150,7 @@ fn lcm(a: i64, b: i64) -> i64 {
             gcd(b, a % b)
         }
     }
-    a / gcd(a, b) * b
+    (a / gcd(a, b)).saturating_mul(b)
 }
 
 /// The completions of each slot in order: `(cluster representative, iteration)`.
@@ -1188,7 +1205,10 @@ fn check_phases(
             continue;
         }
         let reads_after = reads_shared_after(ctx, an, w);
-        for t in trip_samples(evs, n) {
+        let Some(samples) = trip_samples(evs, n) else {
+            continue;
+        };
+        for t in samples {
             let comp = completions(evs, t, n);
             let mut rounds = vec![0i64; n.max(0) as usize];
             let mut reported = false;
@@ -1257,7 +1277,7 @@ fn first_parity(w: &Event, j: i64, t: i64) -> i64 {
     let Kind::Wait { phase } = w.kind else {
         return 0;
     };
-    for k in 0..w.count(t.max(64)) {
+    for k in 0..w.count(t.max(64)).min(BUDGET) {
         if w.slot.at(k) == j {
             return phase.at(k);
         }
@@ -1317,6 +1337,9 @@ fn check_cycles(
                 .max()
                 .unwrap_or(0);
         let t = if wt.is_const() { wt.count(0) } else { t };
+        if t > BUDGET || on_bar.iter().any(|e| e.count(t) > BUDGET) {
+            continue;
+        }
         let comp = completions(&on_bar, t, nb);
         let mut rounds = vec![0i64; nb.max(0) as usize];
         for k in 0..w.count(t) {

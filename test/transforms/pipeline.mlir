@@ -13,6 +13,19 @@
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_wgmma.mlir --pass-pipeline='builtin.module(pipeline{stages=5},verify-barriers)' | FileCheck %s -DN=5 -DLIST='1, 1, 1, 1, 1'
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_wgmma.mlir --pass-pipeline='builtin.module(pipeline{stages=6},verify-barriers)' | FileCheck %s -DN=6 -DLIST='1, 1, 1, 1, 1, 1'
 //
+// The v0 loop (tilus.dot on register copies of the tiles) pipelines the same way and still
+// matches the reference, for 5 iterations and for 1 (fewer than the 4 stages):
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v0_tma.mlir --pass-pipeline='builtin.module(pipeline{stages=4},verify-barriers)' -o %t.v0.mlir
+// RUN: tilus-run %t.v0.mlir --arg m=128 --arg k=320 | FileCheck %s --check-prefix=V0
+// RUN: tilus-run %t.v0.mlir --arg m=128 --arg k=64 --schedule random --seed 7 | FileCheck %s --check-prefix=V0
+// V0: check c vs reference @matmul_ref: ok
+//
+// A loop that is already a ring (v2) is left alone, and the stage count is checked.
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v2_pipeline.mlir --pass-pipeline='builtin.module(pipeline{stages=3})' --pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: (S) 0 num-pipelined
+// RUN: not tilus-opt %S/../../examples/hopper_matmul_v1_wgmma.mlir --pass-pipeline='builtin.module(pipeline{stages=0})' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: pipeline: stages must be in [1, 64], got 0
+//
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v1
 // CHECK:         %[[SA:.*]] = tilus.shared_tensor : !tilus.shared<[[N]]x128x64xf16, swizzle = 128B>
 // CHECK-NEXT:    %[[SB:.*]] = tilus.shared_tensor : !tilus.shared<[[N]]x128x64xf16, swizzle = 128B>

@@ -29,6 +29,7 @@
 use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{CmpIPredicate, IntBinOp, XOrIOp};
+use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::mbarrier::{AllocOp, ArriveExpectTxOp, ConsumerInitialPhaseOp, WaitOp};
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::{SingleThreadOp, SyncOp};
@@ -178,7 +179,9 @@ fn match_loop(ctx: &Context, l: OpId) -> Option<Match> {
             return None;
         }
         let t = TensorType::of_ref(ctx, ctx.value_type(dst))?;
-        if t.strides.is_some() {
+        // Compact buffers only, and stages that start on a swizzle period (1024 bytes covers
+        // every swizzle mode), so each stage is swizzled as the whole buffer was.
+        if t.strides.is_some() || (t.swizzle != SwizzleMode::None && t.nbytes() % 1024 != 0) {
             return None;
         }
         if !buffers.contains(&dst) {
