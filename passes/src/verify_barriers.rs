@@ -1015,7 +1015,7 @@ fn check_barrier(
                     Diagnostic::op(
                         culprit.op,
                         format!(
-                            "{name}[{j}] over-arrives: {arrivals} arrivals per phase on a barrier of count {c} ({} executes this arrive: every thread arrives)",
+                            "{name}[{j}] over-arrives: {arrivals} arrivals per phase on a barrier of count {c}: every thread of the group executing this arrive arrives, and that group is {}",
                             group_words(ctx, culprit.op)
                         ),
                     )

@@ -36,7 +36,7 @@ tilus.kernel @tma_tile(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
   // expected-note@+2 {{barriers#0 is allocated here with counts [1]}}
   // LOC-DAG: .mlir:[[#@LINE+1]]:10: note: barrier 0 was allocated here; before the arrival: phase 0, pending arrivals 1 of 1, tx-count 1048576
   %bar = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
-  // expected-error@+3 {{barriers#0[0] over-arrives: 128 arrivals per phase on a barrier of count 1 (the whole block: threads [0, 128) (128 threads) executes this arrive: every thread arrives)}}
+  // expected-error@+3 {{barriers#0[0] over-arrives: 128 arrivals per phase on a barrier of count 1: every thread of the group executing this arrive arrives, and that group is the whole block: threads [0, 128) (128 threads)}}
   // BROKEN: should be inside the threadgroup.single_thread below.
   // LOC-DAG: .mlir:[[#@LINE+1]]:3: error: arrivals beyond the expected count: threads [0, 128) arrive on barrier 0: 128 arrivals
   mbarrier.arrive_expect_tx %bar[%c0 : i32], %bytes : !mbarrier.barriers<1>

@@ -60,7 +60,7 @@ tilus.kernel @hopper_matmul_ws(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !ti
       %sa0 = tilus.slice_shared %sa[%stage, %c0] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
       %sa1 = tilus.slice_shared %sa[%stage, %c1] : !tilus.shared<4x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
       %sb_s = tilus.slice_shared %sb[%stage] : !tilus.shared<4x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
-      // expected-error@+3 {{barriers#0[0] over-arrives: 32 arrivals per phase on a barrier of count 1 (threads [256, 288) (32 threads) executes this arrive: every thread arrives)}}
+      // expected-error@+3 {{barriers#0[0] over-arrives: 32 arrivals per phase on a barrier of count 1: every thread of the group executing this arrive arrives, and that group is threads [256, 288) (32 threads)}}
       // One announcement of all three boxes, by one thread ...
       // BROKEN: 32 threads announce, each one arrival, on a barrier of count 1.
       mbarrier.arrive_expect_tx %full[%stage : i32], %tx_bytes : !mbarrier.barriers<4>
