@@ -30,9 +30,11 @@ pub mod manager;
 pub mod options;
 pub mod pipeline;
 pub mod pipelines;
+pub mod pipelining;
 pub mod ptx_emit;
 pub mod symbol_dce;
 pub mod testing;
+pub mod verify_barriers;
 
 pub use decl::{DeclaredPass, OptionDecl, OptionValue, PassDecl, StatisticDecl};
 pub use instrument::{IrPrintConfig, IrPrinter, PassInstrumentation};
@@ -155,6 +157,8 @@ pub fn registry() -> Vec<PassInfo> {
         lower::threadgroups::LowerThreadgroups::INFO,
         lower::tilus_kernel::LowerTilusKernel::INFO,
         lower::async_to_ptx::AsyncToPtx::INFO,
+        verify_barriers::VerifyBarriers::INFO,
+        pipelining::Pipeline::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PrintOpCount::INFO,
         testing::Fail::INFO,

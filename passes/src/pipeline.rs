@@ -1077,7 +1077,9 @@ mod tests {
         .unwrap();
         let text = pm.to_pipeline_string();
         assert!(
-            text.starts_with("builtin.module(cse,lower-async-to-ptx,plan-shared-memory,"),
+            text.starts_with(
+                "builtin.module(cse,verify-barriers,lower-async-to-ptx,plan-shared-memory,"
+            ),
             "{text}"
         );
         assert!(
@@ -1087,7 +1089,7 @@ mod tests {
         assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
         // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
         let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
-        assert_eq!(pm.len(), 9);
+        assert_eq!(pm.len(), 10);
     }
 
     #[test]

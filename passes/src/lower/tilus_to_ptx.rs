@@ -2,7 +2,7 @@
 //! (see [`crate::pipelines`]) whose steps are the lowering passes:
 //!
 //! ```text
-//! lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
+//! verify-barriers, lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
 //! lower-tilus-kernel{target=...}, canonicalize, cse, convert-scf-to-cf, convert-arith-to-ptx
 //! ```
 //!
@@ -19,7 +19,8 @@ declare_pipeline! {
         name: "tilus-to-ptx",
         anchor: "builtin.module",
         summary: "Lower Tilus kernels to the ptx dialect (the whole pipeline)",
-        description: "Runs lower-async-to-ptx, plan-shared-memory, lower-tiles, \
+        description: "Runs verify-barriers (so a kernel whose mbarrier protocol can hang is \
+            rejected before it reaches a GPU), lower-async-to-ptx, plan-shared-memory, lower-tiles, \
             lower-threadgroups, lower-tilus-kernel, canonicalize, cse, convert-scf-to-cf and \
             convert-arith-to-ptx in order on the module, verifying after each: tilus.kernel to \
             ptx.entry, ready for --emit-ptx. It runs on the module because lower-tilus-kernel \
@@ -29,7 +30,7 @@ declare_pipeline! {
                 "PTX target of the kernels, passed to lower-tilus-kernel",
                 check = super::check_ptx_target;
         },
-        steps: "lower-async-to-ptx,plan-shared-memory,lower-tiles,lower-threadgroups,\
+        steps: "verify-barriers,lower-async-to-ptx,plan-shared-memory,lower-tiles,lower-threadgroups,\
                 lower-tilus-kernel{target=${target}},canonicalize,cse,convert-scf-to-cf,\
                 convert-arith-to-ptx",
     }

@@ -12,6 +12,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × arrivals beyond the expected count: threads [0, 128) arrive on barrier 0: 128 arrivals on a barrier that expects only 1 more in this phase (1 per phase)
 // CHECK:      │   mbarrier.arrive_expect_tx %bar[%c0 : i32], %bytes : !mbarrier.barriers<1>
@@ -31,8 +33,10 @@ tilus.kernel @tma_tile(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
   %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<32x64xf32>
   %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32x64xf32>
   %s = tilus.shared_tensor : !tilus.shared<32x64xf32>
+  // expected-note@+2 {{barriers#0 is allocated here with counts [1]}}
   // LOC-DAG: .mlir:[[#@LINE+1]]:10: note: barrier 0 was allocated here; before the arrival: phase 0, pending arrivals 1 of 1, tx-count 1048576
   %bar = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
+  // expected-error@+3 {{barriers#0[0] over-arrives: 128 arrivals per phase on a barrier of count 1: every thread of the group executing this arrive arrives, and that group is the whole block: threads [0, 128) (128 threads)}}
   // BROKEN: should be inside the threadgroup.single_thread below.
   // LOC-DAG: .mlir:[[#@LINE+1]]:3: error: arrivals beyond the expected count: threads [0, 128) arrive on barrier 0: 128 arrivals
   mbarrier.arrive_expect_tx %bar[%c0 : i32], %bytes : !mbarrier.barriers<1>

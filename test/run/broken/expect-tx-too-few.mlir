@@ -10,6 +10,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × deadlock: every live unit is blocked (2 units, no asynchronous work in flight)
 // CHECK:      │       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
@@ -60,8 +62,10 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
       %row = arith.muli %i, %c32 : i32
       %slot = tilus.slice_shared %buf[%stage] : !tilus.shared<3x32x64xf32> -> !tilus.shared<32x64xf32>
       threadgroup.single_thread {
+        // expected-error@+1 {{too few transaction bytes: 8188 announced per phase of barriers#0[k mod 3], but the TMA copies signalling it bring 8192 (4 missing from the announcement: the tx-count goes negative and the phase never completes)}}
         mbarrier.arrive_expect_tx %full[%stage : i32], %stage_bytes : !mbarrier.barriers<3>
       }
+      // expected-note@+1 {{this copy brings 8192 bytes}}
       tma.global_to_shared %gx[%row, %c0 : i32, i32], %slot, %full[%stage : i32] : !tilus.global<?x64xf32>, !tilus.shared<32x64xf32>, !mbarrier.barriers<3>
       %s1 = arith.addi %stage, %c1 : i32
       %wrap = arith.cmpi eq, %s1, %cS : i32

@@ -14,6 +14,8 @@
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
 // The random schedule finds the same deadlock.
 // RUN: not tilus-run %s --backend interp --schedule random --seed 11 2>&1 | FileCheck %s --check-prefix=RANDOM
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × deadlock: every live unit is blocked (3 units, no asynchronous work in flight)
 // CHECK:      │       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<2>
@@ -54,6 +56,7 @@ tilus.kernel @producer_consumer(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters
   %gx = tilus.global_view %x[%len] : !tilus.ptr<f32> -> !tilus.global<?xf32>
   %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32xf32>
   %buf = tilus.shared_tensor : !tilus.shared<2x32xf32>
+  // expected-note@+2 {{barriers#0 is allocated here with counts [32, 32]; an arrive on it is missing from a round}}
   // LOC-DAG: .mlir:[[#@LINE+1]]:11: note: the barriers were allocated here
   %full = mbarrier.alloc counts [32, 32] : !mbarrier.barriers<2>
   // LOC-DAG: .mlir:[[#@LINE+1]]:12: note: the barriers were allocated here
@@ -85,6 +88,7 @@ tilus.kernel @producer_consumer(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters
     %cphase0 = mbarrier.consumer_initial_phase
     %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<32xf32, layout = spatial(32)>
     %cend:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %cphase0, %acc = %acc0) -> (i32, i32, !tilus.reg<32xf32, layout = spatial(32)>) : i32 {
+      // expected-error@+2 {{this wait never returns when the loop runs 1 iteration: iteration 0 waits for phase 0 (parity 0) of barriers#0[0], but the arrivals complete only 0 phases of it}}
       // LOC-DAG: .mlir:[[#@LINE+1]]:7: note: block (0, 0, 0): threads [32, 64) wait at mbarrier.wait for the phase of parity 0 of barrier 0 {{.*}}(phase 0, pending arrivals 32 of 32, tx-count 0)
       mbarrier.wait %full[%stage : i32], phase(%phase) : !mbarrier.barriers<2>
       %slot = tilus.slice_shared %buf[%stage] : !tilus.shared<2x32xf32> -> !tilus.shared<32xf32>

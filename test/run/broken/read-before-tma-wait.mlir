@@ -10,6 +10,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × tilus.load_shared reads shared memory [0, 8192) that an unfinished TMA copy (tma.global_to_shared) writes
 // CHECK:      │       %v = tilus.load_shared %slot : !tilus.shared<32x64xf32> -> !tilus.reg<32x64xf32>
@@ -51,6 +53,7 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
       threadgroup.single_thread {
         mbarrier.arrive_expect_tx %full[%stage : i32], %stage_bytes : !mbarrier.barriers<3>
       }
+      // expected-note@+2 {{the copy is issued here}}
       // LOC-DAG: .mlir:[[#@LINE+1]]:7: note: the asynchronous write was issued here
       tma.global_to_shared %gx[%row, %c0 : i32, i32], %slot, %full[%stage : i32] : !tilus.global<?x64xf32>, !tilus.shared<32x64xf32>, !mbarrier.barriers<3>
       %s1 = arith.addi %stage, %c1 : i32
@@ -68,6 +71,7 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
     %cend:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %q0, %acc = %acc0) -> (i32, i32, !tilus.reg<32x64xf32>) : i32 {
       // BROKEN: `mbarrier.wait %full[%stage : i32], phase(%phase) : !mbarrier.barriers<3>` belongs here.
       %slot = tilus.slice_shared %buf[%stage] : !tilus.shared<3x32x64xf32> -> !tilus.shared<32x64xf32>
+      // expected-error@+2 {{this reads shared memory that a TMA copy fills without waiting on barriers#0 first: it races with the copy}}
       // LOC-DAG: .mlir:[[#@LINE+1]]:12: error: tilus.load_shared reads shared memory [0, 8192) that an unfinished TMA copy (tma.global_to_shared) writes
       %v = tilus.load_shared %slot : !tilus.shared<32x64xf32> -> !tilus.reg<32x64xf32>
       mbarrier.arrive %empty[%stage : i32] : !mbarrier.barriers<3>

@@ -10,6 +10,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × deadlock: every live unit is blocked (2 units, no asynchronous work in flight)
 // CHECK:      │       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
@@ -49,12 +51,14 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
   %buf = tilus.shared_tensor : !tilus.shared<3x32x64xf32>
   // LOC-DAG: .mlir:[[#@LINE+1]]:11: note: the barriers were allocated here
   %full = mbarrier.alloc counts [1, 1, 1] : !mbarrier.barriers<3>
+  // expected-note@+2 {{barriers#1 is allocated here with counts [32, 32, 32]; an arrive on it is missing from a round}}
   // LOC-DAG: .mlir:[[#@LINE+1]]:12: note: the barriers were allocated here
   %empty = mbarrier.alloc counts [32, 32, 32] : !mbarrier.barriers<3>
   // Producer: warp 0.
   threadgroup.single_warp warp(0) {
     %p0 = mbarrier.producer_initial_phase
     %pend:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %p0) -> (i32, i32) : i32 {
+      // expected-error@+3 {{this wait never returns when the loop runs 4 iterations: iteration 3 waits for phase 0 (parity 0) of barriers#1[0], but the arrivals complete only 0 phases of it}}
       // LOC-DAG: .mlir:[[#@LINE+2]]:7: error: deadlock: every live unit is blocked (2 units, no asynchronous work in flight)
       // LOC-DAG: .mlir:[[#@LINE+1]]:7: note: block (0, 0, 0): threads [0, 32) wait at mbarrier.wait for the phase of parity 0 of barrier 0 {{.*}}(phase 0, pending arrivals 32 of 32, tx-count 0); 32 more arrivals are needed
       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>

@@ -7,6 +7,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × out-of-bounds shared access: index 3 of dimension 0 is outside [0, 3) in tilus.slice_shared
 // CHECK:      │       %slot = tilus.slice_shared %buf[%slot_index] : !tilus.shared<3x32x64xf32> -> !tilus.shared<32x64xf32>
@@ -47,6 +49,7 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
       threadgroup.single_thread {
         mbarrier.arrive_expect_tx %full[%stage : i32], %stage_bytes : !mbarrier.barriers<3>
       }
+      // expected-error@+1 {{off-by-one stage: the copy lands in buffer slot (k mod 3) + 1 but signals barriers#0[k mod 3]}}
       tma.global_to_shared %gx[%row, %c0 : i32, i32], %slot, %full[%stage : i32] : !tilus.global<?x64xf32>, !tilus.shared<32x64xf32>, !mbarrier.barriers<3>
       %s1 = arith.addi %stage, %c1 : i32
       %wrap = arith.cmpi eq, %s1, %cS : i32

@@ -9,6 +9,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × barrier index 3 is outside the 3 allocated barriers
 // CHECK:      │       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
@@ -34,19 +36,25 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
   %gx = tilus.global_view %x[%rows] : !tilus.ptr<f32> -> !tilus.global<?x64xf32>
   %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<32x64xf32>
   %buf = tilus.shared_tensor : !tilus.shared<3x32x64xf32>
+  // expected-note@+2 {{barriers#0 is allocated here with counts [1, 1, 1]}}
+  // expected-note@+1 {{barriers#0 is allocated here with counts [1, 1, 1]}}
   %full = mbarrier.alloc counts [1, 1, 1] : !mbarrier.barriers<3>
+  // expected-note@+1 {{barriers#1 is allocated here with counts [32, 32, 32]}}
   %empty = mbarrier.alloc counts [32, 32, 32] : !mbarrier.barriers<3>
   // Producer: warp 0.
   threadgroup.single_warp warp(0) {
     %p0 = mbarrier.producer_initial_phase
     %pend:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %p0) -> (i32, i32) : i32 {
+      // expected-error@+2 {{stage k mod 4 of barriers#1 reaches barrier 3 of an array of 3}}
       // LOC: .mlir:[[#@LINE+1]]:7: error: barrier index 3 is outside the 3 allocated barriers
       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
       %row = arith.muli %i, %c32 : i32
       %slot = tilus.slice_shared %buf[%stage] : !tilus.shared<3x32x64xf32> -> !tilus.shared<32x64xf32>
       threadgroup.single_thread {
+        // expected-error@+1 {{stage k mod 4 of barriers#0 reaches barrier 3 of an array of 3}}
         mbarrier.arrive_expect_tx %full[%stage : i32], %stage_bytes : !mbarrier.barriers<3>
       }
+      // expected-error@+1 {{stage k mod 4 of barriers#0 reaches barrier 3 of an array of 3}}
       tma.global_to_shared %gx[%row, %c0 : i32, i32], %slot, %full[%stage : i32] : !tilus.global<?x64xf32>, !tilus.shared<32x64xf32>, !mbarrier.barriers<3>
       %s1 = arith.addi %stage, %c1 : i32
       // BROKEN: should compare with %cS (3).

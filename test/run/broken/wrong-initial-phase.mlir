@@ -11,6 +11,8 @@
 // RUN: not tilus-run %s --backend interp 2>&1 | FileCheck %s
 // RUN: not tilus-run %s --backend interp --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=LOC
 // RUN: tilus-run %s --backend interp >/dev/null 2>&1; test $? -eq 1
+// verify-barriers finds it statically:
+// RUN: tilus-opt %s --verify-barriers --verify-diagnostics --no-output
 //
 // CHECK:      × deadlock: every live unit is blocked (2 units, no asynchronous work in flight)
 // CHECK:      │       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
@@ -57,6 +59,7 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
     // BROKEN: should be mbarrier.producer_initial_phase.
     %p0 = mbarrier.consumer_initial_phase
     %pend:2 = scf.for %i = %c0 to %iters step %c1 iter_args(%stage = %c0, %phase = %p0) -> (i32, i32) : i32 {
+      // expected-error@+3 {{deadlock: this wait on barriers#1[k mod 3] (parity 0 in iteration 0) can only return after arrivals that depend on this very iteration having passed it (a wait/arrive cycle of iteration distance 0)}}
       // LOC-DAG: .mlir:[[#@LINE+2]]:7: error: deadlock: every live unit is blocked (2 units, no asynchronous work in flight)
       // LOC-DAG: .mlir:[[#@LINE+1]]:7: note: block (0, 0, 0): threads [0, 32) wait at mbarrier.wait for the phase of parity 0 of barrier 0 {{.*}}(phase 0, pending arrivals 32 of 32, tx-count 0)
       mbarrier.wait %empty[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
@@ -83,6 +86,7 @@ tilus.kernel @pipeline(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %iters: i32)
       mbarrier.wait %full[%stage : i32], phase(%phase) : !mbarrier.barriers<3>
       %slot = tilus.slice_shared %buf[%stage] : !tilus.shared<3x32x64xf32> -> !tilus.shared<32x64xf32>
       %v = tilus.load_shared %slot : !tilus.shared<32x64xf32> -> !tilus.reg<32x64xf32>
+      // expected-note@+1 {{iteration k waits for the arrival of iteration k; this arrival comes after a wait that needs this one}}
       mbarrier.arrive %empty[%stage : i32] : !mbarrier.barriers<3>
       %acc2 = tilus.add %acc, %v : (!tilus.reg<32x64xf32>, !tilus.reg<32x64xf32>) -> !tilus.reg<32x64xf32>
       %s1 = arith.addi %stage, %c1 : i32

@@ -1,0 +1,517 @@
+//! `pipeline{stages=N}`: software pipelining of a TMA loop into an N-stage ring.
+//!
+//! The input is the one-stage loop of `examples/hopper_matmul_v0_tma.mlir` and `..._v1_wgmma.mlir`:
+//! an `scf.for` whose body starts with one `threadgroup.single_thread` that announces the bytes
+//! on a one-barrier array (`arrive_expect_tx`), issues TMA copies into shared buffers allocated
+//! outside the loop, and waits on the barrier with a phase carried in the loop's `iter_args`
+//! and flipped every iteration; the rest of the body reads the buffers and ends with
+//! `threadgroup.sync` (every thread is done with the tiles before the next copy).
+//!
+//! The output is shaped like `examples/hopper_matmul_v2_pipeline.mlir`:
+//!
+//! - each buffer gets a leading stage dimension (`[N, ...]`), and the barrier array becomes N
+//!   barriers of count 1;
+//! - the loop is renumbered `i = 0 .. T` with `T = ceildiv(ub - lb, step)` and the original
+//!   induction value recomputed as `lb + i * step`, so the prologue and the main loop share one
+//!   trip count (which the barrier check relates);
+//! - prologue: one thread fills stages `0 .. min(T, N)` (announce, copies into the stage's
+//!   slice of each buffer);
+//! - main loop, with `stage` and `phase` appended to the `iter_args`: every thread waits on
+//!   `bars[stage]` for `phase`, the block syncs, the original body runs on the stage's slices,
+//!   and one thread refills the stage with tile `i + N` when `i + N < T` (the drain is the
+//!   last N iterations, which refill nothing); `stage = (stage + 1) % N` and the phase flips
+//!   when the stage wraps.
+//!
+//! Trip counts below N, not a multiple of N, or known only at run time need nothing special:
+//! the prologue's bound is `min(T, N)` and the refill's guard `i + N < T`. A loop that does
+//! not have this shape is left alone (the pass reports how many it pipelined).
+
+use crate::lower::build::LowerBuilder;
+use crate::{declare_pass, Changed, Pass, Statistics};
+use tilus_dialects::arith::{CmpIPredicate, IntBinOp, XOrIOp};
+use tilus_dialects::layout_algebra::SwizzleMode;
+use tilus_dialects::mbarrier::{AllocOp, ArriveExpectTxOp, ConsumerInitialPhaseOp, WaitOp};
+use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
+use tilus_dialects::threadgroup::{SingleThreadOp, SyncOp};
+use tilus_dialects::tilus::{KernelOp, SharedTensorOp, SliceSharedOp};
+use tilus_dialects::tilus_types::{const_int, BarriersType, TensorType};
+use tilus_dialects::tma::GlobalToSharedOp;
+use tilus_ir::rewrite::{clone_op, IrMapping};
+use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Type, Value};
+
+declare_pass! {
+    /// Software pipelining of one-stage TMA loops. Options: the number of stages.
+    pub struct Pipeline {
+        name: "pipeline",
+        summary: "Pipeline one-stage TMA loops into an N-stage mbarrier ring",
+        description: "Rewrites each scf.for that loads its tiles with TMA under one barrier \
+            (announce, copy, wait in one threadgroup.single_thread at the top of the body) into \
+            an N-stage ring: stage-dimensioned shared buffers, N barriers, a prologue filling \
+            min(T, N) stages, and a main loop that waits on its stage, computes and refills the \
+            stage with tile i + N, stage and phase carried in iter_args. The result is what \
+            examples/hopper_matmul_v2_pipeline.mlir writes by hand, and verify-barriers proves \
+            it for every trip count.",
+        options: {
+            stages: i64 = 3, "stages", "Number of stages (shared buffers and barriers) of the ring";
+        },
+        statistics: {
+            NUM_PIPELINED = "num-pipelined", "Loops turned into N-stage rings";
+        },
+    }
+}
+
+impl Pass for Pipeline {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        if !(1..=64).contains(&self.stages) {
+            return Err(vec![Diagnostic::op(
+                op,
+                format!("pipeline: stages must be in [1, 64], got {}", self.stages),
+            )]);
+        }
+        let mut loops = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if ForOp::is(ctx, o) && in_kernel(ctx, o) {
+                loops.push(o);
+            }
+        });
+        let mut n = 0;
+        for l in loops {
+            if !ctx.is_alive(l) {
+                continue;
+            }
+            if let Some(m) = match_loop(ctx, l) {
+                rewrite(ctx, &m, self.stages);
+                n += 1;
+            }
+        }
+        stats.add(Self::NUM_PIPELINED, n);
+        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+    }
+}
+
+fn in_kernel(ctx: &Context, op: OpId) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if KernelOp::is(ctx, p) {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+/// A loop of the supported shape.
+struct Match {
+    for_op: ForOp,
+    /// The single_thread that loads.
+    load: OpId,
+    /// A `threadgroup.sync` right after it (dropped: the pipelined loop syncs after its wait).
+    sync_after_load: Option<OpId>,
+    bars_alloc: OpId,
+    bytes: Value,
+    copies: Vec<GlobalToSharedOp>,
+    /// The distinct buffers the copies fill (shared_tensor results outside the loop).
+    buffers: Vec<Value>,
+    /// Position of the phase among the iter_args.
+    phase_arg: usize,
+    /// The `xori phase, 1` the body yields.
+    flip: OpId,
+}
+
+fn body_block(ctx: &Context, f: ForOp) -> tilus_ir::BlockId {
+    ctx.region_blocks(f.region(ctx))[0]
+}
+
+fn match_loop(ctx: &Context, l: OpId) -> Option<Match> {
+    let f = ForOp::cast(ctx, l)?;
+    // i32 loops: the stage and phase share the loop's integer type.
+    if !matches!(
+        ctx.type_kind(ctx.value_type(f.lower_bound(ctx))),
+        tilus_ir::types::TypeKind::Integer { width: 32, .. }
+    ) {
+        return None;
+    }
+    let body = body_block(ctx, f);
+    let args = ctx.block_args(body).to_vec();
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let load = *ops.first()?;
+    SingleThreadOp::cast(ctx, load)?;
+    let inner_block = *ctx.region_blocks(ctx.regions(load)[0]).first()?;
+    let inner: Vec<OpId> = ctx.block_ops(inner_block).collect();
+    let expect = ArriveExpectTxOp::cast(ctx, *inner.first()?)?;
+    let wait = WaitOp::cast(ctx, *inner.last()?)?;
+    let copies: Vec<GlobalToSharedOp> = inner[1..inner.len() - 1]
+        .iter()
+        .map(|&o| GlobalToSharedOp::cast(ctx, o))
+        .collect::<Option<_>>()?;
+    if copies.is_empty() {
+        return None;
+    }
+    let bars = expect.barriers(ctx);
+    let bars_alloc = ctx.defining_op(bars)?;
+    let alloc = AllocOp::cast(ctx, bars_alloc)?;
+    let counts = alloc
+        .counts(ctx)
+        .and_then(|c| ctx.int_array_values(c))
+        .unwrap_or_default();
+    if counts != [1] || wait.barriers(ctx) != bars {
+        return None;
+    }
+    // The barrier is used by this loop's load only.
+    let load_ops: Vec<OpId> = inner.clone();
+    if ctx.uses(bars).iter().any(|u| !load_ops.contains(&u.op)) {
+        return None;
+    }
+    let mut buffers = Vec::new();
+    for c in &copies {
+        if c.barriers(ctx) != bars || c.barrier_index(ctx) != expect.index(ctx) {
+            return None;
+        }
+        let dst = c.dst(ctx);
+        let d = ctx.defining_op(dst)?;
+        SharedTensorOp::cast(ctx, d)?;
+        if ctx.op_parent_block(d) == Some(body) || is_inside(ctx, d, l) {
+            return None;
+        }
+        let t = TensorType::of_ref(ctx, ctx.value_type(dst))?;
+        // Compact buffers only, and stages that start on a swizzle period (1024 bytes covers
+        // every swizzle mode), so each stage is swizzled as the whole buffer was.
+        if t.strides.is_some() || (t.swizzle != SwizzleMode::None && t.nbytes() % 1024 != 0) {
+            return None;
+        }
+        if !buffers.contains(&dst) {
+            buffers.push(dst);
+        }
+    }
+    // The phase: an iter_arg flipped by `xori 1` every iteration.
+    let phase = wait.phase(ctx);
+    let pos = args.iter().position(|&a| a == phase)?;
+    if pos == 0 {
+        return None;
+    }
+    let phase_arg = pos - 1;
+    let yield_op = YieldOp::cast(ctx, *ops.last()?)?;
+    let next = *yield_op.results(ctx).get(phase_arg)?;
+    let flip = ctx.defining_op(next)?;
+    let x = XOrIOp::cast(ctx, flip)?;
+    let one = |v: Value| const_int(ctx, v) == Some(1);
+    if !((x.lhs(ctx) == phase && one(x.rhs(ctx))) || (x.rhs(ctx) == phase && one(x.lhs(ctx)))) {
+        return None;
+    }
+    // The phase is used only by the wait and the flip; the flip only by the yield.
+    if ctx.uses(phase).len() != 2 || ctx.uses(next).len() != 1 {
+        return None;
+    }
+    // The body's last op before the yield (and the flip) is a block-wide sync: every thread is
+    // done with the stage before it is refilled.
+    let last = ops.iter().rev().skip(1).find(|&&o| o != flip).copied()?;
+    SyncOp::cast(ctx, last)?;
+    let sync_after_load = ops.get(1).copied().filter(|&o| SyncOp::is(ctx, o));
+    Some(Match {
+        for_op: f,
+        load,
+        sync_after_load,
+        bars_alloc,
+        bytes: expect.bytes(ctx),
+        copies,
+        buffers,
+        phase_arg,
+        flip,
+    })
+}
+
+fn is_inside(ctx: &Context, op: OpId, ancestor: OpId) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if p == ancestor {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+/// Emits the announcement and the copies of tile `kk` into stage `stage` on `bars[stage]`.
+fn emit_fill(
+    b: &mut OpBuilder,
+    m: &Match,
+    iv: Value,
+    kk: Value,
+    slices: &[(Value, Value)],
+    bars: Value,
+    stage: Value,
+) {
+    ArriveExpectTxOp::build(b, bars, stage, m.bytes, None, None);
+    for c in &m.copies {
+        let ctx = b.ctx();
+        let src = c.src(ctx);
+        let offsets: Vec<Value> = c
+            .offsets(ctx)
+            .iter()
+            .map(|&o| if o == iv { kk } else { o })
+            .collect();
+        let dst = c.dst(ctx);
+        let dims = c.dims(ctx);
+        let cta = c.cta_group(ctx);
+        let mask = c.multicast_mask(ctx);
+        let slice = slices
+            .iter()
+            .find(|(buf, _)| *buf == dst)
+            .map(|(_, s)| *s)
+            .unwrap_or(dst);
+        GlobalToSharedOp::build(b, src, &offsets, slice, bars, stage, mask, dims, cta);
+    }
+}
+
+/// The slices `buffer[stage]` of the staged buffers, for each original buffer.
+fn emit_slices(
+    b: &mut OpBuilder,
+    m: &Match,
+    staged: &[Value],
+    stage: Value,
+) -> Vec<(Value, Value)> {
+    let mut out = Vec::new();
+    for (orig, new) in m.buffers.iter().zip(staged) {
+        let ty = b.ctx().value_type(*orig);
+        let s = SliceSharedOp::build(b, *new, &[stage], ty).result(b.ctx());
+        out.push((*orig, s));
+    }
+    out
+}
+
+fn rewrite(ctx: &mut Context, m: &Match, stages: i64) {
+    let f = m.for_op;
+    let l = f.op();
+    let loc = ctx.op(l).loc;
+    let lb = f.lower_bound(ctx);
+    let ub = f.upper_bound(ctx);
+    let step = f.step(ctx);
+    let iv_ty = ctx.value_type(lb);
+    let body = body_block(ctx, f);
+    let old_args = ctx.block_args(body).to_vec();
+    let old_iv = old_args[0];
+    let inits = f.init_args(ctx).to_vec();
+    let old_results = f.results(ctx).to_vec();
+
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc(loc);
+    b.set_insertion_point_before(l);
+
+    // Staged buffers and barriers.
+    let mut staged = Vec::new();
+    for &buf in &m.buffers {
+        let mut t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("shared tensor");
+        t.shape.insert(0, stages);
+        let ty = t.get(b.ctx_mut());
+        staged.push(SharedTensorOp::build(&mut b, ty).result(b.ctx()));
+    }
+    let bars_ty = BarriersType::get(b.ctx_mut(), stages);
+    let counts = b.ctx_mut().int_array_attr(64, &vec![1; stages as usize]);
+    let bars = AllocOp::build(&mut b, bars_ty, Some(counts)).barriers(b.ctx());
+
+    // Trip count T and the prologue's min(T, N).
+    let c0 = b.cint(iv_ty, 0);
+    let c1 = b.cint(iv_ty, 1);
+    let cn = b.cint(iv_ty, stages);
+    let lb0 = const_int(b.ctx(), lb) == Some(0);
+    let step1 = const_int(b.ctx(), step) == Some(1);
+    let span = if lb0 {
+        ub
+    } else {
+        b.int_op(IntBinOp::SubI, ub, lb)
+    };
+    let trip = if step1 {
+        span
+    } else {
+        b.int_op(IntBinOp::CeilDivSI, span, step)
+    };
+    let npre = b.int_op(IntBinOp::MinSI, trip, cn);
+    // The original induction value of iteration i: lb + i * step.
+    let tile_of = |b: &mut OpBuilder, i: Value| -> Value {
+        let off = if step1 {
+            i
+        } else {
+            b.int_op(IntBinOp::MulI, i, step)
+        };
+        if lb0 {
+            off
+        } else {
+            b.int_op(IntBinOp::AddI, lb, off)
+        }
+    };
+
+    // Prologue: one thread fills stages 0 .. min(T, N).
+    let pro = SingleThreadOp::build(&mut b, None);
+    let pro_region = pro.body(b.ctx());
+    let pro_block = b.create_block_in(pro_region, &[]);
+    b.set_insertion_point_to_end(pro_block);
+    let pfor = ForOp::build(&mut b, c0, npre, c1, &[], &[], false);
+    let pfor_region = pfor.region(b.ctx());
+    let pbody = b.create_block_in(pfor_region, &[iv_ty]);
+    let s = b.ctx().block_args(pbody)[0];
+    b.set_insertion_point_to_end(pbody);
+    let kk = tile_of(&mut b, s);
+    let slices = emit_slices(&mut b, m, &staged, s);
+    emit_fill(&mut b, m, old_iv, kk, &slices, bars, s);
+    YieldOp::build(&mut b, &[]);
+    b.set_insertion_point_before(l);
+
+    // Main loop: the old iter_args without the phase, then stage and phase.
+    let phase0 = ConsumerInitialPhaseOp::build(&mut b, iv_ty).phase(b.ctx());
+    let mut new_inits: Vec<Value> = inits
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != m.phase_arg)
+        .map(|(_, v)| *v)
+        .collect();
+    new_inits.push(c0);
+    new_inits.push(phase0);
+    let types: Vec<Type> = new_inits.iter().map(|&v| b.ctx().value_type(v)).collect();
+    let main = ForOp::build(&mut b, c0, trip, c1, &new_inits, &types, false);
+    let main_region = main.region(b.ctx());
+    let mut arg_types = vec![iv_ty];
+    arg_types.extend(types.iter().copied());
+    let mbody = b.create_block_in(main_region, &arg_types);
+    let margs = b.ctx().block_args(mbody).to_vec();
+    let i = margs[0];
+    let stage = margs[margs.len() - 2];
+    let phase = margs[margs.len() - 1];
+    b.set_insertion_point_to_end(mbody);
+
+    let mut map = IrMapping::new();
+    let kk = tile_of(&mut b, i);
+    map.map_value(old_iv, kk);
+    let mut k = 1;
+    for (j, &a) in old_args[1..].iter().enumerate() {
+        if j == m.phase_arg {
+            continue;
+        }
+        map.map_value(a, margs[k]);
+        k += 1;
+    }
+    WaitOp::build(&mut b, bars, stage, phase, None, None);
+    SyncOp::build(&mut b);
+    let slices = emit_slices(&mut b, m, &staged, stage);
+    for &(orig, s) in &slices {
+        map.map_value(orig, s);
+    }
+    // Views of the buffers made outside the loop (a transpose) are remade on the slice.
+    let ops: Vec<OpId> = b.ctx().block_ops(body).collect();
+    let mut outside_views = Vec::new();
+    for &o in &ops {
+        for &v in b.ctx().operands(o).to_vec().iter() {
+            if let Some(d) = b.ctx().defining_op(v) {
+                if !is_inside(b.ctx(), d, l)
+                    && !outside_views.contains(&d)
+                    && derives_from(b.ctx(), v, &m.buffers)
+                    && SharedTensorOp::cast(b.ctx(), d).is_none()
+                {
+                    outside_views.push(d);
+                }
+            }
+        }
+    }
+    for &vop in &outside_views {
+        let c = clone_op(b.ctx_mut(), vop, &mut map);
+        b.ctx_mut().append_op(mbody, c);
+    }
+    let yield_op = *ops.last().expect("terminator");
+    for &o in &ops {
+        if o == m.load || Some(o) == m.sync_after_load || o == m.flip || o == yield_op {
+            continue;
+        }
+        let c = clone_op(b.ctx_mut(), o, &mut map);
+        b.ctx_mut().append_op(mbody, c);
+    }
+    // Refill the stage with tile i + N while there is one.
+    let j = b.add_const(i, stages);
+    let more = b.cmpi(CmpIPredicate::Slt, j, trip);
+    let refill = SingleThreadOp::build(&mut b, None);
+    let rregion = refill.body(b.ctx());
+    let rblock = b.create_block_in(rregion, &[]);
+    b.set_insertion_point_to_end(rblock);
+    let iff = IfOp::build(&mut b, more, &[]);
+    let then_r = iff.then_region(b.ctx());
+    let tblock = b.create_block_in(then_r, &[]);
+    b.set_insertion_point_to_end(tblock);
+    let kkj = tile_of(&mut b, j);
+    emit_fill(&mut b, m, old_iv, kkj, &slices, bars, stage);
+    YieldOp::build(&mut b, &[]);
+    b.set_insertion_point_to_end(mbody);
+    // Advance the ring.
+    let s1 = b.add_const(stage, 1);
+    let wrap = b.cmpi(CmpIPredicate::Eq, s1, cn);
+    let ns = b.select(wrap, c0, s1);
+    let flip = b.int_op(IntBinOp::XOrI, phase, c1);
+    let np = b.select(wrap, flip, phase);
+    let old_yield = YieldOp::cast(b.ctx(), yield_op).expect("yield");
+    let mut yielded: Vec<Value> = old_yield
+        .results(b.ctx())
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != m.phase_arg)
+        .map(|(_, &v)| map.lookup_value(v))
+        .collect();
+    yielded.push(ns);
+    yielded.push(np);
+    YieldOp::build(&mut b, &yielded);
+
+    // Replace the old loop's results, then the old loop, barriers and buffers.
+    let new_results = main.results(ctx).to_vec();
+    let mut k = 0;
+    for (j, &r) in old_results.iter().enumerate() {
+        if j == m.phase_arg {
+            continue;
+        }
+        ctx.replace_all_uses(r, new_results[k]);
+        k += 1;
+    }
+    ctx.erase_op(l);
+    ctx.erase_op(m.bars_alloc);
+    // The old phase's initial value, when nothing else uses it.
+    let old_phase0 = inits[m.phase_arg];
+    if let Some(d) = ctx.defining_op(old_phase0) {
+        if tilus_ir::rewrite::is_trivially_dead(ctx, d) {
+            ctx.erase_op(d);
+        }
+    }
+    for (&orig, &new) in m.buffers.iter().zip(&staged) {
+        // Views made outside the loop for it are dead now.
+        for u in ctx.uses(orig).to_vec() {
+            if ctx.is_alive(u.op)
+                && ctx.results(u.op).len() == 1
+                && ctx.uses(ctx.results(u.op)[0]).is_empty()
+            {
+                ctx.erase_op(u.op);
+            }
+        }
+        ctx.replace_all_uses(orig, new);
+        if let Some(d) = ctx.defining_op(orig) {
+            ctx.erase_op(d);
+        }
+    }
+}
+
+/// Whether `v` is one of `buffers` or a view chain of one.
+fn derives_from(ctx: &Context, v: Value, buffers: &[Value]) -> bool {
+    let mut cur = v;
+    for _ in 0..16 {
+        if buffers.contains(&cur) {
+            return true;
+        }
+        let Some(d) = ctx.defining_op(cur) else {
+            return false;
+        };
+        let ops = ctx.operands(d);
+        if ops.len() != 1 {
+            return false;
+        }
+        cur = ops[0];
+    }
+    false
+}
