@@ -377,6 +377,14 @@ pub(crate) fn sym_name(ctx: &Context, op: OpId) -> String {
 fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, _) = function_type(ctx, op).unwrap();
     let r = ctx.regions(op)[0];
+    let visibility = FuncOp::cast(ctx, op).and_then(|f| f.sym_visibility(ctx));
+    if ctx.region_blocks(r).is_empty() && visibility.is_none_or(|v| v == "public") {
+        return Err(Diagnostic::op(
+            op,
+            "'func.func' op symbol declaration cannot have public visibility",
+        )
+        .with_help("a function without a body is defined elsewhere: declare it `func.func private @name(...)`"));
+    }
     if let Some(&entry) = ctx.region_blocks(r).first() {
         let args: Vec<Type> = ctx
             .block_args(entry)

@@ -527,6 +527,54 @@ pub fn check_const_range(
     }
 }
 
+/// CTAs in the cluster of the kernel enclosing `op` (1 without `cluster`); `None` outside a
+/// kernel.
+pub fn cluster_ctas(ctx: &Context, op: OpId) -> Option<i64> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if crate::tilus::KernelOp::is(ctx, p) {
+            let dims = ctx
+                .get_prop(p, "cluster")
+                .and_then(|a| attr_i64s(ctx, a))
+                .unwrap_or_default();
+            return Some(dims.iter().fold(1i64, |a, &d| a.saturating_mul(d)));
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+/// A constant multicast mask (`mask`) or remote rank names CTAs of the enclosing kernel's
+/// cluster only: a CTA rank past the cluster does not exist, and the hardware's behaviour on
+/// one is undefined.
+pub fn check_in_cluster(ctx: &Context, op: OpId, v: Value, mask: bool) -> Result<(), Diagnostic> {
+    let (Some(x), Some(n)) = (const_int(ctx, v), cluster_ctas(ctx, op)) else {
+        return Ok(());
+    };
+    let bad = if mask {
+        n < 63 && (x >> n) != 0
+    } else {
+        x >= n
+    };
+    if !bad {
+        return Ok(());
+    }
+    let what = if mask {
+        format!("a multicast mask of CTA ranks below {n}, but found {x:#x}")
+    } else {
+        format!("a CTA rank below {n}, but found {x}")
+    };
+    Err(Diagnostic::op(
+        op,
+        format!(
+            "'{}' op expects {what} (the kernel's cluster has {n} CTA{})",
+            ctx.op_name_str(op),
+            if n == 1 { "" } else { "s" }
+        ),
+    )
+    .with_help("CTA ranks in a cluster are 0 to (cluster size - 1); give the kernel a larger `cluster(...)` or name CTAs inside it"))
+}
+
 // ----- verifiers --------------------------------------------------------------------------------
 
 fn verify_alloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
@@ -584,10 +632,12 @@ fn verify_arrive(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     match def.name {
         "mbarrier.arrive_expect_tx_multicast" => {
             check_const_range(ctx, op, ops[3], "a multicast CTA mask (16 bits)", 1, 0xffff)?;
+            check_in_cluster(ctx, op, ops[3], true)?;
             require_group(ctx, op, Need::AtLeast(16))?;
         }
         "mbarrier.arrive_expect_tx_remote" => {
             check_const_range(ctx, op, ops[3], "a CTA rank", 0, 15)?;
+            check_in_cluster(ctx, op, ops[3], false)?;
         }
         _ => {}
     }
