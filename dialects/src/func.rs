@@ -19,7 +19,9 @@ pub static FUNC: OpDef = OpDef {
     summary: "a function with a name, a signature and (unless external) a body",
     description: "Defines a symbol `sym_name` of type `function_type`. The body's entry block \
         takes the arguments; `func.return` ends it. Without a body the function is a declaration \
-        (and should be `private`). Written `func.func @name(%a: i32) -> i32 { ... }`.",
+        (and must be `private`: a public declaration is an error, as in MLIR). Functions \
+        live directly in a module, not inside another function or kernel. Written \
+        `func.func @name(%a: i32) -> i32 { ... }`.",
     attributes: &[
         attr("sym_name", STR_ATTR),
         attr("function_type", FUNCTION_TYPE_ATTR),

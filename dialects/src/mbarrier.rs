@@ -196,7 +196,7 @@ pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
         arrival. Unlike the other arrive ops this is not per thread: thread `r` of the executing \
         group (which must have at least 16 threads) acts for CTA `r`, so each target barrier \
         sees exactly one arrival. Used with multicast TMA copies. A constant mask must have at \
-        least one bit set and fit in 16 bits. Optional `sem(release|relaxed)` (default \
+        least one bit set, fit in 16 bits and name CTAs of the kernel's cluster. Optional `sem(release|relaxed)` (default \
         `release`) and `scope(cta|cluster)` (default `cluster`).",
     operands: &[
         one("barriers", BARRIERS),
@@ -241,7 +241,8 @@ pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
         !mbarrier.barriers<2>` is `arrive_expect_tx` on the barrier at the same shared-memory \
         offset in CTA `rank` of the cluster (`mapa` then the `shared::cluster` form). Like \
         `arrive_expect_tx` it runs **on every thread of the executing group**; wrap it in \
-        `threadgroup.single_thread` for one arrival. A constant rank must be in `[0, 16)`. \
+        `threadgroup.single_thread` for one arrival. A constant rank must be in `[0, 16)` and \
+        below the size of the kernel's cluster. \
         Optional `sem(release|relaxed)` (default `release`) and `scope(cta|cluster)` (default \
         `cluster`).",
     operands: &[

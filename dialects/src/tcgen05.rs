@@ -42,7 +42,9 @@ pub static ALLOC: OpDef = OpDef {
         of at least 32 (at most 512), and returns the tensor at the allocated base. The first \
         warp of the group executes `tcgen05.alloc.cta_group::N.sync.aligned`; the group must \
         be whole warps (at least 32 threads, starting at a multiple of 32). Every allocation is \
-        freed with `tcgen05.dealloc` before the kernel exits.",
+        freed with `tcgen05.dealloc` of its result before the kernel exits (the verifier \
+        rejects an allocation that is never freed). `cta_group(2)` needs a kernel whose \
+        cluster has an even number of CTAs (a CTA and its peer).",
     results: &[one("tensor", TMEM_TENSOR)],
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_alloc),

@@ -56,8 +56,11 @@ pub static GLOBAL_TO_SHARED: OpDef = OpDef {
         dimensions of the view the box spans (default: all; the offsets of the others are \
         folded into the tensor map's base). `multicast(%mask)` writes the box to the same \
         shared offset of every CTA in the 16-bit cluster mask and signals the barrier at the \
-        same offset in each; `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a \
-        pair. Issued by one thread or one warp-aligned warp.",
+        same offset in each (a constant mask names CTAs of the kernel's cluster only); \
+        `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a pair. A swizzled \
+        destination starts at a multiple of the swizzle repeat (1024, 512, 256 bytes for 128B, \
+        64B, 32B), checked where its offset in the allocation is static. Issued by one thread \
+        or one warp-aligned warp.",
     operands: &[
         one("src", GLOBAL_TENSOR),
         many("offsets", INT_OR_INDEX),

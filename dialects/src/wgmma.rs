@@ -54,7 +54,9 @@ pub static MMA: OpDef = OpDef {
         `inst_n = gcd(N, 256)` and `inst_k` = 16 (f16, bf16), 8 (tf32) or 32 (f8E4M3FN, \
         f8E5M2, 8-bit integers); `inst_n` is then a power of two in [8, 256], which every \
         type allows. Legal types: f16 × f16 → f16 or f32; bf16 × bf16 → f32; \
-        tf32 × tf32 → f32; fp8 × the same fp8 → f16 or f32; s8/u8 × the same → i32. When the \
+        tf32 × tf32 → f32; fp8 × the same fp8 → f16 or f32; s8/u8 × the same → i32 (tf32, fp8 \
+        and 8-bit operands in shared memory must be K-major: only 16-bit inputs may be \
+        transposed). When the \
         accumulator type gives a layout it must map elements to threads exactly as the wgmma \
         accumulator fragment does (`local(M/64, N/inst_n) * column_spatial(4, 1) * \
         column_local(2, inst_n/8) * spatial(8, 4) * local(1, 2)`, compared by mapping, not by \

@@ -22,8 +22,13 @@ fn run_stdin(args: &[&str], input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Standard error on one line: the renderer wraps long messages at the terminal width.
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    String::from_utf8_lossy(&o.stderr)
+        .replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn expect_error(o: &Output, needle: &str) {
@@ -169,4 +174,22 @@ fn input_that_is_not_utf8_is_located_by_line_and_column() {
         &o,
         "input file '<stdin>' is not valid UTF-8: line 2, column 9 (byte offset 15, byte 0xff)",
     );
+}
+
+#[test]
+fn an_npy_header_larger_than_its_data_is_refused_before_allocating() {
+    let d = tmpdir("npy-huge");
+    // 2^40 f32 elements claimed, none present: reading it used to size 4 TiB from the header.
+    let f = d.join("x.npy");
+    write_npy(&f, "<f4", &[1 << 40], &[]);
+    let o = run_stdin(
+        &["--input", &format!("x={}", f.display())],
+        DOUBLE.as_bytes(),
+    );
+    expect_exit(
+        &o,
+        2,
+        "has shape [1099511627776] of '<f4', but holds only 128 bytes in all",
+    );
+    let _ = std::fs::remove_dir_all(&d);
 }

@@ -15,7 +15,11 @@ pub static KERNEL: OpDef = OpDef {
         map with one dimension per parameter (in order; only integer parameters are meaningful) \
         and 1 to 3 results, so the host evaluates it from the launch arguments (`ceildiv` is \
         Tilus's `cdiv`). The optional `cluster` gives 1 to 3 positive extents of a thread-block \
-        cluster (sm_90+; the grid must be a multiple of it). The body is one block without \
+        cluster (sm_90+; at most 16 CTAs, 8 portable; the grid must be a multiple of it). A \
+        constant grid extent must be in [1, 2^31 - 1] for x and [1, 65535] for y and z; \
+        extents computed from parameters are checked by tilus-run before it runs. The block's \
+        shared memory (tensors and barriers placed first fit in program order, freed tensors \
+        reused) must fit in 227 KiB (232448 bytes). The body is one block without \
         terminator, isolated from above. `arg_names` keeps the parameters' names (the custom \
         form sets it from the SSA names it was written with and prints the parameters under \
         them), so the names that `tilus.args`, `tilus.inputs` and `tilus.outputs` use survive \
