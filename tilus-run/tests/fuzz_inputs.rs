@@ -139,6 +139,9 @@ fn parse_verify_render(src: &str) -> usize {
 /// repeated, or a byte replaced by a syntax character.
 fn mutate(rng: &mut Rng, src: &str) -> String {
     let b = src.as_bytes();
+    if b.is_empty() {
+        return String::new();
+    }
     match rng.below(4) {
         0 | 1 => {
             // The start of every decimal literal not inside an identifier.
