@@ -57,7 +57,8 @@ pub static GLOBAL_TO_SHARED: OpDef = OpDef {
         folded into the tensor map's base). `multicast(%mask)` writes the box to the same \
         shared offset of every CTA in the 16-bit cluster mask and signals the barrier at the \
         same offset in each (a constant mask names CTAs of the kernel's cluster only); \
-        `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a pair. A swizzled \
+        `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a pair (the kernel's \
+        cluster must have an even number of CTAs). A swizzled \
         destination starts at a multiple of the swizzle repeat (1024, 512, 256 bytes for 128B, \
         64B, 32B), checked where its offset in the allocation is static. Issued by one thread \
         or one warp-aligned warp.",
@@ -600,6 +601,14 @@ fn verify_global_to_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 DiagLoc::OpAttr(op, "cta_group"),
                 format!("'tma.global_to_shared' op expects cta_group 1 or 2, but found {g}"),
             ));
+        }
+        let ctas = crate::mbarrier::cluster_ctas(ctx, op).unwrap_or(2);
+        if g == 2 && ctas % 2 != 0 {
+            return Err(Diagnostic::error(
+                DiagLoc::OpAttr(op, "cta_group"),
+                format!("'tma.global_to_shared' op expects cta_group 2 in a kernel whose cluster holds CTA pairs (an even number of CTAs), but the cluster has {ctas}"),
+            )
+            .with_help("cta_group(2) signals a barrier in the peer CTA of a pair (cluster ranks 2i and 2i + 1): give the kernel a `cluster(...)` with an even number of CTAs"));
         }
     }
     require_group(ctx, op, Need::OneThreadOrAlignedWarp)

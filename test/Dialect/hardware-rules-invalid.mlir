@@ -132,6 +132,20 @@ tilus.kernel @cta_pair_without_cluster() warps(4) blocks(affine_map<() -> (2)>) 
 
 // -----
 
+tilus.kernel @tma_cta_pair_without_cluster(%p: !tilus.ptr<f16>, %n: i32) warps(1) blocks(affine_map<(d0, d1) -> (1)>) {
+  %g = tilus.global_view %p[%n] : !tilus.ptr<f16> -> !tilus.global<?x64xf16>
+  %s = tilus.shared_tensor : !tilus.shared<64x64xf16>
+  %bars = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
+  %c0 = arith.constant 0 : i32
+  threadgroup.single_thread {
+    // expected-error@+1 {{'tma.global_to_shared' op expects cta_group 2 in a kernel whose cluster holds CTA pairs (an even number of CTAs), but the cluster has 1}}
+    tma.global_to_shared %g[%c0, %c0 : i32, i32], %s, %bars[%c0 : i32] cta_group(2)
+        : !tilus.global<?x64xf16>, !tilus.shared<64x64xf16>, !mbarrier.barriers<1>
+  }
+}
+
+// -----
+
 // Tensor memory must be freed before the kernel exits.
 tilus.kernel @tmem_never_freed() warps(4) blocks(affine_map<() -> (1)>) {
   // expected-error@+1 {{'tcgen05.alloc' op expects the tensor memory it allocates (32 columns) to be freed by a 'tcgen05.dealloc' before the kernel exits, but it is never freed}}
