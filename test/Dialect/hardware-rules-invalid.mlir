@@ -172,3 +172,37 @@ tilus.kernel @tf32_a_mn_major() warps(4) blocks(affine_map<() -> (1)>) {
   // expected-error@+1 {{'wgmma.mma' op expects a K-major (stride 1 along K, dimension 1) for tf32 inputs, but found strides [1, 64]}}
   %d = wgmma.mma %a, %b, %c : !tilus.shared<64x8xtf32, strides = [1, 64]>, !tilus.shared<8x64xtf32, strides = [1, 8]>, !tilus.reg<64x64xf32>
 }
+
+// -----
+
+// A view's extents and strides are fixed for the launch (TMA tensor maps are made on the host
+// from them): parameters, constants and pure arithmetic on them only.
+tilus.kernel @view_extent_from_block_id(%p: !tilus.ptr<f32>, %n: i32) warps(1) blocks(affine_map<(d0, d1) -> (4)>) {
+  // expected-note@+1 {{the value comes from here}}
+  %bx = tilus.block_id x
+  %e = arith.addi %n, %bx : i32
+  // expected-error@+1 {{'tilus.global_view' op expects extents and strides that are the same in every block (kernel parameters, constants and pure arithmetic on them), but extent 0 depends on 'tilus.block_id'}}
+  %g = tilus.global_view %p[%e] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+}
+
+// -----
+
+tilus.kernel @view_stride_from_loop(%p: !tilus.ptr<f32>, %n: i32) warps(1) blocks(affine_map<(d0, d1) -> (4)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-note@+1 {{the value comes from here}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error@+1 {{but stride 0 depends on a block argument that is not a kernel parameter (a loop variable or carried value)}}
+    %g = tilus.global_view %p[%n] strides[%i] : !tilus.ptr<f32> -> !tilus.global<?x4xf32, strides = [?, 1]>
+  }
+}
+
+// -----
+
+// Arithmetic on parameters and constants is the same in every block.
+tilus.kernel @view_from_parameters(%p: !tilus.ptr<f32>, %n: i32, %ld: i32) warps(1) blocks(affine_map<(d0, d1, d2) -> (4)>) {
+  %c2 = arith.constant 2 : i32
+  %rows = arith.muli %n, %c2 : i32
+  %nb = tilus.num_blocks x
+  %g = tilus.global_view %p[%rows] strides[%ld] : !tilus.ptr<f32> -> !tilus.global<?x4xf32, strides = [?, 1]>
+}
