@@ -19,7 +19,9 @@ pub static FUNC: OpDef = OpDef {
     summary: "a function with a name, a signature and (unless external) a body",
     description: "Defines a symbol `sym_name` of type `function_type`. The body's entry block \
         takes the arguments; `func.return` ends it. Without a body the function is a declaration \
-        (and should be `private`). Written `func.func @name(%a: i32) -> i32 { ... }`.",
+        (and must be `private`: a public declaration is an error, as in MLIR). Functions \
+        live directly in a module, not inside another function or kernel. Written \
+        `func.func @name(%a: i32) -> i32 { ... }`.",
     attributes: &[
         attr("sym_name", STR_ATTR),
         attr("function_type", FUNCTION_TYPE_ATTR),
@@ -377,6 +379,14 @@ pub(crate) fn sym_name(ctx: &Context, op: OpId) -> String {
 fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, _) = function_type(ctx, op).unwrap();
     let r = ctx.regions(op)[0];
+    let visibility = FuncOp::cast(ctx, op).and_then(|f| f.sym_visibility(ctx));
+    if ctx.region_blocks(r).is_empty() && visibility.is_none_or(|v| v == "public") {
+        return Err(Diagnostic::op(
+            op,
+            "'func.func' op symbol declaration cannot have public visibility",
+        )
+        .with_help("a function without a body is defined elsewhere: declare it `func.func private @name(...)`"));
+    }
     if let Some(&entry) = ctx.region_blocks(r).first() {
         let args: Vec<Type> = ctx
             .block_args(entry)

@@ -196,7 +196,7 @@ pub static ARRIVE_EXPECT_TX_MULTICAST: OpDef = OpDef {
         arrival. Unlike the other arrive ops this is not per thread: thread `r` of the executing \
         group (which must have at least 16 threads) acts for CTA `r`, so each target barrier \
         sees exactly one arrival. Used with multicast TMA copies. A constant mask must have at \
-        least one bit set and fit in 16 bits. Optional `sem(release|relaxed)` (default \
+        least one bit set, fit in 16 bits and name CTAs of the kernel's cluster. Optional `sem(release|relaxed)` (default \
         `release`) and `scope(cta|cluster)` (default `cluster`).",
     operands: &[
         one("barriers", BARRIERS),
@@ -241,7 +241,8 @@ pub static ARRIVE_EXPECT_TX_REMOTE: OpDef = OpDef {
         !mbarrier.barriers<2>` is `arrive_expect_tx` on the barrier at the same shared-memory \
         offset in CTA `rank` of the cluster (`mapa` then the `shared::cluster` form). Like \
         `arrive_expect_tx` it runs **on every thread of the executing group**; wrap it in \
-        `threadgroup.single_thread` for one arrival. A constant rank must be in `[0, 16)`. \
+        `threadgroup.single_thread` for one arrival. A constant rank must be in `[0, 16)` and \
+        below the size of the kernel's cluster. \
         Optional `sem(release|relaxed)` (default `release`) and `scope(cta|cluster)` (default \
         `cluster`).",
     operands: &[
@@ -527,6 +528,54 @@ pub fn check_const_range(
     }
 }
 
+/// CTAs in the cluster of the kernel enclosing `op` (1 without `cluster`); `None` outside a
+/// kernel.
+pub fn cluster_ctas(ctx: &Context, op: OpId) -> Option<i64> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if crate::tilus::KernelOp::is(ctx, p) {
+            let dims = ctx
+                .get_prop(p, "cluster")
+                .and_then(|a| attr_i64s(ctx, a))
+                .unwrap_or_default();
+            return Some(dims.iter().fold(1i64, |a, &d| a.saturating_mul(d)));
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+/// A constant multicast mask (`mask`) or remote rank names CTAs of the enclosing kernel's
+/// cluster only: a CTA rank past the cluster does not exist, and the hardware's behaviour on
+/// one is undefined.
+pub fn check_in_cluster(ctx: &Context, op: OpId, v: Value, mask: bool) -> Result<(), Diagnostic> {
+    let (Some(x), Some(n)) = (const_int(ctx, v), cluster_ctas(ctx, op)) else {
+        return Ok(());
+    };
+    let bad = if mask {
+        n < 63 && (x >> n) != 0
+    } else {
+        x >= n
+    };
+    if !bad {
+        return Ok(());
+    }
+    let what = if mask {
+        format!("a multicast mask of CTA ranks below {n}, but found {x:#x}")
+    } else {
+        format!("a CTA rank below {n}, but found {x}")
+    };
+    Err(Diagnostic::op(
+        op,
+        format!(
+            "'{}' op expects {what} (the kernel's cluster has {n} CTA{})",
+            ctx.op_name_str(op),
+            if n == 1 { "" } else { "s" }
+        ),
+    )
+    .with_help("CTA ranks in a cluster are 0 to (cluster size - 1); give the kernel a larger `cluster(...)` or name CTAs inside it"))
+}
+
 // ----- verifiers --------------------------------------------------------------------------------
 
 fn verify_alloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
@@ -584,10 +633,12 @@ fn verify_arrive(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     match def.name {
         "mbarrier.arrive_expect_tx_multicast" => {
             check_const_range(ctx, op, ops[3], "a multicast CTA mask (16 bits)", 1, 0xffff)?;
+            check_in_cluster(ctx, op, ops[3], true)?;
             require_group(ctx, op, Need::AtLeast(16))?;
         }
         "mbarrier.arrive_expect_tx_remote" => {
             check_const_range(ctx, op, ops[3], "a CTA rank", 0, 15)?;
+            check_in_cluster(ctx, op, ops[3], false)?;
         }
         _ => {}
     }

@@ -42,7 +42,9 @@ pub static ALLOC: OpDef = OpDef {
         of at least 32 (at most 512), and returns the tensor at the allocated base. The first \
         warp of the group executes `tcgen05.alloc.cta_group::N.sync.aligned`; the group must \
         be whole warps (at least 32 threads, starting at a multiple of 32). Every allocation is \
-        freed with `tcgen05.dealloc` before the kernel exits.",
+        freed with `tcgen05.dealloc` of its result before the kernel exits (the verifier \
+        rejects an allocation that is never freed). `cta_group(2)` needs a kernel whose \
+        cluster has an even number of CTAs (a CTA and its peer).",
     results: &[one("tensor", TMEM_TENSOR)],
     attributes: &[opt_attr("cta_group", I64_ATTR)],
     verify: Some(verify_alloc),
@@ -541,10 +543,22 @@ pub fn cta_group(ctx: &Context, op: OpId) -> i64 {
 
 /// Columns `tcgen05.alloc` reserves for a tensor: `Π shape[1:] · bits / 32` rounded up to a
 /// power of two, at least 32.
+/// Saturates at `i64::MAX` (in i128 arithmetic) instead of wrapping, so a huge tensor is
+/// reported as too many columns rather than as a small allocation.
 pub fn alloc_columns(t: &TensorType) -> i64 {
-    let bits: i64 = t.shape[1..].iter().product::<i64>() * t.dtype.bits() as i64;
-    let cols = (bits + 31) / 32;
-    (cols.max(1) as u64).next_power_of_two().max(32) as i64
+    let bits = t.shape[1..]
+        .iter()
+        .try_fold(i128::from(t.dtype.bits()), |acc, &d| {
+            acc.checked_mul(i128::from(d))
+        })
+        .unwrap_or(i128::MAX);
+    let cols = bits.saturating_add(31) / 32;
+    let cols = u128::try_from(cols.max(1))
+        .unwrap_or(1)
+        .checked_next_power_of_two()
+        .unwrap_or(u128::MAX)
+        .max(32);
+    i64::try_from(cols).unwrap_or(i64::MAX)
 }
 
 /// The lane a TMEM value starts at relative to its allocation (slices add their lane offset).
@@ -584,6 +598,20 @@ fn check_cta_group(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let Some(kernel) = cur else {
         return Ok(());
     };
+    if g == 2 {
+        let ctas = crate::mbarrier::cluster_ctas(ctx, op).unwrap_or(1);
+        if ctas % 2 != 0 {
+            return Err(Diagnostic::error(
+                DiagLoc::OpAttr(op, "cta_group"),
+                format!(
+                    "'{}' op expects cta_group 2 in a kernel whose cluster holds CTA pairs (an even number of CTAs), but the cluster has {ctas}",
+                    ctx.op_name_str(op)
+                ),
+            )
+            .with_note(DiagLoc::Op(kernel), "the kernel")
+            .with_help("cta_group(2) runs on a CTA and its peer (cluster ranks 2i and 2i + 1): give the kernel a `cluster(...)` with an even number of CTAs, such as cluster(2, 1, 1)"));
+        }
+    }
     let mut first = None;
     ctx.walk(kernel, &mut |o| {
         if first.is_none() && CTA_GROUP_OPS.contains(&ctx.op_name_str(o)) {
@@ -630,7 +658,21 @@ fn verify_alloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         ));
     }
-    require_alloc_group(ctx, op)
+    // Tensor memory outlives the CTA unless freed: a kernel that exits with columns still
+    // allocated leaves the SM's allocator in an undefined state (PTX: "all the tensor memory
+    // allocated ... must be deallocated before the kernel exits").
+    let r = ctx.results(op)[0];
+    let freed = ctx.uses(r).iter().any(|u| DeallocOp::is(ctx, u.op));
+    require_alloc_group(ctx, op)?;
+    if !freed && group_of(ctx, op).is_some() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("expects the tensor memory it allocates ({cols} columns) to be freed by a 'tcgen05.dealloc' before the kernel exits, but it is never freed"),
+        )
+        .with_help("end the kernel with fence_before_thread_sync, threadgroup.sync and `tcgen05.dealloc` of this value, issued by the warp that allocated it"));
+    }
+    Ok(())
 }
 
 fn verify_dealloc(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

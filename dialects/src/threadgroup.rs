@@ -241,10 +241,15 @@ pub fn group_range(ctx: &Context, op: OpId) -> Option<(Option<i64>, i64)> {
     match ctx.op_name_str(op) {
         "threadgroup.group" => Some((Some(prop_i64(ctx, op, "begin")?), prop_i64(ctx, op, "num")?)),
         "threadgroup.single_thread" => Some((prop_i64(ctx, op, "thread"), 1)),
-        "threadgroup.single_warp" => Some((Some(32 * prop_i64(ctx, op, "warp").unwrap_or(0)), 32)),
+        // Saturating: the verifier rejects warp indices this large; until it has, nothing here
+        // may wrap into a plausible group.
+        "threadgroup.single_warp" => Some((
+            Some(prop_i64(ctx, op, "warp").unwrap_or(0).saturating_mul(32)),
+            32,
+        )),
         "threadgroup.warp_group" => Some((
-            Some(32 * prop_i64(ctx, op, "warp_begin")?),
-            32 * prop_i64(ctx, op, "num_warps")?,
+            Some(prop_i64(ctx, op, "warp_begin")?.saturating_mul(32)),
+            prop_i64(ctx, op, "num_warps")?.saturating_mul(32),
         )),
         _ => None,
     }
@@ -255,7 +260,7 @@ pub fn block_threads(ctx: &Context, op: OpId) -> Option<i64> {
     let mut cur = ctx.parent_op(op);
     while let Some(p) = cur {
         if ctx.op_name_str(p) == "tilus.kernel" {
-            return prop_i64(ctx, p, "warps").map(|w| 32 * w);
+            return prop_i64(ctx, p, "warps").map(|w| w.saturating_mul(32));
         }
         cur = ctx.parent_op(p);
     }
@@ -288,7 +293,7 @@ pub fn group_of(ctx: &Context, op: OpId) -> Option<Group> {
         g = Group {
             op: Some(p),
             abs_begin: match (g.abs_begin, b) {
-                (Some(a), Some(b)) => Some(a + b),
+                (Some(a), Some(b)) => Some(a.saturating_add(b)),
                 // Elect-any inside one warp-aligned warp still lands in that warp, but the lane
                 // is unknown; callers only need the size then.
                 _ => None,
@@ -302,17 +307,20 @@ pub fn group_of(ctx: &Context, op: OpId) -> Option<Group> {
 
 fn verify_group_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let name = ctx.op_name_str(op).to_string();
-    let Some((begin, num)) = group_range(ctx, op) else {
+    if group_range(ctx, op).is_none() {
         return Ok(());
-    };
+    }
+    // Every bound in i128 from the attributes as written: `begin + num` or `32 * warp` of
+    // values near 2^63 must not wrap around into a range that passes.
+    let raw = |attr: &str| prop_i64(ctx, op, attr).map(i128::from);
     let parent = group_of(ctx, op);
-    let psize = parent.map(|p| p.size);
+    let psize = parent.map(|p| i128::from(p.size));
     let pdesc = parent
         .map(|p| p.describe())
         .unwrap_or_else(|| "unknown".into());
     match name.as_str() {
         "threadgroup.group" => {
-            let b = begin.unwrap_or(0);
+            let (b, num) = (raw("begin").unwrap_or(0), raw("num").unwrap_or(0));
             if b < 0 {
                 return Err(at(
                     op,
@@ -337,7 +345,7 @@ fn verify_group_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             }
         }
         "threadgroup.single_thread" => {
-            if let (Some(t), Some(ps)) = (begin, psize) {
+            if let (Some(t), Some(ps)) = (raw("thread"), psize) {
                 if t < 0 || t >= ps {
                     return Err(at(op, "thread", format!(
                         "'{name}' op expects a thread in [0, {ps}) (the enclosing group, {pdesc}), but found {t}"
@@ -346,7 +354,7 @@ fn verify_group_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             }
         }
         "threadgroup.single_warp" => {
-            let w = begin.unwrap_or(0) / 32;
+            let w = raw("warp").unwrap_or(0);
             if w < 0 {
                 return Err(at(
                     op,
@@ -365,8 +373,10 @@ fn verify_group_op(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             }
         }
         "threadgroup.warp_group" => {
-            let b = begin.unwrap_or(0) / 32;
-            let n = num / 32;
+            let (b, n) = (
+                raw("warp_begin").unwrap_or(0),
+                raw("num_warps").unwrap_or(0),
+            );
             if b < 0 || n < 1 {
                 return Err(at(
                     op,

@@ -218,6 +218,10 @@ impl DialectValue for TensorType {
     }
 }
 
+/// The largest static tensor type, in bits: far beyond any memory, and small enough that sizes
+/// computed from it in `i64` (elements times bits, strided footprints) cannot overflow.
+pub const MAX_TENSOR_BITS: i128 = 1 << 62;
+
 impl TensorType {
     /// The tensor type behind `t`, if `t` is one (a copy of the value the context keeps).
     pub fn of(ctx: &Context, t: Type) -> Option<TensorType> {
@@ -385,10 +389,41 @@ impl TensorType {
                 ));
             }
         }
+        if space != Space::Global {
+            ty.check_size()?;
+        }
         if space == Space::Shared {
             ty.shared_layout()?;
         }
         Ok(ty)
+    }
+
+    /// Bounds a static tensor's size, in wide arithmetic, so that every later size computation
+    /// (`elements * bits`, a strided footprint, bytes) fits an `i64`: extents near 2^63 would
+    /// otherwise wrap into a small, plausible size and pass the verifier's limits.
+    fn check_size(&self) -> Result<(), String> {
+        let bits = i128::from(self.dtype.bits());
+        let elems = self
+            .shape
+            .iter()
+            .try_fold(1i128, |acc, &d| acc.checked_mul(i128::from(d)));
+        let span = self.strides.as_ref().map(|st| {
+            1 + self
+                .shape
+                .iter()
+                .zip(st)
+                .map(|(&d, &s)| i128::from(d - 1) * i128::from(s).abs())
+                .sum::<i128>()
+        });
+        let most = elems.map(|e| e.max(span.unwrap_or(0)));
+        match most.and_then(|e| e.checked_mul(bits)) {
+            Some(b) if b <= MAX_TENSOR_BITS => Ok(()),
+            _ => Err(format!(
+                "expected a tensor of at most 2^59 bytes, found {} elements of {} bits",
+                elems.map_or_else(|| "more than 2^127".to_string(), |e| e.to_string()),
+                bits
+            )),
+        }
     }
 
     /// Number of elements (static shapes).

@@ -56,8 +56,12 @@ pub static GLOBAL_TO_SHARED: OpDef = OpDef {
         dimensions of the view the box spans (default: all; the offsets of the others are \
         folded into the tensor map's base). `multicast(%mask)` writes the box to the same \
         shared offset of every CTA in the 16-bit cluster mask and signals the barrier at the \
-        same offset in each; `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a \
-        pair. Issued by one thread or one warp-aligned warp.",
+        same offset in each (a constant mask names CTAs of the kernel's cluster only); \
+        `cta_group(2)` (sm_100) lets the barrier sit in the peer CTA of a pair (the kernel's \
+        cluster must have an even number of CTAs). A swizzled \
+        destination starts at a multiple of the swizzle repeat (1024, 512, 256 bytes for 128B, \
+        64B, 32B), checked where its offset in the allocation is static. Issued by one thread \
+        or one warp-aligned warp.",
     operands: &[
         one("src", GLOBAL_TENSOR),
         many("offsets", INT_OR_INDEX),
@@ -309,6 +313,67 @@ fn swizzle_span(m: SwizzleMode) -> Option<(i64, &'static str)> {
 }
 
 /// The box rules shared by both copy directions.
+/// The byte offset of a shared view from its allocation when every slice index on the way
+/// is a constant (views through `tilus.permute_shared` keep the offset); `None` otherwise.
+fn static_shared_offset(ctx: &Context, mut v: tilus_ir::Value) -> Option<i64> {
+    let mut bytes = 0i128;
+    loop {
+        let d = ctx.defining_op(v)?;
+        if crate::tilus::SharedTensorOp::is(ctx, d) {
+            return i64::try_from(bytes).ok();
+        }
+        if crate::tilus::PermuteSharedOp::is(ctx, d) {
+            v = ctx.operands(d)[0];
+            continue;
+        }
+        if !crate::tilus::SliceSharedOp::is(ctx, d) {
+            return None;
+        }
+        let src = ctx.operands(d)[0];
+        let t = TensorType::of(ctx, ctx.value_type(src))?;
+        let layout = t.shared_layout().ok()?;
+        for (i, &x) in ctx.operands(d)[1..].iter().enumerate() {
+            let idx = crate::tilus_types::const_int(ctx, x)?;
+            let elems = i128::from(idx) * i128::from(*layout.strides.get(i)?);
+            bytes += elems * i128::from(t.dtype.bits()) / 8;
+        }
+        v = src;
+    }
+}
+
+/// A swizzled TMA destination must start at a multiple of the swizzle's repeat (1024, 512 and
+/// 256 bytes for 128B, 64B and 32B): the hardware swizzles absolute shared-address bits, so a
+/// box written elsewhere lands in a pattern no reader expects. Checked where the offset from
+/// the (repeat-aligned) allocation is static.
+fn check_swizzle_alignment(
+    ctx: &Context,
+    op: OpId,
+    dst: tilus_ir::Value,
+) -> Result<(), Diagnostic> {
+    let Some(t) = TensorType::of(ctx, ctx.value_type(dst)) else {
+        return Ok(());
+    };
+    let (align, name) = match t.swizzle {
+        SwizzleMode::None => return Ok(()),
+        SwizzleMode::B32 => (256, "32B"),
+        SwizzleMode::B64 => (512, "64B"),
+        SwizzleMode::B128 => (1024, "128B"),
+    };
+    match static_shared_offset(ctx, dst) {
+        Some(off) if off % align != 0 => Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a {name}-swizzled destination aligned to {align} bytes, but it starts {off} bytes into its allocation"
+            ),
+        )
+        .with_help(format!(
+            "a {name} swizzle repeats every {align} bytes and the hardware applies it to absolute addresses; slice the tensor at multiples of {align} bytes"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn check_box(
     ctx: &Context,
     op: OpId,
@@ -522,8 +587,10 @@ fn verify_global_to_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         offsets.len(),
     )?;
     check_barrier_index(ctx, op, bars, idx)?;
+    check_swizzle_alignment(ctx, op, dst)?;
     if let Some(&m) = operand_group(ctx, def, op, "multicast_mask").first() {
         check_const_range(ctx, op, m, "a multicast CTA mask (16 bits)", 1, 0xffff)?;
+        crate::mbarrier::check_in_cluster(ctx, op, m, true)?;
     }
     if let Some(g) = ctx
         .get_inherent_or_attr(op, "cta_group")
@@ -534,6 +601,14 @@ fn verify_global_to_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                 DiagLoc::OpAttr(op, "cta_group"),
                 format!("'tma.global_to_shared' op expects cta_group 1 or 2, but found {g}"),
             ));
+        }
+        let ctas = crate::mbarrier::cluster_ctas(ctx, op).unwrap_or(2);
+        if g == 2 && ctas % 2 != 0 {
+            return Err(Diagnostic::error(
+                DiagLoc::OpAttr(op, "cta_group"),
+                format!("'tma.global_to_shared' op expects cta_group 2 in a kernel whose cluster holds CTA pairs (an even number of CTAs), but the cluster has {ctas}"),
+            )
+            .with_help("cta_group(2) signals a barrier in the peer CTA of a pair (cluster ranks 2i and 2i + 1): give the kernel a `cluster(...)` with an even number of CTAs"));
         }
     }
     require_group(ctx, op, Need::OneThreadOrAlignedWarp)

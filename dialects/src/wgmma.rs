@@ -10,7 +10,7 @@
 use crate::layout_algebra::wgmma_accumulator;
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
-    prop_i64, type_str, DType, TensorType, REG_TENSOR, SHARED_OR_REG_TENSOR, SHARED_TENSOR,
+    prop_i64, type_str, DType, Space, TensorType, REG_TENSOR, SHARED_OR_REG_TENSOR, SHARED_TENSOR,
 };
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{attr, one, Format, OpDef, Trait, I64_ATTR};
@@ -54,7 +54,9 @@ pub static MMA: OpDef = OpDef {
         `inst_n = gcd(N, 256)` and `inst_k` = 16 (f16, bf16), 8 (tf32) or 32 (f8E4M3FN, \
         f8E5M2, 8-bit integers); `inst_n` is then a power of two in [8, 256], which every \
         type allows. Legal types: f16 × f16 → f16 or f32; bf16 × bf16 → f32; \
-        tf32 × tf32 → f32; fp8 × the same fp8 → f16 or f32; s8/u8 × the same → i32. When the \
+        tf32 × tf32 → f32; fp8 × the same fp8 → f16 or f32; s8/u8 × the same → i32 (tf32, fp8 \
+        and 8-bit operands in shared memory must be K-major: only 16-bit inputs may be \
+        transposed). When the \
         accumulator type gives a layout it must map elements to threads exactly as the wgmma \
         accumulator fragment does (`local(M/64, N/inst_n) * column_spatial(4, 1) * \
         column_local(2, inst_n/8) * spatial(8, 4) * local(1, 2)`, compared by mapping, not by \
@@ -341,6 +343,30 @@ fn verify_mma(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
                     "expects the accumulator in the wgmma accumulator layout {want}, but found {text}"
                 ),
             ));
+        }
+    }
+    // Only 16-bit inputs have the transpose bits; tf32, fp8 and 8-bit integer operands in
+    // shared memory must have K contiguous (PTX ISA, wgmma.mma_async: "imm-trans-a/b ... only
+    // for .f16/.bf16").
+    if ik != 16 {
+        for (what, t, k_dim) in [("a", &a, 1usize), ("b", &b, 0usize)] {
+            if t.space != Space::Shared {
+                continue;
+            }
+            let Ok(layout) = t.shared_layout() else {
+                continue;
+            };
+            if layout.strides.get(k_dim) != Some(&1) {
+                return Err(err(
+                    op,
+                    format!(
+                        "expects {what} K-major (stride 1 along K, dimension {k_dim}) for {} inputs, but found strides [{}]",
+                        a.dtype.name(),
+                        layout.strides.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+                .with_help("only f16 and bf16 operands may be transposed (MN-major); store the tile with K contiguous, or view it with tilus.permute_shared so that K has stride 1"));
+            }
         }
     }
     Ok(())

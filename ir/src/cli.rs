@@ -105,3 +105,34 @@ mod tests {
         );
     }
 }
+
+/// Decodes an input file's bytes, or says where the first byte that is not UTF-8 is, by line
+/// and column (counted in characters, from 1) as every other diagnostic does, and by byte
+/// offset for tools like `xxd`. Both tools read their input through this.
+pub fn decode_utf8(name: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        // The prefix up to `at` is valid UTF-8.
+        let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!(
+            "input file '{name}' is not valid UTF-8: line {line}, column {col} (byte offset {at}, byte 0x{:02x})",
+            bytes[at]
+        )
+    })
+}
+
+#[cfg(test)]
+mod utf8_tests {
+    #[test]
+    fn invalid_utf8_is_located_by_line_and_column() {
+        let e = super::decode_utf8("f.mlir", b"ab\n\xc3\xa9x\xff".to_vec()).unwrap_err();
+        assert_eq!(
+            e,
+            "input file 'f.mlir' is not valid UTF-8: line 2, column 3 (byte offset 6, byte 0xff)"
+        );
+        assert_eq!(super::decode_utf8("f", b"ok".to_vec()).unwrap(), "ok");
+    }
+}

@@ -46,6 +46,44 @@ fn within(ctx: &Context, mut x: OpId, o: OpId) -> bool {
     }
 }
 
+/// An enum attribute stored as an integer names one of its keywords; any other value would
+/// print as text no parser reads back (the custom form has no keyword for it), and mlir-opt
+/// rejects it when it converts the property.
+fn enum_out_of_range(
+    ctx: &Context,
+    op: OpId,
+    a: &crate::opdef::AttrDef,
+    v: crate::Attr,
+) -> Option<Diagnostic> {
+    let keys = a.constraint.keywords;
+    let AttrKind::Integer { value, .. } = ctx.attr_kind(v) else {
+        return None;
+    };
+    if keys.is_empty() || i64::try_from(value).is_ok_and(|x| (0..keys.len() as i64).contains(&x)) {
+        return None;
+    }
+    Some(
+        Diagnostic::error(
+            DiagLoc::OpAttr(op, a.name),
+            format!(
+                "{}expects {} to be one of {}, but found {value}",
+                op_prefix(ctx, op),
+                a.name,
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, k)| format!("{i} ({k})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+        .with_label(format!("'{}' is here", a.name))
+        .with_help(format!(
+            "'{}' is a {}; in custom form it is written as its keyword",
+            a.name, a.constraint.desc
+        )),
+    )
+}
+
 fn op_prefix(ctx: &Context, op: OpId) -> String {
     format!("'{}' op ", ctx.op_name_str(op))
 }
@@ -383,7 +421,11 @@ impl<'a> Verifier<'a> {
                         .with_label(format!("'{}' is here", a.name));
                     self.diags.push(d);
                 }
-                Some(_) => {}
+                Some(v) => {
+                    if let Some(d) = enum_out_of_range(ctx, op, a, v) {
+                        self.diags.push(d);
+                    }
+                }
             }
         }
         // Regions and successors.
@@ -573,6 +615,25 @@ impl<'a> Verifier<'a> {
                         .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::String { .. }));
                     if !ok {
                         self.err(op, "requires string attribute 'sym_name'".into());
+                    }
+                    // A symbol is found through its symbol table; one nested in a function or
+                    // kernel body is in none (MLIR's SymbolOpInterface rule).
+                    if let Some(p) = ctx.parent_op(op) {
+                        if !ctx.op_def(p).is_some_and(|d| d.has(Trait::SymbolTable)) {
+                            let d = Diagnostic::op(
+                                op,
+                                format!(
+                                    "{}symbol's parent must have the SymbolTable trait",
+                                    op_prefix(ctx, op)
+                                ),
+                            )
+                            .with_note(
+                                DiagLoc::Op(p),
+                                format!("'{}' is not a symbol table", ctx.op_name_str(p)),
+                            )
+                            .with_help("define functions and kernels at module level (directly in a `builtin.module`)");
+                            self.diags.push(d);
+                        }
                     }
                 }
                 _ => {}

@@ -139,8 +139,9 @@ func.func @arrive_sem_keyword(%b: !mbarrier.barriers<1>, %i: i32) {
 
 // -----
 
-// An arrive_expect_tx_multicast needs at least 16 threads: thread r acts for CTA r.
-tilus.kernel @multicast_group(%n: i32) warps(4) blocks(affine_map<(d0) -> (d0 ceildiv 128)>) {
+// An arrive_expect_tx_multicast needs at least 16 threads: thread r acts for CTA r. (The
+// kernels here have a cluster of 2, so that mask 3 names CTAs that exist.)
+tilus.kernel @multicast_group(%n: i32) warps(4) blocks(affine_map<(d0) -> (d0 ceildiv 128)>) cluster(2) {
   %b = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
   %i = arith.constant 0 : i32
   %bytes = arith.constant 16384 : i32
@@ -155,7 +156,7 @@ tilus.kernel @multicast_group(%n: i32) warps(4) blocks(affine_map<(d0) -> (d0 ce
 // -----
 
 // The same ops in groups that satisfy the rules verify.
-tilus.kernel @groups_ok(%n: i32) warps(4) blocks(affine_map<(d0) -> (d0 ceildiv 128)>) {
+tilus.kernel @groups_ok(%n: i32) warps(4) blocks(affine_map<(d0) -> (d0 ceildiv 128)>) cluster(2) {
   %b = mbarrier.alloc counts [1, 128] : !mbarrier.barriers<2>
   %i = arith.constant 0 : i32
   %bytes = arith.constant 16384 : i32

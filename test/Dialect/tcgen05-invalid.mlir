@@ -41,6 +41,7 @@ tilus.kernel @dealloc_slice() warps(4) blocks(affine_map<() -> (1)>) {
   %s = tcgen05.slice %t[%c0] : !tilus.tmem<128x64xf32> -> !tilus.tmem<128x32xf32>
   // expected-error@+1 {{'tcgen05.dealloc' op expects a tensor returned by 'tcgen05.alloc', but found the result of 'tcgen05.slice'}}
   tcgen05.dealloc %s : !tilus.tmem<128x32xf32>
+  tcgen05.dealloc %t : !tilus.tmem<128x64xf32>
 }
 
 // -----
@@ -62,6 +63,7 @@ tilus.kernel @mixed_cta_groups() warps(4) blocks(affine_map<() -> (2)>) cluster(
   %t = tcgen05.alloc cta_group(2) : !tilus.tmem<128x32xf32>
   // expected-error@+1 {{'tcgen05.relinquish_alloc_permit' op expects cta_group 2 like every tcgen05 op of the kernel (the first one, 'tcgen05.alloc', uses it), but found 1}}
   tcgen05.relinquish_alloc_permit
+  tcgen05.dealloc %t cta_group(2) : !tilus.tmem<128x32xf32>
 }
 
 // -----
@@ -76,6 +78,7 @@ tilus.kernel @mma_two_warps() warps(4) blocks(affine_map<() -> (1)>) {
     // expected-error@+1 {{'tcgen05.mma' op must be issued by one warp (32 threads starting at a multiple of 32), but its group is threads [0, 64) (64 threads)}}
     tcgen05.mma %a, %b, %d, enable_input_d(%p) : !tilus.shared<128x16xf16>, !tilus.shared<16x64xf16>, !tilus.tmem<128x64xf32>
   }
+  tcgen05.dealloc %d : !tilus.tmem<128x64xf32>
 }
 
 // -----
@@ -254,6 +257,7 @@ tilus.kernel @ld_one_warp() warps(4) blocks(affine_map<() -> (1)>) {
     // expected-error@+1 {{'tcgen05.ld' op must be issued by 128 threads (one per lane) starting at a multiple of 128 plus 0 (the tile's first lane), but its group is threads [0, 32) (32 threads)}}
     %r = tcgen05.ld %t : !tilus.tmem<128x32xf32> -> !tilus.reg<128x32xf32>
   }
+  tcgen05.dealloc %t : !tilus.tmem<128x32xf32>
 }
 
 // -----
@@ -269,6 +273,7 @@ tilus.kernel @st_wrong_quarter() warps(4) blocks(affine_map<() -> (1)>) {
     // expected-error@+1 {{'tcgen05.st' op must be issued by 32 threads (one per lane) starting at a multiple of 128 plus 0 (the tile's first lane), but its group is threads [32, 64) (32 threads)}}
     tcgen05.st %r, %q : !tilus.reg<32x32xf32>, !tilus.tmem<32x32xf32>
   }
+  tcgen05.dealloc %t : !tilus.tmem<128x32xf32>
 }
 
 // -----
@@ -286,6 +291,7 @@ tilus.kernel @cp_whole_block() warps(4) blocks(affine_map<() -> (1)>) {
   %t = tcgen05.alloc : !tilus.tmem<128x32xf16>
   // expected-error@+1 {{'tcgen05.cp' op must be issued by one warp (32 threads starting at a multiple of 32), but its group is the whole block: threads [0, 128) (128 threads)}}
   tcgen05.cp %s, %t : !tilus.shared<128x32xf16>, !tilus.tmem<128x32xf16>
+  tcgen05.dealloc %t : !tilus.tmem<128x32xf16>
 }
 
 // -----

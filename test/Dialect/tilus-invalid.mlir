@@ -380,7 +380,7 @@ tilus.kernel @reduce_layout(%x: !tilus.reg<4x128xf32, layout = spatial(4, 32) * 
 
 // In generic form the kind is an integer; only 0 to 4 name kinds.
 tilus.kernel @reduce_kind(%x: !tilus.reg<64x128xf32>) warps(4) blocks(affine_map<(d0) -> (1)>) {
-  // expected-error@+1 {{'tilus.reduce' op expects a reduction kind in [0, 4] (sum, max, min, any, all), but found 7}}
+  // expected-error@+1 {{'tilus.reduce' op expects kind to be one of 0 (sum), 1 (max), 2 (min), 3 (any), 4 (all), but found 7}}
   %r = "tilus.reduce"(%x) <{kind = 7 : i64, dim = 1 : i64}> : (!tilus.reg<64x128xf32>) -> !tilus.reg<64xf32>
 }
 

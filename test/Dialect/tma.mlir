@@ -8,7 +8,8 @@
 // RUN:   | mlir-opt --split-input-file --allow-unregistered-dialect --mlir-print-op-generic \
 // RUN:   | tilus-opt --split-input-file | FileCheck %s
 
-// Loads: one warp issues, after one thread announced the bytes.
+// Loads: one warp issues, after one thread announced the bytes. The kernel has a cluster of 2:
+// cta_group(2) needs a CTA pair, and mask %mask names CTAs of the cluster.
 // CHECK-LABEL: tilus.kernel @loads(
 // CHECK:         %[[G:.*]] = tilus.global_view {{.*}} -> !tilus.global<?x4096xf16>
 // CHECK-NEXT:    %[[G3:.*]] = tilus.global_view {{.*}} -> !tilus.global<8x?x64xf16, strides = [?, 64, 1]>
@@ -27,7 +28,7 @@
 // GENERIC-NEXT:  "tma.global_to_shared"(%{{.*}}) <{cta_group = 2 : i64, operandSegmentSizes = array<i32: 1, 2, 1, 1, 1, 1>}> : (!tilus.global<?x4096xf16>, i32, i32, !tilus.shared<64x64xf16, swizzle = 128B>, !mbarrier.barriers<2>, index, i32) -> ()
 // GENERIC:       "tma.global_to_shared"(%{{.*}}) <{dims = array<i64: 1, 2>, operandSegmentSizes = array<i32: 1, 3, 1, 1, 1, 0>}>
 tilus.kernel @loads(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %m: i32, %ld: i32, %mask: i32) warps(4)
-    blocks(affine_map<(d0, d1, d2, d3, d4) -> (d2 ceildiv 64)>) {
+    blocks(affine_map<(d0, d1, d2, d3, d4) -> (d2 ceildiv 64)>) cluster(2) {
   %g = tilus.global_view %a[%m] : !tilus.ptr<f16> -> !tilus.global<?x4096xf16>
   %g3 = tilus.global_view %b[%m] strides[%ld] : !tilus.ptr<f16> -> !tilus.global<8x?x64xf16, strides = [?, 64, 1]>
   %s = tilus.shared_tensor : !tilus.shared<64x64xf16, swizzle = 128B>

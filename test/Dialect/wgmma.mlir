@@ -46,15 +46,16 @@ tilus.kernel @matmul_ss() warps(5) blocks(affine_map<() -> (1)>) {
 
 // The other legal type combinations, and a register A operand; N = 48 runs as three n16
 // instructions. The bf16 accumulator's layout is spelled differently from the canonical chain
-// (local(1, 1) is a no-op) but maps the same, which is what the verifier compares.
+// (local(1, 1) is a no-op) but maps the same, which is what the verifier compares. tf32, fp8
+// and 8-bit B operands are K-major (strides = [1, K]): only 16-bit inputs may be transposed.
 // CHECK-LABEL: tilus.kernel @types
 // CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.reg<64x16xf16>, !tilus.shared<16x48xf16>, !tilus.reg<64x48xf16, layout = local(1, 3) * spatial(4, 1) * column_local(2, 2) * spatial(8, 4) * local(1, 2)>
 // CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x16xbf16>, !tilus.shared<16x64xbf16>, !tilus.reg<64x64xf32, layout = spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x8xtf32>, !tilus.shared<8x64xtf32>, !tilus.reg<64x64xf32>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf8E4M3FN>, !tilus.shared<64x32xf8E4M3FN>, !tilus.reg<64x32xf16>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xf8E5M2>, !tilus.shared<32x32xf8E5M2>, !tilus.reg<64x32xf32>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xi8>, !tilus.shared<32x24xi8>, !tilus.reg<64x24xi32>
-// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xui8>, !tilus.shared<32x64xui8>, !tilus.reg<64x64xsi32>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x8xtf32>, !tilus.shared<8x64xtf32, strides = [1, 8]>, !tilus.reg<64x64xf32>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x64xf8E4M3FN>, !tilus.shared<64x32xf8E4M3FN, strides = [1, 64]>, !tilus.reg<64x32xf16>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xf8E5M2>, !tilus.shared<32x32xf8E5M2, strides = [1, 32]>, !tilus.reg<64x32xf32>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xi8>, !tilus.shared<32x24xi8, strides = [1, 32]>, !tilus.reg<64x24xi32>
+// CHECK:         wgmma.mma %{{.*}}, %{{.*}}, %{{.*}} : !tilus.shared<64x32xui8>, !tilus.shared<32x64xui8, strides = [1, 32]>, !tilus.reg<64x64xsi32>
 tilus.kernel @types() warps(8) blocks(affine_map<() -> (1)>) {
   threadgroup.warp_group warps(4, 4) {
     %a0 = tilus.register_tensor : !tilus.reg<64x16xf16>
@@ -66,25 +67,25 @@ tilus.kernel @types() warps(8) blocks(affine_map<() -> (1)>) {
     %c1 = tilus.register_tensor : !tilus.reg<64x64xf32, layout = local(1, 1) * column_spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
     %d1 = wgmma.mma %a1, %b1, %c1 : !tilus.shared<64x16xbf16>, !tilus.shared<16x64xbf16>, !tilus.reg<64x64xf32, layout = local(1, 1) * column_spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
     %a2 = tilus.shared_tensor : !tilus.shared<64x8xtf32>
-    %b2 = tilus.shared_tensor : !tilus.shared<8x64xtf32>
+    %b2 = tilus.shared_tensor : !tilus.shared<8x64xtf32, strides = [1, 8]>
     %c2 = tilus.register_tensor : !tilus.reg<64x64xf32>
-    %d2 = wgmma.mma %a2, %b2, %c2 : !tilus.shared<64x8xtf32>, !tilus.shared<8x64xtf32>, !tilus.reg<64x64xf32>
+    %d2 = wgmma.mma %a2, %b2, %c2 : !tilus.shared<64x8xtf32>, !tilus.shared<8x64xtf32, strides = [1, 8]>, !tilus.reg<64x64xf32>
     %a3 = tilus.shared_tensor : !tilus.shared<64x64xf8E4M3FN>
-    %b3 = tilus.shared_tensor : !tilus.shared<64x32xf8E4M3FN>
+    %b3 = tilus.shared_tensor : !tilus.shared<64x32xf8E4M3FN, strides = [1, 64]>
     %c3 = tilus.register_tensor : !tilus.reg<64x32xf16>
-    %d3 = wgmma.mma %a3, %b3, %c3 : !tilus.shared<64x64xf8E4M3FN>, !tilus.shared<64x32xf8E4M3FN>, !tilus.reg<64x32xf16>
+    %d3 = wgmma.mma %a3, %b3, %c3 : !tilus.shared<64x64xf8E4M3FN>, !tilus.shared<64x32xf8E4M3FN, strides = [1, 64]>, !tilus.reg<64x32xf16>
     %a4 = tilus.shared_tensor : !tilus.shared<64x32xf8E5M2>
-    %b4 = tilus.shared_tensor : !tilus.shared<32x32xf8E5M2>
+    %b4 = tilus.shared_tensor : !tilus.shared<32x32xf8E5M2, strides = [1, 32]>
     %c4 = tilus.register_tensor : !tilus.reg<64x32xf32>
-    %d4 = wgmma.mma %a4, %b4, %c4 : !tilus.shared<64x32xf8E5M2>, !tilus.shared<32x32xf8E5M2>, !tilus.reg<64x32xf32>
+    %d4 = wgmma.mma %a4, %b4, %c4 : !tilus.shared<64x32xf8E5M2>, !tilus.shared<32x32xf8E5M2, strides = [1, 32]>, !tilus.reg<64x32xf32>
     %a5 = tilus.shared_tensor : !tilus.shared<64x32xi8>
-    %b5 = tilus.shared_tensor : !tilus.shared<32x24xi8>
+    %b5 = tilus.shared_tensor : !tilus.shared<32x24xi8, strides = [1, 32]>
     %c5 = tilus.register_tensor : !tilus.reg<64x24xi32>
-    %d5 = wgmma.mma %a5, %b5, %c5 : !tilus.shared<64x32xi8>, !tilus.shared<32x24xi8>, !tilus.reg<64x24xi32>
+    %d5 = wgmma.mma %a5, %b5, %c5 : !tilus.shared<64x32xi8>, !tilus.shared<32x24xi8, strides = [1, 32]>, !tilus.reg<64x24xi32>
     %a6 = tilus.shared_tensor : !tilus.shared<64x32xui8>
-    %b6 = tilus.shared_tensor : !tilus.shared<32x64xui8>
+    %b6 = tilus.shared_tensor : !tilus.shared<32x64xui8, strides = [1, 32]>
     %c6 = tilus.register_tensor : !tilus.reg<64x64xsi32>
-    %d6 = wgmma.mma %a6, %b6, %c6 : !tilus.shared<64x32xui8>, !tilus.shared<32x64xui8>, !tilus.reg<64x64xsi32>
+    %d6 = wgmma.mma %a6, %b6, %c6 : !tilus.shared<64x32xui8>, !tilus.shared<32x64xui8, strides = [1, 32]>, !tilus.reg<64x64xsi32>
   }
 }
 

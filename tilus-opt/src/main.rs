@@ -290,24 +290,18 @@ fn read_input(cli: &Cli) -> Result<(String, String), String> {
         Some(p) => {
             let bytes = std::fs::read(p)
                 .map_err(|e| format!("cannot open input file '{}': {e}", p.display()))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                format!(
-                    "input file '{}' is not valid UTF-8 (first bad byte at offset {})",
-                    p.display(),
-                    e.utf8_error().valid_up_to()
-                )
-            })?;
+            let text = tilus_ir::cli::decode_utf8(&p.display().to_string(), bytes)?;
             Ok((p.display().to_string(), text))
         }
     }
 }
 
 fn read_stdin() -> Result<(String, String), String> {
-    let mut s = String::new();
+    let mut b = Vec::new();
     std::io::stdin()
-        .read_to_string(&mut s)
+        .read_to_end(&mut b)
         .map_err(|e| format!("cannot read standard input: {e}"))?;
-    Ok(("<stdin>".into(), s))
+    Ok(("<stdin>".into(), tilus_ir::cli::decode_utf8("<stdin>", b)?))
 }
 
 /// One piece of the input (the whole file, or a `// -----` chunk padded to its original lines).

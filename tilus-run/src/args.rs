@@ -25,8 +25,8 @@
 //! | `f64` | `<f8` |
 //! | `bf16`, `f8E4M3FN`, `f8E5M2`, `f6*`, `f4E2M1FN` | `<f4` (NumPy has no such type: values are written as float32 and rounded to the dtype when read) |
 //!
-//! Inputs must match that dtype (either byte order) and the buffer's shape exactly; files read
-//! by `--expect` may hold any integer, float or bool dtype (they are compared as numbers).
+//! Inputs and the files read by `--expect` must match that dtype (either byte order) and the
+//! buffer's shape exactly.
 
 use crate::interp::{self, ArgValue};
 use crate::memory::GlobalMemory;
@@ -809,8 +809,7 @@ pub fn init_memory(
                     .with_label(format!("{}: {}", p.name, p.ty))
                 };
                 let arr = read_npy(path).map_err(err)?;
-                let want = npy_type(b.dtype);
-                if arr.type_char != want.0 || arr.size != want.1 {
+                if !npy_matches(&arr, b.dtype) {
                     return Err(err(format!(
                         "parameter '{}' holds {} (stored as '{}'), but the file holds '{}'",
                         b.name,
@@ -863,6 +862,13 @@ pub fn npy_type(d: DType) -> (char, usize) {
         DType::F64 => ('f', 8),
         _ => ('f', 4),
     }
+}
+
+/// Whether a `.npy` file holds the NumPy type that `dtype` is stored as (either byte order);
+/// `--input` and `--expect` both require it.
+pub fn npy_matches(arr: &NpyArray, dtype: DType) -> bool {
+    let want = npy_type(dtype);
+    arr.type_char == want.0 && arr.size == want.1
 }
 
 /// `'<f4'`-style description of the `.npy` type of a dtype.
@@ -974,9 +980,33 @@ pub fn read_npy(path: &Path) -> Result<NpyArray, String> {
             path.display()
         ));
     };
+    let size = ts.size_field() as usize;
+    // The header's shape is the file's claim; the data must back it before anything is sized
+    // from it (a hostile header of 2^60 elements would otherwise abort the allocation, and a
+    // product past u64 wraps). The header is at most the whole file, so the data is at most
+    // `bytes.len()` bytes.
+    let elems = f
+        .shape()
+        .iter()
+        .try_fold(1u64, |acc, &d| {
+            (d <= i64::MAX as u64).then_some(())?;
+            acc.checked_mul(d)
+        })
+        .filter(|&n| n <= i64::MAX as u64);
+    let needed = elems.and_then(|n| n.checked_mul(size.max(1) as u64));
+    match needed {
+        Some(n) if n <= bytes.len() as u64 => {}
+        _ => {
+            return Err(format!(
+                "'{}' has shape {:?} of {descr_full}, but holds only {} bytes in all",
+                path.display(),
+                f.shape(),
+                bytes.len()
+            ))
+        }
+    }
     let shape: Vec<i64> = f.shape().iter().map(|&d| d as i64).collect();
     let fortran = f.order() == npyz::Order::Fortran;
-    let size = ts.size_field() as usize;
     let type_char = match ts.type_char() {
         npyz::TypeChar::Bool => 'b',
         npyz::TypeChar::Int => 'i',

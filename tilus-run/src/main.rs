@@ -299,21 +299,15 @@ impl Loaded {
 
 fn read_input(path: &Path) -> Result<(String, String), String> {
     if path.as_os_str() == "-" {
-        let mut s = String::new();
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(("<stdin>".into(), s));
+        return Ok(("<stdin>".into(), tilus_ir::cli::decode_utf8("<stdin>", b)?));
     }
     let bytes = std::fs::read(path)
         .map_err(|e| format!("cannot open input file '{}': {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "input file '{}' is not valid UTF-8 (first bad byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let text = tilus_ir::cli::decode_utf8(&path.display().to_string(), bytes)?;
     Ok((path.display().to_string(), text))
 }
 
@@ -1042,6 +1036,32 @@ fn run_one(
                 ),
             )
         })?;
+        if !args::npy_matches(&arr, b.dtype) {
+            // An expected file of another dtype usually means the wrong file; compared as
+            // numbers it could pass or fail for the wrong reason (as --input, it must match).
+            return Err(l.fail(
+                cli,
+                USAGE,
+                Diagnostic::error(
+                    p.loc(kernel),
+                    format!(
+                        "--expect {}={}: buffer '{}' holds {} (stored as '{}'), but the file holds '{}'",
+                        a.name,
+                        a.value,
+                        b.name,
+                        b.dtype.name(),
+                        args::npy_descr(b.dtype),
+                        arr.descr
+                    ),
+                )
+                .with_label(format!("{}: {}", p.name, p.ty))
+                .with_help(format!(
+                    "write the expected values as '{}', the .npy type tilus-run reads and writes for {}",
+                    args::npy_descr(b.dtype),
+                    b.dtype.name()
+                )),
+            ));
+        }
         if arr.shape != b.shape {
             return Err(l.fail(
                 cli,

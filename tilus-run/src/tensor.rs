@@ -728,7 +728,15 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
     let dtype = a.dtype;
     let (shape, data) = if let Some((signed, bits)) = int_info(dtype) {
         zip_broadcast(a, b, |x, y| {
-            let r = int_binary(op, f64_to_i128_mod(x), f64_to_i128_mod(y))?;
+            let (x, y) = (f64_to_i128_mod(x), f64_to_i128_mod(y));
+            // The most negative value divided by -1 has no signed result (arith.divsi's rule;
+            // PTX's div.s32 gives no defined value): an error like division by zero.
+            if signed && op == BinOp::Div && y == -1 && bits > 0 && x == -(1i128 << (bits - 1)) {
+                return Err(format!(
+                    "signed integer division overflow ({x} {op:?} -1: the minimum value of a {bits}-bit integer divided by -1)"
+                ));
+            }
+            let r = int_binary(op, x, y)?;
             Ok(wrap_int(r, signed, bits) as f64)
         })?
     } else {

@@ -24,6 +24,7 @@ macro_rules! cast {
             format: Format::Declarative($fmt),
             fold: $fold,
             canonicalize: $canon,
+            verify: Some(verify_cast),
             ..OpDef::DEFAULT
         };
         const _: () = $id.check();
@@ -312,6 +313,140 @@ tilus_ir::op_handle! {
     attrs {}
     regions {}
     successors {}
+}
+
+// ----- verification -------------------------------------------------------------------------
+
+/// What a conversion may do to its element type, as MLIR's `areCastCompatible` of each op says.
+#[derive(Clone, Copy)]
+enum CastRule {
+    /// One side `index`, the other a (fixed-width) integer.
+    IndexInt,
+    /// Integer to a strictly wider (`Some(true)`) or narrower (`Some(false)`) integer.
+    IntWidth(bool),
+    /// Float to a strictly wider or narrower float.
+    FloatWidth(bool),
+    /// Fixed-width integer to float.
+    IntToFloat,
+    /// Float to fixed-width integer.
+    FloatToInt,
+    /// Same bit width, neither side `index`.
+    SameWidth,
+}
+
+/// `(is an integer, is index, bit width, is a float)` of an element type.
+fn elem_info(ctx: &Context, t: Type) -> (bool, bool, u32, bool) {
+    match ctx.type_kind(t) {
+        TypeKind::Integer { width, .. } => (true, false, *width, false),
+        TypeKind::Index => (false, true, 64, false),
+        TypeKind::Float(k) => (false, false, k.width(), true),
+        _ => (false, false, 0, false),
+    }
+}
+
+/// The container of a cast operand: scalar, vector or tensor, and the shape.
+fn container(ctx: &Context, t: Type) -> (u8, Option<Vec<i64>>, Type) {
+    match ctx.type_kind(t) {
+        TypeKind::Vector { shape, elem, .. } => (1, Some(shape.clone()), *elem),
+        TypeKind::RankedTensor { shape, elem, .. } => (2, Some(shape.clone()), *elem),
+        TypeKind::UnrankedTensor { elem } => (2, None, *elem),
+        _ => (0, None, t),
+    }
+}
+
+/// The width and kind rules of the arith conversions, at the op (MLIR's `areCastCompatible`
+/// and `SameOperandsAndResultShape`): an extension that narrows, a truncation that widens or a
+/// bitcast between widths has no meaning, and mlir-opt rejects it.
+fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    use super::ArithOpKind as K;
+    let rule = match K::classify(ctx, op) {
+        Some(K::IndexCast(_) | K::IndexCastUI(_)) => CastRule::IndexInt,
+        Some(K::ExtSI(_) | K::ExtUI(_)) => CastRule::IntWidth(true),
+        Some(K::TruncI(_)) => CastRule::IntWidth(false),
+        Some(K::ExtF(_)) => CastRule::FloatWidth(true),
+        Some(K::TruncF(_)) => CastRule::FloatWidth(false),
+        Some(K::SIToFP(_) | K::UIToFP(_)) => CastRule::IntToFloat,
+        Some(K::FPToSI(_) | K::FPToUI(_)) => CastRule::FloatToInt,
+        Some(K::Bitcast(_)) => CastRule::SameWidth,
+        _ => return Ok(()),
+    };
+    let name = ctx.op_name_str(op);
+    let (a, r) = (
+        ctx.value_type(ctx.operands(op)[0]),
+        ctx.value_type(ctx.results(op)[0]),
+    );
+    let (ca, sa, ea) = container(ctx, a);
+    let (cr, sr, er) = container(ctx, r);
+    if ca != cr && ca != 0 && cr != 0 {
+        return Err(Diagnostic::op(
+            op,
+            format!("'{name}' op failed to verify that input and output have the same tensor dimensions"),
+        ));
+    }
+    if ca != cr || sa != sr {
+        return Err(Diagnostic::op(
+            op,
+            format!("'{name}' op requires the same shape for all operands and results"),
+        )
+        .with_help("a conversion changes each element; the operand and result are both scalars, or both vectors (or tensors) of one shape"));
+    }
+    let (ia, xa, wa, fa) = elem_info(ctx, ea);
+    let (ir, xr, wr, fr) = elem_info(ctx, er);
+    // `index` where MLIR asks for a fixed-width integer.
+    let no_index = |which: &str, i: usize, t: Type| {
+        Diagnostic::op(
+            op,
+            format!(
+                "'{name}' op {which} #{i} must be signless-fixed-width-integer-like, but got '{}'",
+                type_to_string(ctx, t)
+            ),
+        )
+        .with_help("convert to or from `index` with `arith.index_cast`")
+    };
+    match rule {
+        CastRule::IntWidth(_) | CastRule::IntToFloat | CastRule::SameWidth if xa => {
+            return Err(no_index("operand", 0, a))
+        }
+        CastRule::IntWidth(_) | CastRule::FloatToInt | CastRule::SameWidth if xr => {
+            return Err(no_index("result", 0, r))
+        }
+        _ => {}
+    }
+    let ok = match rule {
+        CastRule::IndexInt => (xa && ir) || (ia && xr),
+        CastRule::IntWidth(wider) => ia && ir && if wider { wr > wa } else { wr < wa },
+        CastRule::FloatWidth(wider) => fa && fr && if wider { wr > wa } else { wr < wa },
+        CastRule::IntToFloat => ia && fr,
+        CastRule::FloatToInt => fa && ir,
+        CastRule::SameWidth => (ia || fa) && (ir || fr) && wa == wr,
+    };
+    if ok {
+        return Ok(());
+    }
+    let help = match rule {
+        CastRule::IndexInt => "one side is `index` and the other an integer type".to_string(),
+        CastRule::IntWidth(true) | CastRule::FloatWidth(true) => format!(
+            "'{name}' converts to a strictly wider type ({wa} bits here, the result has {wr})"
+        ),
+        CastRule::IntWidth(false) | CastRule::FloatWidth(false) => format!(
+            "'{name}' converts to a strictly narrower type ({wa} bits here, the result has {wr})"
+        ),
+        CastRule::IntToFloat | CastRule::FloatToInt => {
+            "an integer converts to a float, or a float to an integer".to_string()
+        }
+        CastRule::SameWidth => format!(
+            "'{name}' keeps the bits, so both types have one width ({wa} and {wr} bits here)"
+        ),
+    };
+    Err(Diagnostic::op(
+        op,
+        format!(
+            "'{name}' op operand type '{}' and result type '{}' are cast incompatible",
+            type_to_string(ctx, a),
+            type_to_string(ctx, r)
+        ),
+    )
+    .with_help(help))
 }
 
 // ----- semantics ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 //! `tilus.kernel`: declaration, verifier and custom syntax.
 
 use super::*;
+use crate::layout_algebra::SwizzleMode;
 
 /// `tilus.kernel`.
 pub static KERNEL: OpDef = OpDef {
@@ -14,7 +15,11 @@ pub static KERNEL: OpDef = OpDef {
         map with one dimension per parameter (in order; only integer parameters are meaningful) \
         and 1 to 3 results, so the host evaluates it from the launch arguments (`ceildiv` is \
         Tilus's `cdiv`). The optional `cluster` gives 1 to 3 positive extents of a thread-block \
-        cluster (sm_90+; the grid must be a multiple of it). The body is one block without \
+        cluster (sm_90+; at most 16 CTAs, 8 portable; the grid must be a multiple of it). A \
+        constant grid extent must be in [1, 2^31 - 1] for x and [1, 65535] for y and z; \
+        extents computed from parameters are checked by tilus-run before it runs. The block's \
+        shared memory (tensors and barriers placed first fit in program order, freed tensors \
+        reused) must fit in 227 KiB (232448 bytes). The body is one block without \
         terminator, isolated from above. `arg_names` keeps the parameters' names (the custom \
         form sets it from the SSA names it was written with and prints the parameters under \
         them), so the names that `tilus.args`, `tilus.inputs` and `tilus.outputs` use survive \
@@ -175,25 +180,165 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ));
         }
     }
+    let mut cluster = [1i64; 3];
     if let Some(c) = ctx.get_prop(op, "cluster") {
         let v = attr_i64s(ctx, c).unwrap_or_default();
+        let list = v
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         if v.is_empty() || v.len() > 3 || v.iter().any(|x| *x < 1) {
             return Err(fail_at(
                 op,
                 ctx,
                 "cluster",
-                format!(
-                    "expects 1 to 3 positive cluster extents, but found ({})",
-                    v.iter()
-                        .map(|x| x.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                format!("expects 1 to 3 positive cluster extents, but found ({list})"),
             ));
+        }
+        let ctas = v.iter().map(|&x| i128::from(x)).product::<i128>();
+        if ctas > MAX_CLUSTER_CTAS {
+            return Err(fail_at(
+                op,
+                ctx,
+                "cluster",
+                format!("expects at most {MAX_CLUSTER_CTAS} CTAs in a cluster, but found ({list}) = {ctas}"),
+            )
+            .with_help("8 CTAs is the portable cluster size; sm_90 and sm_100 allow up to 16 with the non-portable cluster-size attribute"));
+        }
+        cluster[..v.len()].copy_from_slice(&v);
+    }
+    check_constant_grid(ctx, op, cluster)?;
+    check_shared_total(ctx, op)
+}
+
+/// The most CTAs a thread-block cluster may have (16 non-portable; 8 is the portable size).
+pub const MAX_CLUSTER_CTAS: i128 = 16;
+
+/// CUDA's grid limits: `x < 2^31`, `y, z <= 65535`.
+pub const MAX_GRID: [i64; 3] = [(1 << 31) - 1, 65535, 65535];
+
+/// The grid extents that do not depend on the parameters are checked here, where they are
+/// written: positive, within CUDA's limits and a multiple of the cluster. Extents computed
+/// from parameters are checked by `tilus-run` before it launches or interprets the kernel.
+fn check_constant_grid(ctx: &Context, op: OpId, cluster: [i64; 3]) -> Result<(), Diagnostic> {
+    let Some(AttrKind::AffineMap(m)) = ctx.get_prop(op, "blocks").map(|a| ctx.attr_kind(a)) else {
+        return Ok(());
+    };
+    for (d, e) in m.results.iter().enumerate() {
+        let tilus_ir::attrs::AffineExpr::Const(n) = e else {
+            continue;
+        };
+        let axis = ["x", "y", "z"][d.min(2)];
+        if *n < 1 || *n > MAX_GRID[d.min(2)] {
+            return Err(fail_at(
+                op,
+                ctx,
+                "blocks",
+                format!(
+                    "expects grid extent {axis} in [1, {}], but found {n}",
+                    MAX_GRID[d.min(2)]
+                ),
+            )
+            .with_help("CUDA grids have 1 <= x < 2^31 and 1 <= y, z <= 65535 blocks"));
+        }
+        let c = cluster[d.min(2)];
+        if n % c != 0 {
+            return Err(fail_at(
+                op,
+                ctx,
+                "blocks",
+                format!("expects grid extent {axis} ({n}) to be a multiple of the cluster extent {c}"),
+            )
+            .with_help("a grid is launched as whole clusters; round the grid up to a multiple of the cluster shape"));
         }
     }
     Ok(())
 }
+
+/// Bytes and alignment of a shared allocation (`tilus.shared_tensor` or `mbarrier.alloc`), as
+/// the shared-memory plan places it.
+pub fn shared_alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
+    let t = ctx.value_type(*ctx.results(o).first()?);
+    if SharedTensorOp::is(ctx, o) {
+        let t = TensorType::of(ctx, t)?;
+        let layout = t.shared_layout().ok()?;
+        let bits = i128::from(layout.footprint()) * i128::from(t.dtype.bits());
+        let bytes = i64::try_from((bits + 7) / 8).ok()?;
+        let align = match t.swizzle {
+            SwizzleMode::None => 128,
+            SwizzleMode::B32 => 256,
+            SwizzleMode::B64 => 512,
+            SwizzleMode::B128 => 1024,
+        };
+        Some((bytes, align))
+    } else if crate::mbarrier::AllocOp::is(ctx, o) {
+        Some((
+            crate::tilus_types::barrier_count(ctx, t)?.saturating_mul(8),
+            8,
+        ))
+    } else {
+        None
+    }
+}
+
+/// Total shared memory of a block: allocations placed first fit in program order, each live
+/// until its `tilus.free_shared` (as `plan-shared-memory` places them), must fit the 227 KiB
+/// (232448 bytes) an sm_90/sm_100 block may have. Reported at the allocation that crosses it.
+fn check_shared_total(ctx: &Context, k: OpId) -> Result<(), Diagnostic> {
+    let mut events = Vec::new();
+    ctx.walk(k, &mut |o| {
+        if shared_alloc_shape(ctx, o).is_some() || FreeSharedOp::is(ctx, o) {
+            events.push(o);
+        }
+    });
+    let mut live: Vec<(OpId, i64, i64)> = Vec::new();
+    for o in events {
+        if FreeSharedOp::is(ctx, o) {
+            let def = ctx.defining_op(ctx.operands(o)[0]);
+            live.retain(|(a, _, _)| Some(*a) != def);
+            continue;
+        }
+        let Some((size, align)) = shared_alloc_shape(ctx, o) else {
+            continue;
+        };
+        if size > MAX_SHARED_TOTAL {
+            // Too large on its own: its own verifier says so.
+            continue;
+        }
+        let up = |x: i64| x.saturating_add(align - 1) / align * align;
+        live.sort_by_key(|l| l.1);
+        let mut off = 0i64;
+        for &(_, lo, ls) in &live {
+            if off.saturating_add(size) <= lo {
+                break;
+            }
+            off = off.max(up(lo.saturating_add(ls)));
+        }
+        let off = up(off);
+        let end = off.saturating_add(size);
+        if end > MAX_SHARED_TOTAL {
+            return Err(op_error(
+                ctx,
+                o,
+                format!(
+                    "expects the block's shared memory to fit in {MAX_SHARED_TOTAL} bytes, but this allocation of {size} bytes (aligned to {align}) ends at byte {end}"
+                ),
+            )
+            .with_note(DiagLoc::Op(k), "in this kernel")
+            .with_help(format!(
+                "{} shared allocation{} live here; free tensors with `tilus.free_shared` when done, or use fewer stages or smaller tiles",
+                live.len() + 1,
+                if live.is_empty() { " is" } else { "s are" }
+            )));
+        }
+        live.push((o, off, size));
+    }
+    Ok(())
+}
+
+/// Shared memory a block may use on sm_90/sm_100 (227 KiB).
+pub const MAX_SHARED_TOTAL: i64 = 232448;
 
 /// The strings of an `arg_names` array.
 fn declared_param_names(ctx: &Context, a: Attr) -> Vec<String> {

@@ -10,7 +10,8 @@ pub static GLOBAL_VIEW: OpDef = OpDef {
         !tilus.global<?x?xf16, strides = [?, 1]>` gives the memory at `%p` a shape and strides \
         (compact row-major when the type has no `strides`). There is one `extents` operand per \
         `?` in the shape and one `strides` operand per `?` in the strides, in order; they must \
-        be the same in every block (kernel parameters and values computed from them). The \
+        be the same in every block (kernel parameters, constants and pure arithmetic on them; \
+        the verifier rejects a block or thread index, a loop variable or a loaded value). The \
         element type is the pointer's. Element `x` is at `p + Σ x_d · stride_d`.",
     operands: &[
         one("ptr", PTR),
@@ -405,7 +406,71 @@ fn verify_global_view(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             format!("expects {dyn_strides} stride operand{} (one per '?' in the strides), but found {strides}", if dyn_strides == 1 { "" } else { "s" }),
         ));
     }
+    for (i, &v) in ops[1..].iter().enumerate() {
+        if let Some((at, why)) = grid_variant_source(ctx, v) {
+            let what = if i < extents {
+                format!("extent {i}")
+            } else {
+                format!("stride {}", i - extents)
+            };
+            return Err(op_error(
+                ctx,
+                op,
+                format!("expects extents and strides that are the same in every block (kernel parameters, constants and pure arithmetic on them), but {what} {why}"),
+            )
+            .with_note(at, "the value comes from here")
+            .with_help("a view's shape and strides are fixed for the launch (a TMA tensor map is made from them on the host); put block- or thread-dependent positions in the offsets of the loads and stores instead"));
+        }
+    }
     Ok(())
+}
+
+/// Where a value stops being the same in every block and thread, if it does: a block or thread
+/// index, a block argument other than a kernel or function parameter (a loop's induction
+/// variable or carried value), or an op that is not a pure function of its operands (a load,
+/// an op with regions). `None` when the value is built from parameters and constants only.
+fn grid_variant_source(ctx: &Context, v: Value) -> Option<(DiagLoc, &'static str)> {
+    let mut stack = vec![v];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = stack.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        match ctx.value_def(v) {
+            tilus_ir::ValueDef::BlockArg(b, _) => {
+                // A detached block has no owner: nothing to report at.
+                let Some(owner) = ctx.block_parent(b).and_then(|r| ctx.region_parent(r)) else {
+                    continue;
+                };
+                let is_param = ctx
+                    .op_def(owner)
+                    .is_some_and(|d| d.has(Trait::IsolatedFromAbove))
+                    && ctx.region_blocks(ctx.regions(owner)[0]).first() == Some(&b);
+                if !is_param {
+                    return Some((DiagLoc::Op(owner), "depends on a block argument that is not a kernel parameter (a loop variable or carried value)"));
+                }
+            }
+            tilus_ir::ValueDef::Result(d, _) => {
+                if BlockIdOp::is(ctx, d) {
+                    return Some((DiagLoc::Op(d), "depends on 'tilus.block_id'"));
+                }
+                if ThreadIdOp::is(ctx, d) || WarpIdOp::is(ctx, d) || LaneIdOp::is(ctx, d) {
+                    return Some((DiagLoc::Op(d), "depends on a thread, warp or lane index"));
+                }
+                let pure = ctx
+                    .op_def(d)
+                    .is_some_and(|def| def.has(Trait::Pure) && def.regions.is_empty());
+                if !pure {
+                    return Some((
+                        DiagLoc::Op(d),
+                        "depends on an op that is not a pure function of its operands",
+                    ));
+                }
+                stack.extend(ctx.operands(d).iter().copied());
+            }
+        }
+    }
+    None
 }
 
 /// The sm_90/sm_100 dynamic shared-memory limit per block.

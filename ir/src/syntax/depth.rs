@@ -107,7 +107,15 @@ pub fn check_nesting_limit(src: &str, limit: usize) -> Result<(), Diagnostic> {
                             i += k;
                             break;
                         }
-                        Some(k) => i += k + 2,
+                        Some(k) => {
+                            i += k;
+                            check_escape(b, i)?;
+                            i += if b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) {
+                                3
+                            } else {
+                                2
+                            };
+                        }
                     }
                 }
             }
@@ -135,6 +143,30 @@ pub fn check_nesting_limit(src: &str, limit: usize) -> Result<(), Diagnostic> {
         i += 1;
     }
     Ok(())
+}
+
+/// MLIR's string escapes are `\n`, `\t`, `\"`, `\\` and two hex digits; mlir-opt rejects any
+/// other (`"\q"`), so a string it cannot read is not accepted here either. Checked in the same
+/// scan as the nesting because the scan already finds every string literal, whichever parser
+/// path (grammar or fast path) later reads it.
+fn check_escape(b: &[u8], i: usize) -> Result<(), Diagnostic> {
+    let ok = match b.get(i + 1) {
+        Some(b'n' | b't' | b'"' | b'\\') => true,
+        Some(c) if c.is_ascii_hexdigit() => b.get(i + 2).is_some_and(u8::is_ascii_hexdigit),
+        // A backslash at the end of the input or line: the parser reports the unterminated string.
+        None | Some(b'\n') => true,
+        Some(_) => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let end = (i + 2..=(i + 5).min(b.len()))
+        .rev()
+        .find(|&e| std::str::from_utf8(&b[i..e]).is_ok())
+        .unwrap_or(i + 1);
+    Err(Diagnostic::at(Span::new(i, end), "unknown escape in string literal")
+        .with_label("this escape")
+        .with_help("a string literal may contain \\n, \\t, \\\", \\\\ and \\XX (two hex digits) escapes"))
 }
 
 #[cfg(test)]
@@ -167,5 +199,14 @@ mod tests {
         assert!(check_nesting_limit(r#"(( "x\"#, 2).is_ok());
         assert!(check_nesting_limit(r#"(("x"("#, 2).is_err());
         assert!(check_nesting_limit("(\"{{{{", 1).is_ok());
+    }
+
+    #[test]
+    fn string_escapes_are_mlirs() {
+        assert!(check_nesting(r#""\n\t\"\\\41\ff""#).is_ok());
+        let e = check_nesting(r#"{x = "ab\q"}"#).unwrap_err();
+        assert_eq!(e.message, "unknown escape in string literal");
+        assert!(check_nesting(r#""\4""#).is_err());
+        assert!(check_nesting("// \"\\q\"").is_ok());
     }
 }

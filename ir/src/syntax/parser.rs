@@ -1082,6 +1082,7 @@ impl<'c, 's> Parser<'c, 's> {
         if self.src[self.pos..].starts_with('%') && !self.fast_op_results() {
             self.result_stack.truncate(base);
             self.pos = start;
+            self.check_digit_led_name()?;
             let p = self.rule(Rule::op_results)?;
             for r in p.into_inner() {
                 let span = self.off(&r);
@@ -1739,6 +1740,25 @@ impl<'c, 's> Parser<'c, 's> {
         i
     }
 
+    /// A name that starts with a digit is digits only: `%1abc =` is `%1` followed by `abc`,
+    /// reported where `abc` starts with mlir-opt's message (the grammar alone would point at
+    /// the `%`).
+    fn check_digit_led_name(&self) -> PResult<()> {
+        let b = self.src.as_bytes();
+        let mut i = self.pos + 1;
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return Ok(());
+        }
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if self.ident_end(i) > i {
+            return Err(Diagnostic::at(Span::at(i), "expected '=' after SSA name")
+                .with_help("a result name is an identifier (`%x1`) or digits only (`%1`)"));
+        }
+        Ok(())
+    }
+
     /// `%a, %b:2 =`.
     fn fast_op_results(&mut self) -> bool {
         if self.grammar_only {
@@ -1752,10 +1772,10 @@ impl<'c, 's> Parser<'c, 's> {
             if b.get(s) != Some(&b'%') {
                 return false;
             }
-            let e = self.ident_end(s + 1);
-            if e == s + 1 {
+            // `%1abc` is no name (a number-led name is digits only); the grammar reports it.
+            let Some(e) = self.suffix_id_end(s + 1) else {
                 return false;
-            }
+            };
             let mut count = 1;
             let mut end = e;
             if b.get(e) == Some(&b':') {
@@ -1822,10 +1842,9 @@ impl<'c, 's> Parser<'c, 's> {
             if b.get(us) != Some(&b'%') {
                 return false;
             }
-            let ue = self.ident_end(us + 1);
-            if ue == us + 1 {
+            let Some(ue) = self.suffix_id_end(us + 1) else {
                 return false;
-            }
+            };
             let mut number = 0;
             let mut end = ue;
             if b.get(ue) == Some(&b'#') {
@@ -2980,9 +2999,11 @@ impl<'c, 's> Parser<'c, 's> {
             Rule::dense_attr => {
                 let mut data = DenseData::Empty;
                 let mut ty = None;
+                let mut lit_pair = None;
                 for q in p.into_inner() {
                     match q.as_rule() {
                         Rule::dense_lit => {
+                            lit_pair = Some(q.clone());
                             let inner = q.clone().into_inner().next().unwrap();
                             data = if inner.as_rule() == Rule::string_lit
                                 && inner.as_str().starts_with("\"0x")
@@ -3028,6 +3049,9 @@ impl<'c, 's> Parser<'c, 's> {
                         sp,
                         "elements literal must be a shaped type (ranked tensor or vector)",
                     ));
+                }
+                if let (Some(q), DenseData::Literal(_)) = (lit_pair, &data) {
+                    self.check_dense_elements(q, ty)?;
                 }
                 AttrKind::DenseElements { data, ty }
             }
@@ -3357,6 +3381,88 @@ impl<'c, 's> Parser<'c, 's> {
         self.implicit_ops.push(op);
     }
 
+    /// Checks each element of a `dense<...>` literal against the element type as mlir-opt
+    /// does: integers in range (`dense<300> : tensor<2xi8>` is rejected, not wrapped),
+    /// `true`/`false` only for `i1`, no float literal for an integer type and no decimal integer
+    /// for a float type (a hex literal is a float's bit pattern).
+    fn check_dense_elements(&self, q: Pair<'s, Rule>, ty: Type) -> PResult<()> {
+        let elem = match self.ctx.type_kind(ty) {
+            TypeKind::RankedTensor { elem, .. } | TypeKind::Vector { elem, .. } => *elem,
+            _ => return Ok(()),
+        };
+        let kind = self.ctx.type_kind(elem).clone();
+        let mut stack = vec![q];
+        while let Some(p) = stack.pop() {
+            match p.as_rule() {
+                Rule::dense_lit | Rule::dense_list => stack.extend(p.into_inner()),
+                Rule::number | Rule::dense_bool => {
+                    let sp = self.off(&p);
+                    let text = p.as_str();
+                    let is_bool = p.as_rule() == Rule::dense_bool;
+                    let is_float = !is_bool && !text.contains("0x") && text.contains('.');
+                    match &kind {
+                        TypeKind::Integer { .. } | TypeKind::Index => {
+                            let (width, sig) = match &kind {
+                                TypeKind::Integer { width, signedness } => (*width, *signedness),
+                                _ => (64, Signedness::Signless),
+                            };
+                            if is_bool {
+                                if width != 1 {
+                                    return Err(Diagnostic::at(
+                                        sp,
+                                        "expected i1 type for 'true' or 'false' values",
+                                    ));
+                                }
+                                continue;
+                            }
+                            if is_float {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "expected integer elements, but parsed floating-point",
+                                ));
+                            }
+                            if sig == Signedness::Unsigned && text.starts_with('-') {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "expected unsigned integer elements, but parsed negative value",
+                                ));
+                            }
+                            let v = parse_bigint(text)
+                                .ok_or_else(|| Diagnostic::at(sp, "invalid integer literal"))?;
+                            if check_int_range(v, width, sig).is_none() {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "integer constant out of range for type",
+                                )
+                                .with_help(format!(
+                                    "an element of type '{}' holds {}",
+                                    crate::syntax::printer::type_to_string(self.ctx, elem),
+                                    int_range_text(width, sig)
+                                )));
+                            }
+                        }
+                        TypeKind::Float(k) => {
+                            if is_bool {
+                                return Err(Diagnostic::at(sp, "expected floating point literal"));
+                            }
+                            if !is_float && !text.trim_start_matches(['-', '+']).starts_with("0x") {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "unexpected decimal integer literal for a floating point value",
+                                )
+                                .with_help(format!("write it as a float, e.g. `{text}.0`")));
+                            }
+                            float_bits(text, *k, sp)?;
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// Spans of attributes parsed by a custom format, attached to the op when it is created.
     pub fn note_attr_span(&mut self, name: &str, span: Span) {
         self.pending_attr_spans.push((name.to_string(), span));
@@ -3632,6 +3738,20 @@ fn int_value(text: &str, width: u32, signedness: Signedness, sp: Span) -> PResul
 /// The value of an integer literal as MLIR writes it (`42`, `-7`, `0x2A`).
 pub fn parse_int_literal(text: &str) -> Option<BigInt> {
     parse_bigint(text)
+}
+
+/// `[-128, 255]`, for messages about the range of an `iN`/`siN`/`uiN` literal.
+fn int_range_text(width: u32, sig: Signedness) -> String {
+    let one = BigInt::one();
+    let (lo, hi) = match sig {
+        Signedness::Unsigned => (BigInt::zero(), (&one << width) - 1),
+        Signedness::Signed => (
+            -(&one << width.saturating_sub(1)),
+            (&one << width.saturating_sub(1)) - 1,
+        ),
+        Signedness::Signless => (-(&one << width.saturating_sub(1)), (&one << width) - 1),
+    };
+    format!("[{lo}, {hi}]")
 }
 
 fn parse_bigint(text: &str) -> Option<BigInt> {

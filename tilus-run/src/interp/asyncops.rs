@@ -561,7 +561,7 @@ impl Machine<'_> {
                     if reads { "reads" } else { "writes" }
                 ),
             );
-            return Err(Self::race_note(a, d, "the asynchronous access was issued here").with_help("the stage was not released: wait until the consumer has finished with it (its empty barrier, or wgmma.wait_group / tcgen05.commit) before refilling it"));
+            return Err(Self::race_note(a, d, "the asynchronous access was issued here").with_help("the buffer was not released: wait until the async op has finished with it (its empty barrier, wgmma.wait_group / tcgen05.commit, or `tma.wait_group N read` after a bulk store from it) before writing it"));
         }
         Ok(())
     }

@@ -194,11 +194,16 @@ pub fn grid(ctx: &Context, kernel: OpId, args: &[ArgValue]) -> Result<[i64; 3], 
     }
     let mut g = [1i64; 3];
     for (i, v) in vals.into_iter().enumerate() {
-        if v < 0 {
+        if v < 1 {
+            // CUDA refuses an empty grid (invalid configuration), so the interpreter does too.
             return Err(Diagnostic::op(
                 kernel,
-                format!("the grid extent {i} evaluates to {v}"),
-            ));
+                format!(
+                    "the grid extent {} evaluates to {v}: a launch needs at least one block along each axis",
+                    ["x", "y", "z"][i]
+                ),
+            )
+            .with_help("check the arguments the `blocks` map reads (--arg), or guard the launch for empty problems"));
         }
         g[i] = v;
     }
