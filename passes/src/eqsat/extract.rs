@@ -244,17 +244,32 @@ pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
     greedy_dag_with(eg, costs, &FxHashSet::default())
 }
 
-/// The default extraction for `roots`: [`greedy_dag`], then rounds of greedy DAG extraction
+/// The default extraction for `roots`: the cheaper of [`greedy_dag`] and `start` (the
+/// program as it was, so extraction never makes it worse), then rounds of greedy DAG extraction
 /// in which the classes the previous choice already computes are free to reuse, kept while
 /// the whole program gets cheaper. Greedy alone costs each class as if it were the only
 /// root, so it misses that `b + x*64` is already paid for by another root when choosing
-/// `(b + x*64) + x*2` over `b + x*66`. Returns the choice and its DAG cost.
-pub fn extract(eg: &EG, costs: &CostModel, roots: &[Id]) -> Option<(Choice, f64)> {
-    let mut best = greedy_dag(eg, costs);
-    let mut cost = dag_cost(eg, costs, &best, roots)?;
+/// `(b + x*64) + x*2` over `b + x*66`. Only classes that stay needed count as free (the
+/// roots, and classes with several users): a class used once is free only as long as that
+/// one use stays, so counting it free would keep a choice for no reason. Returns the choice
+/// and its DAG cost.
+pub fn extract(
+    eg: &EG,
+    costs: &CostModel,
+    roots: &[Id],
+    start: Option<Choice>,
+) -> Option<(Choice, f64)> {
+    let greedy = greedy_dag(eg, costs);
+    let g = dag_cost(eg, costs, &greedy, roots);
+    let s = start.as_ref().and_then(|c| dag_cost(eg, costs, c, roots));
+    let (mut best, mut cost) = match (g, s) {
+        (Some(g), Some(s)) if s < g => (start.expect("costed"), s),
+        (Some(g), _) => (greedy, g),
+        (None, Some(s)) => (start.expect("costed"), s),
+        (None, None) => return None,
+    };
     for _ in 0..4 {
-        let used = reachable(eg, &best, roots);
-        let cand = greedy_dag_with(eg, costs, &used);
+        let cand = greedy_dag_with(eg, costs, &shared(eg, &best, roots));
         match dag_cost(eg, costs, &cand, roots) {
             Some(c) if c + 1e-9 < cost => {
                 best = cand;
@@ -264,6 +279,29 @@ pub fn extract(eg: &EG, costs: &CostModel, roots: &[Id]) -> Option<(Choice, f64)
         }
     }
     Some((best, cost))
+}
+
+/// The classes of the program `choice` computes for `roots` that stay needed whatever one
+/// user of them chooses: the roots, and the classes with several users.
+fn shared(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
+    let mut users: FxHashMap<Id, u32> = FxHashMap::default();
+    for c in reachable(eg, choice, roots) {
+        if let Some(n) = choice.get(&c) {
+            let mut kids: Vec<Id> = n.children().iter().map(|x| eg.find(*x)).collect();
+            kids.sort();
+            kids.dedup();
+            for k in kids {
+                *users.entry(k).or_default() += 1;
+            }
+        }
+    }
+    let mut free: FxHashSet<Id> = users
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .map(|(c, _)| c)
+        .collect();
+    free.extend(roots.iter().map(|r| eg.find(*r)));
+    free
 }
 
 /// The classes the program `choice` computes for `roots`.

@@ -402,6 +402,7 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     let mut eg = EG::new(EqAnalysis::default());
     let mut cost_before = 0.0;
     let mut roots: Vec<(OpId, Value, Id)> = Vec::new();
+    let mut original: Vec<(Node, Id)> = Vec::new();
     for (op, c) in &cands {
         let mut children = Vec::new();
         if let Some(h) = c.head {
@@ -428,7 +429,8 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
         }
         let node = Node::op(c.kind, &children);
         cost_before += s.costs.node_cost(&eg, &node);
-        let id = eg.add(node);
+        let id = eg.add(node.clone());
+        original.push((node, id));
         let r = ctx.results(*op)[0];
         class_of.insert(r, id);
         if ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op)) {
@@ -467,7 +469,25 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
         return Some(report);
     }
     let root_ids: Vec<Id> = roots.iter().map(|r| eg.find(r.2)).collect();
-    let Some((choice, cost_after)) = extract::extract(&eg, &s.costs, &root_ids) else {
+    // The program as it is, as a choice: each class's leaf or constant when it has one, else
+    // the op that computed it.
+    let mut start: Choice = Choice::default();
+    for class in eg.classes() {
+        if let Some(n) = class
+            .nodes
+            .iter()
+            .find(|n| matches!(n.kind, Kind::Var(_) | Kind::Const) || n.children().is_empty())
+        {
+            start.insert(class.id, n.clone());
+        }
+    }
+    for (n, id) in &original {
+        let id = eg.find(*id);
+        start
+            .entry(id)
+            .or_insert_with(|| n.clone().map_children(|c| eg.find(c)));
+    }
+    let Some((choice, cost_after)) = extract::extract(&eg, &s.costs, &root_ids, Some(start)) else {
         return Some(report);
     };
     if cost_after + 1e-9 >= cost_before {
