@@ -115,7 +115,7 @@ impl Eqsat {
                 .map_err(|(l, c, m)| rulefile::file_diagnostic(&self.costs, &text, l, c, &m))?
         };
         let mut rules = if self.builtin {
-            rules::builtin()
+            rules::builtin_shared().to_vec()
         } else {
             Vec::new()
         };

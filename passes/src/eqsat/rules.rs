@@ -111,6 +111,14 @@ fn b(op: IntBinOp, x: &str, y: &str) -> String {
     format!("({} ?t {x} {y})", bin_name(op))
 }
 
+/// Every built-in rule, built once per process (parsing the patterns costs more than running
+/// the pass on a small kernel).
+pub fn builtin_shared() -> &'static [Rewrite<Node, super::lang::EqAnalysis>] {
+    static RULES: std::sync::OnceLock<Vec<Rewrite<Node, super::lang::EqAnalysis>>> =
+        std::sync::OnceLock::new();
+    RULES.get_or_init(builtin)
+}
+
 /// Every built-in rule.
 pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
     use IntBinOp::*;
