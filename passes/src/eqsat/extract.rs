@@ -142,11 +142,11 @@ impl CostModel {
             }
             Kind::Cmp => self.get("cmp"),
             Kind::Select => self.get("select"),
-            Kind::Cast(c) => {
+            Kind::Cast(_) => {
+                // Only index_cast keeps the width (between i64 and index).
                 let (from, to) = (data(1).ty, data(0).meta);
                 match (from, to) {
                     (Some(f), Some(Kind::Ty(t))) if f.width == t.width => {
-                        let _ = c;
                         self.get("index-cast-same-width")
                     }
                     _ => self.get("cast"),

@@ -295,13 +295,12 @@ pub fn seed_facts(
             } else if depth == 0 {
                 top
             } else if let Some(c) = classify(ctx, op) {
+                if let Some(bits) = c.bits {
+                    return Some(Facts::constant(ty, bits));
+                }
                 let mut args: Vec<Facts> = Vec::new();
                 if let Some(h) = c.head {
                     args.push(lang::transfer(h, &[]).unwrap_or(top.clone()));
-                }
-                if let Some(bits) = c.bits {
-                    args.push(Facts::constant(ty, bits));
-                    return Some(Facts::constant(ty, bits));
                 }
                 for o in &c.operands {
                     args.push(seed_facts(ctx, *o, depth - 1, cache)?);
