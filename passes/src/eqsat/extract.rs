@@ -80,6 +80,11 @@ impl CostModel {
         ),
     ];
 
+    /// The cost of the key at position `i` of [`CostModel::KEYS`] (the table keeps that order).
+    fn at(&self, i: usize) -> f64 {
+        self.table[i].1
+    }
+
     /// The cost of `key`.
     pub fn get(&self, key: &str) -> f64 {
         self.table
@@ -137,19 +142,17 @@ impl CostModel {
                 if known {
                     0.0
                 } else {
-                    self.get("const")
+                    self.at(0)
                 }
             }
-            Kind::Cmp => self.get("cmp"),
-            Kind::Select => self.get("select"),
+            Kind::Cmp => self.at(10),
+            Kind::Select => self.at(11),
             Kind::Cast(_) => {
                 // Only index_cast keeps the width (between i64 and index).
                 let (from, to) = (data(1).ty, data(0).meta);
                 match (from, to) {
-                    (Some(f), Some(Kind::Ty(t))) if f.width == t.width => {
-                        self.get("index-cast-same-width")
-                    }
-                    _ => self.get("cast"),
+                    (Some(f), Some(Kind::Ty(t))) if f.width == t.width => self.at(13),
+                    _ => self.at(12),
                 }
             }
             Kind::Bin(_) => {
@@ -158,21 +161,47 @@ impl CostModel {
                 let by_const = data(2).konst().is_some();
                 use IntBinOp::*;
                 match op {
-                    MulI => self.get(if wide { "mul64" } else { "mul32" }),
-                    ShLI | ShRSI | ShRUI => self.get(if wide { "shift64" } else { "shift32" }),
+                    MulI => self.at(if wide { 5 } else { 4 }),
+                    ShLI | ShRSI | ShRUI => self.at(if wide { 3 } else { 2 }),
                     DivSI | DivUI | RemSI | RemUI | CeilDivSI | FloorDivSI => {
-                        self.get(match (by_const, wide) {
-                            (true, false) => "divconst32",
-                            (true, true) => "divconst64",
-                            (false, false) => "div32",
-                            (false, true) => "div64",
+                        self.at(match (by_const, wide) {
+                            (true, false) => 6,
+                            (true, true) => 7,
+                            (false, false) => 8,
+                            (false, true) => 9,
                         })
                     }
-                    _ => self.get("add"),
+                    _ => self.at(1),
                 }
             }
         }
     }
+}
+
+#[cfg(test)]
+#[test]
+fn key_positions_match_the_lookups() {
+    // `node_cost` reads the table by position.
+    let keys: Vec<&str> = CostModel::KEYS.iter().map(|k| k.0).collect();
+    assert_eq!(
+        keys,
+        [
+            "const",
+            "add",
+            "shift32",
+            "shift64",
+            "mul32",
+            "mul64",
+            "divconst32",
+            "divconst64",
+            "div32",
+            "div64",
+            "cmp",
+            "select",
+            "cast",
+            "index-cast-same-width"
+        ]
+    );
 }
 
 impl Default for CostModel {
@@ -322,24 +351,44 @@ pub fn reachable(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
 /// [`greedy_dag`] where a reference to a class in `free` costs nothing.
 fn greedy_dag_with(eg: &EG, costs: &CostModel, free: &FxHashSet<Id>) -> Choice {
     let mut best: FxHashMap<Id, Best> = FxHashMap::default();
-    let classes: Vec<Id> = eg.classes().map(|c| c.id).collect();
-    let mut changed = true;
-    let mut rounds = 0;
-    while changed && rounds < 64 {
-        changed = false;
-        rounds += 1;
-        for &cid in &classes {
-            for node in &eg[cid].nodes {
-                let Some(cand) = candidate(eg, costs, &best, free, cid, node) else {
-                    continue;
-                };
-                let better = match best.get(&cid) {
-                    None => true,
-                    Some(b) => cand.cost + 1e-9 < b.cost,
-                };
-                if better {
-                    best.insert(cid, cand);
-                    changed = true;
+    let own: FxHashMap<Id, Vec<f64>> = eg
+        .classes()
+        .map(|c| {
+            (
+                c.id,
+                c.nodes.iter().map(|n| costs.node_cost(eg, n)).collect(),
+            )
+        })
+        .collect();
+    // A worklist: a class is looked at again only when one of its children got cheaper.
+    let mut queue: std::collections::VecDeque<Id> = eg.classes().map(|c| c.id).collect();
+    let mut queued: FxHashSet<Id> = queue.iter().copied().collect();
+    let mut budget = 64 * queue.len() + 1024;
+    while let Some(cid) = queue.pop_front() {
+        queued.remove(&cid);
+        if budget == 0 {
+            break;
+        }
+        budget -= 1;
+        let mut improved = false;
+        for (i, node) in eg[cid].nodes.iter().enumerate() {
+            let Some(cand) = candidate(eg, own[&cid][i], &best, free, cid, node) else {
+                continue;
+            };
+            let better = match best.get(&cid) {
+                None => true,
+                Some(b) => cand.cost + 1e-9 < b.cost,
+            };
+            if better {
+                best.insert(cid, cand);
+                improved = true;
+            }
+        }
+        if improved {
+            for p in eg[cid].parents() {
+                let p = eg.find(p);
+                if queued.insert(p) {
+                    queue.push_back(p);
                 }
             }
         }
@@ -349,13 +398,12 @@ fn greedy_dag_with(eg: &EG, costs: &CostModel, free: &FxHashSet<Id>) -> Choice {
 
 fn candidate(
     eg: &EG,
-    costs: &CostModel,
+    own: f64,
     best: &FxHashMap<Id, Best>,
     free: &FxHashSet<Id>,
     cid: Id,
     node: &Node,
 ) -> Option<Best> {
-    let own = costs.node_cost(eg, node);
     let mut set: Option<Vec<(Id, f64)>> = Some(Vec::new());
     let mut tree_sum = own;
     for c in node.children() {
