@@ -23,6 +23,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod dce;
 pub mod decl;
+pub mod eqsat;
 pub mod inline;
 pub mod instrument;
 pub mod lower;
@@ -147,6 +148,7 @@ pub fn registry() -> Vec<PassInfo> {
         canonicalize::Canonicalize::INFO,
         cse::Cse::INFO,
         dce::Dce::INFO,
+        eqsat::Eqsat::INFO,
         inline::Inline::INFO,
         symbol_dce::SymbolDce::INFO,
         lower::scf_to_cf::ScfToCf::INFO,

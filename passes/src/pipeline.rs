@@ -1089,6 +1089,13 @@ mod tests {
         assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
         // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
         let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
+        assert_eq!(pm.len(), 13);
+        // A bool option drops the steps it guards.
+        let pm = parse_pipeline(
+            "builtin.module(tilus-to-ptx{eqsat=false})",
+            Nesting::Implicit,
+        )
+        .unwrap();
         assert_eq!(pm.len(), 10);
     }
 

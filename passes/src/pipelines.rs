@@ -28,7 +28,9 @@ pub struct PipelineDecl {
     pub anchor: &'static str,
     /// Its options; `${name}` in [`PipelineDecl::steps`] stands for the value of one.
     pub options: &'static [OptionDecl],
-    /// The steps as pipeline elements (`a,b{k=${opt}},func.func(c)`).
+    /// The steps as pipeline elements (`a,b{k=${opt}},func.func(c)`). A step written
+    /// `[opt]step` is kept only when the bool option `opt` is true, so an option can turn a
+    /// step off (`tilus-to-ptx{eqsat=false}`).
     pub steps: &'static str,
 }
 
@@ -36,18 +38,57 @@ impl PipelineDecl {
     /// The step text with every `${option}` replaced by its value from `values` (pipeline
     /// spelling, already checked by the option's type), or by its default.
     pub fn expand(&self, values: &[(&str, String)]) -> String {
-        let mut text = self.steps.to_string();
-        for o in self.options {
-            let v = values
+        let value = |o: &OptionDecl| {
+            values
                 .iter()
                 .find(|(n, _)| *n == o.name)
                 .map(|(_, v)| v.clone())
-                .unwrap_or_else(|| (o.default)());
+                .unwrap_or_else(|| (o.default)())
+        };
+        let kept: Vec<&str> = split_steps(self.steps)
+            .into_iter()
+            .filter_map(|step| {
+                let Some(rest) = step.strip_prefix('[') else {
+                    return Some(step);
+                };
+                let (name, step) = rest.split_once(']')?;
+                let on = self
+                    .options
+                    .iter()
+                    .find(|o| o.name == name)
+                    .is_some_and(|o| value(o) == "true");
+                on.then_some(step)
+            })
+            .collect();
+        let mut text = kept.join(",");
+        for o in self.options {
+            let v = value(o);
             let spelled = crate::options::quote_value(&v).unwrap_or(v);
             text = text.replace(&format!("${{{}}}", o.name), &spelled);
         }
         text
     }
+}
+
+/// The top-level comma-separated elements of step text (commas inside `{}` or `()` belong to
+/// their element), trimmed.
+fn split_steps(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
 }
 
 /// Declares a named pipeline as a constant [`PipelineDecl`]. Options are written as in
@@ -110,6 +151,17 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    #[test]
+    fn bracketed_steps_follow_their_bool_option() {
+        let p = crate::lower::tilus_to_ptx::TILUS_TO_PTX;
+        let on = p.expand(&[]);
+        let off = p.expand(&[("eqsat", "false".into())]);
+        assert!(on.contains(",eqsat,"), "{on}");
+        assert!(!off.contains("eqsat"), "{off}");
+        assert!(!on.contains('[') && !off.contains('['), "{on} / {off}");
+        assert!(off.contains("lower-tilus-kernel{target=sm_90a}"), "{off}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 // RUN: tilus-opt %s -o /dev/null --pass-pipeline='builtin.module(tilus-to-ptx{target=sm_100a})' \
 // RUN:   --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP:      Pass Manager with 10 passes:
+// DUMP:      Pass Manager with 13 passes:
 // DUMP-NEXT: builtin.module(
 // DUMP-NEXT:   verify-barriers,
 // DUMP-NEXT:   lower-async-to-ptx,
@@ -12,6 +12,9 @@
 // DUMP-NEXT:   lower-tiles,
 // DUMP-NEXT:   lower-threadgroups,
 // DUMP-NEXT:   lower-tilus-kernel{target=sm_100a},
+// DUMP-NEXT:   canonicalize{{{.*}}},
+// DUMP-NEXT:   cse,
+// DUMP-NEXT:   eqsat{{{.*}}},
 // DUMP-NEXT:   canonicalize{{{.*}}},
 // DUMP-NEXT:   cse,
 // DUMP-NEXT:   convert-scf-to-cf,
@@ -33,6 +36,9 @@
 // TIME-NEXT: LowerTiles
 // TIME-NEXT: LowerThreadgroups
 // TIME-NEXT: LowerTilusKernel
+// TIME-NEXT: Canonicalizer
+// TIME-NEXT: CSE
+// TIME-NEXT: Eqsat
 // TIME-NEXT: Canonicalizer
 // TIME-NEXT: CSE
 // TIME-NEXT: SCFToControlFlowPass

@@ -10,7 +10,9 @@
 //! * `tilus-opt FILE --print-op-generic | mlir-opt --allow-unregistered-dialect
 //!   --mlir-print-op-generic | tilus-run -` (MLIR 22 in between, when installed);
 //! * `tilus-opt FILE --canonicalize --cse | tilus-run -` (after passes);
-//! * `tilus-run FILE --pass-pipeline='builtin.module(canonicalize,cse)'` (passes inside tilus-run).
+//! * `tilus-run FILE --pass-pipeline='builtin.module(canonicalize,cse)'` (passes inside tilus-run);
+//! * `tilus-run FILE --pass-pipeline='builtin.module(eqsat,canonicalize,cse)'` (the integer
+//!   arithmetic rewritten by equality saturation).
 //!
 //! Step counts and wall times may differ (passes remove ops); outputs and verdicts may not.
 
@@ -108,6 +110,12 @@ fn check(file: &Path, mode: &str) -> Result<(), Failed> {
                 .arg("--pass-pipeline=builtin.module(canonicalize,cse)"),
             None,
         )?,
+        "eqsat" => run(
+            run_tool()
+                .arg(file)
+                .arg("--pass-pipeline=builtin.module(eqsat,canonicalize,cse)"),
+            None,
+        )?,
         _ => {
             let text = match mode {
                 "custom" => printed(file, &[], false)?,
@@ -153,6 +161,7 @@ fn main() {
             "mlir-opt",
             "canonicalize-cse",
             "pass-pipeline",
+            "eqsat",
         ] {
             let f = f.clone();
             let ignored = mode == "mlir-opt" && !have_mlir_opt;

@@ -23,7 +23,7 @@ use tilus_run::cuda::{
 use tilus_run::interp::ArgValue;
 use tilus_run::memory::GlobalMemory;
 
-/// The pipeline `--backend cuda` lowers with.
+/// The pipeline `--backend cuda` lowers with unless `--lowering` names another.
 pub const PIPELINE: &str = "builtin.module(tilus-to-ptx)";
 
 /// What a `ptx.entry` parameter is, from its type.
@@ -76,6 +76,7 @@ pub fn lower(
     file: &SourceFile,
     name: &str,
     mlir_style: bool,
+    pipeline: &str,
 ) -> Result<Lowered, (String, String)> {
     // The lowering is destructive: it runs on a copy of the module tilus-run loaded (and ran
     // `--pass-pipeline` on), so the file is parsed once and the interpreter keeps the original.
@@ -104,7 +105,7 @@ pub fn lower(
             ctx.erase_op(k);
         }
     }
-    let root = tilus_passes::parse_pipeline(PIPELINE, tilus_passes::Nesting::Explicit)
+    let root = tilus_passes::parse_pipeline(pipeline, tilus_passes::Nesting::Explicit)
         .map_err(|d| fail(&ctx, &[d]))?;
     let mut pm = tilus_passes::PassManager::new(root);
     pm.run(&mut ctx, module).map_err(|d| fail(&ctx, &d))?;

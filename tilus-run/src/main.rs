@@ -71,6 +71,11 @@ struct Cli {
     /// `builtin.module(canonicalize,cse)`); the transformed kernels run and are checked.
     #[arg(long, value_name = "PIPELINE")]
     pass_pipeline: Option<String>,
+    /// The pipeline that lowers a kernel to PTX for `--backend cuda` and `--dump-ptx`:
+    /// `builtin.module(tilus-to-ptx{eqsat=false})` lowers without eqsat, so one binary runs
+    /// both variants.
+    #[arg(long, value_name = "PIPELINE", default_value = gpu::PIPELINE)]
+    lowering: String,
     /// A scalar argument by parameter name (overrides the kernel's `tilus.args`).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = args::parse_assignment)]
     args: Vec<Assignment>,
@@ -780,7 +785,13 @@ fn run_one(
     let name = name.to_string();
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
     if cli.dump_ptx {
-        return match gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style) {
+        return match gpu::lower(
+            (&l.ctx, l.module, &l.map),
+            &l.file,
+            &name,
+            mlir_style,
+            &cli.lowering,
+        ) {
             Ok(low) => {
                 print_stdout(&low.ptx);
                 Ok(())
@@ -808,7 +819,13 @@ fn run_one(
         }
         Some(be) => {
             let lowered = l.timing.time(format!("Lowering @{name} to PTX"), || {
-                gpu::lower((&l.ctx, l.module, &l.map), &l.file, &name, mlir_style)
+                gpu::lower(
+                    (&l.ctx, l.module, &l.map),
+                    &l.file,
+                    &name,
+                    mlir_style,
+                    &cli.lowering,
+                )
             });
             match lowered {
                 Ok(lowered) => {
@@ -1598,7 +1615,7 @@ fn run_reference<'b>(
     let mem = fresh_memory(buffers, initial);
     // On the GPU when the kernel ran there and the reference lowers, else on the interpreter.
     let mlir_style = cli.diagnostic_format == DiagFormat::Mlir;
-    let on_gpu = be.and_then(|be| match gpu::lower((&l.ctx, l.module, &l.map), &l.file, ref_name, mlir_style) {
+    let on_gpu = be.and_then(|be| match gpu::lower((&l.ctx, l.module, &l.map), &l.file, ref_name, mlir_style, &cli.lowering) {
         Ok(lowered) => Some((be, lowered)),
         Err((_, why)) => {
             eprintln!(

@@ -3,8 +3,16 @@
 //!
 //! ```text
 //! verify-barriers, lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
-//! lower-tilus-kernel{target=...}, canonicalize, cse, convert-scf-to-cf, convert-arith-to-ptx
+//! lower-tilus-kernel{target=...}, canonicalize, cse, eqsat, canonicalize, cse,
+//! convert-scf-to-cf, convert-arith-to-ptx
 //! ```
+//!
+//! `eqsat` (and the `canonicalize,cse` that hoist and merge the constants it builds) runs on
+//! the arith level, before `convert-scf-to-cf` and `convert-arith-to-ptx`: there the integer
+//! ops still have arith's semantics (which its rules and constant folding use), `scf.for`
+//! still says what bounds its induction variable, and the cost model can charge each op the
+//! PTX the conversion will make of it. `tilus-to-ptx{eqsat=false}` leaves those three steps
+//! out.
 //!
 //! The pipeline parser expands it, so each step is a pass of the pipeline: verified after it
 //! runs and seen by `--print-ir-after`, `--timing` and `--pass-statistics`.
@@ -21,7 +29,8 @@ declare_pipeline! {
         summary: "Lower Tilus kernels to the ptx dialect (the whole pipeline)",
         description: "Runs verify-barriers (so a kernel whose mbarrier protocol can hang is \
             rejected before it reaches a GPU), lower-async-to-ptx, plan-shared-memory, lower-tiles, \
-            lower-threadgroups, lower-tilus-kernel, canonicalize, cse, convert-scf-to-cf and \
+            lower-threadgroups, lower-tilus-kernel, canonicalize, cse, eqsat, canonicalize, \
+            cse (the last three unless eqsat=false), convert-scf-to-cf and \
             convert-arith-to-ptx in order on the module, verifying after each: tilus.kernel to \
             ptx.entry, ready for --emit-ptx. It runs on the module because lower-tilus-kernel \
             replaces each kernel op by a ptx.entry.",
@@ -29,9 +38,13 @@ declare_pipeline! {
             target: String = "sm_90a".into(), "target",
                 "PTX target of the kernels, passed to lower-tilus-kernel",
                 check = super::check_ptx_target;
+            eqsat: bool = true, "eqsat",
+                "Run eqsat (then canonicalize and cse) on the integer arithmetic before \
+                 convert-scf-to-cf";
         },
-        steps: "verify-barriers,lower-async-to-ptx,plan-shared-memory,lower-tiles,lower-threadgroups,\
-                lower-tilus-kernel{target=${target}},canonicalize,cse,convert-scf-to-cf,\
+        steps: "verify-barriers,lower-async-to-ptx,plan-shared-memory,lower-tiles,\
+                lower-threadgroups,lower-tilus-kernel{target=${target}},canonicalize,cse,\
+                [eqsat]eqsat,[eqsat]canonicalize,[eqsat]cse,convert-scf-to-cf,\
                 convert-arith-to-ptx",
     }
 }

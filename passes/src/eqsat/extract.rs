@@ -1,0 +1,514 @@
+//! The cost model and the extractors of `eqsat`.
+//!
+//! Costs are PTX instructions, as `convert-arith-to-ptx` and `ptxas` turn each op into them
+//! (see [`CostModel`] for the table). Extraction is DAG-aware: a value the program computes
+//! once costs once however many uses it has, which is what the rewritten SSA does (egg's own
+//! `Extractor` costs trees, paying a shared value once per use, and so prefers duplicating
+//! cheap-looking expressions). [`greedy_dag`] is the default; [`exact`] enumerates every
+//! choice on small graphs and exists so tests can measure how far greedy is from optimal.
+
+use super::lang::{Facts, Kind, Node, EG};
+use egg::{Id, Language};
+use rustc_hash::{FxHashMap, FxHashSet};
+use tilus_dialects::arith::IntBinOp;
+
+/// Instruction costs by op, with a distinction where PTX has one: 64-bit multiplies take
+/// several SASS instructions, 64-bit shifts need their amount converted to 32 bits, and
+/// division by a constant becomes a multiply-high and shifts while division by a runtime
+/// value is a ~20-instruction sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostModel {
+    /// `(name, cost)`; names are the keys of [`CostModel::KEYS`].
+    pub table: Vec<(&'static str, f64)>,
+    /// Constants the IR already has: they cost nothing more (canonicalize hoists and merges
+    /// constants, so the kernel computes each once).
+    pub known_consts: FxHashSet<(super::lang::Ty, u128)>,
+}
+
+impl CostModel {
+    /// Every key with its default cost and what it stands for (the docs print this table).
+    pub const KEYS: &'static [(&'static str, f64, &'static str)] = &[
+        (
+            "const",
+            1.0,
+            "an integer constant the kernel does not have yet (one `mov`)",
+        ),
+        ("add", 1.0, "add, sub, and, or, xor, min, max"),
+        ("shift32", 1.0, "a shift of a value of at most 32 bits"),
+        (
+            "shift64",
+            2.0,
+            "a shift of a 64-bit value (the amount is converted to 32 bits)",
+        ),
+        (
+            "mul32",
+            1.0,
+            "a multiply of at most 32 bits (`mul.lo`, one IMAD)",
+        ),
+        (
+            "mul64",
+            2.0,
+            "a 64-bit multiply (one PTX `mul.lo.s64`, several SASS instructions)",
+        ),
+        (
+            "divconst32",
+            5.0,
+            "a division or remainder by a constant, at most 32 bits",
+        ),
+        (
+            "divconst64",
+            10.0,
+            "a 64-bit division or remainder by a constant",
+        ),
+        (
+            "div32",
+            20.0,
+            "a division or remainder by a runtime value, at most 32 bits",
+        ),
+        (
+            "div64",
+            40.0,
+            "a 64-bit division or remainder by a runtime value",
+        ),
+        ("cmp", 1.0, "a comparison (`setp`)"),
+        ("select", 1.0, "a select (`selp`)"),
+        ("cast", 1.0, "an extension or truncation (`cvt`)"),
+        (
+            "index-cast-same-width",
+            0.0,
+            "an index_cast between i64 and index (no instruction)",
+        ),
+    ];
+
+    /// The cost of the key at position `i` of [`CostModel::KEYS`] (the table keeps that order).
+    fn at(&self, i: usize) -> f64 {
+        self.table[i].1
+    }
+
+    /// The cost of `key`.
+    pub fn get(&self, key: &str) -> f64 {
+        self.table
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map_or(1.0, |e| e.1)
+    }
+
+    /// Reads a cost file: one `key cost` pair per line, `#` comments. Errors name the line
+    /// and column (1-based) and what is wrong.
+    pub fn parse(text: &str) -> Result<CostModel, (usize, usize, String)> {
+        let mut m = CostModel::default();
+        for (i, line) in text.lines().enumerate() {
+            let body = line.split('#').next().unwrap_or("");
+            let mut words = body.split_whitespace();
+            let Some(key) = words.next() else { continue };
+            let col = line.find(key).unwrap_or(0) + 1;
+            let Some(entry) = m.table.iter_mut().find(|(k, _)| *k == key) else {
+                let known: Vec<&str> = Self::KEYS.iter().map(|k| k.0).collect();
+                return Err((
+                    i + 1,
+                    col,
+                    format!("unknown cost '{key}' (known: {})", known.join(", ")),
+                ));
+            };
+            let Some(val) = words.next() else {
+                return Err((i + 1, col + key.len(), format!("'{key}' needs a cost")));
+            };
+            let vcol = line.rfind(val).unwrap_or(0) + 1;
+            match val.parse::<f64>() {
+                Ok(c) if c >= 0.0 && c.is_finite() => entry.1 = c,
+                _ => return Err((i + 1, vcol, format!("'{val}' is not a non-negative number"))),
+            }
+            if let Some(extra) = words.next() {
+                let c = line.rfind(extra).unwrap_or(0) + 1;
+                return Err((i + 1, c, format!("unexpected '{extra}' after the cost")));
+            }
+        }
+        Ok(m)
+    }
+
+    /// The cost of computing `node` once (its children not included).
+    pub fn node_cost(&self, eg: &EG, node: &Node) -> f64 {
+        let data = |i: usize| -> &Facts { &eg[node.args[i]].data };
+        match node.kind {
+            Kind::Var(_) | Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => 0.0,
+            Kind::Const => {
+                let f = &eg[node.args[0]].data;
+                let known = match (f.meta, eg[node.args[1]].data.meta) {
+                    (Some(Kind::Ty(t)), Some(Kind::Num(n))) => self
+                        .known_consts
+                        .contains(&(t, n as u128 & tilus_dialects::arith::mask(t.width))),
+                    _ => false,
+                };
+                if known {
+                    0.0
+                } else {
+                    self.at(0)
+                }
+            }
+            Kind::Cmp => self.at(10),
+            Kind::Select => self.at(11),
+            Kind::Cast(_) => {
+                // Only index_cast keeps the width (between i64 and index).
+                let (from, to) = (data(1).ty, data(0).meta);
+                match (from, to) {
+                    (Some(f), Some(Kind::Ty(t))) if f.width == t.width => self.at(13),
+                    _ => self.at(12),
+                }
+            }
+            Kind::Bin(_) => {
+                let op = node.bin().expect("a binary node");
+                let wide = data(1).width() > 32;
+                let by_const = data(2).konst().is_some();
+                use IntBinOp::*;
+                match op {
+                    MulI => self.at(if wide { 5 } else { 4 }),
+                    ShLI | ShRSI | ShRUI => self.at(if wide { 3 } else { 2 }),
+                    DivSI | DivUI | RemSI | RemUI | CeilDivSI | FloorDivSI => {
+                        self.at(match (by_const, wide) {
+                            (true, false) => 6,
+                            (true, true) => 7,
+                            (false, false) => 8,
+                            (false, true) => 9,
+                        })
+                    }
+                    _ => self.at(1),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn key_positions_match_the_lookups() {
+    // `node_cost` reads the table by position.
+    let keys: Vec<&str> = CostModel::KEYS.iter().map(|k| k.0).collect();
+    assert_eq!(
+        keys,
+        [
+            "const",
+            "add",
+            "shift32",
+            "shift64",
+            "mul32",
+            "mul64",
+            "divconst32",
+            "divconst64",
+            "div32",
+            "div64",
+            "cmp",
+            "select",
+            "cast",
+            "index-cast-same-width"
+        ]
+    );
+}
+
+impl Default for CostModel {
+    fn default() -> CostModel {
+        CostModel {
+            table: Self::KEYS.iter().map(|(k, c, _)| (*k, *c)).collect(),
+            known_consts: FxHashSet::default(),
+        }
+    }
+}
+
+/// A choice of one e-node per needed e-class.
+pub type Choice = FxHashMap<Id, Node>;
+
+/// The DAG cost of the program `choice` computes for `roots`: each class reachable from the
+/// roots counted once. `None` when the choice has a cycle or misses a class.
+pub fn dag_cost(eg: &EG, costs: &CostModel, choice: &Choice, roots: &[Id]) -> Option<f64> {
+    let mut seen = FxHashSet::default();
+    let mut on_path = FxHashSet::default();
+    let mut total = 0.0;
+    fn visit(
+        eg: &EG,
+        costs: &CostModel,
+        choice: &Choice,
+        id: Id,
+        seen: &mut FxHashSet<Id>,
+        on_path: &mut FxHashSet<Id>,
+        total: &mut f64,
+    ) -> Option<()> {
+        let id = eg.find(id);
+        if seen.contains(&id) {
+            return Some(());
+        }
+        if !on_path.insert(id) {
+            return None;
+        }
+        let node = choice.get(&id)?;
+        for c in node.children() {
+            visit(eg, costs, choice, *c, seen, on_path, total)?;
+        }
+        on_path.remove(&id);
+        seen.insert(id);
+        *total += costs.node_cost(eg, node);
+        Some(())
+    }
+    for r in roots {
+        visit(eg, costs, choice, *r, &mut seen, &mut on_path, &mut total)?;
+    }
+    Some(total)
+}
+
+/// Above this many classes, a DAG cost set is not kept and the class is costed as a tree
+/// (its children's costs summed): keeps extraction linear in the size of the graph.
+const SET_CAP: usize = 64;
+
+#[derive(Clone)]
+struct Best {
+    cost: f64,
+    node: Node,
+    /// The classes under the choice with their own costs, sorted; `None` past [`SET_CAP`].
+    set: Option<Vec<(Id, f64)>>,
+}
+
+/// Greedy DAG extraction (extraction-gym's `greedy-dag`): every class takes the node whose
+/// sub-DAG (the union of its children's sub-DAGs, each class once) is cheapest, repeated
+/// until nothing improves. A node is never chosen when its own class is in a child's sub-DAG,
+/// so the choice is acyclic.
+pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
+    greedy_dag_with(eg, costs, &FxHashSet::default())
+}
+
+/// The default extraction for `roots`: the cheaper of [`greedy_dag`] and `start` (the
+/// program as it was, so extraction never makes it worse), then rounds of greedy DAG extraction
+/// in which the classes the previous choice already computes are free to reuse, kept while
+/// the whole program gets cheaper. Greedy alone costs each class as if it were the only
+/// root, so it misses that `b + x*64` is already paid for by another root when choosing
+/// `(b + x*64) + x*2` over `b + x*66`. Only classes that stay needed count as free (the
+/// roots, and classes with several users): a class used once is free only as long as that
+/// one use stays, so counting it free would keep a choice for no reason. Returns the choice
+/// and its DAG cost.
+pub fn extract(
+    eg: &EG,
+    costs: &CostModel,
+    roots: &[Id],
+    start: Option<Choice>,
+) -> Option<(Choice, f64)> {
+    let greedy = greedy_dag(eg, costs);
+    let g = dag_cost(eg, costs, &greedy, roots);
+    let s = start.as_ref().and_then(|c| dag_cost(eg, costs, c, roots));
+    let (mut best, mut cost) = match (g, s) {
+        (Some(g), Some(s)) if s < g => (start.expect("costed"), s),
+        (Some(g), _) => (greedy, g),
+        (None, Some(s)) => (start.expect("costed"), s),
+        (None, None) => return None,
+    };
+    for _ in 0..4 {
+        let cand = greedy_dag_with(eg, costs, &shared(eg, &best, roots));
+        match dag_cost(eg, costs, &cand, roots) {
+            Some(c) if c + 1e-9 < cost => {
+                best = cand;
+                cost = c;
+            }
+            _ => break,
+        }
+    }
+    Some((best, cost))
+}
+
+/// The classes of the program `choice` computes for `roots` that stay needed whatever one
+/// user of them chooses: the roots, and the classes with several users.
+fn shared(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
+    let mut users: FxHashMap<Id, u32> = FxHashMap::default();
+    for c in reachable(eg, choice, roots) {
+        if let Some(n) = choice.get(&c) {
+            let mut kids: Vec<Id> = n.children().iter().map(|x| eg.find(*x)).collect();
+            kids.sort();
+            kids.dedup();
+            for k in kids {
+                *users.entry(k).or_default() += 1;
+            }
+        }
+    }
+    let mut free: FxHashSet<Id> = users
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .map(|(c, _)| c)
+        .collect();
+    free.extend(roots.iter().map(|r| eg.find(*r)));
+    free
+}
+
+/// The classes the program `choice` computes for `roots`.
+pub fn reachable(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
+    let mut seen = FxHashSet::default();
+    let mut stack: Vec<Id> = roots.iter().map(|r| eg.find(*r)).collect();
+    while let Some(c) = stack.pop() {
+        if !seen.insert(c) {
+            continue;
+        }
+        if let Some(n) = choice.get(&c) {
+            stack.extend(n.children().iter().map(|x| eg.find(*x)));
+        }
+    }
+    seen
+}
+
+/// [`greedy_dag`] where a reference to a class in `free` costs nothing.
+fn greedy_dag_with(eg: &EG, costs: &CostModel, free: &FxHashSet<Id>) -> Choice {
+    let mut best: FxHashMap<Id, Best> = FxHashMap::default();
+    let own: FxHashMap<Id, Vec<f64>> = eg
+        .classes()
+        .map(|c| {
+            (
+                c.id,
+                c.nodes.iter().map(|n| costs.node_cost(eg, n)).collect(),
+            )
+        })
+        .collect();
+    // A worklist: a class is looked at again only when one of its children got cheaper.
+    let mut queue: std::collections::VecDeque<Id> = eg.classes().map(|c| c.id).collect();
+    let mut queued: FxHashSet<Id> = queue.iter().copied().collect();
+    let mut budget = 64 * queue.len() + 1024;
+    while let Some(cid) = queue.pop_front() {
+        queued.remove(&cid);
+        if budget == 0 {
+            break;
+        }
+        budget -= 1;
+        let mut improved = false;
+        for (i, node) in eg[cid].nodes.iter().enumerate() {
+            let Some(cand) = candidate(eg, own[&cid][i], &best, free, cid, node) else {
+                continue;
+            };
+            let better = match best.get(&cid) {
+                None => true,
+                Some(b) => cand.cost + 1e-9 < b.cost,
+            };
+            if better {
+                best.insert(cid, cand);
+                improved = true;
+            }
+        }
+        if improved {
+            for p in eg[cid].parents() {
+                let p = eg.find(p);
+                if queued.insert(p) {
+                    queue.push_back(p);
+                }
+            }
+        }
+    }
+    best.into_iter().map(|(k, b)| (k, b.node)).collect()
+}
+
+fn candidate(
+    eg: &EG,
+    own: f64,
+    best: &FxHashMap<Id, Best>,
+    free: &FxHashSet<Id>,
+    cid: Id,
+    node: &Node,
+) -> Option<Best> {
+    let mut set: Option<Vec<(Id, f64)>> = Some(Vec::new());
+    let mut tree_sum = own;
+    for c in node.children() {
+        let c = eg.find(*c);
+        if c == cid {
+            return None;
+        }
+        let b = best.get(&c)?;
+        if free.contains(&c) {
+            continue;
+        }
+        tree_sum += b.cost;
+        match (&mut set, &b.set) {
+            (Some(s), Some(cs)) => {
+                if cs.binary_search_by_key(&cid, |e| e.0).is_ok() {
+                    return None;
+                }
+                let mut merged = Vec::with_capacity(s.len() + cs.len() + 1);
+                let (mut i, mut j) = (0, 0);
+                while i < s.len() || j < cs.len() {
+                    if j == cs.len() || (i < s.len() && s[i].0 < cs[j].0) {
+                        merged.push(s[i]);
+                        i += 1;
+                    } else if i == s.len() || cs[j].0 < s[i].0 {
+                        merged.push(cs[j]);
+                        j += 1;
+                    } else {
+                        merged.push(s[i]);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+                match merged.binary_search_by_key(&c, |e| e.0) {
+                    Ok(_) => {}
+                    Err(p) => merged.insert(p, (c, b.cost - cs.iter().map(|e| e.1).sum::<f64>())),
+                }
+                *s = merged;
+                if s.len() > SET_CAP {
+                    set = None;
+                }
+            }
+            _ => set = None,
+        }
+    }
+    let cost = match &set {
+        Some(s) => own + s.iter().map(|e| e.1).sum::<f64>(),
+        None => tree_sum,
+    };
+    Some(Best {
+        cost,
+        node: node.clone(),
+        set,
+    })
+}
+
+/// The optimal DAG extraction for `roots` by enumerating one node per reachable class, when
+/// there are at most `max_choices` combinations; `None` otherwise. Tests only.
+pub fn exact(eg: &EG, costs: &CostModel, roots: &[Id], max_choices: u64) -> Option<(f64, Choice)> {
+    // Classes that any node reachable from the roots may need.
+    let mut classes = Vec::new();
+    let mut seen = FxHashSet::default();
+    let mut stack: Vec<Id> = roots.iter().map(|r| eg.find(*r)).collect();
+    while let Some(c) = stack.pop() {
+        if !seen.insert(c) {
+            continue;
+        }
+        classes.push(c);
+        for n in &eg[c].nodes {
+            for ch in n.children() {
+                stack.push(eg.find(*ch));
+            }
+        }
+    }
+    let mut combos: u64 = 1;
+    for c in &classes {
+        combos = combos.checked_mul(eg[*c].nodes.len() as u64)?;
+        if combos > max_choices {
+            return None;
+        }
+    }
+    let mut idx = vec![0usize; classes.len()];
+    let mut best: Option<(f64, Choice)> = None;
+    loop {
+        let choice: Choice = classes
+            .iter()
+            .zip(&idx)
+            .map(|(c, i)| (*c, eg[*c].nodes[*i].clone()))
+            .collect();
+        if let Some(cost) = dag_cost(eg, costs, &choice, roots) {
+            if best.as_ref().is_none_or(|b| cost < b.0) {
+                best = Some((cost, choice));
+            }
+        }
+        // Next combination (odometer).
+        let mut k = 0;
+        loop {
+            if k == idx.len() {
+                return best;
+            }
+            idx[k] += 1;
+            if idx[k] < eg[classes[k]].nodes.len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}

@@ -1,0 +1,534 @@
+//! The built-in rewrite rules of `eqsat`, by family.
+//!
+//! Patterns are egg s-expressions over the language of [`super::lang`]: every op has its type
+//! (or predicate) as first child, so `?t` ranges over widths. Rules whose right side is
+//! computed (a new constant: `log2 c`, `2^k`) or whose firing depends on the range analysis
+//! are [`Computed`] appliers: they read the e-class facts and add the result themselves.
+//!
+//! Families and why each is sound:
+//! - **identities**: `x+0`, `x*1`, `x&-1`, `x|0`, `x^x`, `x-x`, ..., exact at every width;
+//! - **commutativity and bounded reassociation**: `(x+y)+z → x+(y+z)` (and `*`), so constants
+//!   meet and fold and shared sums are found; the backoff scheduler and the node limit bound
+//!   the blow-up;
+//! - **strength reduction**: `x*2^k ↔ x<<k`, `x divui 2^k ↔ x>>k`, `x remui 2^k ↔ x&(2^k-1)`
+//!   (unsigned only: a signed division of a negative value rounds toward zero and a shift
+//!   toward negative infinity, so `divsi` is first turned into `divui`, and only when the range
+//!   analysis proves both operands non-negative);
+//! - **range rules**: `(x*c + y) divui c → x` and `remui c → y` when `y < c` and `x*c + y`
+//!   cannot wrap; `x remui c → x` when `x < c`; `x & m → x` when `x ≤ m`; min/max decided by
+//!   ranges; `extsi → extui` of non-negative values; casts pushed through non-wrapping sums;
+//! - **select/cmp**: `select c x x → x`, `select` of a decided condition, `cmpi` of equal
+//!   operands.
+//!
+//! Comparisons decided by ranges and constants need no rule: the analysis folds them.
+
+use super::lang::{bin_index, Cast, Facts, Kind, Node, Ty, EG};
+use egg::{Applier, Id, Pattern, PatternAst, Rewrite, Subst, Symbol, Var};
+use tilus_dialects::arith::{mask, sext, CmpIPredicate, IntBinOp};
+use tilus_ir::handle::KeywordEnum;
+
+/// Computes the right side of a rule from the match, or declines.
+pub type ComputeFn = fn(&mut EG, &Subst, &[Var]) -> Option<Id>;
+
+/// An applier whose right side is computed (see the module docs).
+pub struct Computed {
+    /// The pattern variables `f` reads, in order.
+    pub vars: Vec<Var>,
+    /// Builds the right side.
+    pub f: ComputeFn,
+}
+
+impl Applier<Node, super::lang::EqAnalysis> for Computed {
+    fn apply_one(
+        &self,
+        egraph: &mut EG,
+        eclass: Id,
+        subst: &Subst,
+        _ast: Option<&PatternAst<Node>>,
+        _rule: Symbol,
+    ) -> Vec<Id> {
+        match (self.f)(egraph, subst, &self.vars) {
+            Some(new) if egraph.union(eclass, new) => vec![eclass],
+            _ => vec![],
+        }
+    }
+    fn vars(&self) -> Vec<Var> {
+        self.vars.clone()
+    }
+}
+
+fn v(name: &str) -> Var {
+    name.parse().expect("a pattern variable")
+}
+
+fn pat(s: &str) -> Pattern<Node> {
+    s.parse()
+        .unwrap_or_else(|e| panic!("built-in pattern '{s}': {e}"))
+}
+
+fn rw(name: &str, lhs: &str, rhs: &str) -> Rewrite<Node, super::lang::EqAnalysis> {
+    Rewrite::new(name, pat(lhs), pat(rhs)).expect("a built-in rule")
+}
+
+fn computed(
+    name: &str,
+    lhs: &str,
+    vars: &[&str],
+    f: ComputeFn,
+) -> Rewrite<Node, super::lang::EqAnalysis> {
+    let vars = vars.iter().map(|s| v(s)).collect();
+    Rewrite::new(name, pat(lhs), Computed { vars, f }).expect("a built-in rule")
+}
+
+fn facts<'a>(eg: &'a EG, s: &Subst, x: Var) -> &'a Facts {
+    &eg[s[x]].data
+}
+
+fn ty_of(eg: &EG, s: &Subst, t: Var) -> Option<Ty> {
+    match eg[s[t]].data.meta {
+        Some(Kind::Ty(t)) => Some(t),
+        _ => None,
+    }
+}
+
+/// Adds the constant `bits` of type `ty`.
+pub fn add_const(eg: &mut EG, ty: Ty, bits: u128) -> Id {
+    let t = eg.add(Node::leaf(Kind::Ty(ty)));
+    let n = eg.add(Node::leaf(Kind::Num(sext(bits & mask(ty.width), ty.width))));
+    eg.add(Node::op(Kind::Const, &[t, n]))
+}
+
+fn add_bin(eg: &mut EG, op: IntBinOp, t: Id, a: Id, b: Id) -> Id {
+    eg.add(Node::op(Kind::Bin(bin_index(op)), &[t, a, b]))
+}
+
+fn bin_name(op: IntBinOp) -> &'static str {
+    super::lang::bin_def(op).name
+}
+
+/// The rules for a binary op spelled by its declaration: `(arith.addi ?t ?x ?y)`.
+fn b(op: IntBinOp, x: &str, y: &str) -> String {
+    format!("({} ?t {x} {y})", bin_name(op))
+}
+
+/// Every built-in rule, built once per process (parsing the patterns costs more than running
+/// the pass on a small kernel).
+pub fn builtin_shared() -> &'static [Rewrite<Node, super::lang::EqAnalysis>] {
+    static RULES: std::sync::OnceLock<Vec<Rewrite<Node, super::lang::EqAnalysis>>> =
+        std::sync::OnceLock::new();
+    RULES.get_or_init(builtin)
+}
+
+/// Every built-in rule.
+pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
+    use IntBinOp::*;
+    let mut r = Vec::new();
+    let zero = "(const ?t 0)";
+    let one = "(const ?t 1)";
+    let ones = "(const ?t -1)";
+
+    // ----- identities ---------------------------------------------------------------------
+    r.push(rw("add-zero", &b(AddI, "?x", zero), "?x"));
+    r.push(rw("sub-zero", &b(SubI, "?x", zero), "?x"));
+    r.push(rw("sub-self", &b(SubI, "?x", "?x"), zero));
+    r.push(rw("mul-one", &b(MulI, "?x", one), "?x"));
+    r.push(rw("mul-zero", &b(MulI, "?x", zero), zero));
+    r.push(rw("and-zero", &b(AndI, "?x", zero), zero));
+    r.push(rw("and-ones", &b(AndI, "?x", ones), "?x"));
+    r.push(rw("and-self", &b(AndI, "?x", "?x"), "?x"));
+    r.push(rw("or-zero", &b(OrI, "?x", zero), "?x"));
+    r.push(rw("or-self", &b(OrI, "?x", "?x"), "?x"));
+    r.push(rw("xor-zero", &b(XOrI, "?x", zero), "?x"));
+    r.push(rw("xor-self", &b(XOrI, "?x", "?x"), zero));
+    for op in [ShLI, ShRUI, ShRSI] {
+        r.push(rw(
+            &format!("{}-zero", bin_name(op)),
+            &b(op, "?x", zero),
+            "?x",
+        ));
+    }
+    for op in [DivUI, DivSI] {
+        r.push(rw(
+            &format!("{}-one", bin_name(op)),
+            &b(op, "?x", one),
+            "?x",
+        ));
+    }
+    r.push(rw("sub-add", &b(SubI, &b(AddI, "?x", "?y"), "?y"), "?x"));
+    r.push(rw("add-sub", &b(AddI, &b(SubI, "?x", "?y"), "?y"), "?x"));
+
+    // ----- commutativity and bounded reassociation ----------------------------------------
+    for op in [AddI, MulI, AndI, OrI, XOrI] {
+        let n = bin_name(op);
+        r.push(rw(
+            &format!("{n}-comm"),
+            &b(op, "?x", "?y"),
+            &b(op, "?y", "?x"),
+        ));
+    }
+    for op in [AddI, MulI] {
+        let n = bin_name(op);
+        r.push(rw(
+            &format!("{n}-assoc"),
+            &b(op, &b(op, "?x", "?y"), "?z"),
+            &b(op, "?x", &b(op, "?y", "?z")),
+        ));
+    }
+    for op in [AddI, MulI] {
+        let n = bin_name(op);
+        r.push(rw(
+            &format!("{n}-assoc-rev"),
+            &b(op, "?x", &b(op, "?y", "?z")),
+            &b(op, &b(op, "?x", "?y"), "?z"),
+        ));
+    }
+    // x*c = x*(c - l) + x*l with l the lowest set bit of c: with reassociation, `b + x*12`
+    // becomes `(b + x*8) + x*4`, which reuses `b + x*8` and `x*4` when the block has them
+    // (the address of the next element of a strided access).
+    r.push(computed(
+        "mul-split-low-bit",
+        &b(MulI, "?x", "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let c = facts(eg, s, vs[2]).konst()?;
+            if c == 0 || c.is_power_of_two() {
+                return None;
+            }
+            let low = c & c.wrapping_neg();
+            let (t, x) = (s[vs[0]], s[vs[1]]);
+            let (ch, cl) = (add_const(eg, ty, c - low), add_const(eg, ty, low));
+            let high = add_bin(eg, MulI, t, x, ch);
+            let lo = add_bin(eg, MulI, t, x, cl);
+            Some(add_bin(eg, AddI, t, high, lo))
+        },
+    ));
+    // Distribution to factor common terms: x*a + x*b ← x*(a+b) and back (wraps exactly).
+    r.push(rw(
+        "mul-add-factor",
+        &b(AddI, &b(MulI, "?x", "?a"), &b(MulI, "?x", "?b")),
+        &b(MulI, "?x", &b(AddI, "?a", "?b")),
+    ));
+    r.push(rw(
+        "shl-add-distribute",
+        &b(ShLI, &b(AddI, "?x", "?y"), "?k"),
+        &b(AddI, &b(ShLI, "?x", "?k"), &b(ShLI, "?y", "?k")),
+    ));
+
+    // ----- strength reduction --------------------------------------------------------------
+    r.push(computed(
+        "mul-pow2-to-shl",
+        &b(MulI, "?x", "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let c = facts(eg, s, vs[2]).konst()?;
+            if !c.is_power_of_two() {
+                return None;
+            }
+            let k = add_const(eg, ty, c.trailing_zeros() as u128);
+            Some(add_bin(eg, ShLI, s[vs[0]], s[vs[1]], k))
+        },
+    ));
+    r.push(computed(
+        "shl-to-mul",
+        &b(ShLI, "?x", "?k"),
+        &["?t", "?x", "?k"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let k = facts(eg, s, vs[2]).konst()?;
+            if k >= ty.width as u128 {
+                return None;
+            }
+            let c = add_const(eg, ty, 1u128 << k);
+            Some(add_bin(eg, MulI, s[vs[0]], s[vs[1]], c))
+        },
+    ));
+    r.push(computed(
+        "divui-pow2-to-shr",
+        &b(DivUI, "?x", "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let c = facts(eg, s, vs[2]).konst()?;
+            if !c.is_power_of_two() {
+                return None;
+            }
+            let k = add_const(eg, ty, c.trailing_zeros() as u128);
+            Some(add_bin(eg, ShRUI, s[vs[0]], s[vs[1]], k))
+        },
+    ));
+    r.push(computed(
+        "shrui-to-divui",
+        &b(ShRUI, "?x", "?k"),
+        &["?t", "?x", "?k"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let k = facts(eg, s, vs[2]).konst()?;
+            if k >= ty.width as u128 {
+                return None;
+            }
+            let c = add_const(eg, ty, 1u128 << k);
+            Some(add_bin(eg, DivUI, s[vs[0]], s[vs[1]], c))
+        },
+    ));
+    r.push(computed(
+        "remui-pow2-to-and",
+        &b(RemUI, "?x", "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let c = facts(eg, s, vs[2]).konst()?;
+            if !c.is_power_of_two() {
+                return None;
+            }
+            let m = add_const(eg, ty, c - 1);
+            Some(add_bin(eg, AndI, s[vs[0]], s[vs[1]], m))
+        },
+    ));
+    r.push(computed(
+        "and-low-mask-to-remui",
+        &b(AndI, "?x", "?m"),
+        &["?t", "?x", "?m"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let m = facts(eg, s, vs[2]).konst()?;
+            // m = 2^k - 1 with 2^k representable.
+            if m == mask(ty.width) || (m + 1) & m != 0 {
+                return None;
+            }
+            let c = add_const(eg, ty, m + 1);
+            Some(add_bin(eg, RemUI, s[vs[0]], s[vs[1]], c))
+        },
+    ));
+    // Signed division and remainder of non-negative values are the unsigned ones (this is the
+    // only way signed ops reach the power-of-two rules).
+    for (from, to) in [
+        (DivSI, DivUI),
+        (RemSI, RemUI),
+        (FloorDivSI, DivUI),
+        (ShRSI, ShRUI),
+        (MaxSI, MaxUI),
+        (MinSI, MinUI),
+    ] {
+        let f: ComputeFn = match to {
+            DivUI => |eg, s, vs| signed_to_unsigned(eg, s, vs, DivUI),
+            RemUI => |eg, s, vs| signed_to_unsigned(eg, s, vs, RemUI),
+            ShRUI => |eg, s, vs| signed_to_unsigned(eg, s, vs, ShRUI),
+            MaxUI => |eg, s, vs| signed_to_unsigned(eg, s, vs, MaxUI),
+            _ => |eg, s, vs| signed_to_unsigned(eg, s, vs, MinUI),
+        };
+        r.push(computed(
+            &format!("{}-nonneg-to-unsigned", bin_name(from)),
+            &b(from, "?x", "?y"),
+            &["?t", "?x", "?y"],
+            f,
+        ));
+    }
+
+    // ----- range rules -----------------------------------------------------------------------
+    r.push(computed(
+        "divui-of-mul-add",
+        &b(DivUI, &b(AddI, &b(MulI, "?x", "?c"), "?y"), "?c"),
+        &["?t", "?x", "?c", "?y"],
+        |eg, s, vs| mul_add_exact(eg, s, vs).then_some(s[vs[1]]),
+    ));
+    r.push(computed(
+        "remui-of-mul-add",
+        &b(RemUI, &b(AddI, &b(MulI, "?x", "?c"), "?y"), "?c"),
+        &["?t", "?x", "?c", "?y"],
+        |eg, s, vs| mul_add_exact(eg, s, vs).then_some(s[vs[3]]),
+    ));
+    r.push(computed(
+        "divui-of-mul",
+        &b(DivUI, &b(MulI, "?x", "?c"), "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| {
+            let (x, c) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+            let c = c.konst()?;
+            (c > 0 && x.hi.checked_mul(c)? <= mask(x.width())).then_some(s[vs[1]])
+        },
+    ));
+    r.push(computed(
+        "remui-of-small",
+        &b(RemUI, "?x", "?c"),
+        &["?t", "?x", "?c"],
+        |eg, s, vs| (facts(eg, s, vs[1]).hi < facts(eg, s, vs[2]).lo).then_some(s[vs[1]]),
+    ));
+    r.push(computed(
+        "and-of-small",
+        &b(AndI, "?x", "?m"),
+        &["?t", "?x", "?m"],
+        |eg, s, vs| {
+            let m = facts(eg, s, vs[2]).konst()?;
+            let x = facts(eg, s, vs[1]);
+            (m & (m + 1) == 0 && x.hi <= m).then_some(s[vs[1]])
+        },
+    ));
+    r.push(computed(
+        "or-disjoint-to-add",
+        &b(OrI, "?x", "?y"),
+        &["?t", "?x", "?y"],
+        |eg, s, vs| {
+            // x | y = x + y when no bit is set in both: y < 2^tz(x).
+            let (x, y) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+            if x.tz >= 127 || y.hi >= (1u128 << x.tz) {
+                return None;
+            }
+            Some(add_bin(eg, AddI, s[vs[0]], s[vs[1]], s[vs[2]]))
+        },
+    ));
+    for (op, pick_a_when_a_ge) in [(MaxUI, true), (MinUI, false)] {
+        let f: ComputeFn = if pick_a_when_a_ge {
+            |eg, s, vs| {
+                let (a, c) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+                if a.lo >= c.hi {
+                    Some(s[vs[1]])
+                } else if c.lo >= a.hi {
+                    Some(s[vs[2]])
+                } else {
+                    None
+                }
+            }
+        } else {
+            |eg, s, vs| {
+                let (a, c) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+                if a.hi <= c.lo {
+                    Some(s[vs[1]])
+                } else if c.hi <= a.lo {
+                    Some(s[vs[2]])
+                } else {
+                    None
+                }
+            }
+        };
+        r.push(computed(
+            &format!("{}-decided", bin_name(op)),
+            &b(op, "?x", "?y"),
+            &["?t", "?x", "?y"],
+            f,
+        ));
+    }
+    // Casts: a non-negative value sign-extends as it zero-extends; extension distributes over
+    // sums and products that do not wrap in the narrow type.
+    let extsi = Cast::ExtSI.def().name;
+    let extui = Cast::ExtUI.def().name;
+    r.push(computed(
+        "extsi-nonneg-to-extui",
+        &format!("({extsi} ?t ?x)"),
+        &["?t", "?x"],
+        |eg, s, vs| {
+            facts(eg, s, vs[1])
+                .nonneg()
+                .then(|| eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[s[vs[0]], s[vs[1]]])))
+        },
+    ));
+    for op in [AddI, MulI, ShLI] {
+        let f: ComputeFn = match op {
+            AddI => |eg, s, vs| ext_distribute(eg, s, vs, AddI),
+            MulI => |eg, s, vs| ext_distribute(eg, s, vs, MulI),
+            _ => |eg, s, vs| ext_distribute(eg, s, vs, ShLI),
+        };
+        r.push(computed(
+            &format!("extui-through-{}", bin_name(op)),
+            &format!("({extui} ?t ({} ?s ?x ?y))", bin_name(op)),
+            &["?t", "?s", "?x", "?y"],
+            f,
+        ));
+    }
+
+    // ----- select / cmp ---------------------------------------------------------------------
+    let select = super::lang::Node::op(Kind::Select, &[]).to_string();
+    let cmpi = super::lang::Node::op(Kind::Cmp, &[]).to_string();
+    r.push(rw("select-same", &format!("({select} ?t ?c ?x ?x)"), "?x"));
+    r.push(computed(
+        "select-decided",
+        &format!("({select} ?t ?c ?x ?y)"),
+        &["?t", "?c", "?x", "?y"],
+        |eg, s, vs| match facts(eg, s, vs[1]).konst()? {
+            1 => Some(s[vs[2]]),
+            _ => Some(s[vs[3]]),
+        },
+    ));
+    for p in CmpIPredicate::KEYWORDS {
+        let pred = CmpIPredicate::from_index(
+            CmpIPredicate::KEYWORDS
+                .iter()
+                .position(|k| k == p)
+                .expect("listed") as i64,
+        )
+        .expect("a predicate");
+        // x pred x: reflexive predicates hold.
+        let holds = pred.eval(0, 0, 1);
+        r.push(rw(
+            &format!("cmpi-{p}-self"),
+            &format!("({cmpi} {p} ?x ?x)"),
+            &format!("(const i1 {})", holds as i32),
+        ));
+    }
+    r.push(rw(
+        "select-cmp-ult-min",
+        &format!("({select} ?t ({cmpi} ult ?a ?b) ?a ?b)"),
+        &b(MinUI, "?a", "?b"),
+    ));
+    r.push(rw(
+        "select-cmp-ugt-max",
+        &format!("({select} ?t ({cmpi} ugt ?a ?b) ?a ?b)"),
+        &b(MaxUI, "?a", "?b"),
+    ));
+    r
+}
+
+fn signed_to_unsigned(eg: &mut EG, s: &Subst, vs: &[Var], to: IntBinOp) -> Option<Id> {
+    let (x, y) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+    if !(x.nonneg() && y.nonneg()) {
+        return None;
+    }
+    Some(add_bin(eg, to, s[vs[0]], s[vs[1]], s[vs[2]]))
+}
+
+/// `x*c + y` with `y < c` and no wrap-around: then `(x*c + y) / c = x` and `% c = y`.
+fn mul_add_exact(eg: &EG, s: &Subst, vs: &[Var]) -> bool {
+    let (x, c, y) = (
+        facts(eg, s, vs[1]),
+        facts(eg, s, vs[2]),
+        facts(eg, s, vs[3]),
+    );
+    let Some(c) = c.konst() else {
+        return false;
+    };
+    if c == 0 || y.hi >= c {
+        return false;
+    }
+    let m = mask(x.width());
+    x.hi.checked_mul(c)
+        .and_then(|p| p.checked_add(y.hi))
+        .is_some_and(|t| t <= m)
+}
+
+/// `extui(x op y) → extui(x) op extui(y)` when `x op y` does not wrap in the narrow type.
+fn ext_distribute(eg: &mut EG, s: &Subst, vs: &[Var], op: IntBinOp) -> Option<Id> {
+    let (t, sty) = (ty_of(eg, s, vs[0])?, ty_of(eg, s, vs[1])?);
+    let (x, y) = (facts(eg, s, vs[2]).clone(), facts(eg, s, vs[3]).clone());
+    let m = mask(sty.width);
+    let exact = match op {
+        IntBinOp::AddI => x.hi.checked_add(y.hi).is_some_and(|h| h <= m),
+        IntBinOp::MulI => x.hi.checked_mul(y.hi).is_some_and(|h| h <= m),
+        _ => match y.konst() {
+            Some(k) if k < sty.width as u128 => x.hi <= (m >> k),
+            _ => false,
+        },
+    };
+    if !exact {
+        return None;
+    }
+    let tid = s[vs[0]];
+    let ex = eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[tid, s[vs[2]]]));
+    let ey = if op == IntBinOp::ShLI {
+        let k = y.konst()?;
+        add_const(eg, t, k)
+    } else {
+        eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[tid, s[vs[3]]]))
+    };
+    Some(add_bin(eg, op, tid, ex, ey))
+}

@@ -1,0 +1,533 @@
+//! Property tests of the rules and the extractors: random expression DAGs (wrap-around at
+//! i8/i32/i64, negative values, `INT_MIN`, divisors near zero) are saturated, extracted, and
+//! the extracted program is evaluated against the input program with arith's own semantics
+//! on random inputs inside the ranges the analysis was told.
+
+use super::extract::{self, CostModel};
+use super::lang::{bin_index, pred_of, Cast, EqAnalysis, Facts, Kind, Node, Ty, EG};
+use super::rules;
+use egg::{Id, Language, Runner};
+use rustc_hash::FxHashMap;
+use tilus_dialects::arith::{mask, sext, IntBinOp};
+
+/// xorshift64*: a seeded generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// One op of a random program: its kind and, for op nodes, the indices of earlier values.
+#[derive(Clone, Debug)]
+enum Step {
+    Var(u32),
+    Const(u128),
+    Bin(IntBinOp, usize, usize),
+    Cmp(u8, usize, usize),
+    Select(usize, usize, usize),
+}
+
+const OPS: &[IntBinOp] = &[
+    IntBinOp::AddI,
+    IntBinOp::SubI,
+    IntBinOp::MulI,
+    IntBinOp::DivSI,
+    IntBinOp::DivUI,
+    IntBinOp::RemSI,
+    IntBinOp::RemUI,
+    IntBinOp::AndI,
+    IntBinOp::OrI,
+    IntBinOp::XOrI,
+    IntBinOp::ShLI,
+    IntBinOp::ShRUI,
+    IntBinOp::ShRSI,
+    IntBinOp::MaxSI,
+    IntBinOp::MinUI,
+    IntBinOp::FloorDivSI,
+    IntBinOp::CeilDivSI,
+];
+
+/// Constants that find wrap-around and sign bugs.
+fn interesting_const(r: &mut Rng, w: u32) -> u128 {
+    let m = mask(w);
+    let min = 1u128 << (w - 1);
+    let picks = [
+        0,
+        1,
+        2,
+        3,
+        m,
+        m - 1,
+        min,
+        min - 1,
+        4,
+        8,
+        16,
+        7,
+        12,
+        65,
+        (r.next() as u128) & m,
+    ];
+    picks[r.below(picks.len() as u64) as usize] & m
+}
+
+struct Program {
+    ty: Ty,
+    steps: Vec<Step>,
+    /// Range of each variable (unsigned interval).
+    vars: Vec<(u128, u128)>,
+    roots: Vec<usize>,
+}
+
+fn random_program(r: &mut Rng, w: u32, n_ops: usize) -> Program {
+    let ty = Ty {
+        width: w,
+        index: false,
+    };
+    let m = mask(w);
+    let mut vars = Vec::new();
+    let mut steps = Vec::new();
+    // Three leaves: a full-range one (negatives, INT_MIN), a small non-negative one (a thread
+    // id), and one in a random interval.
+    vars.push((0, m));
+    vars.push((0, 127.min(m)));
+    let a = (r.next() as u128) & m;
+    let b = (r.next() as u128) & m;
+    vars.push((a.min(b), a.max(b)));
+    for i in 0..vars.len() {
+        steps.push(Step::Var(i as u32));
+    }
+    // Value indices of type `ty` (not i1).
+    let mut ints: Vec<usize> = (0..steps.len()).collect();
+    let mut bools: Vec<usize> = Vec::new();
+    for _ in 0..n_ops {
+        let pick = |r: &mut Rng, v: &Vec<usize>| v[r.below(v.len() as u64) as usize];
+        let k = r.below(10);
+        if k == 0 {
+            steps.push(Step::Const(interesting_const(r, w)));
+            ints.push(steps.len() - 1);
+        } else if k == 1 {
+            let (x, y) = (pick(r, &ints), pick(r, &ints));
+            steps.push(Step::Cmp(r.below(10) as u8, x, y));
+            bools.push(steps.len() - 1);
+        } else if k == 2 && !bools.is_empty() {
+            let c = pick(r, &bools);
+            let (x, y) = (pick(r, &ints), pick(r, &ints));
+            steps.push(Step::Select(c, x, y));
+            ints.push(steps.len() - 1);
+        } else {
+            let op = OPS[r.below(OPS.len() as u64) as usize];
+            let x = pick(r, &ints);
+            // The right side is often a constant: that is where the strength-reduction and
+            // range rules fire.
+            let y = if r.below(2) == 0 {
+                steps.push(Step::Const(match op {
+                    IntBinOp::ShLI | IntBinOp::ShRUI | IntBinOp::ShRSI => r.below(w as u64) as u128,
+                    _ => interesting_const(r, w),
+                }));
+                steps.len() - 1
+            } else {
+                pick(r, &ints)
+            };
+            steps.push(Step::Bin(op, x, y));
+            ints.push(steps.len() - 1);
+        }
+    }
+    let n = steps.len();
+    let roots = (n.saturating_sub(4)..n).collect();
+    Program {
+        ty,
+        steps,
+        vars,
+        roots,
+    }
+}
+
+/// The program's e-graph: the id of each step.
+fn build(p: &Program) -> (EG, Vec<Id>) {
+    let mut eg = EG::new(EqAnalysis::default());
+    for (lo, hi) in &p.vars {
+        eg.analysis.vars.push(Facts::range(p.ty, *lo, *hi, 0));
+    }
+    let t = eg.add(Node::leaf(Kind::Ty(p.ty)));
+    let mut ids = Vec::new();
+    for s in &p.steps {
+        let id = match s {
+            Step::Var(i) => eg.add(Node::leaf(Kind::Var(*i))),
+            Step::Const(c) => rules::add_const(&mut eg, p.ty, *c),
+            Step::Bin(op, x, y) => {
+                eg.add(Node::op(Kind::Bin(bin_index(*op)), &[t, ids[*x], ids[*y]]))
+            }
+            Step::Cmp(pr, x, y) => {
+                let pn = eg.add(Node::leaf(Kind::Pred(*pr)));
+                eg.add(Node::op(Kind::Cmp, &[pn, ids[*x], ids[*y]]))
+            }
+            Step::Select(c, x, y) => {
+                eg.add(Node::op(Kind::Select, &[t, ids[*c], ids[*x], ids[*y]]))
+            }
+        };
+        ids.push(id);
+    }
+    eg.rebuild();
+    (eg, ids)
+}
+
+/// Evaluates the input program; `None` for a value that is undefined (division by zero,
+/// signed overflow of a division, an oversized shift) or depends on one.
+fn eval_program(p: &Program, inputs: &[u128]) -> Vec<Option<u128>> {
+    let w = p.ty.width;
+    let mut vals: Vec<Option<u128>> = Vec::new();
+    for s in &p.steps {
+        let v = match s {
+            Step::Var(i) => Some(inputs[*i as usize]),
+            Step::Const(c) => Some(*c),
+            Step::Bin(op, x, y) => match (vals[*x], vals[*y]) {
+                (Some(a), Some(b)) => op.eval(a, b, w).ok(),
+                _ => None,
+            },
+            Step::Cmp(pr, x, y) => match (vals[*x], vals[*y]) {
+                (Some(a), Some(b)) => Some(pred_of(*pr).eval(a, b, w) as u128),
+                _ => None,
+            },
+            Step::Select(c, x, y) => match (vals[*c], vals[*x], vals[*y]) {
+                (Some(c), Some(a), Some(b)) => Some(if c == 1 { a } else { b }),
+                _ => None,
+            },
+        };
+        vals.push(v);
+    }
+    vals
+}
+
+/// Evaluates the extracted program for class `id`.
+fn eval_choice(
+    eg: &EG,
+    choice: &extract::Choice,
+    inputs: &[u128],
+    id: Id,
+    memo: &mut FxHashMap<Id, Option<u128>>,
+) -> Option<u128> {
+    let id = eg.find(id);
+    if let Some(v) = memo.get(&id) {
+        return *v;
+    }
+    let node = &choice[&id];
+    let data = |c: Id| eg[c].data.clone();
+    let arg = |i: usize, memo: &mut FxHashMap<Id, Option<u128>>| {
+        eval_choice(eg, choice, inputs, node.args[i], memo)
+    };
+    let v = match node.kind {
+        Kind::Var(i) => Some(inputs[i as usize]),
+        Kind::Const => Some(eg[id].data.konst().expect("a constant")),
+        Kind::Bin(_) => {
+            let w = data(node.args[1]).width();
+            let (a, b) = (arg(1, memo)?, arg(2, memo)?);
+            node.bin().expect("binary").eval(a, b, w).ok()
+        }
+        Kind::Cmp => {
+            let Some(Kind::Pred(p)) = data(node.args[0]).meta else {
+                panic!("cmp without predicate")
+            };
+            let w = data(node.args[1]).width();
+            let (a, b) = (arg(1, memo)?, arg(2, memo)?);
+            Some(pred_of(p).eval(a, b, w) as u128)
+        }
+        Kind::Select => {
+            let c = arg(1, memo)?;
+            let (a, b) = (arg(2, memo)?, arg(3, memo)?);
+            Some(if c == 1 { a } else { b })
+        }
+        Kind::Cast(c) => {
+            let Some(Kind::Ty(to)) = data(node.args[0]).meta else {
+                panic!("cast without type")
+            };
+            let from = data(node.args[1]).width();
+            let x = arg(1, memo)?;
+            Some(c.semantics().eval(x, from, to.width))
+        }
+        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => None,
+    };
+    memo.insert(id, v);
+    v
+}
+
+fn saturate(eg: EG, nodes: usize, iters: usize) -> EG {
+    Runner::default()
+        .with_egraph(eg)
+        .with_node_limit(nodes)
+        .with_iter_limit(iters)
+        .with_time_limit(std::time::Duration::from_secs(5))
+        .run(&rules::builtin())
+        .egraph
+}
+
+/// An input inside the told ranges, often at their ends or at a sign boundary.
+fn sample(r: &mut Rng, lo: u128, hi: u128, w: u32) -> u128 {
+    let span = hi - lo;
+    let edge = [lo, hi, 0, 1u128 << (w - 1), mask(w)];
+    let c = edge[r.below(edge.len() as u64) as usize];
+    if r.below(3) == 0 && (lo..=hi).contains(&c) {
+        return c;
+    }
+    lo + (((r.next() as u128) << 64 | r.next() as u128) % (span + 1))
+}
+
+#[test]
+fn extracted_programs_equal_their_input_on_random_inputs() {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut compared = 0;
+    let mut rewritten = 0;
+    for case in 0..300 {
+        let w = [8, 32, 64][case % 3];
+        let n = 4 + r.below(10) as usize;
+        let p = random_program(&mut r, w, n);
+        let (eg, ids) = build(&p);
+        let eg = saturate(eg, 3000, 6);
+        let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+        let (choice, _) = extract::extract(&eg, &CostModel::default(), &roots, None)
+            .unwrap_or_else(|| panic!("case {case}: no extraction"));
+        // The extraction differs from the input whenever a root's class lost its op.
+        rewritten += usize::from(p.roots.iter().any(|i| {
+            !matches!(
+                choice[&eg.find(ids[*i])].kind,
+                Kind::Bin(_) | Kind::Cmp | Kind::Select
+            )
+        }));
+        for _ in 0..40 {
+            let inputs: Vec<u128> = p
+                .vars
+                .iter()
+                .map(|(lo, hi)| sample(&mut r, *lo, *hi, w))
+                .collect();
+            let want = eval_program(&p, &inputs);
+            let mut memo = FxHashMap::default();
+            for (k, ri) in p.roots.iter().enumerate() {
+                let Some(expected) = want[*ri] else { continue };
+                let got = eval_choice(&eg, &choice, &inputs, roots[k], &mut memo);
+                assert_eq!(
+                    got,
+                    Some(expected),
+                    "case {case} (i{w}), root {ri}, inputs {:?} (signed {:?})\nprogram {:?}",
+                    inputs,
+                    inputs.iter().map(|x| sext(*x, w)).collect::<Vec<_>>(),
+                    p.steps
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 10_000, "only {compared} comparisons");
+    assert!(
+        rewritten > 30,
+        "only {rewritten} programs changed: the rules barely fired"
+    );
+}
+
+#[test]
+fn greedy_extraction_is_within_two_percent_of_the_exact_optimum() {
+    let mut r = Rng(42);
+    let costs = CostModel::default();
+    let (mut finished, mut worst) = (0, 1.0f64);
+    for case in 0..200 {
+        let n = 2 + r.below(4) as usize;
+        let p = random_program(&mut r, 32, n);
+        let (eg, ids) = build(&p);
+        let eg = saturate(eg, 60, 3);
+        let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+        let Some((exact_cost, _)) = extract::exact(&eg, &costs, &roots, 200_000) else {
+            continue;
+        };
+        finished += 1;
+        let (_, greedy) = extract::extract(&eg, &costs, &roots, None).expect("an extraction");
+        assert!(
+            greedy <= exact_cost * 1.02 + 1e-9,
+            "case {case}: greedy {greedy} vs exact {exact_cost}: {:?}",
+            p.steps
+        );
+        if exact_cost > 0.0 {
+            worst = worst.max(greedy / exact_cost);
+        }
+    }
+    assert!(
+        finished >= 50,
+        "the exact extractor finished only {finished} graphs"
+    );
+    assert!(worst <= 1.02, "worst ratio {worst}");
+}
+
+#[test]
+fn constants_fold_with_wrap_around_at_the_width() {
+    // (127 + 1) at i8 is -128, and INT_MIN / -1 is not folded (undefined).
+    let p = Program {
+        ty: Ty {
+            width: 8,
+            index: false,
+        },
+        steps: vec![
+            Step::Const(127),
+            Step::Const(1),
+            Step::Bin(IntBinOp::AddI, 0, 1),
+            Step::Const(0x80),
+            Step::Const(0xff),
+            Step::Bin(IntBinOp::DivSI, 3, 4),
+        ],
+        vars: vec![],
+        roots: vec![2, 5],
+    };
+    let (eg, ids) = build(&p);
+    assert_eq!(eg[ids[2]].data.konst(), Some(0x80));
+    assert_eq!(eg[ids[5]].data.konst(), None);
+}
+
+#[test]
+fn signed_division_of_possibly_negative_values_is_not_a_shift() {
+    // x divsi 4 with x of unknown sign must stay a signed division: -7 / 4 is -1, -7 >> 2 is
+    // -2. With x known non-negative it becomes a shift.
+    for (range, shift) in [((0, mask(32)), false), ((0, 1000), true)] {
+        let p = Program {
+            ty: Ty {
+                width: 32,
+                index: false,
+            },
+            steps: vec![
+                Step::Var(0),
+                Step::Const(4),
+                Step::Bin(IntBinOp::DivSI, 0, 1),
+            ],
+            vars: vec![range],
+            roots: vec![2],
+        };
+        let (eg, ids) = build(&p);
+        let eg = saturate(eg, 1000, 8);
+        let root = eg.find(ids[2]);
+        let (choice, _) =
+            extract::extract(&eg, &CostModel::default(), &[root], None).expect("extracts");
+        let is_shift = choice[&root].bin() == Some(IntBinOp::ShRUI);
+        assert_eq!(is_shift, shift, "range {range:?}: {:?}", choice[&root]);
+    }
+}
+
+#[test]
+fn casts_follow_the_semantics() {
+    let i32t = Ty {
+        width: 32,
+        index: false,
+    };
+    let i64t = Ty {
+        width: 64,
+        index: false,
+    };
+    let mut eg = EG::new(EqAnalysis::default());
+    let c = rules::add_const(&mut eg, i32t, 0xffff_fff0);
+    let t = eg.add(Node::leaf(Kind::Ty(i64t)));
+    let s = eg.add(Node::op(Kind::Cast(Cast::ExtSI), &[t, c]));
+    let u = eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[t, c]));
+    eg.rebuild();
+    assert_eq!(eg[s].data.konst(), Some(0xffff_ffff_ffff_fff0));
+    assert_eq!(eg[u].data.konst(), Some(0xffff_fff0));
+    assert!(eg[u].nodes.iter().all(|n| n.children().len() == 2));
+}
+
+#[test]
+fn rule_files_report_line_and_column() {
+    use super::rulefile::parse;
+    let cases: &[(&str, (usize, usize), &str)] = &[
+        (
+            "(rule \"a\" (arith.mul ?x ?y) ?x)",
+            (1, 12),
+            "unknown op 'arith.mul'",
+        ),
+        (
+            "\n  (rule \"a\" (arith.addi ?x) ?x)",
+            (2, 13),
+            "takes 2 operands",
+        ),
+        (
+            "(rule \"a\" (arith.addi ?x ?y) ?z)",
+            (1, 30),
+            "'?z' is not bound",
+        ),
+        (
+            "(rule \"a\" (arith.addi (const i64 1) (const i32 1)) ?x)",
+            (1, 37),
+            "ill-typed",
+        ),
+        (
+            "(rule \"a\" (arith.cmpi ult ?x ?y) (arith.addi i64 ?x ?y))",
+            (1, 34),
+            "ill-typed",
+        ),
+        ("(rule \"a\" (arith.addi ?x ?y) ?x", (1, 1), "unclosed '('"),
+        (
+            "(rule \"a\" (arith.addi ?x ?y) ?x (if (prime ?x)))",
+            (1, 38),
+            "unknown condition",
+        ),
+        (
+            "(rule \"a\" (arith.extsi ?x) ?x)",
+            (1, 11),
+            "takes its result type",
+        ),
+        (
+            "(rule \"a\" (const 1) (const x))",
+            (1, 28),
+            "not an integer literal",
+        ),
+    ];
+    for (text, (line, col), msg) in cases {
+        let Err(e) = parse(text) else {
+            panic!("{text}: accepted")
+        };
+        assert_eq!((e.line, e.col), (*line, *col), "{text}: {}", e.message);
+        assert!(e.message.contains(msg), "{text}: {}", e.message);
+    }
+}
+
+#[test]
+fn a_rule_file_rule_rewrites() {
+    let rules = super::rulefile::parse(
+        "; multiply by 8 is a shift\n(rule \"mul8\" (arith.muli ?x (const 8)) (arith.shli ?x (const 3)))\n",
+    )
+    .expect("a valid rule file");
+    assert_eq!(rules.len(), 1);
+    let p = Program {
+        ty: Ty {
+            width: 32,
+            index: false,
+        },
+        steps: vec![
+            Step::Var(0),
+            Step::Const(8),
+            Step::Bin(IntBinOp::MulI, 0, 1),
+        ],
+        vars: vec![(0, mask(32))],
+        roots: vec![2],
+    };
+    let (eg, ids) = build(&p);
+    let eg = Runner::default().with_egraph(eg).run(&rules).egraph;
+    let shl = eg[ids[2]]
+        .nodes
+        .iter()
+        .any(|n| n.bin() == Some(IntBinOp::ShLI));
+    assert!(shl, "{:?}", eg[ids[2]].nodes);
+}
+
+#[test]
+fn cost_files_override_and_report_errors() {
+    let m = CostModel::parse("# costs\nmul32 3\ndiv32 25 # slow\n").expect("valid");
+    assert_eq!(m.get("mul32"), 3.0);
+    assert_eq!(m.get("div32"), 25.0);
+    assert_eq!(m.get("add"), 1.0);
+    let e = CostModel::parse("add 1\nmull32 2\n").unwrap_err();
+    assert_eq!((e.0, e.1), (2, 1));
+    let e = CostModel::parse("add -1\n").unwrap_err();
+    assert_eq!((e.0, e.1), (1, 5));
+}
