@@ -12,12 +12,19 @@
 # cuBLAS's GemmEx (f16 in, f32 accumulation, f16 out) on the same device buffers in the same
 # process, its C checked against ours and timed the same way ("ours/cublas = Z%").
 # One table at the end (TFLOP/s = 2MNK / t).
+#
+# EXAMPLES (paths, default the three Hopper examples) picks the kernels, for instance a file
+# `tilus-opt --pass-pipeline='builtin.module(pipeline{stages=4})'` printed; LOWERINGS (default
+# "default") runs each with other lowering pipelines too (`tilus-run --lowering`), e.g.
+# LOWERINGS="default builtin.module(tilus-to-ptx{eqsat=false})".
 set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
 tmp=/tmp/tilus-mm
 mkdir -p "$out" "$tmp"
 SIZES=${SIZES:-"4096 8192"}
+EXAMPLES=${EXAMPLES:-"examples/hopper_matmul_v1_wgmma.mlir examples/hopper_matmul_v2_pipeline.mlir examples/hopper_matmul_v3_warp_specialized.mlir"}
+LOWERINGS=${LOWERINGS:-default}
 # tilus-run loads libcublas at run time: put the toolkit's and PyTorch's copies on the path.
 cublas_dirs=$(python3 - <<'PY' 2>/dev/null
 import glob, os, sys
@@ -40,23 +47,31 @@ np.save(f"{d}/a_{s}.npy", (rng.random((s, s), dtype=np.float32) * 2 - 1).astype(
 np.save(f"{d}/b_{s}.npy", (rng.random((s, s), dtype=np.float32) * 2 - 1).astype(np.float16))
 PY
   flops=$((2 * s * s * s))
-  for ex in hopper_matmul_v1_wgmma hopper_matmul_v2_pipeline hopper_matmul_v3_warp_specialized; do
+  for f in $EXAMPLES; do
+  for low in $LOWERINGS; do
+    ex=$(basename "$f" .mlir)
+    lflag=()
+    if [ "$low" != default ]; then
+      lflag=(--lowering "$low")
+      ex="$ex [${low#builtin.module(}"
+      ex="${ex%)}]"
+    fi
     extra=""
-    [ "$ex" = hopper_matmul_v3_warp_specialized ] && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
-    o=$("$bin" examples/$ex.mlir --backend cuda --no-reference --timeout 60 \
+    grep -q '%num_tiles' "$f" && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
+    o=$("$bin" "$f" --backend cuda --no-reference --timeout 60 "${lflag[@]}" \
         --arg m=$s --arg n=$s --arg k=$s $extra \
-        --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_${ex}_$s.npy \
+        --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_$s.npy \
         --bench --bench-reps 20 --bench-warmup 3 --flops $flops --compare cublas 2>&1)
     rc=$?
     echo "== $ex $s rc=$rc" >>"$out/matmul.log"
     echo "$o" >>"$out/matmul.log"
     line=$(echo "$o" | grep -E '^bench: (median|.*TFLOP)' | head -2 | tr '\n' ' ')
     cub=$(echo "$o" | grep -E '^cublas: ' | tr '\n' ' ')
-    chk=$(python3 - "$s" "$tmp" "$ex" <<'PY'
+    chk=$(python3 - "$s" "$tmp" <<'PY'
 import sys, numpy as np, torch
-s, d, ex = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+s, d = int(sys.argv[1]), sys.argv[2]
 try:
-    c = torch.from_numpy(np.load(f"{d}/c_{ex}_{s}.npy").astype(np.float32)).cuda()
+    c = torch.from_numpy(np.load(f"{d}/c_{s}.npy").astype(np.float32)).cuda()
 except Exception as e:
     print(f"no output ({e.__class__.__name__})"); sys.exit()
 a = torch.from_numpy(np.load(f"{d}/a_{s}.npy")).cuda().float()
@@ -68,6 +83,8 @@ PY
 )
     printf '%-36s %5d rc=%d  %s  %s\n' "$ex" "$s" "$rc" "$line" "$chk" | tee -a "$table"
     printf '%-36s %5d       %s\n' "  (same run) cuBLAS" "$s" "${cub:-no cublas line: see matmul.log}" | tee -a "$table"
+    rm -f "$tmp/c_$s.npy"
+  done
   done
   python3 - "$s" "$tmp" <<'PY' | tee -a "$table"
 import sys, numpy as np, torch
