@@ -270,14 +270,18 @@ struct Event {
     /// group with a known position).
     threads: (i64, i64),
     order: usize,
+    /// For straight-line arrivals and copies: how many straight-line waits on the same barrier
+    /// slot the executing threads passed before it. A wait separates phases, so arrivals in
+    /// different epochs complete different phases instead of adding up in one.
+    epoch: usize,
 }
 
 impl Event {
     fn is_arrival(&self) -> bool {
         matches!(self.kind, Kind::Arrive { .. } | Kind::ExpectTx { .. })
     }
-    fn cluster(&self) -> (Option<Trip>, Slot, Guard) {
-        (self.trip, self.slot, self.guard)
+    fn cluster(&self) -> (Option<Trip>, Slot, Guard, usize) {
+        (self.trip, self.slot, self.guard, self.epoch)
     }
     fn count(&self, t: i64) -> i64 {
         self.trip.map_or(1, |tr| tr.count(t))
@@ -666,6 +670,7 @@ impl<'c> Analysis<'c> {
             guard: self.guard(op, lp).map_err(|e| (bar, e))?,
             threads: self.threads(op),
             order: self.order[&op],
+            epoch: 0,
         }))
     }
 }
@@ -726,7 +731,8 @@ fn check_kernel(ctx: &Context, kernel: OpId) -> KernelReport {
             report.skipped += 1;
             continue;
         }
-        let evs: Vec<Event> = events.iter().filter(|e| e.bar == *v).copied().collect();
+        let mut evs: Vec<Event> = events.iter().filter(|e| e.bar == *v).copied().collect();
+        assign_epochs(&mut evs, &b.counts);
         let before = report.errors.len();
         check_barrier(ctx, &an, *v, b, &evs, &mut report.errors);
         if report.errors.len() == before {
@@ -739,6 +745,57 @@ fn check_kernel(ctx: &Context, kernel: OpId) -> KernelReport {
     check_async_readers(ctx, kernel, &mut report.errors);
     check_unwaited_reads(ctx, &an, &all, &mut report.errors);
     report
+}
+
+/// Numbers the straight-line arrivals and copies of one barrier by the straight-line waits on
+/// the same slot that their threads passed first (see [`Event::epoch`]): `arrive; wait phase 0;
+/// arrive; wait phase 1` completes two phases of a count-1 barrier, it does not over-arrive.
+fn assign_epochs(evs: &mut [Event], counts: &[i64]) {
+    // What ends an epoch for the threads after it: a straight-line wait on the slot, or a plain
+    // arrive whose arrivals alone complete a phase (`arrive; arrive` by one thread on a
+    // count-1 barrier completes two phases, one after the other).
+    let contains = |(wb, wn): (i64, i64), (b, n): (i64, i64)| {
+        wb <= b && b.saturating_add(n) <= wb.saturating_add(wn)
+    };
+    let full = |e: &Event| match (e.kind, e.slot) {
+        (Kind::Arrive { m }, Slot::Const(j)) => counts.get(j as usize).is_some_and(|c| *c == m),
+        _ => false,
+    };
+    let ends: Vec<(Slot, usize, (i64, i64))> = evs
+        .iter()
+        .filter(|w| w.trip.is_none() && (matches!(w.kind, Kind::Wait { .. }) || full(w)))
+        .map(|w| (w.slot, w.order, w.threads))
+        .collect();
+    for e in evs.iter_mut() {
+        if e.trip.is_some() || matches!(e.kind, Kind::Wait { .. }) {
+            continue;
+        }
+        e.epoch = ends
+            .iter()
+            .filter(|&&(slot, order, wt)| {
+                slot == e.slot && order < e.order && contains(wt, e.threads)
+            })
+            .count();
+    }
+}
+
+/// For a straight-line wait: how many straight-line waits on the same slot its threads passed
+/// before it (its round: `wait parity 0; ...; wait parity 1` are the first and second).
+fn prior_waits(evs: &[Event], w: &Event) -> i64 {
+    if w.trip.is_some() {
+        return 0;
+    }
+    evs.iter()
+        .filter(|o| {
+            o.trip.is_none()
+                && matches!(o.kind, Kind::Wait { .. })
+                && o.slot == w.slot
+                && o.order < w.order
+                && o.threads.0 <= w.threads.0
+                && w.threads.0.saturating_add(w.threads.1)
+                    <= o.threads.0.saturating_add(o.threads.1)
+        })
+        .count() as i64
 }
 
 /// A wait for the read-before-wait check: barrier, program position, innermost loop and
@@ -786,6 +843,23 @@ fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut
     if fills.is_empty() {
         return;
     }
+    // Arrivals by threads (not by the copy engine): barrier, position, loop, threads.
+    let arrives: Vec<WaitSite> = all
+        .iter()
+        .filter_map(|&o| {
+            let bar = if let Some(a) = ArriveOp::cast(ctx, o) {
+                a.barriers(ctx)
+            } else {
+                ArriveExpectTxOp::cast(ctx, o)?.barriers(ctx)
+            };
+            Some((
+                bar,
+                an.order[&o],
+                an.loops(o).first().copied(),
+                an.threads(o),
+            ))
+        })
+        .collect();
     for &o in all {
         let reads: Vec<Value> = if let Some(l) = LoadSharedOp::cast(ctx, o) {
             vec![l.src(ctx)]
@@ -803,9 +877,34 @@ fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut
             let Some(&(_, fill_bar, fill_op)) = fills.iter().find(|(b, _, _)| *b == root) else {
                 continue;
             };
-            let waited = waits.iter().any(|&(bar, order, wl, wt)| {
-                bar == fill_bar && order < an.order[&o] && wl == lp && overlap(wt, threads)
-            });
+            let before_read = |&(bar, order, wl, wt): &WaitSite| {
+                let _ = bar;
+                order < an.order[&o] && wl == lp && overlap(wt, threads)
+            };
+            let waited = waits.iter().any(|w| w.0 == fill_bar && before_read(w));
+            // Or ordered through a hand-off: the reader waited on another barrier every
+            // arrival on which comes after a wait on the fill's barrier by the arriving threads
+            // (wait(full); arrive(handoff) by a producer, wait(handoff) by the reader).
+            let handed_off = || {
+                waits
+                    .iter()
+                    .filter(|w| w.0 != fill_bar && before_read(w))
+                    .any(|w| {
+                        let arrivals: Vec<&WaitSite> =
+                            arrives.iter().filter(|a| a.0 == w.0).collect();
+                        !arrivals.is_empty()
+                            && arrivals.iter().all(|&&(_, ao, al, at)| {
+                                waits.iter().any(|&(fb, fo, fl, ft)| {
+                                    fb == fill_bar
+                                        && fo < ao
+                                        && fl == al
+                                        && ft.0 <= at.0
+                                        && at.0.saturating_add(at.1) <= ft.0.saturating_add(ft.1)
+                                })
+                            })
+                    })
+            };
+            let waited = waited || handed_off();
             if !waited {
                 errors.push(
                     Diagnostic::op(
@@ -965,7 +1064,7 @@ fn check_barrier(
     }
 
     // 2./3. Clusters: arrivals per phase and transaction bytes.
-    let mut clusters: Vec<(Option<Trip>, Slot, Guard)> = Vec::new();
+    let mut clusters: Vec<(Option<Trip>, Slot, Guard, usize)> = Vec::new();
     for e in evs
         .iter()
         .filter(|e| e.is_arrival() || matches!(e.kind, Kind::Tx { .. }))
@@ -1220,7 +1319,7 @@ fn check_phases(
                 if !(0..n).contains(&j) {
                     continue;
                 }
-                let round = rounds[j as usize];
+                let round = rounds[j as usize] + prior_waits(evs, w);
                 rounds[j as usize] += 1;
                 let parity = phase.at(k);
                 // The phase this wait observes: its round, one behind when it starts at 1.
