@@ -39,6 +39,9 @@
 // K2: warp-specialize: consumer-warpgroups=2 is not supported yet
 // RUN: not tilus-opt %S/../../examples/hopper_matmul_v1_wgmma.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{producer-warps=2})' 2>&1 | FileCheck %s --check-prefix=P2
 // P2: warp-specialize: producer-warps must be 1 (one warp issues the copies), got 2
+// A kernel of 32 warps has no room for the producer warp:
+// RUN: sed 's/^    warps(4)/    warps(32)/' %S/../../examples/hopper_matmul_v0_tma.mlir | not tilus-opt - --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize)' 2>&1 | FileCheck %s --check-prefix=W32
+// W32: warp-specialize: the kernel has 32 warps; adding 1 producer warp would exceed the 32 warps of a block
 //
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v1
 // CHECK-SAME:    warps(5)

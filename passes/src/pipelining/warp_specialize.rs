@@ -122,6 +122,17 @@ impl Pass for WarpSpecialize {
             {
                 continue;
             }
+            let warps = kernel.warps(ctx);
+            if warps + self.producer_warps > 32 {
+                return Err(vec![Diagnostic::op(
+                    k,
+                    format!(
+                        "warp-specialize: the kernel has {warps} warps; adding {} producer warp \
+                         would exceed the 32 warps of a block",
+                        self.producer_warps
+                    ),
+                )]);
+            }
             rewrite(ctx, kernel, body, &rings[0]);
             n += 1;
         }
