@@ -226,6 +226,16 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
     if !announced || copies == 0 {
         return None;
     }
+    // The producer recomputes what the fill reads from the main body: that must be effect-free
+    // scalar code and views of `stage` and of `i + N` only.
+    let fill_ops: Vec<OpId> = ctx.block_ops(fill).collect();
+    for o in fill_ops {
+        for v in ctx.operands(o).to_vec() {
+            if !recomputable(ctx, v, body, stage, next_tile, 0) {
+                return None;
+            }
+        }
+    }
     // The full barriers are used by the prologue, the wait and the refill only.
     let prologue = ctx.block_ops(kbody).take_while(|&o| o != l).find(|&o| {
         SingleThreadOp::is(ctx, o) && ctx.uses(full).iter().any(|u| is_inside(ctx, u.op, o))
@@ -247,6 +257,38 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
         fill,
         next_tile,
     })
+}
+
+/// Whether the producer can rebuild `v` (read by the fill) outside the main body: `v` is defined
+/// outside the body, is the stage or the refilled tile `i + N`, or comes from effect-free ops of
+/// the body over such values.
+fn recomputable(
+    ctx: &Context,
+    v: Value,
+    body: BlockId,
+    stage: Value,
+    next_tile: Value,
+    depth: usize,
+) -> bool {
+    if v == stage || v == next_tile {
+        return true;
+    }
+    if ctx.block_args(body).contains(&v) {
+        return false;
+    }
+    let Some(d) = ctx.defining_op(v) else {
+        return true;
+    };
+    if ctx.op_parent_block(d) != Some(body) {
+        return true;
+    }
+    depth < 16
+        && ctx.regions(d).is_empty()
+        && tilus_ir::rewrite::is_effect_free(ctx, d)
+        && ctx
+            .operands(d)
+            .iter()
+            .all(|&o| recomputable(ctx, o, body, stage, next_tile, depth + 1))
 }
 
 fn is_inside(ctx: &Context, op: OpId, ancestor: OpId) -> bool {
