@@ -32,6 +32,25 @@
 // PTX-COUNT-3: mbarrier.init.shared::cta.b64 {{.*}}, 1;
 // PTX-COUNT-3: mbarrier.init.shared::cta.b64 {{.*}}, 128;
 //
+// Broken variants of that output are rejected by verify-barriers at the op, and the interpreter
+// deadlocks on each (5 iterations): the consumers' release dropped, the producer starting at the
+// consumers' phase (it waits for a release that needs its own fill), and an empty barrier
+// counting the producer warp's threads too.
+// RUN: sed '/mbarrier.arrive %/d' %t.ws3.mlir > %t.norelease.mlir
+// RUN: not tilus-opt %t.norelease.mlir --verify-barriers -o /dev/null --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=NORELEASE
+// NORELEASE: error: this wait never returns when the loop runs 4 iterations
+// NORELEASE: note: barriers#1 is allocated here with counts [128, 128, 128]; an arrive on it is missing from a round
+// RUN: not tilus-run %t.norelease.mlir --arg k=320 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sed 's/= mbarrier.producer_initial_phase/= mbarrier.consumer_initial_phase/' %t.ws3.mlir > %t.phase.mlir
+// RUN: not tilus-opt %t.phase.mlir --verify-barriers -o /dev/null --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=PHASE
+// PHASE: error: deadlock: this wait on barriers#1[k mod 3] (parity 0 in iteration 0)
+// RUN: not tilus-run %t.phase.mlir --arg k=320 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// RUN: sed 's/counts \[128, 128, 128\]/counts [160, 160, 160]/' %t.ws3.mlir > %t.count.mlir
+// RUN: not tilus-opt %t.count.mlir --verify-barriers -o /dev/null --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=COUNT
+// COUNT: error: the phases of barriers#1[0] never complete: 128 arrivals per phase of the 160 the barrier counts (32 missing)
+// RUN: not tilus-run %t.count.mlir --arg k=320 2>&1 | FileCheck %s --check-prefix=DEADLOCK
+// DEADLOCK: deadlock: every live unit is blocked
+//
 // A kernel that is already specialized (v3) is left alone; the options are checked.
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v3_warp_specialized.mlir --pass-pipeline='builtin.module(warp-specialize)' --pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: (S) 0 num-specialized
