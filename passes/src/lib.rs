@@ -161,6 +161,7 @@ pub fn registry() -> Vec<PassInfo> {
         lower::async_to_ptx::AsyncToPtx::INFO,
         verify_barriers::VerifyBarriers::INFO,
         pipelining::Pipeline::INFO,
+        pipelining::WarpSpecialize::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PrintOpCount::INFO,
         testing::Fail::INFO,

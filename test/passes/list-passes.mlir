@@ -1,6 +1,6 @@
 // --list-passes lists every registered pass by name (sorted), with its summary and its options,
 // each with the values it takes, its doc and its default, then the named pipelines with theirs.
-// All of it comes from the pass declarations. Only the test passes, verify-barriers and tilus-to-ptx are checked.
+// All of it comes from the pass declarations. Only the test passes, verify-barriers, warp-specialize and tilus-to-ptx are checked.
 // RUN: tilus-opt --list-passes | FileCheck %s
 // CHECK:      Passes:
 // CHECK:        --test-fail {{ *}}-   Test pass: report an error at (or break) each op carrying a `test.fail` attribute
@@ -11,6 +11,9 @@
 // CHECK-NEXT:     --limit=<integer> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
 // CHECK-NEXT:     --only=<list> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
+// CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer warp and consumer warps
+// CHECK-NEXT:     --consumer-warpgroups=<integer> {{ *}}- Consumer groups splitting the tile's rows (only 1 is supported) (default: 1)
+// CHECK-NEXT:     --producer-warps=<integer> {{ *}}- Warps of the producer group (only 1 is supported) (default: 1)
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tilus-to-ptx {{ *}}-   Lower Tilus kernels to the ptx dialect (the whole pipeline) (runs on 'builtin.module')
 // CHECK-NEXT:     --eqsat=<bool> {{ *}}- Run eqsat (then canonicalize and cse) on the integer arithmetic before convert-scf-to-cf (default: true)

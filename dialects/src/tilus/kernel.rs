@@ -68,6 +68,30 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+impl KernelOp {
+    /// Sets the block's warp count. Passes that add a thread group beside the existing ones
+    /// (`warp-specialize` adds producer warps) grow the root group; the attribute keeps its
+    /// declared i64 type so the op still verifies and prints as `warps(N)`.
+    pub fn set_warps(self, ctx: &mut Context, warps: i64) {
+        let ty = ctx.int_type(64);
+        let a = ctx.attr(tilus_ir::AttrKind::Integer {
+            value: warps.into(),
+            ty,
+        });
+        // `warps` is inherent: it lives in the properties dictionary when the op has one.
+        let props = ctx.op(self.op()).properties;
+        match props.map(|p| ctx.attr_kind(p).clone()) {
+            Some(tilus_ir::AttrKind::Dict(mut entries)) => {
+                entries.retain(|(k, _)| k != "warps");
+                entries.push(("warps".to_string(), a));
+                let d = ctx.dict_attr(entries);
+                ctx.op_mut(self.op()).properties = Some(d);
+            }
+            _ => ctx.set_attr(self.op(), "warps", Some(a)),
+        }
+    }
+}
+
 fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let (inputs, results) = function_type(ctx, op).unwrap_or_default();
     if !results.is_empty() {

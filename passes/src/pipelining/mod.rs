@@ -26,6 +26,9 @@
 //! the prologue's bound is `min(T, N)` and the refill's guard `i + N < T`. A loop that does
 //! not have this shape is left alone (the pass reports how many it pipelined).
 
+mod warp_specialize;
+pub use warp_specialize::WarpSpecialize;
+
 use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{CmpIPredicate, IntBinOp, XOrIOp};
