@@ -1015,6 +1015,13 @@ pub fn matmul_acc(a: &Tensor, b: &Tensor, c: &Tensor) -> Result<Tensor, String> 
     }
     let (m, k, n) = (m as usize, k as usize, n as usize);
     let dtype = c.dtype;
+    if let Some(data) = matmul_f32_exact_products(a, b, c, m, k, n) {
+        return Ok(Tensor {
+            dtype,
+            shape: c.shape.clone(),
+            data,
+        });
+    }
     let int = int_info(dtype);
     let mut data = c.data.clone();
     for i in 0..m {
@@ -1045,4 +1052,96 @@ pub fn matmul_acc(a: &Tensor, b: &Tensor, c: &Tensor) -> Result<Tensor, String> 
         shape: c.shape.clone(),
         data,
     })
+}
+
+/// Whether every value of a float `dtype` has at most 12 significant bits, so that the product
+/// of two of them has at most 24 and fits an f32 significand.
+fn narrow_float(dtype: DType) -> bool {
+    dtype.is_float() && !matches!(dtype, DType::F32 | DType::F64)
+}
+
+/// (largest magnitude, smallest non-zero magnitude) of finite values; `None` if any value is
+/// inf or NaN.
+fn magnitude_range(data: &[f64]) -> Option<(f64, f64)> {
+    let (mut hi, mut lo) = (0.0f64, f64::INFINITY);
+    for &x in data {
+        let a = x.abs();
+        if !a.is_finite() {
+            return None;
+        }
+        hi = hi.max(a);
+        if a != 0.0 {
+            lo = lo.min(a);
+        }
+    }
+    Some((hi, lo))
+}
+
+/// The f32-accumulator MMA of [`matmul_acc`] computed in f32 arithmetic, where that gives the
+/// same bits: for narrow float operands (f16, bf16, tf32, fp8, sub-byte) whose products are
+/// exact normal f32 values (at most 24 significant bits, magnitudes checked per call), the
+/// f32 addition `acc + p` is the correctly rounded sum, which is what the generic path's
+/// round-to-odd f64 addition gives. The loop order is `i, k, j`, so each accumulator still
+/// receives its products in ascending `k`, while the `j` loop runs over contiguous f32 lanes
+/// (vectorized). `None` when the conditions do not hold; the caller then uses the generic path.
+fn matmul_f32_exact_products(
+    a: &Tensor,
+    b: &Tensor,
+    c: &Tensor,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Option<Vec<f64>> {
+    if c.dtype != DType::F32 || !narrow_float(a.dtype) || !narrow_float(b.dtype) {
+        return None;
+    }
+    let (ahi, alo) = magnitude_range(&a.data)?;
+    let (bhi, blo) = magnitude_range(&b.data)?;
+    magnitude_range(&c.data)?;
+    let all_zero = ahi == 0.0 || bhi == 0.0;
+    // Every non-zero product must be a normal f32 (exact, 24 bits) and no product may overflow.
+    if !all_zero && (ahi * bhi > f32::MAX as f64 || alo * blo < f32::MIN_POSITIVE as f64) {
+        return None;
+    }
+    let af: Vec<f32> = a.data.iter().map(|&x| x as f32).collect();
+    let bf: Vec<f32> = b.data.iter().map(|&x| x as f32).collect();
+    let mut acc: Vec<f32> = c.data.iter().map(|&x| x as f32).collect();
+    mma_rows_f32(&af, &bf, &mut acc, m, k, n);
+    Some(acc.into_iter().map(f64::from).collect())
+}
+
+/// `acc[i, :] += a[i, kk] * b[kk, :]` for kk ascending: one rounded f32 multiply (exact here)
+/// and one rounded f32 add per element, never fused.
+fn mma_rows_f32(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { mma_rows_f32_avx2(a, b, acc, m, k, n) };
+            return;
+        }
+    }
+    mma_rows_f32_body(a, b, acc, m, k, n);
+}
+
+/// [`mma_rows_f32_body`] compiled with AVX2 enabled (8 f32 lanes); LLVM never contracts the
+/// separate multiply and add into an FMA without fast-math flags, so the rounding is the same.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mma_rows_f32_avx2(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    mma_rows_f32_body(a, b, acc, m, k, n);
+}
+
+#[inline(always)]
+fn mma_rows_f32_body(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    for i in 0..m {
+        let row = &mut acc[i * n..(i + 1) * n];
+        for kk in 0..k {
+            let x = a[i * k + kk];
+            let brow = &b[kk * n..(kk + 1) * n];
+            for (r, &y) in row.iter_mut().zip(brow) {
+                *r += x * y;
+            }
+        }
+    }
 }
