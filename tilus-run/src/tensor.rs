@@ -437,11 +437,100 @@ pub fn round_to(dtype: DType, x: f64) -> f64 {
             let (signed, bits) = int_info(dtype).unwrap_or((true, 64));
             wrap_int(f64_to_i128_mod(x.trunc()), signed, bits) as f64
         }
+        DType::F16 => round_normal_fast(x, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(x)),
+        DType::BF16 => round_normal_fast(x, BF16_FAST).unwrap_or_else(|| BF16_FORMAT.round(x)),
         _ => match FloatFormat::of(dtype) {
             Some(f) => f.round(x),
             None => x,
         },
     }
+}
+
+const F16_FORMAT: FloatFormat = FloatFormat {
+    exp_bits: 5,
+    man_bits: 10,
+    specials: Specials::Ieee,
+    saturate: false,
+};
+
+const BF16_FORMAT: FloatFormat = FloatFormat {
+    exp_bits: 8,
+    man_bits: 7,
+    specials: Specials::Ieee,
+    saturate: false,
+};
+
+/// What [`round_normal_fast`] needs of a format: its mantissa bits, its normal exponent range
+/// and its largest finite value.
+#[derive(Clone, Copy)]
+struct FastFormat {
+    man_bits: u32,
+    emin: i32,
+    emax: i32,
+    max: f64,
+}
+
+const F16_FAST: FastFormat = FastFormat {
+    man_bits: 10,
+    emin: -14,
+    emax: 15,
+    max: 65504.0,
+};
+
+const BF16_FAST: FastFormat = FastFormat {
+    man_bits: 7,
+    emin: -126,
+    emax: 127,
+    // (2^8 - 1) * 2^(127 - 7)
+    max: 3.3895313892515355e38,
+};
+
+/// Round to nearest even on the f64 bit pattern, for values whose result is a normal finite
+/// number of the format (the common case): adding half an ulp minus one, plus the kept last
+/// bit, then clearing the dropped bits is RNE, and a carry out of the mantissa moves into the
+/// exponent as it should. `None` (the caller takes [`FloatFormat::round`]) for zeros,
+/// subnormal results, overflow, inf and NaN, so the two always agree.
+#[inline]
+fn round_normal_fast(x: f64, f: FastFormat) -> Option<f64> {
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    if e < f.emin || e > f.emax {
+        return None;
+    }
+    let drop = 52 - f.man_bits;
+    let keep_lsb = (bits >> drop) & 1;
+    let r = (bits + ((1u64 << (drop - 1)) - 1) + keep_lsb) & !((1u64 << drop) - 1);
+    let v = f64::from_bits(r);
+    if v.abs() > f.max {
+        return None;
+    }
+    Some(v)
+}
+
+/// The value of every 16-bit pattern of `f` (built once by the generic decoder, so it agrees
+/// with it by construction): decoding f16/bf16 tiles is then one load per element.
+fn decode_table16(f: FloatFormat, cell: &'static std::sync::OnceLock<Vec<f64>>) -> &'static [f64] {
+    cell.get_or_init(|| (0..=u16::MAX).map(|b| f.decode_bits(b as u64)).collect())
+}
+
+static F16_TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+static BF16_TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+
+/// The f16/bf16 bit pattern of `x` when `x` is already a normal value of the format (what
+/// tiles of that dtype hold), straight from the f64 bits; `None` otherwise (zeros,
+/// subnormals, values needing rounding, inf, NaN), where the generic encoder runs.
+#[inline]
+fn encode_normal_fast(x: f64, f: FastFormat, exp_bits: u32) -> Option<u64> {
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let drop = 52 - f.man_bits;
+    if e < f.emin || e > f.emax || bits & ((1u64 << drop) - 1) != 0 {
+        return None;
+    }
+    let bias = (1i32 << (exp_bits - 1)) - 1;
+    let sign = (bits >> 63) << (exp_bits + f.man_bits);
+    let man = (bits >> drop) & ((1u64 << f.man_bits) - 1);
+    Some(sign | (((e + bias) as u64) << f.man_bits) | man)
 }
 
 /// Bytes one element takes in memory: `ceil(bits / 8)`. Byte-sized dtypes take `bits / 8`;
@@ -466,6 +555,10 @@ pub fn encode(dtype: DType, x: f64, out: &mut [u8]) {
     );
     let bits: u64 = match dtype {
         DType::F64 => x.to_bits(),
+        DType::F16 => encode_normal_fast(x, F16_FAST, 5)
+            .unwrap_or_else(|| F16_FORMAT.encode_bits(F16_FORMAT.round(x)) & 0xffff),
+        DType::BF16 => encode_normal_fast(x, BF16_FAST, 8)
+            .unwrap_or_else(|| BF16_FORMAT.encode_bits(BF16_FORMAT.round(x)) & 0xffff),
         DType::F32 | DType::TF32 => (round_to(dtype, x) as f32).to_bits() as u64,
         DType::Int { bits, .. } => {
             let v = round_to(dtype, x);
@@ -500,6 +593,18 @@ pub fn decode(dtype: DType, bytes: &[u8]) -> f64 {
         dtype.name(),
         bytes.len()
     );
+    match dtype {
+        DType::F16 => {
+            return decode_table16(F16_FORMAT, &F16_TABLE)
+                [u16::from_le_bytes([bytes[0], bytes[1]]) as usize]
+        }
+        DType::BF16 => {
+            return decode_table16(BF16_FORMAT, &BF16_TABLE)
+                [u16::from_le_bytes([bytes[0], bytes[1]]) as usize]
+        }
+        DType::F32 => return f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64,
+        _ => {}
+    }
     let mut buf = [0u8; 8];
     buf[..n].copy_from_slice(&bytes[..n]);
     let raw = u64::from_le_bytes(buf);
@@ -1141,6 +1246,66 @@ fn mma_rows_f32_body(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, 
             let brow = &b[kk * n..(kk + 1) * n];
             for (r, &y) in row.iter_mut().zip(brow) {
                 *r += x * y;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::*;
+
+    /// Many f64 values around and inside each format's range, with ties and carries.
+    fn samples() -> Vec<f64> {
+        let mut out = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            65504.0,
+            65519.99,
+            65520.0,
+        ];
+        let mut s = 0x9e3779b97f4a7c15u64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            // exponents -140..140, mantissas with many trailing zeros now and then (ties)
+            let e = (s % 281) as i64 - 140;
+            let man = if s & 0x100 == 0 {
+                (s >> 12) & !((1u64 << 40) - 1)
+            } else {
+                s >> 12
+            };
+            let bits = ((e + 1023) as u64) << 52 | man | (s & (1 << 63));
+            out.push(f64::from_bits(bits));
+        }
+        out
+    }
+
+    #[test]
+    fn fast_f16_bf16_rounding_and_encoding_match_the_generic_format() {
+        for (dtype, f) in [(DType::F16, F16_FORMAT), (DType::BF16, BF16_FORMAT)] {
+            for x in samples() {
+                let fast = round_to(dtype, x);
+                let slow = f.round(x);
+                assert!(
+                    fast.to_bits() == slow.to_bits() || (fast.is_nan() && slow.is_nan()),
+                    "{dtype:?} round {x:e}: {fast:e} vs {slow:e}"
+                );
+                let mut out = [0u8; 2];
+                encode(dtype, x, &mut out);
+                let want = f.encode_bits(slow) & 0xffff;
+                assert_eq!(
+                    u16::from_le_bytes(out) as u64,
+                    want,
+                    "{dtype:?} encode {x:e}"
+                );
+                let back = decode(dtype, &out);
+                let want = f.decode_bits(want);
+                assert!(back.to_bits() == want.to_bits() || (back.is_nan() && want.is_nan()));
             }
         }
     }
