@@ -151,45 +151,81 @@ impl GlobalMemory {
         }
         let size = storage_bytes(v.dtype) as i64;
         let len = b.bytes.len() as i64;
-        let mut out = Vec::new();
-        let mut err = None;
-        let mut g = vec![0i64; rank];
-        for_each_index(shape, |idx| {
-            if err.is_some() {
-                return;
+        let n: i64 = shape.iter().product();
+        if rank == 0 || shape.iter().any(|&e| e <= 0) {
+            // A rank-0 box is one element; an empty one has none.
+            return if rank == 0 {
+                let elem = v.offset;
+                let byte = elem * size;
+                if elem < 0 || byte + size > len {
+                    Err(self.out_of_buffer(v, &[], elem))
+                } else {
+                    Ok(vec![Some(byte as usize)])
+                }
+            } else {
+                Ok(Vec::new())
+            };
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        // Row by row: the outer coordinates (and whether they are inside the view) change once
+        // per row, the last one runs in a plain loop.
+        let last = rank - 1;
+        let mut idx = vec![0i64; last];
+        loop {
+            let mut outer_inside = true;
+            let mut row_elem = v.offset;
+            for d in 0..last {
+                let g = offsets[d] + idx[d];
+                outer_inside &= (0..v.shape[d]).contains(&g);
+                row_elem += g * v.strides[d];
             }
-            let mut inside = true;
-            let mut elem = v.offset;
-            for d in 0..rank {
-                g[d] = offsets[d] + idx[d];
-                inside &= (0..v.shape[d]).contains(&g[d]);
-                elem += g[d] * v.strides[d];
+            for j in 0..shape[last] {
+                let g = offsets[last] + j;
+                if !outer_inside || !(0..v.shape[last]).contains(&g) {
+                    out.push(None);
+                    continue;
+                }
+                let elem = row_elem + g * v.strides[last];
+                let byte = elem * size;
+                if elem < 0 || byte + size > len {
+                    let mut coords: Vec<i64> = (0..last).map(|d| offsets[d] + idx[d]).collect();
+                    coords.push(g);
+                    return Err(self.out_of_buffer(v, &coords, elem));
+                }
+                out.push(Some(byte as usize));
             }
-            if !inside {
-                out.push(None);
-                return;
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < shape[d] {
+                    break;
+                }
+                idx[d] = 0;
             }
-            let byte = elem * size;
-            if elem < 0 || byte + size > len {
-                err = Some(MemError::OutOfBounds {
-                    what: format!(
-                        "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({}, {size} byte{} each: byte {byte}), outside the buffer of {len} bytes ({} elements)",
-                        b.name,
-                        v.shape,
-                        v.strides,
-                        v.offset,
-                        v.dtype.name(),
-                        if size == 1 { "" } else { "s" },
-                        len / size
-                    ),
-                });
-                return;
-            }
-            out.push(Some(byte as usize));
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(out),
+        }
+    }
+
+    /// The report of element `g` of view `v` lying at element `elem` of its buffer, outside it.
+    fn out_of_buffer(&self, v: &GlobalView, g: &[i64], elem: i64) -> MemError {
+        let b = &self.buffers[v.buffer];
+        let size = storage_bytes(v.dtype) as i64;
+        let len = b.bytes.len() as i64;
+        let byte = elem * size;
+        MemError::OutOfBounds {
+            what: format!(
+                "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({}, {size} byte{} each: byte {byte}), outside the buffer of {len} bytes ({} elements)",
+                b.name,
+                v.shape,
+                v.strides,
+                v.offset,
+                v.dtype.name(),
+                if size == 1 { "" } else { "s" },
+                len / size
+            ),
         }
     }
 

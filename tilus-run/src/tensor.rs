@@ -425,6 +425,7 @@ fn f64_to_i128_mod(t: f64) -> i128 {
 ///   identity;
 /// * integers: the fraction is dropped (toward zero), then the value wraps to the width, read
 ///   signed for `iN`/`siN` (`i1`: 0/1) and unsigned for `uiN`; NaN and ±inf give 0.
+#[inline]
 pub fn round_to(dtype: DType, x: f64) -> f64 {
     match dtype {
         DType::F64 => x,
@@ -744,21 +745,50 @@ pub fn broadcast_shape(a: &[i64], b: &[i64]) -> Result<Vec<i64>, String> {
 }
 
 /// For each element of `out_shape` (row-major), the row-major position in a tensor of shape
-/// `s` broadcast to it.
+/// `s` broadcast to it. Positions advance by per-dim strides (0 along broadcast dims), an
+/// odometer over the outer dims and a plain loop over the last one, so there is no per-element
+/// index vector.
 fn broadcast_positions(s: &[i64], out_shape: &[i64]) -> Vec<usize> {
-    let off = out_shape.len() - s.len();
+    let n = shape_numel(out_shape);
+    let r = out_shape.len();
+    if r == 0 {
+        return vec![0];
+    }
+    if n == 0 {
+        return Vec::new();
+    }
+    let off = r - s.len();
     let st = row_major_strides(s);
-    let mut pos = Vec::with_capacity(shape_numel(out_shape));
-    for_each_index(out_shape, |idx| {
-        let mut p = 0i64;
-        for (k, (&e, &stride)) in s.iter().zip(&st).enumerate() {
-            if e != 1 {
-                p += idx[k + off] * stride;
+    let bst: Vec<i64> = (0..r)
+        .map(|d| {
+            if d < off || s[d - off] == 1 {
+                0
+            } else {
+                st[d - off]
             }
+        })
+        .collect();
+    let (inner, inner_stride) = (out_shape[r - 1], bst[r - 1]);
+    let mut pos = Vec::with_capacity(n);
+    let mut idx = vec![0i64; r - 1];
+    let mut base = 0i64;
+    loop {
+        pos.extend((0..inner).map(|j| (base + j * inner_stride) as usize));
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return pos;
+            }
+            d -= 1;
+            idx[d] += 1;
+            base += bst[d];
+            if idx[d] < out_shape[d] {
+                break;
+            }
+            base -= bst[d] * out_shape[d];
+            idx[d] = 0;
         }
-        pos.push(p as usize);
-    });
-    pos
+    }
 }
 
 /// Applies `f` to broadcast operand pairs.
@@ -767,6 +797,15 @@ fn zip_broadcast(
     b: &Tensor,
     mut f: impl FnMut(f64, f64) -> Result<f64, String>,
 ) -> Result<(Vec<i64>, Vec<f64>), String> {
+    if a.shape == b.shape {
+        let data = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .map(|(&x, &y)| f(x, y))
+            .collect::<Result<Vec<f64>, String>>()?;
+        return Ok((a.shape.clone(), data));
+    }
     let shape = broadcast_shape(&a.shape, &b.shape)?;
     let pa = broadcast_positions(&a.shape, &shape);
     let pb = broadcast_positions(&b.shape, &shape);
