@@ -6,7 +6,9 @@
 //! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
 //! one byte per element here (not packed yet, see docs/design/interpreter.md).
 
-use crate::tensor::{decode, encode, for_each_index, storage_bytes, DType, Tensor};
+use crate::tensor::{
+    decode, decode_many, encode, encode_many, for_each_index, storage_bytes, DType, Tensor,
+};
 use std::fmt;
 use tilus_dialects::layout_algebra::SharedLayout;
 
@@ -241,14 +243,7 @@ impl GlobalMemory {
     ) -> Result<Tensor, MemError> {
         let addrs = self.box_addresses(v, offsets, shape)?;
         let bytes = &self.buffers[v.buffer].bytes;
-        let size = storage_bytes(v.dtype);
-        let data = addrs
-            .iter()
-            .map(|a| match a {
-                Some(p) => decode(v.dtype, &bytes[*p..*p + size]),
-                None => 0.0,
-            })
-            .collect();
+        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
         Ok(Tensor {
             dtype: v.dtype,
             shape: shape.to_vec(),
@@ -266,13 +261,8 @@ impl GlobalMemory {
         t: &Tensor,
     ) -> Result<(), MemError> {
         let addrs = self.box_addresses(v, offsets, &t.shape)?;
-        let size = storage_bytes(v.dtype);
         let bytes = &mut self.buffers[v.buffer].bytes;
-        for (a, &x) in addrs.iter().zip(&t.data) {
-            if let Some(p) = a {
-                encode(v.dtype, x, &mut bytes[*p..*p + size]);
-            }
-        }
+        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
         Ok(())
     }
 }
@@ -409,14 +399,10 @@ impl SharedMemory {
     /// shape.
     pub fn read(&self, v: &SharedView) -> Result<Tensor, MemError> {
         let addrs = self.addresses(v, "read")?;
-        let size = storage_bytes(v.dtype);
         Ok(Tensor {
             dtype: v.dtype,
             shape: v.layout.shape.clone(),
-            data: addrs
-                .iter()
-                .map(|&p| decode(v.dtype, &self.bytes[p..p + size]))
-                .collect(),
+            data: decode_many(v.dtype, &self.bytes, addrs.iter().map(|&p| Some(p))),
         })
     }
 
@@ -432,10 +418,12 @@ impl SharedMemory {
             });
         }
         let addrs = self.addresses(v, "write")?;
-        let size = storage_bytes(v.dtype);
-        for (&p, &x) in addrs.iter().zip(&t.data) {
-            encode(v.dtype, x, &mut self.bytes[p..p + size]);
-        }
+        encode_many(
+            v.dtype,
+            &mut self.bytes,
+            addrs.iter().map(|&p| Some(p)),
+            &t.data,
+        );
         Ok(())
     }
 
