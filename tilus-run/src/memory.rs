@@ -369,29 +369,57 @@ impl SharedMemory {
             });
         }
         let cap = self.bytes.len() as i64;
-        let mut out = Vec::with_capacity(v.layout.num_elements().max(0) as usize);
-        let mut err = None;
-        for_each_index(&v.layout.shape, |idx| {
-            if err.is_some() {
-                return;
+        let l = &v.layout;
+        let rank = l.shape.len();
+        let mut out = Vec::with_capacity(l.num_elements().max(0) as usize);
+        if l.shape.iter().any(|&e| e <= 0) {
+            return Ok(out);
+        }
+        // `l.offset(idx)` row by row: the outer dims' part of the (pre-swizzle) offset once per
+        // row, the last dim in a plain loop, then the swizzle.
+        let (inner, inner_stride) = match rank {
+            0 => (1, 0),
+            _ => (l.shape[rank - 1], l.strides[rank - 1]),
+        };
+        let outer = rank.saturating_sub(1);
+        let mut idx = vec![0i64; outer];
+        loop {
+            let row: i64 = l.base + (0..outer).map(|d| idx[d] * l.strides[d]).sum::<i64>();
+            for j in 0..inner {
+                let o = row + j * inner_stride;
+                let o = match l.swizzle {
+                    Some(sw) => sw.apply(o),
+                    None => o,
+                };
+                let byte = v.base + o * size;
+                if byte < 0 || byte + size > cap {
+                    let mut at = idx.clone();
+                    if rank > 0 {
+                        at.push(j);
+                    }
+                    return Err(MemError::OutOfBounds {
+                        what: format!(
+                            "shared {access} of element {at:?} of a {} tile at byte {} with layout {}: byte {byte} is outside shared memory ({cap} bytes)",
+                            v.dtype.name(),
+                            v.base,
+                            v.layout
+                        ),
+                    });
+                }
+                out.push(byte as usize);
             }
-            let byte = v.base + v.layout.offset(idx) * size;
-            if byte < 0 || byte + size > cap {
-                err = Some(MemError::OutOfBounds {
-                    what: format!(
-                        "shared {access} of element {idx:?} of a {} tile at byte {} with layout {}: byte {byte} is outside shared memory ({cap} bytes)",
-                        v.dtype.name(),
-                        v.base,
-                        v.layout
-                    ),
-                });
-                return;
+            let mut d = outer;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < l.shape[d] {
+                    break;
+                }
+                idx[d] = 0;
             }
-            out.push(byte as usize);
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(out),
         }
     }
 
