@@ -1466,6 +1466,7 @@ impl Swizzle {
     }
 
     /// Applies the swizzle to an element offset.
+    #[inline]
     pub fn apply(&self, offset: i64) -> i64 {
         let mask = ((1i64 << self.bits) - 1) << (self.base + self.shift);
         offset ^ ((offset & mask) >> self.shift)

@@ -6,9 +6,7 @@
 //! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
 //! one byte per element here (not packed yet, see docs/design/interpreter.md).
 
-use crate::tensor::{
-    decode, decode_many, encode, encode_many, for_each_index, storage_bytes, DType, Tensor,
-};
+use crate::tensor::{decode, decode_many, encode_many, storage_bytes, DType, Tensor};
 use std::fmt;
 use tilus_dialects::layout_algebra::SharedLayout;
 
@@ -81,9 +79,12 @@ impl GlobalMemory {
     pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
         let size = storage_bytes(t.dtype);
         let mut bytes = vec![0u8; size * t.data.len()];
-        for (chunk, &v) in bytes.chunks_exact_mut(size).zip(&t.data) {
-            encode(t.dtype, v, chunk);
-        }
+        encode_many(
+            t.dtype,
+            &mut bytes,
+            (0..t.data.len()).map(|i| Some(i * size)),
+            &t.data,
+        );
         self.buffers.push(GlobalBuffer {
             name: name.to_string(),
             dtype: t.dtype,
@@ -468,11 +469,43 @@ impl SharedMemory {
         }
         let (lo, hi) = if l.num_elements() <= 1 << 22 {
             let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-            for_each_index(&l.shape, |idx| {
-                let o = l.offset(idx);
-                lo = lo.min(o);
-                hi = hi.max(o);
-            });
+            // Every element's offset, row by row (as `addresses` walks them).
+            let rank = l.shape.len();
+            let (inner, inner_stride) = match rank {
+                0 => (1, 0),
+                _ => (l.shape[rank - 1], l.strides[rank - 1]),
+            };
+            let outer = rank.saturating_sub(1);
+            let mut idx = vec![0i64; outer];
+            'rows: loop {
+                let row: i64 = l.base + (0..outer).map(|d| idx[d] * l.strides[d]).sum::<i64>();
+                match l.swizzle {
+                    Some(sw) => {
+                        for j in 0..inner {
+                            let o = sw.apply(row + j * inner_stride);
+                            lo = lo.min(o);
+                            hi = hi.max(o);
+                        }
+                    }
+                    None => {
+                        let last = row + (inner - 1) * inner_stride;
+                        lo = lo.min(row.min(last));
+                        hi = hi.max(row.max(last));
+                    }
+                }
+                let mut d = outer;
+                loop {
+                    if d == 0 {
+                        break 'rows;
+                    }
+                    d -= 1;
+                    idx[d] += 1;
+                    if idx[d] < l.shape[d] {
+                        break;
+                    }
+                    idx[d] = 0;
+                }
+            }
             (lo, hi)
         } else {
             let mut lo = l.base;

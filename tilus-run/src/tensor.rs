@@ -633,6 +633,20 @@ pub(crate) fn encode_many(
                 }
             }
         }
+        DType::F16 | DType::BF16 => {
+            let (fast, exp_bits, f) = if dtype == DType::F16 {
+                (F16_FAST, 5, F16_FORMAT)
+            } else {
+                (BF16_FAST, 8, BF16_FORMAT)
+            };
+            for (a, &x) in addrs.zip(values) {
+                if let Some(p) = a {
+                    let b = encode_normal_fast(x, fast, exp_bits)
+                        .unwrap_or_else(|| f.encode_bits(f.round(x)) & 0xffff);
+                    bytes[p..p + 2].copy_from_slice(&(b as u16).to_le_bytes());
+                }
+            }
+        }
         _ => {
             let n = storage_bytes(dtype);
             for (a, &x) in addrs.zip(values) {
