@@ -953,6 +953,10 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
             let r = int_binary(op, f64_to_i128_mod(x), f64_to_i128_mod(y))?;
             Ok(wrap_int(r, signed, bits) as f64)
         })?
+    } else if a.shape == b.shape && dtype == DType::F32 {
+        // The common case without broadcasting or errors: one loop per op, each element
+        // rounded to f32 as `round_to` does.
+        (a.shape.clone(), float_binary_f32(op, &a.data, &b.data))
     } else {
         zip_broadcast(a, b, |x, y| {
             let r = match op {
@@ -968,6 +972,25 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
         })?
     };
     Ok(Tensor { dtype, shape, data })
+}
+
+/// `round_to(F32, x op y)` over two same-length slices, the op chosen once for the loop.
+fn float_binary_f32(op: BinOp, a: &[f64], b: &[f64]) -> Vec<f64> {
+    fn go(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| f(x, y) as f32 as f64)
+            .collect()
+    }
+    match op {
+        BinOp::Add => go(a, b, |x, y| x + y),
+        BinOp::Sub => go(a, b, |x, y| x - y),
+        BinOp::Mul => go(a, b, |x, y| x * y),
+        BinOp::Div => go(a, b, |x, y| x / y),
+        BinOp::Mod => go(a, b, |x, y| x % y),
+        BinOp::Max => go(a, b, fmax),
+        BinOp::Min => go(a, b, fmin),
+    }
 }
 
 /// Elementwise comparison with NumPy broadcasting; an `i1` tile of 0/1. The operands must have
