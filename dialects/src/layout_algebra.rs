@@ -792,6 +792,11 @@ impl RegisterLayout {
     /// (`local(8)` and `local(2) * local(4)`) and still be the same; verifiers must compare
     /// with this, not with `==`.
     pub fn same_mapping(&self, other: &RegisterLayout) -> bool {
+        // Identical structure is the same mapping; only layouts written differently need the
+        // element-by-element walk (which verifying large wgmma tiles made a visible cost).
+        if self == other {
+            return true;
+        }
         if self.shape != other.shape
             || self.num_threads() != other.num_threads()
             || self.local_size() != other.local_size()
@@ -1461,6 +1466,7 @@ impl Swizzle {
     }
 
     /// Applies the swizzle to an element offset.
+    #[inline]
     pub fn apply(&self, offset: i64) -> i64 {
         let mask = ((1i64 << self.bits) - 1) << (self.base + self.shift);
         offset ^ ((offset & mask) >> self.shift)

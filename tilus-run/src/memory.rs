@@ -6,7 +6,7 @@
 //! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
 //! one byte per element here (not packed yet, see docs/design/interpreter.md).
 
-use crate::tensor::{decode, encode, for_each_index, storage_bytes, DType, Tensor};
+use crate::tensor::{decode, decode_many, encode_many, storage_bytes, DType, Tensor};
 use std::fmt;
 use tilus_dialects::layout_algebra::SharedLayout;
 
@@ -79,9 +79,12 @@ impl GlobalMemory {
     pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
         let size = storage_bytes(t.dtype);
         let mut bytes = vec![0u8; size * t.data.len()];
-        for (chunk, &v) in bytes.chunks_exact_mut(size).zip(&t.data) {
-            encode(t.dtype, v, chunk);
-        }
+        encode_many(
+            t.dtype,
+            &mut bytes,
+            (0..t.data.len()).map(|i| Some(i * size)),
+            &t.data,
+        );
         self.buffers.push(GlobalBuffer {
             name: name.to_string(),
             dtype: t.dtype,
@@ -151,45 +154,81 @@ impl GlobalMemory {
         }
         let size = storage_bytes(v.dtype) as i64;
         let len = b.bytes.len() as i64;
-        let mut out = Vec::new();
-        let mut err = None;
-        let mut g = vec![0i64; rank];
-        for_each_index(shape, |idx| {
-            if err.is_some() {
-                return;
+        let n: i64 = shape.iter().product();
+        if rank == 0 || shape.iter().any(|&e| e <= 0) {
+            // A rank-0 box is one element; an empty one has none.
+            return if rank == 0 {
+                let elem = v.offset;
+                let byte = elem * size;
+                if elem < 0 || byte + size > len {
+                    Err(self.out_of_buffer(v, &[], elem))
+                } else {
+                    Ok(vec![Some(byte as usize)])
+                }
+            } else {
+                Ok(Vec::new())
+            };
+        }
+        let mut out = Vec::with_capacity(n as usize);
+        // Row by row: the outer coordinates (and whether they are inside the view) change once
+        // per row, the last one runs in a plain loop.
+        let last = rank - 1;
+        let mut idx = vec![0i64; last];
+        loop {
+            let mut outer_inside = true;
+            let mut row_elem = v.offset;
+            for d in 0..last {
+                let g = offsets[d] + idx[d];
+                outer_inside &= (0..v.shape[d]).contains(&g);
+                row_elem += g * v.strides[d];
             }
-            let mut inside = true;
-            let mut elem = v.offset;
-            for d in 0..rank {
-                g[d] = offsets[d] + idx[d];
-                inside &= (0..v.shape[d]).contains(&g[d]);
-                elem += g[d] * v.strides[d];
+            for j in 0..shape[last] {
+                let g = offsets[last] + j;
+                if !outer_inside || !(0..v.shape[last]).contains(&g) {
+                    out.push(None);
+                    continue;
+                }
+                let elem = row_elem + g * v.strides[last];
+                let byte = elem * size;
+                if elem < 0 || byte + size > len {
+                    let mut coords: Vec<i64> = (0..last).map(|d| offsets[d] + idx[d]).collect();
+                    coords.push(g);
+                    return Err(self.out_of_buffer(v, &coords, elem));
+                }
+                out.push(Some(byte as usize));
             }
-            if !inside {
-                out.push(None);
-                return;
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < shape[d] {
+                    break;
+                }
+                idx[d] = 0;
             }
-            let byte = elem * size;
-            if elem < 0 || byte + size > len {
-                err = Some(MemError::OutOfBounds {
-                    what: format!(
-                        "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({}, {size} byte{} each: byte {byte}), outside the buffer of {len} bytes ({} elements)",
-                        b.name,
-                        v.shape,
-                        v.strides,
-                        v.offset,
-                        v.dtype.name(),
-                        if size == 1 { "" } else { "s" },
-                        len / size
-                    ),
-                });
-                return;
-            }
-            out.push(Some(byte as usize));
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(out),
+        }
+    }
+
+    /// The report of element `g` of view `v` lying at element `elem` of its buffer, outside it.
+    fn out_of_buffer(&self, v: &GlobalView, g: &[i64], elem: i64) -> MemError {
+        let b = &self.buffers[v.buffer];
+        let size = storage_bytes(v.dtype) as i64;
+        let len = b.bytes.len() as i64;
+        let byte = elem * size;
+        MemError::OutOfBounds {
+            what: format!(
+                "element {g:?} of a view of buffer '{}' (view shape {:?}, strides {:?}, offset {}) is at element {elem} ({}, {size} byte{} each: byte {byte}), outside the buffer of {len} bytes ({} elements)",
+                b.name,
+                v.shape,
+                v.strides,
+                v.offset,
+                v.dtype.name(),
+                if size == 1 { "" } else { "s" },
+                len / size
+            ),
         }
     }
 
@@ -205,14 +244,7 @@ impl GlobalMemory {
     ) -> Result<Tensor, MemError> {
         let addrs = self.box_addresses(v, offsets, shape)?;
         let bytes = &self.buffers[v.buffer].bytes;
-        let size = storage_bytes(v.dtype);
-        let data = addrs
-            .iter()
-            .map(|a| match a {
-                Some(p) => decode(v.dtype, &bytes[*p..*p + size]),
-                None => 0.0,
-            })
-            .collect();
+        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
         Ok(Tensor {
             dtype: v.dtype,
             shape: shape.to_vec(),
@@ -230,13 +262,8 @@ impl GlobalMemory {
         t: &Tensor,
     ) -> Result<(), MemError> {
         let addrs = self.box_addresses(v, offsets, &t.shape)?;
-        let size = storage_bytes(v.dtype);
         let bytes = &mut self.buffers[v.buffer].bytes;
-        for (a, &x) in addrs.iter().zip(&t.data) {
-            if let Some(p) = a {
-                encode(v.dtype, x, &mut bytes[*p..*p + size]);
-            }
-        }
+        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
         Ok(())
     }
 }
@@ -343,29 +370,57 @@ impl SharedMemory {
             });
         }
         let cap = self.bytes.len() as i64;
-        let mut out = Vec::with_capacity(v.layout.num_elements().max(0) as usize);
-        let mut err = None;
-        for_each_index(&v.layout.shape, |idx| {
-            if err.is_some() {
-                return;
+        let l = &v.layout;
+        let rank = l.shape.len();
+        let mut out = Vec::with_capacity(l.num_elements().max(0) as usize);
+        if l.shape.iter().any(|&e| e <= 0) {
+            return Ok(out);
+        }
+        // `l.offset(idx)` row by row: the outer dims' part of the (pre-swizzle) offset once per
+        // row, the last dim in a plain loop, then the swizzle.
+        let (inner, inner_stride) = match rank {
+            0 => (1, 0),
+            _ => (l.shape[rank - 1], l.strides[rank - 1]),
+        };
+        let outer = rank.saturating_sub(1);
+        let mut idx = vec![0i64; outer];
+        loop {
+            let row: i64 = l.base + (0..outer).map(|d| idx[d] * l.strides[d]).sum::<i64>();
+            for j in 0..inner {
+                let o = row + j * inner_stride;
+                let o = match l.swizzle {
+                    Some(sw) => sw.apply(o),
+                    None => o,
+                };
+                let byte = v.base + o * size;
+                if byte < 0 || byte + size > cap {
+                    let mut at = idx.clone();
+                    if rank > 0 {
+                        at.push(j);
+                    }
+                    return Err(MemError::OutOfBounds {
+                        what: format!(
+                            "shared {access} of element {at:?} of a {} tile at byte {} with layout {}: byte {byte} is outside shared memory ({cap} bytes)",
+                            v.dtype.name(),
+                            v.base,
+                            v.layout
+                        ),
+                    });
+                }
+                out.push(byte as usize);
             }
-            let byte = v.base + v.layout.offset(idx) * size;
-            if byte < 0 || byte + size > cap {
-                err = Some(MemError::OutOfBounds {
-                    what: format!(
-                        "shared {access} of element {idx:?} of a {} tile at byte {} with layout {}: byte {byte} is outside shared memory ({cap} bytes)",
-                        v.dtype.name(),
-                        v.base,
-                        v.layout
-                    ),
-                });
-                return;
+            let mut d = outer;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < l.shape[d] {
+                    break;
+                }
+                idx[d] = 0;
             }
-            out.push(byte as usize);
-        });
-        match err {
-            Some(e) => Err(e),
-            None => Ok(out),
         }
     }
 
@@ -373,14 +428,10 @@ impl SharedMemory {
     /// shape.
     pub fn read(&self, v: &SharedView) -> Result<Tensor, MemError> {
         let addrs = self.addresses(v, "read")?;
-        let size = storage_bytes(v.dtype);
         Ok(Tensor {
             dtype: v.dtype,
             shape: v.layout.shape.clone(),
-            data: addrs
-                .iter()
-                .map(|&p| decode(v.dtype, &self.bytes[p..p + size]))
-                .collect(),
+            data: decode_many(v.dtype, &self.bytes, addrs.iter().map(|&p| Some(p))),
         })
     }
 
@@ -396,10 +447,12 @@ impl SharedMemory {
             });
         }
         let addrs = self.addresses(v, "write")?;
-        let size = storage_bytes(v.dtype);
-        for (&p, &x) in addrs.iter().zip(&t.data) {
-            encode(v.dtype, x, &mut self.bytes[p..p + size]);
-        }
+        encode_many(
+            v.dtype,
+            &mut self.bytes,
+            addrs.iter().map(|&p| Some(p)),
+            &t.data,
+        );
         Ok(())
     }
 
@@ -416,11 +469,43 @@ impl SharedMemory {
         }
         let (lo, hi) = if l.num_elements() <= 1 << 22 {
             let (mut lo, mut hi) = (i64::MAX, i64::MIN);
-            for_each_index(&l.shape, |idx| {
-                let o = l.offset(idx);
-                lo = lo.min(o);
-                hi = hi.max(o);
-            });
+            // Every element's offset, row by row (as `addresses` walks them).
+            let rank = l.shape.len();
+            let (inner, inner_stride) = match rank {
+                0 => (1, 0),
+                _ => (l.shape[rank - 1], l.strides[rank - 1]),
+            };
+            let outer = rank.saturating_sub(1);
+            let mut idx = vec![0i64; outer];
+            'rows: loop {
+                let row: i64 = l.base + (0..outer).map(|d| idx[d] * l.strides[d]).sum::<i64>();
+                match l.swizzle {
+                    Some(sw) => {
+                        for j in 0..inner {
+                            let o = sw.apply(row + j * inner_stride);
+                            lo = lo.min(o);
+                            hi = hi.max(o);
+                        }
+                    }
+                    None => {
+                        let last = row + (inner - 1) * inner_stride;
+                        lo = lo.min(row.min(last));
+                        hi = hi.max(row.max(last));
+                    }
+                }
+                let mut d = outer;
+                loop {
+                    if d == 0 {
+                        break 'rows;
+                    }
+                    d -= 1;
+                    idx[d] += 1;
+                    if idx[d] < l.shape[d] {
+                        break;
+                    }
+                    idx[d] = 0;
+                }
+            }
             (lo, hi)
         } else {
             let mut lo = l.base;

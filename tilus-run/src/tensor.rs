@@ -425,6 +425,7 @@ fn f64_to_i128_mod(t: f64) -> i128 {
 ///   identity;
 /// * integers: the fraction is dropped (toward zero), then the value wraps to the width, read
 ///   signed for `iN`/`siN` (`i1`: 0/1) and unsigned for `uiN`; NaN and ±inf give 0.
+#[inline]
 pub fn round_to(dtype: DType, x: f64) -> f64 {
     match dtype {
         DType::F64 => x,
@@ -437,11 +438,100 @@ pub fn round_to(dtype: DType, x: f64) -> f64 {
             let (signed, bits) = int_info(dtype).unwrap_or((true, 64));
             wrap_int(f64_to_i128_mod(x.trunc()), signed, bits) as f64
         }
+        DType::F16 => round_normal_fast(x, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(x)),
+        DType::BF16 => round_normal_fast(x, BF16_FAST).unwrap_or_else(|| BF16_FORMAT.round(x)),
         _ => match FloatFormat::of(dtype) {
             Some(f) => f.round(x),
             None => x,
         },
     }
+}
+
+const F16_FORMAT: FloatFormat = FloatFormat {
+    exp_bits: 5,
+    man_bits: 10,
+    specials: Specials::Ieee,
+    saturate: false,
+};
+
+const BF16_FORMAT: FloatFormat = FloatFormat {
+    exp_bits: 8,
+    man_bits: 7,
+    specials: Specials::Ieee,
+    saturate: false,
+};
+
+/// What [`round_normal_fast`] needs of a format: its mantissa bits, its normal exponent range
+/// and its largest finite value.
+#[derive(Clone, Copy)]
+struct FastFormat {
+    man_bits: u32,
+    emin: i32,
+    emax: i32,
+    max: f64,
+}
+
+const F16_FAST: FastFormat = FastFormat {
+    man_bits: 10,
+    emin: -14,
+    emax: 15,
+    max: 65504.0,
+};
+
+const BF16_FAST: FastFormat = FastFormat {
+    man_bits: 7,
+    emin: -126,
+    emax: 127,
+    // (2^8 - 1) * 2^(127 - 7)
+    max: 3.3895313892515355e38,
+};
+
+/// Round to nearest even on the f64 bit pattern, for values whose result is a normal finite
+/// number of the format (the common case): adding half an ulp minus one, plus the kept last
+/// bit, then clearing the dropped bits is RNE, and a carry out of the mantissa moves into the
+/// exponent as it should. `None` (the caller takes [`FloatFormat::round`]) for zeros,
+/// subnormal results, overflow, inf and NaN, so the two always agree.
+#[inline]
+fn round_normal_fast(x: f64, f: FastFormat) -> Option<f64> {
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    if e < f.emin || e > f.emax {
+        return None;
+    }
+    let drop = 52 - f.man_bits;
+    let keep_lsb = (bits >> drop) & 1;
+    let r = (bits + ((1u64 << (drop - 1)) - 1) + keep_lsb) & !((1u64 << drop) - 1);
+    let v = f64::from_bits(r);
+    if v.abs() > f.max {
+        return None;
+    }
+    Some(v)
+}
+
+/// The value of every 16-bit pattern of `f` (built once by the generic decoder, so it agrees
+/// with it by construction): decoding f16/bf16 tiles is then one load per element.
+fn decode_table16(f: FloatFormat, cell: &'static std::sync::OnceLock<Vec<f64>>) -> &'static [f64] {
+    cell.get_or_init(|| (0..=u16::MAX).map(|b| f.decode_bits(b as u64)).collect())
+}
+
+static F16_TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+static BF16_TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
+
+/// The f16/bf16 bit pattern of `x` when `x` is already a normal value of the format (what
+/// tiles of that dtype hold), straight from the f64 bits; `None` otherwise (zeros,
+/// subnormals, values needing rounding, inf, NaN), where the generic encoder runs.
+#[inline]
+fn encode_normal_fast(x: f64, f: FastFormat, exp_bits: u32) -> Option<u64> {
+    let bits = x.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i32 - 1023;
+    let drop = 52 - f.man_bits;
+    if e < f.emin || e > f.emax || bits & ((1u64 << drop) - 1) != 0 {
+        return None;
+    }
+    let bias = (1i32 << (exp_bits - 1)) - 1;
+    let sign = (bits >> 63) << (exp_bits + f.man_bits);
+    let man = (bits >> drop) & ((1u64 << f.man_bits) - 1);
+    Some(sign | (((e + bias) as u64) << f.man_bits) | man)
 }
 
 /// Bytes one element takes in memory: `ceil(bits / 8)`. Byte-sized dtypes take `bits / 8`;
@@ -466,6 +556,10 @@ pub fn encode(dtype: DType, x: f64, out: &mut [u8]) {
     );
     let bits: u64 = match dtype {
         DType::F64 => x.to_bits(),
+        DType::F16 => encode_normal_fast(x, F16_FAST, 5)
+            .unwrap_or_else(|| F16_FORMAT.encode_bits(F16_FORMAT.round(x)) & 0xffff),
+        DType::BF16 => encode_normal_fast(x, BF16_FAST, 8)
+            .unwrap_or_else(|| BF16_FORMAT.encode_bits(BF16_FORMAT.round(x)) & 0xffff),
         DType::F32 | DType::TF32 => (round_to(dtype, x) as f32).to_bits() as u64,
         DType::Int { bits, .. } => {
             let v = round_to(dtype, x);
@@ -486,6 +580,84 @@ pub fn encode(dtype: DType, x: f64, out: &mut [u8]) {
     out[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
 }
 
+/// Decodes the elements at byte addresses `addrs` of `bytes` (`None` reads 0), with the dtype
+/// dispatch hoisted out of the loop for the common f16/bf16/f32 dtypes; the same values as
+/// [`decode`] element by element.
+pub(crate) fn decode_many<'a>(
+    dtype: DType,
+    bytes: &[u8],
+    addrs: impl Iterator<Item = Option<usize>> + 'a,
+) -> Vec<f64> {
+    let table = match dtype {
+        DType::F16 => Some(decode_table16(F16_FORMAT, &F16_TABLE)),
+        DType::BF16 => Some(decode_table16(BF16_FORMAT, &BF16_TABLE)),
+        _ => None,
+    };
+    match (dtype, table) {
+        (_, Some(t)) => addrs
+            .map(|a| {
+                a.map_or(0.0, |p| {
+                    t[u16::from_le_bytes([bytes[p], bytes[p + 1]]) as usize]
+                })
+            })
+            .collect(),
+        (DType::F32, _) => addrs
+            .map(|a| {
+                a.map_or(0.0, |p| {
+                    f32::from_le_bytes([bytes[p], bytes[p + 1], bytes[p + 2], bytes[p + 3]]) as f64
+                })
+            })
+            .collect(),
+        _ => {
+            let n = storage_bytes(dtype);
+            addrs
+                .map(|a| a.map_or(0.0, |p| decode(dtype, &bytes[p..p + n])))
+                .collect()
+        }
+    }
+}
+
+/// Encodes `values` at byte addresses `addrs` of `bytes` (`None` is skipped), the dtype
+/// dispatch hoisted out of the loop for f32; the same bytes as [`encode`] element by element.
+pub(crate) fn encode_many(
+    dtype: DType,
+    bytes: &mut [u8],
+    addrs: impl Iterator<Item = Option<usize>>,
+    values: &[f64],
+) {
+    match dtype {
+        DType::F32 => {
+            for (a, &x) in addrs.zip(values) {
+                if let Some(p) = a {
+                    bytes[p..p + 4].copy_from_slice(&(x as f32).to_le_bytes());
+                }
+            }
+        }
+        DType::F16 | DType::BF16 => {
+            let (fast, exp_bits, f) = if dtype == DType::F16 {
+                (F16_FAST, 5, F16_FORMAT)
+            } else {
+                (BF16_FAST, 8, BF16_FORMAT)
+            };
+            for (a, &x) in addrs.zip(values) {
+                if let Some(p) = a {
+                    let b = encode_normal_fast(x, fast, exp_bits)
+                        .unwrap_or_else(|| f.encode_bits(f.round(x)) & 0xffff);
+                    bytes[p..p + 2].copy_from_slice(&(b as u16).to_le_bytes());
+                }
+            }
+        }
+        _ => {
+            let n = storage_bytes(dtype);
+            for (a, &x) in addrs.zip(values) {
+                if let Some(p) = a {
+                    encode(dtype, x, &mut bytes[p..p + n]);
+                }
+            }
+        }
+    }
+}
+
 /// Reads one element of `dtype` from little-endian bytes (the inverse of [`encode`]).
 /// A tf32 is read from an f32 pattern by dropping the low 13 mantissa bits (truncation, as the
 /// tensor cores do); sub-byte values are read from the low bits of their byte.
@@ -500,6 +672,18 @@ pub fn decode(dtype: DType, bytes: &[u8]) -> f64 {
         dtype.name(),
         bytes.len()
     );
+    match dtype {
+        DType::F16 => {
+            return decode_table16(F16_FORMAT, &F16_TABLE)
+                [u16::from_le_bytes([bytes[0], bytes[1]]) as usize]
+        }
+        DType::BF16 => {
+            return decode_table16(BF16_FORMAT, &BF16_TABLE)
+                [u16::from_le_bytes([bytes[0], bytes[1]]) as usize]
+        }
+        DType::F32 => return f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f64,
+        _ => {}
+    }
     let mut buf = [0u8; 8];
     buf[..n].copy_from_slice(&bytes[..n]);
     let raw = u64::from_le_bytes(buf);
@@ -639,21 +823,50 @@ pub fn broadcast_shape(a: &[i64], b: &[i64]) -> Result<Vec<i64>, String> {
 }
 
 /// For each element of `out_shape` (row-major), the row-major position in a tensor of shape
-/// `s` broadcast to it.
+/// `s` broadcast to it. Positions advance by per-dim strides (0 along broadcast dims), an
+/// odometer over the outer dims and a plain loop over the last one, so there is no per-element
+/// index vector.
 fn broadcast_positions(s: &[i64], out_shape: &[i64]) -> Vec<usize> {
-    let off = out_shape.len() - s.len();
+    let n = shape_numel(out_shape);
+    let r = out_shape.len();
+    if r == 0 {
+        return vec![0];
+    }
+    if n == 0 {
+        return Vec::new();
+    }
+    let off = r - s.len();
     let st = row_major_strides(s);
-    let mut pos = Vec::with_capacity(shape_numel(out_shape));
-    for_each_index(out_shape, |idx| {
-        let mut p = 0i64;
-        for (k, (&e, &stride)) in s.iter().zip(&st).enumerate() {
-            if e != 1 {
-                p += idx[k + off] * stride;
+    let bst: Vec<i64> = (0..r)
+        .map(|d| {
+            if d < off || s[d - off] == 1 {
+                0
+            } else {
+                st[d - off]
             }
+        })
+        .collect();
+    let (inner, inner_stride) = (out_shape[r - 1], bst[r - 1]);
+    let mut pos = Vec::with_capacity(n);
+    let mut idx = vec![0i64; r - 1];
+    let mut base = 0i64;
+    loop {
+        pos.extend((0..inner).map(|j| (base + j * inner_stride) as usize));
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return pos;
+            }
+            d -= 1;
+            idx[d] += 1;
+            base += bst[d];
+            if idx[d] < out_shape[d] {
+                break;
+            }
+            base -= bst[d] * out_shape[d];
+            idx[d] = 0;
         }
-        pos.push(p as usize);
-    });
-    pos
+    }
 }
 
 /// Applies `f` to broadcast operand pairs.
@@ -662,6 +875,15 @@ fn zip_broadcast(
     b: &Tensor,
     mut f: impl FnMut(f64, f64) -> Result<f64, String>,
 ) -> Result<(Vec<i64>, Vec<f64>), String> {
+    if a.shape == b.shape {
+        let data = a
+            .data
+            .iter()
+            .zip(&b.data)
+            .map(|(&x, &y)| f(x, y))
+            .collect::<Result<Vec<f64>, String>>()?;
+        return Ok((a.shape.clone(), data));
+    }
     let shape = broadcast_shape(&a.shape, &b.shape)?;
     let pa = broadcast_positions(&a.shape, &shape);
     let pb = broadcast_positions(&b.shape, &shape);
@@ -739,6 +961,10 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
             let r = int_binary(op, x, y)?;
             Ok(wrap_int(r, signed, bits) as f64)
         })?
+    } else if a.shape == b.shape && dtype == DType::F32 {
+        // The common case without broadcasting or errors: one loop per op, each element
+        // rounded to f32 as `round_to` does.
+        (a.shape.clone(), float_binary_f32(op, &a.data, &b.data))
     } else {
         zip_broadcast(a, b, |x, y| {
             let r = match op {
@@ -754,6 +980,25 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
         })?
     };
     Ok(Tensor { dtype, shape, data })
+}
+
+/// `round_to(F32, x op y)` over two same-length slices, the op chosen once for the loop.
+fn float_binary_f32(op: BinOp, a: &[f64], b: &[f64]) -> Vec<f64> {
+    fn go(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| f(x, y) as f32 as f64)
+            .collect()
+    }
+    match op {
+        BinOp::Add => go(a, b, |x, y| x + y),
+        BinOp::Sub => go(a, b, |x, y| x - y),
+        BinOp::Mul => go(a, b, |x, y| x * y),
+        BinOp::Div => go(a, b, |x, y| x / y),
+        BinOp::Mod => go(a, b, |x, y| x % y),
+        BinOp::Max => go(a, b, fmax),
+        BinOp::Min => go(a, b, fmin),
+    }
 }
 
 /// Elementwise comparison with NumPy broadcasting; an `i1` tile of 0/1. The operands must have
@@ -1023,6 +1268,13 @@ pub fn matmul_acc(a: &Tensor, b: &Tensor, c: &Tensor) -> Result<Tensor, String> 
     }
     let (m, k, n) = (m as usize, k as usize, n as usize);
     let dtype = c.dtype;
+    if let Some(data) = matmul_f32_exact_products(a, b, c, m, k, n) {
+        return Ok(Tensor {
+            dtype,
+            shape: c.shape.clone(),
+            data,
+        });
+    }
     let int = int_info(dtype);
     let mut data = c.data.clone();
     for i in 0..m {
@@ -1053,4 +1305,156 @@ pub fn matmul_acc(a: &Tensor, b: &Tensor, c: &Tensor) -> Result<Tensor, String> 
         shape: c.shape.clone(),
         data,
     })
+}
+
+/// Whether every value of a float `dtype` has at most 12 significant bits, so that the product
+/// of two of them has at most 24 and fits an f32 significand.
+fn narrow_float(dtype: DType) -> bool {
+    dtype.is_float() && !matches!(dtype, DType::F32 | DType::F64)
+}
+
+/// (largest magnitude, smallest non-zero magnitude) of finite values; `None` if any value is
+/// inf or NaN.
+fn magnitude_range(data: &[f64]) -> Option<(f64, f64)> {
+    let (mut hi, mut lo) = (0.0f64, f64::INFINITY);
+    for &x in data {
+        let a = x.abs();
+        if !a.is_finite() {
+            return None;
+        }
+        hi = hi.max(a);
+        if a != 0.0 {
+            lo = lo.min(a);
+        }
+    }
+    Some((hi, lo))
+}
+
+/// The f32-accumulator MMA of [`matmul_acc`] computed in f32 arithmetic, where that gives the
+/// same bits: for narrow float operands (f16, bf16, tf32, fp8, sub-byte) whose products are
+/// exact normal f32 values (at most 24 significant bits, magnitudes checked per call), the
+/// f32 addition `acc + p` is the correctly rounded sum, which is what the generic path's
+/// round-to-odd f64 addition gives. The loop order is `i, k, j`, so each accumulator still
+/// receives its products in ascending `k`, while the `j` loop runs over contiguous f32 lanes
+/// (vectorized). `None` when the conditions do not hold; the caller then uses the generic path.
+fn matmul_f32_exact_products(
+    a: &Tensor,
+    b: &Tensor,
+    c: &Tensor,
+    m: usize,
+    k: usize,
+    n: usize,
+) -> Option<Vec<f64>> {
+    if c.dtype != DType::F32 || !narrow_float(a.dtype) || !narrow_float(b.dtype) {
+        return None;
+    }
+    let (ahi, alo) = magnitude_range(&a.data)?;
+    let (bhi, blo) = magnitude_range(&b.data)?;
+    magnitude_range(&c.data)?;
+    let all_zero = ahi == 0.0 || bhi == 0.0;
+    // Every non-zero product must be a normal f32 (exact, 24 bits) and no product may overflow.
+    if !all_zero && (ahi * bhi > f32::MAX as f64 || alo * blo < f32::MIN_POSITIVE as f64) {
+        return None;
+    }
+    let af: Vec<f32> = a.data.iter().map(|&x| x as f32).collect();
+    let bf: Vec<f32> = b.data.iter().map(|&x| x as f32).collect();
+    let mut acc: Vec<f32> = c.data.iter().map(|&x| x as f32).collect();
+    mma_rows_f32(&af, &bf, &mut acc, m, k, n);
+    Some(acc.into_iter().map(f64::from).collect())
+}
+
+/// `acc[i, :] += a[i, kk] * b[kk, :]` for kk ascending: one rounded f32 multiply (exact here)
+/// and one rounded f32 add per element, never fused.
+fn mma_rows_f32(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { mma_rows_f32_avx2(a, b, acc, m, k, n) };
+            return;
+        }
+    }
+    mma_rows_f32_body(a, b, acc, m, k, n);
+}
+
+/// [`mma_rows_f32_body`] compiled with AVX2 enabled (8 f32 lanes); LLVM never contracts the
+/// separate multiply and add into an FMA without fast-math flags, so the rounding is the same.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mma_rows_f32_avx2(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    mma_rows_f32_body(a, b, acc, m, k, n);
+}
+
+#[inline(always)]
+fn mma_rows_f32_body(a: &[f32], b: &[f32], acc: &mut [f32], m: usize, k: usize, n: usize) {
+    for i in 0..m {
+        let row = &mut acc[i * n..(i + 1) * n];
+        for kk in 0..k {
+            let x = a[i * k + kk];
+            let brow = &b[kk * n..(kk + 1) * n];
+            for (r, &y) in row.iter_mut().zip(brow) {
+                *r += x * y;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::*;
+
+    /// Many f64 values around and inside each format's range, with ties and carries.
+    fn samples() -> Vec<f64> {
+        let mut out = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            65504.0,
+            65519.99,
+            65520.0,
+        ];
+        let mut s = 0x9e3779b97f4a7c15u64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            // exponents -140..140, mantissas with many trailing zeros now and then (ties)
+            let e = (s % 281) as i64 - 140;
+            let man = if s & 0x100 == 0 {
+                (s >> 12) & !((1u64 << 40) - 1)
+            } else {
+                s >> 12
+            };
+            let bits = ((e + 1023) as u64) << 52 | man | (s & (1 << 63));
+            out.push(f64::from_bits(bits));
+        }
+        out
+    }
+
+    #[test]
+    fn fast_f16_bf16_rounding_and_encoding_match_the_generic_format() {
+        for (dtype, f) in [(DType::F16, F16_FORMAT), (DType::BF16, BF16_FORMAT)] {
+            for x in samples() {
+                let fast = round_to(dtype, x);
+                let slow = f.round(x);
+                assert!(
+                    fast.to_bits() == slow.to_bits() || (fast.is_nan() && slow.is_nan()),
+                    "{dtype:?} round {x:e}: {fast:e} vs {slow:e}"
+                );
+                let mut out = [0u8; 2];
+                encode(dtype, x, &mut out);
+                let want = f.encode_bits(slow) & 0xffff;
+                assert_eq!(
+                    u16::from_le_bytes(out) as u64,
+                    want,
+                    "{dtype:?} encode {x:e}"
+                );
+                let back = decode(dtype, &out);
+                let want = f.decode_bits(want);
+                assert!(back.to_bits() == want.to_bits() || (back.is_nan() && want.is_nan()));
+            }
+        }
+    }
 }
