@@ -9,7 +9,7 @@ use tilus_ir::opdef::{
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
 use tilus_ir::syntax::parser::{PResult, Parser};
 use tilus_ir::syntax::printer::type_to_string;
-use tilus_ir::{Attr, BlockId, Context, Diagnostic, Printer, Span, Type, TypeKind, Value};
+use tilus_ir::{Attr, BlockId, Context, Diagnostic, Printer, Type, TypeKind, Value};
 use tilus_ir::{OpId, OperationState};
 
 /// `cf.br`.
@@ -380,36 +380,7 @@ fn parse_destination(p: &mut Parser) -> PResult<(BlockId, Vec<Value>)> {
     let b = p.parse_successor_ref()?;
     let mut vals = Vec::new();
     if p.eat("(") {
-        let mut us = Vec::new();
-        loop {
-            us.push(p.parse_operand()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(":")?;
-        let start = p.pos();
-        let mut ts = Vec::new();
-        loop {
-            ts.push(p.parse_type()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        if ts.len() != us.len() {
-            return Err(Diagnostic::at(
-                Span::new(start, p.pos()),
-                format!(
-                    "expected {} types for the destination's operands, found {}",
-                    us.len(),
-                    ts.len()
-                ),
-            ));
-        }
-        p.expect(")")?;
-        for (u, t) in us.iter().zip(ts) {
-            vals.push(p.resolve_operand(u, t)?);
-        }
+        vals = crate::common::parse_typed_operands_paren(p)?;
     }
     Ok((b, vals))
 }

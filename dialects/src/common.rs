@@ -2,7 +2,7 @@
 
 use tilus_ir::opdef::OpDef;
 use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Attr, Context, Diagnostic, OpId};
+use tilus_ir::{Attr, Context, Diagnostic, OpId, Span, Value};
 
 /// Moves the entries of `attrs` that name a declared attribute of `def` into `props`; the
 /// rest stay discardable attributes.
@@ -49,4 +49,40 @@ pub(crate) fn parse_trailing_attrs(
 /// A verifier error at `op`, prefixed `'name' op` as MLIR words it.
 pub(crate) fn op_error(ctx: &Context, op: OpId, msg: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::op(op, format!("'{}' op {msg}", ctx.op_name_str(op)))
+}
+
+/// `(%a, %b : i32, f32)` after the `(`: operands, a colon, one type per operand, and the
+/// closing `)` (branch destinations, `scf.reduce`).
+pub(crate) fn parse_typed_operands_paren(p: &mut Parser) -> PResult<Vec<Value>> {
+    let mut us = Vec::new();
+    loop {
+        us.push(p.parse_operand()?);
+        if !p.eat(",") {
+            break;
+        }
+    }
+    p.expect(":")?;
+    let start = p.pos();
+    let mut ts = Vec::new();
+    loop {
+        ts.push(p.parse_type()?);
+        if !p.eat(",") {
+            break;
+        }
+    }
+    if ts.len() != us.len() {
+        return Err(Diagnostic::at(
+            Span::new(start, p.pos()),
+            format!(
+                "expected {} types, one per operand, but found {}",
+                us.len(),
+                ts.len()
+            ),
+        ));
+    }
+    p.expect(")")?;
+    us.iter()
+        .zip(ts)
+        .map(|(u, t)| p.resolve_operand(u, t))
+        .collect()
 }

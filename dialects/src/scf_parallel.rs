@@ -148,6 +148,29 @@ fn parse_optional_arrow_types(p: &mut Parser) -> PResult<Vec<Type>> {
     Ok(vec![p.parse_type()?])
 }
 
+/// The optional `-> types` of an op whose results take the types of `pending` operands (init
+/// values, shared outputs), and those operands resolved with them.
+fn parse_results_of(
+    p: &mut Parser,
+    pending: &[UnresolvedOperand],
+    what: &str,
+) -> PResult<(Vec<Type>, Vec<Value>)> {
+    let results = parse_optional_arrow_types(p)?;
+    if results.len() != pending.len() {
+        return Err(p.err_here(format!(
+            "expected as many result types as {what} ({}), but found {}",
+            pending.len(),
+            results.len()
+        )));
+    }
+    let vals = pending
+        .iter()
+        .zip(&results)
+        .map(|(u, t)| p.resolve_operand(u, *t))
+        .collect::<PResult<Vec<_>>>()?;
+    Ok((results, vals))
+}
+
 fn parse_index_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let u = p.parse_operand()?;
     let index = p.ctx.index_type();
@@ -572,18 +595,7 @@ fn parse_parallel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState
         }
         p.expect(")")?;
     }
-    let results = parse_optional_arrow_types(p)?;
-    if results.len() != inits.len() {
-        return Err(p.err_here(format!(
-            "expected as many result types as init values ({}), but found {}",
-            inits.len(),
-            results.len()
-        )));
-    }
-    let mut init_vals = Vec::new();
-    for (u, t) in inits.iter().zip(&results) {
-        init_vals.push(p.resolve_operand(u, *t)?);
-    }
+    let (results, init_vals) = parse_results_of(p, &inits, "init values")?;
     let args = index_args(p, ivs);
     let r = p.parse_region(args, false)?;
     ensure_terminator(p, r, &REDUCE);
@@ -642,36 +654,7 @@ fn print_parallel(pr: &mut Printer, op: OpId) {
 fn parse_reduce(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut operands = Vec::new();
     if p.eat("(") {
-        let mut us = Vec::new();
-        loop {
-            us.push(p.parse_operand()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(":")?;
-        let start = p.pos();
-        let mut ts = Vec::new();
-        loop {
-            ts.push(p.parse_type()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        if ts.len() != us.len() {
-            return Err(Diagnostic::at(
-                Span::new(start, p.pos()),
-                format!(
-                    "expected {} types for the operands, found {}",
-                    us.len(),
-                    ts.len()
-                ),
-            ));
-        }
-        p.expect(")")?;
-        for (u, t) in us.iter().zip(ts) {
-            operands.push(p.resolve_operand(u, t)?);
-        }
+        operands = crate::common::parse_typed_operands_paren(p)?;
     }
     let mut regions = Vec::new();
     if p.peek() == Some(b'{') && !looks_like_attr_dict(p) {
@@ -1077,18 +1060,7 @@ fn parse_forall(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
         }
         p.expect(")")?;
     }
-    let results = parse_optional_arrow_types(p)?;
-    if results.len() != outs.len() {
-        return Err(p.err_here(format!(
-            "expected as many result types as shared outputs ({}), but found {}",
-            outs.len(),
-            results.len()
-        )));
-    }
-    let mut out_vals = Vec::new();
-    for (u, t) in outs.iter().zip(&results) {
-        out_vals.push(p.resolve_operand(u, *t)?);
-    }
+    let (results, out_vals) = parse_results_of(p, &outs, "shared outputs")?;
     let mut args = index_args(p, ivs);
     for ((name, span), t) in out_names.into_iter().zip(&results) {
         args.push(RegionArg {
