@@ -80,6 +80,30 @@ fn computed(
     Rewrite::new(name, pat(lhs), Computed { vars, f }).expect("a built-in rule")
 }
 
+/// `x op 2^k` (type `t`, the variables `[t, x, c]`) as `x to k`: `mul` by a power of two as
+/// `shli`, `divui` as `shrui`.
+fn pow2_to_shift(eg: &mut EG, s: &Subst, vs: &[Var], to: IntBinOp) -> Option<Id> {
+    let ty = ty_of(eg, s, vs[0])?;
+    let c = facts(eg, s, vs[2]).konst()?;
+    if !c.is_power_of_two() {
+        return None;
+    }
+    let k = add_const(eg, ty, c.trailing_zeros() as u128);
+    Some(add_bin(eg, to, s[vs[0]], s[vs[1]], k))
+}
+
+/// The converse of [`pow2_to_shift`]: `x op k` as `x to 2^k` for a shift amount inside the
+/// type's width.
+fn shift_to_pow2(eg: &mut EG, s: &Subst, vs: &[Var], to: IntBinOp) -> Option<Id> {
+    let ty = ty_of(eg, s, vs[0])?;
+    let k = facts(eg, s, vs[2]).konst()?;
+    if k >= ty.width as u128 {
+        return None;
+    }
+    let c = add_const(eg, ty, 1u128 << k);
+    Some(add_bin(eg, to, s[vs[0]], s[vs[1]], c))
+}
+
 fn facts<'a>(eg: &'a EG, s: &Subst, x: Var) -> &'a Facts {
     &eg[s[x]].data
 }
@@ -220,57 +244,25 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         "mul-pow2-to-shl",
         &b(MulI, "?x", "?c"),
         &["?t", "?x", "?c"],
-        |eg, s, vs| {
-            let ty = ty_of(eg, s, vs[0])?;
-            let c = facts(eg, s, vs[2]).konst()?;
-            if !c.is_power_of_two() {
-                return None;
-            }
-            let k = add_const(eg, ty, c.trailing_zeros() as u128);
-            Some(add_bin(eg, ShLI, s[vs[0]], s[vs[1]], k))
-        },
+        |eg, s, vs| pow2_to_shift(eg, s, vs, ShLI),
     ));
     r.push(computed(
         "shl-to-mul",
         &b(ShLI, "?x", "?k"),
         &["?t", "?x", "?k"],
-        |eg, s, vs| {
-            let ty = ty_of(eg, s, vs[0])?;
-            let k = facts(eg, s, vs[2]).konst()?;
-            if k >= ty.width as u128 {
-                return None;
-            }
-            let c = add_const(eg, ty, 1u128 << k);
-            Some(add_bin(eg, MulI, s[vs[0]], s[vs[1]], c))
-        },
+        |eg, s, vs| shift_to_pow2(eg, s, vs, MulI),
     ));
     r.push(computed(
         "divui-pow2-to-shr",
         &b(DivUI, "?x", "?c"),
         &["?t", "?x", "?c"],
-        |eg, s, vs| {
-            let ty = ty_of(eg, s, vs[0])?;
-            let c = facts(eg, s, vs[2]).konst()?;
-            if !c.is_power_of_two() {
-                return None;
-            }
-            let k = add_const(eg, ty, c.trailing_zeros() as u128);
-            Some(add_bin(eg, ShRUI, s[vs[0]], s[vs[1]], k))
-        },
+        |eg, s, vs| pow2_to_shift(eg, s, vs, ShRUI),
     ));
     r.push(computed(
         "shrui-to-divui",
         &b(ShRUI, "?x", "?k"),
         &["?t", "?x", "?k"],
-        |eg, s, vs| {
-            let ty = ty_of(eg, s, vs[0])?;
-            let k = facts(eg, s, vs[2]).konst()?;
-            if k >= ty.width as u128 {
-                return None;
-            }
-            let c = add_const(eg, ty, 1u128 << k);
-            Some(add_bin(eg, DivUI, s[vs[0]], s[vs[1]], c))
-        },
+        |eg, s, vs| shift_to_pow2(eg, s, vs, DivUI),
     ));
     r.push(computed(
         "remui-pow2-to-and",
