@@ -34,6 +34,22 @@ impl Machine<'_> {
         Ok(rank as usize)
     }
 
+    /// The bytes one thread's `arrive_expect_tx` announces must fit the barrier's
+    /// transaction count, which PTX bounds by 2^20 - 1; the verifier checks constant counts,
+    /// this the ones known only at run time.
+    fn check_tx_bytes(&self, op: OpId, bytes: i64) -> Result<(), Diagnostic> {
+        const MAX_TX: i64 = (1 << 20) - 1;
+        if (0..=MAX_TX).contains(&bytes) {
+            return Ok(());
+        }
+        Err(self
+            .err(
+                op,
+                format!("this arrive_expect_tx announces {bytes} bytes, outside the range of a barrier's transaction count [0, {MAX_TX}]"),
+            )
+            .with_help("split the copy over several phases, or announce the bytes of each copy as it is issued"))
+    }
+
     /// `arrive(k)` (after `expect_tx(tx)`) on barrier `bar` of CTA `cta`, reporting over-arrival.
     pub(super) fn do_arrive(
         &mut self,
@@ -137,6 +153,9 @@ impl Machine<'_> {
                 for (key, ts) in classes {
                     let bar = self.bar_index(first, n, key[0], op)?;
                     let cnt = ts.len() as i64;
+                    if !matches!(k, K::Arrive(_)) {
+                        self.check_tx_bytes(op, key[1])?;
+                    }
                     match k {
                         K::Arrive(_) => {
                             let per = key.get(1).copied().unwrap_or(1);
@@ -162,6 +181,7 @@ impl Machine<'_> {
                 let idx = self.int(ui, a.index(ctx), op)?;
                 let bytes = self.int(ui, a.bytes(ctx), op)?;
                 let mask = self.int(ui, a.mask(ctx), op)?;
+                self.check_tx_bytes(op, bytes)?;
                 let bar = self.bar_index(first, n, idx, op)?;
                 let (gb, _) = self.units[ui].group();
                 for r in 0..16i64 {
