@@ -310,33 +310,11 @@ pub fn switch_case_values(ctx: &Context, op: OpId) -> Option<Vec<tilus_ir::BigIn
     }
 }
 
-/// MLIR's rules: the case values have the flag's type, one per case destination; the segments
-/// split the case operands, one per case destination.
+/// MLIR's rules: the case values have the flag's type, one per case destination (the generic
+/// verifier checks that the segments split the case operands, one per case destination).
 fn verify_switch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let h = SwitchOp::from_id_unchecked(op);
     let ncases = h.case_destinations(ctx).len();
-    let segs = ctx
-        .int_array_values(h.case_operand_segments(ctx))
-        .unwrap_or_default();
-    if segs.len() != ncases {
-        return Err(Diagnostic::op(
-            op,
-            format!(
-                "'cf.switch' op expected 'case_operand_segments' to have one size per case destination ({ncases}), but it has {}",
-                segs.len()
-            ),
-        ));
-    }
-    let total: i64 = segs.iter().sum();
-    if segs.iter().any(|v| *v < 0) || total as usize != h.case_operands(ctx).len() {
-        return Err(Diagnostic::op(
-            op,
-            format!(
-                "'cf.switch' op caseOperands count ({}) does not match with the total size ({total}) specified in attribute 'case_operand_segments'",
-                h.case_operands(ctx).len()
-            ),
-        ));
-    }
     let Some(cv) = h.case_values(ctx) else {
         if ncases == 0 {
             return Ok(());
@@ -464,25 +442,9 @@ fn parse_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
 
 fn print_destination(pr: &mut Printer, b: BlockId, vals: &[Value]) {
     pr.print_block_name(b);
-    if vals.is_empty() {
-        return;
+    if !vals.is_empty() {
+        crate::common::print_typed_operands_paren(pr, vals);
     }
-    pr.out.push('(');
-    for (i, v) in vals.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_value(*v);
-    }
-    pr.out.push_str(" : ");
-    for (i, v) in vals.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        let t = pr.ctx.value_type(*v);
-        pr.print_type(t);
-    }
-    pr.out.push(')');
 }
 
 fn print_switch(pr: &mut Printer, op: OpId) {

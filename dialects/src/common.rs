@@ -2,7 +2,7 @@
 
 use tilus_ir::opdef::OpDef;
 use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Attr, Context, Diagnostic, OpId, Span, Value};
+use tilus_ir::{Attr, Context, Diagnostic, OpId, Printer, Span, Value};
 
 /// Moves the entries of `attrs` that name a declared attribute of `def` into `props`; the
 /// rest stay discardable attributes.
@@ -85,4 +85,24 @@ pub(crate) fn parse_typed_operands_paren(p: &mut Parser) -> PResult<Vec<Value>> 
         .zip(ts)
         .map(|(u, t)| p.resolve_operand(u, t))
         .collect()
+}
+
+/// Prints what [`parse_typed_operands_paren`] reads, with the `(`: `(%a, %b : i32, f32)`.
+pub(crate) fn print_typed_operands_paren(pr: &mut Printer, vals: &[Value]) {
+    pr.out.push('(');
+    for (i, v) in vals.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_value(*v);
+    }
+    pr.out.push_str(" : ");
+    for (i, v) in vals.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        let t = pr.ctx.value_type(*v);
+        pr.print_type(t);
+    }
+    pr.out.push(')');
 }

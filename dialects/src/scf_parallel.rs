@@ -691,22 +691,7 @@ fn print_reduce(pr: &mut Printer, op: OpId) {
     let h = ReduceOp::from_id_unchecked(op);
     let vals = h.operands(ctx);
     if !vals.is_empty() {
-        pr.out.push('(');
-        for (i, v) in vals.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_value(*v);
-        }
-        pr.out.push_str(" : ");
-        let ts: Vec<Type> = vals.iter().map(|v| ctx.value_type(*v)).collect();
-        for (i, t) in ts.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_type(*t);
-        }
-        pr.out.push(')');
+        crate::common::print_typed_operands_paren(pr, vals);
     }
     // MLIR's format leaves a space before the (possibly empty) region list.
     pr.out.push(' ');

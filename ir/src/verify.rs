@@ -480,42 +480,45 @@ impl<'a> Verifier<'a> {
             );
             return;
         }
+        // A segmented variadic successor slot: one size per successor, adding up to the
+        // operand group it splits (MLIR's `VariadicOfVariadic` rules).
+        for (k, sd) in def.successors.iter().enumerate() {
+            let Some(prop) = sd.segments else { continue };
+            let nsucc = def.successor_range(k, ns).map_or(0, |r| r.len());
+            let segs = ctx
+                .get_prop(op, prop)
+                .and_then(|a| ctx.int_array_values(a))
+                .unwrap_or_default();
+            if segs.len() != nsucc {
+                self.err(
+                    op,
+                    format!(
+                        "'{prop}' has {} sizes, but the op has {nsucc} such successors",
+                        segs.len()
+                    ),
+                );
+                return;
+            }
+            let n = crate::format::operand_group(ctx, def, op, sd.operands).len();
+            let total: i64 = segs.iter().sum();
+            if segs.iter().any(|v| *v < 0) || total != n as i64 {
+                self.err(
+                    op,
+                    format!(
+                        "{} count ({n}) does not match with the total size ({total}) specified in attribute '{prop}'",
+                        sd.operands
+                    ),
+                );
+                return;
+            }
+        }
         // Forwarded operands must match the target block's arguments.
         for (i, &b) in ctx.successors(op).iter().enumerate() {
             let Some(range) = crate::rewrite::successor_operands(ctx, op, i) else {
-                // Only a segmented variadic slot can fail to say: its sizes do not add up.
-                let sd = def.successor_slot_for(i, ns).map(|k| &def.successors[k]);
-                let slot = def.successor_slot_for(i, ns);
-                if let Some((prop, group)) = sd.and_then(|sd| Some((sd.segments?, sd.operands))) {
-                    let n = crate::format::operand_group(ctx, def, op, group).len();
-                    let segs = ctx
-                        .get_prop(op, prop)
-                        .and_then(|a| ctx.int_array_values(a))
-                        .unwrap_or_default();
-                    let nsucc = slot
-                        .and_then(|k| def.successor_range(k, ns))
-                        .map_or(0, |r| r.len());
-                    if segs.len() != nsucc {
-                        self.err(
-                            op,
-                            format!(
-                                "'{prop}' has {} sizes, but the op has {nsucc} such successors",
-                                segs.len()
-                            ),
-                        );
-                        return;
-                    }
-                    let total: i64 = segs.iter().sum();
-                    self.err(
-                        op,
-                        format!("{group} count ({n}) does not match with the total size ({total}) specified in attribute '{prop}'"),
-                    );
-                } else {
-                    self.err(
-                        op,
-                        format!("cannot tell which operands successor #{i} takes"),
-                    );
-                }
+                self.err(
+                    op,
+                    format!("cannot tell which operands successor #{i} takes"),
+                );
                 return;
             };
             let vals = &ctx.operands(op)[range];

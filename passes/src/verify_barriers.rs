@@ -754,9 +754,6 @@ fn assign_epochs(evs: &mut [Event], counts: &[i64]) {
     // What ends an epoch for the threads after it: a straight-line wait on the slot, or a plain
     // arrive whose arrivals alone complete a phase (`arrive; arrive` by one thread on a
     // count-1 barrier completes two phases, one after the other).
-    let contains = |(wb, wn): (i64, i64), (b, n): (i64, i64)| {
-        wb <= b && b.saturating_add(n) <= wb.saturating_add(wn)
-    };
     let full = |e: &Event| match (e.kind, e.slot) {
         (Kind::Arrive { m }, Slot::Const(j)) => counts.get(j as usize).is_some_and(|c| *c == m),
         _ => false,
@@ -779,6 +776,11 @@ fn assign_epochs(evs: &mut [Event], counts: &[i64]) {
     }
 }
 
+/// Whether the threads `outer` (`[begin, begin + size)`) include all of `inner`.
+fn contains((ob, on): (i64, i64), (ib, inn): (i64, i64)) -> bool {
+    ob <= ib && ib.saturating_add(inn) <= ob.saturating_add(on)
+}
+
 /// For a straight-line wait: how many straight-line waits on the same slot its threads passed
 /// before it (its round: `wait parity 0; ...; wait parity 1` are the first and second).
 fn prior_waits(evs: &[Event], w: &Event) -> i64 {
@@ -791,9 +793,7 @@ fn prior_waits(evs: &[Event], w: &Event) -> i64 {
                 && matches!(o.kind, Kind::Wait { .. })
                 && o.slot == w.slot
                 && o.order < w.order
-                && o.threads.0 <= w.threads.0
-                && w.threads.0.saturating_add(w.threads.1)
-                    <= o.threads.0.saturating_add(o.threads.1)
+                && contains(o.threads, w.threads)
         })
         .count() as i64
 }
@@ -877,8 +877,7 @@ fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut
             let Some(&(_, fill_bar, fill_op)) = fills.iter().find(|(b, _, _)| *b == root) else {
                 continue;
             };
-            let before_read = |&(bar, order, wl, wt): &WaitSite| {
-                let _ = bar;
+            let before_read = |&(_, order, wl, wt): &WaitSite| {
                 order < an.order[&o] && wl == lp && overlap(wt, threads)
             };
             let waited = waits.iter().any(|w| w.0 == fill_bar && before_read(w));
@@ -895,11 +894,7 @@ fn check_unwaited_reads(ctx: &Context, an: &Analysis, all: &[OpId], errors: &mut
                         !arrivals.is_empty()
                             && arrivals.iter().all(|&&(_, ao, al, at)| {
                                 waits.iter().any(|&(fb, fo, fl, ft)| {
-                                    fb == fill_bar
-                                        && fo < ao
-                                        && fl == al
-                                        && ft.0 <= at.0
-                                        && at.0.saturating_add(at.1) <= ft.0.saturating_add(ft.1)
+                                    fb == fill_bar && fo < ao && fl == al && contains(ft, at)
                                 })
                             })
                     })
@@ -1304,6 +1299,7 @@ fn check_phases(
             continue;
         }
         let reads_after = reads_shared_after(ctx, an, w);
+        let prior = prior_waits(evs, w);
         let Some(samples) = trip_samples(evs, n) else {
             continue;
         };
@@ -1319,7 +1315,7 @@ fn check_phases(
                 if !(0..n).contains(&j) {
                     continue;
                 }
-                let round = rounds[j as usize] + prior_waits(evs, w);
+                let round = rounds[j as usize] + prior;
                 rounds[j as usize] += 1;
                 let parity = phase.at(k);
                 // The phase this wait observes: its round, one behind when it starts at 1.

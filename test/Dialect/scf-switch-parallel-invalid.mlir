@@ -104,3 +104,23 @@ func.func @fa_map(%n: index) {
   } {mapping = [1, 2]}
   return
 }
+
+// -----
+
+func.func @sw_segment_count(%f: i32) {
+  // expected-error@+1 {{'cf.switch' op 'case_operand_segments' has 2 sizes, but the op has 1 such successors}}
+  "cf.switch"(%f)[^bb1, ^bb1] <{case_operand_segments = array<i32: 0, 0>, case_values = dense<[1]> : vector<1xi32>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i32) -> ()
+^bb1:
+  return
+}
+
+// -----
+
+func.func @sw_destination_types(%f: i32, %a: i32) {
+  cf.switch %f : i32, [
+    // expected-error@+1 {{expected 2 types, one per operand, but found 1}}
+    default: ^bb1(%a, %a : i32)
+  ]
+^bb1(%x: i32, %y: i32):
+  return
+}

@@ -5,6 +5,23 @@ use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::opt_attr;
 
 macro_rules! cast {
+    // `Handle = ID, ...`: the op and its typed handle (for casts without attributes).
+    ($h:ident = $id:ident, $name:literal, $($rest:tt)*) => {
+        cast!($id, $name, $($rest)*);
+        tilus_ir::op_handle! {
+            #[doc = concat!("Typed handle of `", $name, "`.")]
+            pub struct $h = $id;
+            operands {
+                in_ = "in": Value
+            }
+            results {
+                out = "out": Value
+            }
+            attrs {}
+            regions {}
+            successors {}
+        }
+    };
     ($id:ident, $name:literal, $from:expr, $to:expr, $doc:literal) => {
         cast!($id, $name, $from, $to, $doc, None, &[]);
     };
@@ -33,7 +50,7 @@ macro_rules! cast {
 
 const INT_OR_INDEX: TypeConstraint = SIGNLESS_INT_LIKE;
 cast!(
-    INDEX_CAST,
+    IndexCastOp = INDEX_CAST,
     "arith.index_cast",
     INT_OR_INDEX,
     INT_OR_INDEX,
@@ -41,22 +58,8 @@ cast!(
     Some(fold::index_cast),
     canon::INDEX_CAST
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.index_cast`.
-    pub struct IndexCastOp = INDEX_CAST;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    INDEX_CASTUI,
+    IndexCastUIOp = INDEX_CASTUI,
     "arith.index_castui",
     INT_OR_INDEX,
     INT_OR_INDEX,
@@ -64,22 +67,8 @@ cast!(
     Some(fold::index_castui),
     canon::INDEX_CASTUI
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.index_castui`.
-    pub struct IndexCastUIOp = INDEX_CASTUI;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    EXTSI,
+    ExtSIOp = EXTSI,
     "arith.extsi",
     SIGNLESS_INT_LIKE,
     SIGNLESS_INT_LIKE,
@@ -87,22 +76,8 @@ cast!(
     Some(fold::extsi),
     canon::EXTSI
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.extsi`.
-    pub struct ExtSIOp = EXTSI;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    EXTUI,
+    ExtUIOp = EXTUI,
     "arith.extui",
     SIGNLESS_INT_LIKE,
     SIGNLESS_INT_LIKE,
@@ -110,20 +85,6 @@ cast!(
     Some(fold::extui),
     &[]
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.extui`.
-    pub struct ExtUIOp = EXTUI;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
     TRUNCI,
     "arith.trunci",
@@ -152,89 +113,33 @@ tilus_ir::op_handle! {
     successors {}
 }
 cast!(
-    SITOFP,
+    SIToFPOp = SITOFP,
     "arith.sitofp",
     SIGNLESS_INT_LIKE,
     FLOAT_LIKE,
     "Converts a signed integer to a float."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.sitofp`.
-    pub struct SIToFPOp = SITOFP;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    UITOFP,
+    UIToFPOp = UITOFP,
     "arith.uitofp",
     SIGNLESS_INT_LIKE,
     FLOAT_LIKE,
     "Converts an unsigned integer to a float."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.uitofp`.
-    pub struct UIToFPOp = UITOFP;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    FPTOSI,
+    FPToSIOp = FPTOSI,
     "arith.fptosi",
     FLOAT_LIKE,
     SIGNLESS_INT_LIKE,
     "Converts a float to a signed integer, rounding toward zero."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.fptosi`.
-    pub struct FPToSIOp = FPTOSI;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
-    FPTOUI,
+    FPToUIOp = FPTOUI,
     "arith.fptoui",
     FLOAT_LIKE,
     SIGNLESS_INT_LIKE,
     "Converts a float to an unsigned integer, rounding toward zero."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.fptoui`.
-    pub struct FPToUIOp = FPTOUI;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 cast!(
     EXTF,
     "arith.extf",
@@ -294,26 +199,12 @@ tilus_ir::op_handle! {
     successors {}
 }
 cast!(
-    BITCAST,
+    BitcastOp = BITCAST,
     "arith.bitcast",
     SCALAR,
     SCALAR,
     "Reinterprets the bits of a value as another type of the same width."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.bitcast`.
-    pub struct BitcastOp = BITCAST;
-    operands {
-        in_ = "in": Value
-    }
-    results {
-        out = "out": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 
 // ----- verification -------------------------------------------------------------------------
 
@@ -344,16 +235,6 @@ fn elem_info(ctx: &Context, t: Type) -> (bool, bool, u32, bool) {
     }
 }
 
-/// The container of a cast operand: scalar, vector or tensor, and the shape.
-fn container(ctx: &Context, t: Type) -> (u8, Option<Vec<i64>>, Type) {
-    match ctx.type_kind(t) {
-        TypeKind::Vector { shape, elem, .. } => (1, Some(shape.clone()), *elem),
-        TypeKind::RankedTensor { shape, elem, .. } => (2, Some(shape.clone()), *elem),
-        TypeKind::UnrankedTensor { elem } => (2, None, *elem),
-        _ => (0, None, t),
-    }
-}
-
 /// The width and kind rules of the arith conversions, at the op (MLIR's `areCastCompatible`
 /// and `SameOperandsAndResultShape`): an extension that narrows, a truncation that widens or a
 /// bitcast between widths has no meaning, and mlir-opt rejects it.
@@ -375,8 +256,8 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ctx.value_type(ctx.operands(op)[0]),
         ctx.value_type(ctx.results(op)[0]),
     );
-    let (ca, sa, ea) = container(ctx, a);
-    let (cr, sr, er) = container(ctx, r);
+    let (ca, sa, ea) = helpers::container(ctx, a);
+    let (cr, sr, er) = helpers::container(ctx, r);
     if ca != cr && ca != 0 && cr != 0 {
         return Err(Diagnostic::op(
             op,

@@ -11,24 +11,11 @@ const CMPF_PREDICATES: &[&str] = &[
     "une", "uno", "true",
 ];
 
-/// The shape of a vector or tensor type (`None` for a scalar; `Some(None)` for unranked).
-fn shape_of(ctx: &Context, t: Type) -> Option<Option<Vec<i64>>> {
-    match ctx.type_kind(t) {
-        TypeKind::Vector { shape, .. } => Some(Some(shape.clone())),
-        TypeKind::RankedTensor { shape, .. } => Some(Some(shape.clone())),
-        TypeKind::UnrankedTensor { .. } => Some(None),
-        _ => None,
-    }
-}
-
 /// MLIR's rule for comparisons: the result is `i1` in the operands' shape.
 fn verify_i1_same_shape(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let lhs = ctx.value_type(ctx.operands(op)[0]);
-    let res = ctx.value_type(ctx.results(op)[0]);
-    let same_kind = std::mem::discriminant(ctx.type_kind(lhs))
-        == std::mem::discriminant(ctx.type_kind(res))
-        || shape_of(ctx, lhs).is_none() && shape_of(ctx, res).is_none();
-    if !same_kind || shape_of(ctx, lhs) != shape_of(ctx, res) {
+    let (cl, sl, _) = helpers::container(ctx, ctx.value_type(ctx.operands(op)[0]));
+    let (cr, sr, _) = helpers::container(ctx, ctx.value_type(ctx.results(op)[0]));
+    if cl != cr || sl != sr {
         return Err(Diagnostic::op(
             op,
             format!(

@@ -62,25 +62,9 @@ binary!(
     [Trait::Commutative],
     "Float maximum; NaN if either operand is NaN.",
     Some(fold::maximumf),
-    &[]
+    &[],
+    handle MaximumFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.maximumf`.
-    pub struct MaximumFOp = MAXIMUMF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MINIMUMF,
     "arith.minimumf",
@@ -90,25 +74,9 @@ binary!(
     [Trait::Commutative],
     "Float minimum; NaN if either operand is NaN.",
     Some(fold::minimumf),
-    &[]
+    &[],
+    handle MinimumFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.minimumf`.
-    pub struct MinimumFOp = MINIMUMF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 
 /// `arith.negf`.
 pub static NEGF: OpDef = OpDef {
@@ -350,25 +318,11 @@ binary!(
     FLOAT_FORMAT,
     [FASTMATH_ATTR],
     [Trait::Commutative],
-    "Float maximum; a NaN operand gives the other operand (IEEE 754 maxNum)."
+    "Float maximum; a NaN operand gives the other operand (IEEE 754 maxNum).",
+    None,
+    &[],
+    handle MaxNumFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.maxnumf`.
-    pub struct MaxNumFOp = MAXNUMF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     MINNUMF,
     "arith.minnumf",
@@ -376,22 +330,8 @@ binary!(
     FLOAT_FORMAT,
     [FASTMATH_ATTR],
     [Trait::Commutative],
-    "Float minimum; a NaN operand gives the other operand (IEEE 754 minNum)."
+    "Float minimum; a NaN operand gives the other operand (IEEE 754 minNum).",
+    None,
+    &[],
+    handle MinNumFOp { fastmath = "fastmath": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.minnumf`.
-    pub struct MinNumFOp = MINNUMF;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        fastmath = "fastmath": Option<Attr>
-    }
-    regions {}
-    successors {}
-}

@@ -15,6 +15,18 @@ pub fn elem_type(ctx: &Context, t: Type) -> Type {
     }
 }
 
+/// The container of a value of type `t`: 0 scalar, 1 vector, 2 tensor; the shape (`None` for
+/// a scalar or an unranked tensor); and the element type. Conversions and comparisons keep
+/// the container and shape and change only the element.
+pub fn container(ctx: &Context, t: Type) -> (u8, Option<Vec<i64>>, Type) {
+    match ctx.type_kind(t) {
+        TypeKind::Vector { shape, elem, .. } => (1, Some(shape.clone()), *elem),
+        TypeKind::RankedTensor { shape, elem, .. } => (2, Some(shape.clone()), *elem),
+        TypeKind::UnrankedTensor { elem } => (2, None, *elem),
+        _ => (0, None, t),
+    }
+}
+
 /// Whether `t` is `i1` (or shaped `i1`).
 pub fn is_i1_like(ctx: &Context, t: Type) -> bool {
     matches!(

@@ -132,25 +132,9 @@ binary!(
     [],
     "Shift left; shifting by the bit width or more gives poison.",
     Some(fold::shli),
-    &[]
+    &[],
+    handle ShLIOp { overflow_flags = "overflowFlags": Option<Attr> }
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `arith.shli`.
-    pub struct ShLIOp = SHLI;
-    operands {
-        lhs = "lhs": Value,
-        rhs = "rhs": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {
-        overflow_flags = "overflowFlags": Option<Attr>
-    }
-    regions {}
-    successors {}
-}
 binary!(
     SHRSI,
     "arith.shrsi",

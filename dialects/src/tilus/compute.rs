@@ -247,6 +247,23 @@ tilus_ir::op_handle! {
 }
 
 macro_rules! unary {
+    // `Handle = ID, ...`: the op and its typed handle.
+    ($h:ident = $id:ident, $name:literal, $($rest:tt)*) => {
+        unary!($id, $name, $($rest)*);
+        tilus_ir::op_handle! {
+            #[doc = concat!("Typed handle of `", $name, "`.")]
+            pub struct $h = $id;
+            operands {
+                x = "x": Value
+            }
+            results {
+                result = "result": Value
+            }
+            attrs {}
+            regions {}
+            successors {}
+        }
+    };
     ($id:ident, $name:literal, float, $doc:literal) => {
         unary!(
             $id,
@@ -282,136 +299,39 @@ macro_rules! unary {
     };
 }
 
-unary!(EXP, "tilus.exp", float, "Element-wise `e^x`.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.exp`.
-    pub struct ExpOp = EXP;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
-unary!(EXP2, "tilus.exp2", float, "Element-wise `2^x`.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.exp2`.
-    pub struct Exp2Op = EXP2;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
-unary!(LOG, "tilus.log", float, "Element-wise natural logarithm.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.log`.
-    pub struct LogOp = LOG;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
-unary!(SQRT, "tilus.sqrt", float, "Element-wise square root.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.sqrt`.
-    pub struct SqrtOp = SQRT;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
+unary!(ExpOp = EXP, "tilus.exp", float, "Element-wise `e^x`.");
+unary!(Exp2Op = EXP2, "tilus.exp2", float, "Element-wise `2^x`.");
 unary!(
-    RSQRT,
+    LogOp = LOG,
+    "tilus.log",
+    float,
+    "Element-wise natural logarithm."
+);
+unary!(
+    SqrtOp = SQRT,
+    "tilus.sqrt",
+    float,
+    "Element-wise square root."
+);
+unary!(
+    RsqrtOp = RSQRT,
     "tilus.rsqrt",
     float,
     "Element-wise reciprocal square root."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.rsqrt`.
-    pub struct RsqrtOp = RSQRT;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
 unary!(
-    TANH,
+    TanhOp = TANH,
     "tilus.tanh",
     float,
     "Element-wise hyperbolic tangent."
 );
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.tanh`.
-    pub struct TanhOp = TANH;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
-unary!(NEG, "tilus.neg", any, "Element-wise negation.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.neg`.
-    pub struct NegOp = NEG;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
-unary!(ABS, "tilus.abs", any, "Element-wise absolute value.");
-
-tilus_ir::op_handle! {
-    /// Typed handle of `tilus.abs`.
-    pub struct AbsOp = ABS;
-    operands {
-        x = "x": Value
-    }
-    results {
-        result = "result": Value
-    }
-    attrs {}
-    regions {}
-    successors {}
-}
+unary!(NegOp = NEG, "tilus.neg", any, "Element-wise negation.");
+unary!(
+    AbsOp = ABS,
+    "tilus.abs",
+    any,
+    "Element-wise absolute value."
+);
 
 /// `tilus.where`.
 pub static WHERE: OpDef = OpDef {

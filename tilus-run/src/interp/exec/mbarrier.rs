@@ -38,7 +38,7 @@ impl Machine<'_> {
     /// transaction count, which PTX bounds by 2^20 - 1; the verifier checks constant counts,
     /// this the ones known only at run time.
     fn check_tx_bytes(&self, op: OpId, bytes: i64) -> Result<(), Diagnostic> {
-        const MAX_TX: i64 = (1 << 20) - 1;
+        use tilus_dialects::mbarrier::MAX_COUNT as MAX_TX;
         if (0..=MAX_TX).contains(&bytes) {
             return Ok(());
         }
