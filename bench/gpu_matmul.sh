@@ -35,6 +35,7 @@ print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
 PY
 )
 export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+num_sms=$(nvidia-smi --query-gpu=name --format=csv,noheader >/dev/null 2>&1 && python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)' 2>/dev/null || echo 132)
 table=$out/matmul.txt
 : >"$table"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader | tee -a "$table"
@@ -58,6 +59,8 @@ PY
     fi
     extra=""
     grep -q '%num_tiles' "$f" && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
+    # Persistent kernels take the SM count as their grid.
+    grep -q '%num_sms' "$f" && extra="$extra --arg num_sms=$num_sms"
     o=$("$bin" "$f" --backend cuda --no-reference --timeout 60 "${lflag[@]}" \
         --arg m=$s --arg n=$s --arg k=$s $extra \
         --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_$s.npy \

@@ -655,6 +655,9 @@ struct Kernel {
     /// `tilus.tensor_maps` entries.
     maps: Vec<Attr>,
     uses_tcgen05: bool,
+    /// Some `wgmma.wait_group` keeps groups pending (`n > 0`): then every `wait_group 0` is
+    /// followed by `fence.acq_rel.cta` (see `lower_op`).
+    wgmma_keeps_pending: bool,
     /// Lowered TMEM-producing ops, erased (last first) once their users are lowered.
     dead: Vec<OpId>,
 }
@@ -688,6 +691,10 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
         tmem: Default::default(),
         maps: existing_maps(ctx, k),
         uses_tcgen05: false,
+        wgmma_keeps_pending: ops.iter().any(|&o| {
+            matches!(AsyncKind::of(ctx, o), Some(AsyncKind::W(W::WaitGroup(_))))
+                && prop_i64(ctx, o, "pending").unwrap_or(0) > 0
+        }),
         dead: Vec::new(),
     };
     let mut errors = Vec::new();
@@ -1005,7 +1012,16 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
         }
         AsyncKind::W(W::WaitGroup(_)) => {
             let n = prop_i64(ctx, o, "pending").unwrap_or(0);
-            before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None)
+            before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None);
+            // Where a loop keeps a wgmma in flight (`wait_group 1`), ptxas 13 reports C7514 and
+            // serializes every wgmma of the kernel when the accumulator is read under a
+            // predicate after the final `wait_group 0` (the bounds-checked epilogue stores).
+            // A fence after that wait keeps those reads below it; measured on the H100
+            // (docs/perf.md, issue 17): the persistent matmul went from 0.76x to 0.88x of
+            // cuBLAS at 4096^3. Kernels that always wait for 0 do not need it.
+            if n == 0 && kn.wgmma_keeps_pending {
+                before(ctx, o).inst0("fence.acq_rel.cta", "", &[], None);
+            }
         }
         AsyncKind::W(W::Mma(_)) => replacement.push(lower_wgmma(ctx, o)?),
         AsyncKind::C(kind) => {
