@@ -15,7 +15,7 @@ mod cublas;
 mod device;
 pub mod selftest;
 
-pub use cublas::{library_present as cublas_present, Cublas, GemmShape};
+pub use cublas::{library_present as cublas_present, Cublas, GemmDType, GemmShape};
 pub use device::{BenchStats, CudaBackend, DeviceBuffer, DeviceInfo, Kernel, Module};
 
 use crate::tensor::{storage_bytes, DType};

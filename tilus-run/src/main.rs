@@ -40,7 +40,7 @@ use tilus_ir::{Context, DiagLoc, Diagnostic, OpId, Severity, SourceMap};
 use tilus_passes::instrument::{render_timing, TimingEntry};
 use tilus_run::args::{self, Assignment, Buffer, KernelDefaults, Param, Requests};
 use tilus_run::check::{self, Tolerance};
-use tilus_run::cuda::{self, BenchStats, Cublas, CudaBackend, CudaError};
+use tilus_run::cuda::{self, BenchStats, Cublas, CudaBackend, CudaError, GemmDType};
 use tilus_run::interp::{self, ArgValue, Options, Schedule};
 use tilus_run::memory::GlobalMemory;
 use tilus_run::tensor::Tensor;
@@ -1410,8 +1410,9 @@ fn compare_cublas(
         INVALID
     })?;
     let shape = ops.shape;
-    let (ab, bb, cb) = shape.f16_bytes();
+    let (ab, bb, cb) = shape.bytes();
     let mut bufs = [0usize; 3];
+    let mut dtype = None;
     for (j, (param, need)) in [(ops.a, ab), (ops.b, bb), (ops.c, cb)]
         .into_iter()
         .enumerate()
@@ -1421,16 +1422,33 @@ fn compare_cublas(
         };
         let gb = &mem.buffers[*i];
         let role = ["A", "B", "C"][j];
-        if gb.dtype != tilus_run::tensor::DType::F16 {
+        let dt = match gb.dtype {
+            tilus_run::tensor::DType::F16 => GemmDType::F16,
+            tilus_run::tensor::DType::BF16 => GemmDType::BF16,
+            other => {
+                plain_error(
+                    &format!(
+                        "{what}: operand {role} ('{}') holds {other:?} elements; cuBLAS is compared on f16 and bf16 GEMMs only",
+                        gb.name
+                    ),
+                    None,
+                );
+                return Err(INVALID);
+            }
+        };
+        if dtype.is_some_and(|d| d != dt) {
             plain_error(
                 &format!(
-                    "{what}: operand {role} ('{}') holds {:?} elements; cuBLAS is compared on f16 GEMMs only",
-                    gb.name, gb.dtype
+                    "{what}: operand {role} ('{}') holds {} elements but A holds {}; A, B and C must have one element type",
+                    gb.name,
+                    dt.name(),
+                    dtype.map_or("?", GemmDType::name)
                 ),
                 None,
             );
             return Err(INVALID);
         }
+        dtype = Some(dt);
         if gb.bytes.len() < need {
             plain_error(
                 &format!(
@@ -1453,25 +1471,33 @@ fn compare_cublas(
     // NaN everywhere (0xffff is an f16 NaN), so a GEMM that writes nothing cannot pass.
     g.be.fill(&c_ref, 0xff).map_err(fail)?;
     let (a, b) = (&lz.buffers[bufs[0]], &lz.buffers[bufs[1]]);
-    lib.gemm_f16_nt(shape, a, b, &c_ref).map_err(fail)?;
+    let dt = dtype.unwrap_or(GemmDType::F16);
+    lib.gemm_nt(dt, shape, a, b, &c_ref).map_err(fail)?;
     let mut theirs = vec![0u8; cb];
     g.be.read(&c_ref, &mut theirs).map_err(fail)?;
-    let f16s = |bytes: &[u8]| -> Vec<f64> {
+    let halves = |bytes: &[u8]| -> Vec<f64> {
         bytes
             .chunks_exact(2)
-            .map(|p| half::f16::from_le_bytes([p[0], p[1]]).to_f64())
+            .map(|p| match dt {
+                GemmDType::F16 => half::f16::from_le_bytes([p[0], p[1]]).to_f64(),
+                GemmDType::BF16 => half::bf16::from_le_bytes([p[0], p[1]]).to_f64(),
+            })
             .collect()
     };
-    let ours_c = f16s(&mem.buffers[bufs[2]].bytes[..cb]);
-    let tol = tolerance(cli, check::tolerance(tilus_run::tensor::DType::F16));
+    let ours_c = halves(&mem.buffers[bufs[2]].bytes[..cb]);
+    let run_dt = match dt {
+        GemmDType::F16 => tilus_run::tensor::DType::F16,
+        GemmDType::BF16 => tilus_run::tensor::DType::BF16,
+    };
+    let tol = tolerance(cli, check::tolerance(run_dt));
     let cmp = check::compare(
         &[shape.m as i64, shape.n as i64],
         &ours_c,
-        &f16s(&theirs),
+        &halves(&theirs),
         tol,
     );
     let stats = lib
-        .bench(shape, (a, b, &c_ref), cli.bench_warmup, cli.bench_reps)
+        .bench(dt, shape, (a, b, &c_ref), cli.bench_warmup, cli.bench_reps)
         .map_err(fail)?;
     Ok(CublasRun {
         shape,

@@ -1,5 +1,6 @@
-//! cuBLAS on the backend's stream, for `--compare cublas`: one f16 GEMM shape, `C = A·Bᵀ`
-//! with `A [M, K]`, `B [N, K]` and `C [M, N]` row-major, f32 accumulation, f16 output.
+//! cuBLAS on the backend's stream, for `--compare cublas`: one GEMM shape, `C = A·Bᵀ` with
+//! `A [M, K]`, `B [N, K]` and `C [M, N]` row-major, f16 or bf16 (all three alike), f32
+//! accumulation.
 //!
 //! cuBLAS is column-major. A row-major `[R, C]` matrix is the column-major `[C, R]` one, so
 //! row-major `C = A·Bᵀ` is column-major `Cᵀ = B·Aᵀ` (`[N, M]`, leading dimension `N`): the
@@ -30,8 +31,8 @@ impl GemmShape {
         2.0 * self.m as f64 * self.n as f64 * self.k as f64
     }
 
-    /// Bytes of A, B and C in f16.
-    pub fn f16_bytes(&self) -> (usize, usize, usize) {
+    /// Bytes of A, B and C (2-byte elements: f16 or bf16).
+    pub fn bytes(&self) -> (usize, usize, usize) {
         (
             2 * self.m * self.k,
             2 * self.n * self.k,
@@ -47,6 +48,30 @@ impl GemmShape {
             })
         };
         Ok((c(self.m, "M")?, c(self.n, "N")?, c(self.k, "K")?))
+    }
+}
+
+/// The 16-bit element type of A, B and C: the two the Hopper matmuls are compared on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GemmDType {
+    F16,
+    BF16,
+}
+
+impl GemmDType {
+    fn cuda(self) -> sys::cudaDataType {
+        match self {
+            GemmDType::F16 => sys::cudaDataType::CUDA_R_16F,
+            GemmDType::BF16 => sys::cudaDataType::CUDA_R_16BF,
+        }
+    }
+
+    /// The spelling in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            GemmDType::F16 => "f16",
+            GemmDType::BF16 => "bf16",
+        }
     }
 }
 
@@ -128,16 +153,17 @@ impl<'a> Cublas<'a> {
         })
     }
 
-    /// Queues `c = a·bᵀ` (f16 in, f32 accumulation, f16 out) on the backend's stream.
-    pub fn gemm_f16_nt(
+    /// Queues `c = a·bᵀ` (`dt` in and out, f32 accumulation) on the backend's stream.
+    pub fn gemm_nt(
         &self,
+        dt: GemmDType,
         shape: GemmShape,
         a: &DeviceBuffer,
         b: &DeviceBuffer,
         c: &DeviceBuffer,
     ) -> Result<(), CudaError> {
         let (m, n, k) = shape.dims()?;
-        let (ab, bb, cb) = shape.f16_bytes();
+        let (ab, bb, cb) = shape.bytes();
         for (name, need, buf) in [("A", ab, a), ("B", bb, b), ("C", cb, c)] {
             if buf.len() < need {
                 return Err(CudaError::Invalid(format!(
@@ -165,14 +191,14 @@ impl<'a> Cublas<'a> {
                     k,
                     &alpha as *const f32 as *const c_void,
                     b.ptr() as *const c_void,
-                    sys::cudaDataType::CUDA_R_16F,
+                    dt.cuda(),
                     k,
                     a.ptr() as *const c_void,
-                    sys::cudaDataType::CUDA_R_16F,
+                    dt.cuda(),
                     k,
                     &beta as *const f32 as *const c_void,
                     c.ptr() as *mut c_void,
-                    sys::cudaDataType::CUDA_R_16F,
+                    dt.cuda(),
                     n,
                     sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
                     sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
@@ -180,8 +206,11 @@ impl<'a> Cublas<'a> {
             };
             check("cublasGemmEx", s, || {
                 format!(
-                    "queueing an f16 GEMM of M={} N={} K={}",
-                    shape.m, shape.n, shape.k
+                    "queueing a {} GEMM of M={} N={} K={}",
+                    dt.name(),
+                    shape.m,
+                    shape.n,
+                    shape.k
                 )
             })
         })
@@ -191,13 +220,14 @@ impl<'a> Cublas<'a> {
     /// runs, the median of `reps`).
     pub fn bench(
         &self,
+        dt: GemmDType,
         shape: GemmShape,
         (a, b, c): (&DeviceBuffer, &DeviceBuffer, &DeviceBuffer),
         warmup: usize,
         reps: usize,
     ) -> Result<BenchStats, CudaError> {
         self.be.time("cublasGemmEx", warmup, reps, || {
-            self.gemm_f16_nt(shape, a, b, c)
+            self.gemm_nt(dt, shape, a, b, c)
         })
     }
 }

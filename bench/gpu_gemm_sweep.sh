@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Issue 17's measurement: a Hopper matmul example against in-process cuBLAS over a sweep of
+# shapes, in f16 and bf16, in one run on one GPU.
+#
+#   here:   cargo build --release -p tilus-run
+#   device: run(command="bash bench/gpu_gemm_sweep.sh", carry=["target/release/tilus-run"])
+#
+# For each shape M,N,K in $SHAPES and each element type in $DTYPES: random A [M, K] and
+# B [N, K] (uniform in [-1, 1), rounded to the type; bf16 inputs travel as f32 .npy files
+# holding bf16 values, which tilus-run rounds exactly), then
+#   tilus-run EXAMPLE --backend cuda --bench --bench-reps $REPS --compare cublas
+# which times the kernel (CUDA events, median of $REPS after warm-up), runs cuBLAS's GemmEx on
+# the same device buffers in the same process (same type in and out, f32 accumulation), checks
+# our C against cuBLAS's and times cuBLAS the same way. Our C (written with --output) is also
+# checked against an f64 reference (A·Bᵀ in float64, rounded to the type): the largest error
+# is printed beside |C|'s largest value. The bf16 kernel is the example with every `f16`
+# spelled `bf16` (the kernels are written for 16-bit inputs and f32 accumulation).
+#
+# EXAMPLE (default the persistent warp-specialized matmul), LOWERING (default: tilus-run's),
+# SHAPES, DTYPES, REPS (default 30) can be set from the environment. Table: $OUT/gemm_sweep.txt.
+set -uo pipefail
+bin=${1:-target/release/tilus-run}
+out=${OUT:-/tmp/tilus-gpu}
+tmp=/tmp/tilus-sweep
+mkdir -p "$out" "$tmp"
+EXAMPLE=${EXAMPLE:-examples/hopper_matmul_v4_persistent.mlir}
+LOWERING=${LOWERING:-}
+REPS=${REPS:-30}
+DTYPES=${DTYPES:-"f16 bf16"}
+SHAPES=${SHAPES:-"4096,4096,4096 8192,8192,8192 1024,1024,1024 2048,2048,2048 16384,16384,16384 16384,1024,4096 1024,16384,4096 4096,4096,16384 8192,2048,8192 2048,8192,1024 16384,16384,1024 1024,1024,16384 4096,16384,8192"}
+cublas_dirs=$(python3 - <<'PY' 2>/dev/null
+import glob, os, sys
+ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
+for p in sys.path:
+    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
+print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
+PY
+)
+export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+num_sms=$(python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)' 2>/dev/null || echo 132)
+lflag=()
+[ -n "$LOWERING" ] && lflag=(--lowering "$LOWERING")
+table=$out/gemm_sweep.txt
+: >"$table"
+{
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  echo "example: $EXAMPLE  lowering: ${LOWERING:-default}  reps: $REPS  SMs: $num_sms"
+  printf '%-5s %-18s %10s %10s %8s %s\n' dtype "M,N,K" "ours TF/s" "cuBLAS TF/s" "ratio" "checks"
+} | tee -a "$table"
+for dt in $DTYPES; do
+  kfile=$tmp/kernel_$dt.mlir
+  if [ "$dt" = f16 ]; then cp "$EXAMPLE" "$kfile"; else sed 's/f16/bf16/g' "$EXAMPLE" >"$kfile"; fi
+  for shape in $SHAPES; do
+    IFS=, read -r m n k <<<"$shape"
+    python3 - "$m" "$n" "$k" "$dt" "$tmp" <<'PY'
+import sys, numpy as np, torch
+m, n, k, dt, d = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+g = torch.Generator().manual_seed(m * 7 + n * 13 + k)
+tt = torch.float16 if dt == "f16" else torch.bfloat16
+a = (torch.rand((m, k), generator=g) * 2 - 1).to(tt)
+b = (torch.rand((n, k), generator=g) * 2 - 1).to(tt)
+store = (lambda x: x.numpy()) if dt == "f16" else (lambda x: x.float().numpy())
+np.save(f"{d}/a.npy", store(a)); np.save(f"{d}/b.npy", store(b))
+PY
+    flops=$((2 * m * n * k))
+    tiles=$(( ((m + 127) / 128) * ((n + 255) / 256) ))
+    o=$("$bin" "$kfile" --backend cuda --no-reference --timeout 120 "${lflag[@]}" \
+        --arg m=$m --arg n=$n --arg k=$k --arg num_tiles=$tiles --arg num_sms=$num_sms \
+        --input a=$tmp/a.npy --input b=$tmp/b.npy --output c=$tmp/c.npy \
+        --bench --bench-reps "$REPS" --bench-warmup 5 --flops $flops --compare cublas 2>&1)
+    rc=$?
+    { echo "== $dt $shape rc=$rc"; echo "$o"; } >>"$out/gemm_sweep.log"
+    ours=$(echo "$o" | sed -nE 's/^bench: ([0-9.]+) TFLOP\/s.*/\1/p' | head -1)
+    theirs=$(echo "$o" | sed -nE 's/^cublas: median [0-9.]+ ms, ([0-9.]+) TFLOP\/s.*/\1/p' | head -1)
+    ratio=$(echo "$o" | sed -nE 's/.*ours\/cublas = ([0-9.]+)%.*/\1/p' | head -1)
+    vs_cublas=$(echo "$o" | sed -nE 's/.*check c vs cuBLAS \([^)]*\): ([A-Za-z]+).*/\1/p' | head -1)
+    ref=$(python3 - "$m" "$n" "$k" "$dt" "$tmp" <<'PY'
+import sys, numpy as np, torch
+m, n, k, dt, d = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+try:
+    c = torch.from_numpy(np.load(f"{d}/c.npy").astype(np.float64)).cuda()
+except Exception as e:
+    print(f"no output ({e.__class__.__name__})"); sys.exit()
+a = torch.from_numpy(np.load(f"{d}/a.npy")).cuda().double()
+b = torch.from_numpy(np.load(f"{d}/b.npy")).cuda().double()
+tt = torch.float16 if dt == "f16" else torch.bfloat16
+r = (a @ b.T).to(tt).double()
+err = (c - r).abs().max().item()
+print(f"f64 ref: max abs err {err:.3g} (|C| max {r.abs().max().item():.3g})")
+PY
+)
+    printf '%-5s %-18s %10s %10s %7s%% vs cuBLAS %s; %s rc=%d\n' "$dt" "$shape" "${ours:-?}" "${theirs:-?}" "${ratio:-?}" "${vs_cublas:-?}" "$ref" "$rc" | tee -a "$table"
+    rm -f "$tmp/c.npy"
+  done
+done
