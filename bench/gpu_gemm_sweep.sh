@@ -16,14 +16,14 @@
 # is printed beside |C|'s largest value. The bf16 kernel is the example with every `f16`
 # spelled `bf16` (the kernels are written for 16-bit inputs and f32 accumulation).
 #
-# EXAMPLE (default the persistent warp-specialized matmul), LOWERING (default: tilus-run's),
+# EXAMPLE (default the clustered persistent matmul; the kernel takes m, n, k and num_sms), LOWERING (default: tilus-run's),
 # SHAPES, DTYPES, REPS (default 30) can be set from the environment. Table: $OUT/gemm_sweep.txt.
 set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
 tmp=/tmp/tilus-sweep
 mkdir -p "$out" "$tmp"
-EXAMPLE=${EXAMPLE:-examples/hopper_matmul_v4_persistent.mlir}
+EXAMPLE=${EXAMPLE:-examples/hopper_matmul_v5_cluster.mlir}
 LOWERING=${LOWERING:-}
 REPS=${REPS:-30}
 DTYPES=${DTYPES:-"f16 bf16"}
@@ -63,9 +63,8 @@ store = (lambda x: x.numpy()) if dt == "f16" else (lambda x: x.float().numpy())
 np.save(f"{d}/a.npy", store(a)); np.save(f"{d}/b.npy", store(b))
 PY
     flops=$((2 * m * n * k))
-    tiles=$(( ((m + 127) / 128) * ((n + 255) / 256) ))
     o=$("$bin" "$kfile" --backend cuda --no-reference --timeout 120 "${lflag[@]}" \
-        --arg m=$m --arg n=$n --arg k=$k --arg num_tiles=$tiles --arg num_sms=$num_sms \
+        --arg m=$m --arg n=$n --arg k=$k --arg num_sms=$num_sms \
         --input a=$tmp/a.npy --input b=$tmp/b.npy --output c=$tmp/c.npy \
         --bench --bench-reps "$REPS" --bench-warmup 5 --flops $flops --compare cublas 2>&1)
     rc=$?

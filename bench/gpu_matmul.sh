@@ -58,7 +58,7 @@ PY
       ex="${ex%)}]"
     fi
     extra=""
-    grep -q '%num_tiles' "$f" && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
+    grep -q '%num_tiles: i32' "$f" && extra="--arg num_tiles=$(((s / 128) * (s / 256)))"
     # Persistent kernels take the SM count as their grid.
     grep -q '%num_sms' "$f" && extra="$extra --arg num_sms=$num_sms"
     o=$("$bin" "$f" --backend cuda --no-reference --timeout 60 "${lflag[@]}" \

@@ -6,7 +6,8 @@
 //   bm = 128, bn = 256, bk = 64, S = 3 stages (48 KiB of shared memory per stage)
 //
 // * Persistent: the grid is `num_sms` blocks (a parameter: the host passes the SM count); block
-//   b takes tiles b, b + num_sms, b + 2 num_sms, ... < num_tiles, in the rasterized order of v3
+//   b takes tiles b, b + num_sms, b + 2 num_sms, ... < num_tiles (computed in the kernel from M
+//   and N), in the rasterized order of v3
 //   (groups of 8 N-columns). The ring's (stage, phase) carry on from one tile to the next in the
 //   outer loop's iter_args, so the producer fills the next tile's stages while the consumers run
 //   the epilogue of the current one.
@@ -25,7 +26,7 @@
 // against the naive @matmul_ref at the end of the file:
 // RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %s --schedule random --seed 3 | FileCheck %s --check-prefix=INTERP
-// RUN: tilus-run %s --arg k=64 --arg num_tiles=4 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %s --arg k=64 | FileCheck %s --check-prefix=INTERP
 // INTERP: check c vs reference @matmul_ref: ok
 
 // CHECK-LABEL: tilus.kernel @hopper_matmul_persistent
@@ -42,9 +43,9 @@
 // CHECK-NEXT:            mbarrier.arrive
 // CHECK:           wgmma.wait_group 0
 // CHECK:         threadgroup.warp_group warps(4, 4) {
-tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32, %num_tiles: i32, %num_sms: i32)
-    warps(9) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d7)>)
-    attributes {tilus.args = {m = 256 : i32, n = 512 : i32, k = 320 : i32, num_tiles = 4 : i32, num_sms = 3 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
+tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32, %num_sms: i32)
+    warps(9) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d6)>)
+    attributes {tilus.args = {m = 256 : i32, n = 512 : i32, k = 320 : i32, num_sms = 3 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %cm1 = arith.constant -1 : i32
@@ -58,6 +59,10 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
   %pid = tilus.block_id x
   %nblocks = tilus.num_blocks x
   %iters = arith.ceildivsi %k, %c64 : i32
+  // The tile count, known at run time (the grid is the SM count, not the tiles).
+  %tiles_m = arith.ceildivsi %m, %c128 : i32
+  %tiles_n = arith.ceildivsi %n, %c256 : i32
+  %num_tiles = arith.muli %tiles_m, %tiles_n : i32
 
   %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
   %gb = tilus.global_view %b[%n, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>

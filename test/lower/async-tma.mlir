@@ -17,7 +17,11 @@
 // CHECK-SAME:    {base_offset = #[[ZERO]], box_dims = array<i64: 64, 128>, direction = "load", dtype = "f16", global_dims = #[[DIMS]], global_strides = #[[STRIDES]], param = 5 : i64, pointer = 0 : i64, swizzle = "128B"},
 // CHECK-SAME:    {{{.*}}param = 6 : i64, pointer = 0 : i64, swizzle = "128B"},
 // CHECK-SAME:    {base_offset = #[[ZERO8]], box_dims = array<i64: 64, 64>, direction = "store", dtype = "f16", global_dims = #[[DIMS8]], global_strides = #[[STRIDES8]], param = 7 : i64, pointer = 3 : i64, swizzle = "none"}]}
-// CHECK:         ptx.inst "bar.sync" 0
+// The kernel runs in clusters of 2 and multicasts: every CTA's barriers are initialized before
+// any CTA goes on (a cluster barrier instead of bar.sync).
+// CHECK:         ptx.inst "fence.mbarrier_init.release.cluster"
+// CHECK-NEXT:    ptx.inst "barrier.cluster.arrive.release.aligned"
+// CHECK-NEXT:    ptx.inst "barrier.cluster.wait.acquire.aligned"
 // CHECK-NEXT:    %[[E:.*]] = ptx.asm "elect.sync _|$0, 0xffffffff;" : () -> i1
 // CHECK:         %[[X:.*]] = tilus.block_id x
 // CHECK:         threadgroup.single_thread {

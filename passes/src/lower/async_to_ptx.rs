@@ -8,7 +8,7 @@
 //!
 //! | op | PTX |
 //! |---|---|
-//! | `mbarrier.alloc` | hoisted to kernel entry (with explicit `counts`); thread 0 runs `mbarrier.init.shared::cta.b64 [a], c` per barrier, then every thread `fence.mbarrier_init.release.cluster` and `bar.sync 0` |
+//! | `mbarrier.alloc` | hoisted to kernel entry (with explicit `counts`); thread 0 runs `mbarrier.init.shared::cta.b64 [a], c` per barrier, then every thread `fence.mbarrier_init.release.cluster` and `bar.sync 0` (in a kernel with a cluster of several CTAs, `barrier.cluster.arrive.release` + `wait.acquire`: peers multicast into and arrive on these barriers) |
 //! | `mbarrier.arrive` | `mbarrier.arrive.{sem}.{scope}.shared::cta.b64 _, [a], count` |
 //! | `mbarrier.arrive_expect_tx` | `mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cta.b64 _, [a], bytes` |
 //! | `..._remote` | `mapa.shared::cluster.u32 r, a, rank` + `mbarrier.arrive.expect_tx.{sem}.{scope}.shared::cluster.b64 _, [r], bytes` |
@@ -19,7 +19,7 @@
 //! | `tma.shared_to_global` | `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c..}], [src]` |
 //! | `tma.commit_group` / `wait_group` | `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group(.read) n` |
 //! | `tma.fence_proxy_async(_release)` | `fence.proxy.async.shared::cta` / `.global`, `fence.proxy.async::generic.release.sync_restrict::shared::cta.cluster` |
-//! | `wgmma.fence` / `commit_group` / `wait_group` | `wgmma.fence.sync.aligned`, `wgmma.commit_group.sync.aligned`, `wgmma.wait_group.sync.aligned n` |
+//! | `wgmma.fence` / `commit_group` / `wait_group` | `wgmma.fence.sync.aligned`, `wgmma.commit_group.sync.aligned`, `wgmma.wait_group.sync.aligned n` (then `fence.acq_rel.cta` after a `wait_group 0` in a kernel that also waits with `n > 0`: see `lower_op`) |
 //! | `wgmma.mma` | per sub-instruction: two 64-bit descriptors and `wgmma.mma_async.sync.aligned.m64nNkK.D.A.B {acc block}, adesc, bdesc, 1, 1, 1, 0, 0` on the accumulator *tile* (see below) |
 //! | `tcgen05.*` | `alloc`/`dealloc`/`relinquish_alloc_permit`, `mma` with the instruction descriptor, `commit`, `ld`/`st` (`32x32b`), `wait::ld`/`wait::st`, `cp` (`128x128b`), fences |
 //!
@@ -58,7 +58,7 @@ use tilus_dialects::tcgen05::Tcgen05OpKind as C;
 use tilus_dialects::threadgroup::group_of;
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
-    GlobalViewOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
+    GlobalViewOp, KernelOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
 };
 use tilus_dialects::tilus_types::{
     attr_i64s, barrier_count, prop_i64, DType, Space, TensorType, DYN,
@@ -819,10 +819,25 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
         }
     }
     b.inst0("fence.mbarrier_init.release.cluster", "", &[], None);
-    b.inst0("bar.sync", "0", &[], None);
+    if cluster_ctas(b.ctx(), kn.op) > 1 {
+        // Peers multicast into these barriers and arrive on them remotely: no CTA of the
+        // cluster may start before every CTA's barriers are initialized.
+        b.inst0("barrier.cluster.arrive.release.aligned", "", &[], None);
+        b.inst0("barrier.cluster.wait.acquire.aligned", "", &[], None);
+    } else {
+        b.inst0("bar.sync", "0", &[], None);
+    }
     // The prologue ends here: later entry code (the leader predicate) goes after it.
     kn.body_start = anchor;
     Ok(())
+}
+
+/// The number of CTAs in the kernel's cluster (1 without one).
+fn cluster_ctas(ctx: &Context, kernel: OpId) -> i64 {
+    KernelOp::cast(ctx, kernel)
+        .and_then(|k| k.cluster(ctx))
+        .and_then(|a| attr_i64s(ctx, a))
+        .map_or(1, |v| v.iter().map(|x| (*x).max(1)).product())
 }
 
 /// The leader-lane predicate (`elect.sync`), computed once at kernel entry after the
