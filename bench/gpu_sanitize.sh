@@ -8,7 +8,8 @@
 #
 # Kernels that need sm_100a (tcgen05) are listed as skipped on a Hopper GPU. Reference kernels
 # run as part of checking the kernels that name them, and on their own too. Prints a Markdown
-# table (also in $OUT/sanitize.md) and the full logs in $OUT/sanitize.log.
+# table (also in $OUT/sanitize.md) and the full logs in $OUT/sanitize.log. FILES (paths, default
+# examples/*.mlir) picks the files.
 set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
@@ -28,7 +29,7 @@ verdict() { # rc -> word
   if [ "$1" -eq 0 ]; then echo "clean"; else echo "**exit $1**"; fi
 }
 
-for f in examples/*.mlir; do
+for f in ${FILES:-examples/*.mlir}; do
   for k in $(grep -oE '^tilus\.kernel @[A-Za-z0-9_]+' "$f" | sed 's/tilus.kernel @//'); do
     ex=$(basename "$f" .mlir)
     if [[ $ex == blackwell* && $k != *ref* ]]; then
