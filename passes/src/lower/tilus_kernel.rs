@@ -201,6 +201,12 @@ impl LowerTilusKernel {
         };
         props.push(("target".into(), ctx.str_attr(&target)));
         props.push(("maxntid".into(), i64_attr(ctx, 32 * warps)));
+        // setmaxnreg (lowered by lower-threadgroups) needs the register count at entry, which
+        // ptxas takes from the launch bounds: .maxntid with one block per SM.
+        let setmaxnreg = tilus_dialects::tilus::attr_names::SETMAXNREG;
+        if ctx.get_attr(k, setmaxnreg).is_some() {
+            props.push(("minnctapersm".into(), i64_attr(ctx, 1)));
+        }
         let cluster = ctx
             .get_inherent_or_attr(k, "cluster")
             .and_then(|a| attr_i64s(ctx, a));
@@ -228,7 +234,7 @@ impl LowerTilusKernel {
                 !matches!(
                     n.as_str(),
                     "sym_name" | "function_type" | "warps" | "blocks" | "cluster"
-                )
+                ) && n.as_str() != setmaxnreg
             })
             .cloned()
             .collect();
