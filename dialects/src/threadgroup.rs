@@ -203,8 +203,8 @@ pub static SETMAXNREG: OpDef = OpDef {
         thread `65536 / threads` rounded down to a multiple of 8, at most 248) has enough, so a \
         split that overcommits the register file deadlocks as it does on the GPU. PTX: \
         `setmaxnreg.{inc,dec}.sync.aligned.u32 count` (sm_90a); the kernel's entry gets \
-        `.minnctapersm 1` so that ptxas knows its register count at entry, without which it \
-        ignores the instruction.",
+        `.maxnreg` with the launch count above, since ptxas ignores the instruction unless it \
+        knows the register count at entry.",
     attributes: &[attr("action", SETMAXNREG_ACTION), attr("count", I64_ATTR)],
     traits: &[Trait::Collective],
     verify: Some(verify_setmaxnreg),

@@ -1,5 +1,5 @@
 // ptxas accepts setmaxnreg in the PTX tilus-run writes for test/run/setmaxnreg.mlir, and honours
-// it: with `.minnctapersm 1` it sizes the kernel at 168 registers (65536 / 384 threads) instead
+// it: with `.maxnreg 168` it sizes the kernel at 168 registers (65536 / 384 threads) instead
 // of warning that it cannot tell the register count at entry and ignoring the instruction.
 //
 // REQUIRES: ptxas

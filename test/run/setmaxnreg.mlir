@@ -31,11 +31,11 @@
 // RUN: sed 's/inc 232/inc 160/' %s | not tilus-run - 2>&1 | FileCheck %s --check-prefix=LOWER
 // LOWER: setmaxnreg.inc 160 would lower warp 0's register count of 168
 //
-// The lowering writes the instruction per group, and `.minnctapersm 1` so that ptxas knows the register count
-// at entry (it ignores setmaxnreg otherwise).
+// The lowering writes the instruction per group, and `.maxnreg 168` (the count every warp starts
+// with) so that ptxas knows the register count at entry (it ignores setmaxnreg otherwise).
 // RUN: tilus-run %s --dump-ptx 2>/dev/null | FileCheck %s --check-prefix=PTX
 // PTX: .maxntid 384, 1, 1
-// PTX-NEXT: .minnctapersm 1
+// PTX-NEXT: .maxnreg 168
 // PTX: setmaxnreg.dec.sync.aligned.u32 40;
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;
 

@@ -29,7 +29,8 @@
 //!
 //! `threadgroup.setmaxnreg inc|dec n` becomes `setmaxnreg.{inc,dec}.sync.aligned.u32 n`, and
 //! the kernel is marked (`tilus.setmaxnreg`) so that `lower-tilus-kernel` gives its entry
-//! `.minnctapersm 1`: ptxas ignores `setmaxnreg` unless it can tell the register count at entry.
+//! `.maxnreg` ([`tilus_dialects::threadgroup::launch_registers`]): ptxas ignores `setmaxnreg`
+//! unless it knows the register count at entry.
 
 use super::build::{before, group_pos, ops_where, LowerBuilder};
 use super::tilus_kernel::lower_ids;
