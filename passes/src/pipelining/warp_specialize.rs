@@ -613,7 +613,7 @@ fn rewrite(
     if let Some(plan) = regs.filter(|p| p.consumer != 0) {
         let mut b = OpBuilder::new(ctx);
         b.set_loc(loc);
-        match ctx_first_op(b.ctx(), cblock) {
+        match b.ctx().block_ops(cblock).next() {
             Some(f) => b.set_insertion_point_before(f),
             None => b.set_insertion_point_to_end(cblock),
         }
@@ -646,10 +646,6 @@ fn rewrite(
         split_rows(ctx, cons.op(), prod, sp, groups, warps)?;
     }
     Ok(())
-}
-
-fn ctx_first_op(ctx: &Context, b: BlockId) -> Option<OpId> {
-    ctx.block_ops(b).next()
 }
 
 /// What each role keeps per thread after `setmaxnreg` (0: that role has no setmaxnreg).
