@@ -204,8 +204,9 @@ pub static ENTRY: OpDef = OpDef {
         as `!ptx.tensormap` (128-byte `.param`). The body is one region of blocks holding \
         `ptx.inst`, `ptx.special`, ... with `cf.br`/`cf.cond_br` between blocks (block arguments \
         become register copies) and `ptx.ret` at the exits. `target` is the `.target` \
-        (`sm_90a`; `sm_100a` for tcgen05); `maxntid`, `reqntid`, `minnctapersm` and \
-        `reqnctapercluster` become the PTX performance directives. Written \
+        (`sm_90a`; `sm_100a` for tcgen05); `maxntid`, `reqntid`, `minnctapersm`, \
+        `reqnctapercluster` and `maxnreg` become the PTX performance directives (`maxnreg` \
+        fixes the register count at entry, which `setmaxnreg` needs). Written \
         `ptx.entry @k(%a: i64, %n: i32) attributes {target = \"sm_90a\", maxntid = 128 : i64} \
         { ... }`.",
     attributes: &[
@@ -216,6 +217,7 @@ pub static ENTRY: OpDef = OpDef {
         opt_attr("reqntid", I64_ATTR),
         opt_attr("minnctapersm", I64_ATTR),
         opt_attr("reqnctapercluster", I64_ATTR),
+        opt_attr("maxnreg", I64_ATTR),
         opt_attr("arg_attrs", DICT_ARRAY_ATTR),
     ],
     regions: &[region("body")],
@@ -242,6 +244,7 @@ tilus_ir::op_handle! {
         reqntid = "reqntid": Option<i64>,
         minnctapersm = "minnctapersm": Option<i64>,
         reqnctapercluster = "reqnctapercluster": Option<i64>,
+        maxnreg = "maxnreg": Option<i64>,
         arg_attrs = "arg_attrs": Option<Attr>
     }
     regions {
@@ -1026,6 +1029,7 @@ fn print_entry(pr: &mut Printer, op: OpId) {
         "reqntid",
         "minnctapersm",
         "reqnctapercluster",
+        "maxnreg",
     ] {
         if let Some(v) = ctx.get_prop(op, n) {
             rest.push((n.into(), v));

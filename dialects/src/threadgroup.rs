@@ -11,7 +11,9 @@
 
 use crate::tilus_types::prop_i64;
 use tilus_ir::diag::DiagLoc;
-use tilus_ir::opdef::{attr, block_region, opt_attr, Format, OpDef, Trait, I64_ATTR};
+use tilus_ir::opdef::{
+    attr, block_region, enum_attr, opt_attr, AttrConstraint, Format, OpDef, Trait, I64_ATTR,
+};
 use tilus_ir::{Context, Diagnostic, OpId};
 
 const GROUP_TRAITS: &[Trait] = &[
@@ -174,8 +176,95 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// `action` of `threadgroup.setmaxnreg`: release registers to the block's pool or claim them.
+pub const SETMAXNREG_ACTION: AttrConstraint = enum_attr("register action", &["inc", "dec"]);
+
+/// The smallest per-thread register count `setmaxnreg` accepts (PTX ISA).
+pub const MIN_REGS: i64 = 24;
+/// The largest per-thread register count `setmaxnreg` accepts (PTX ISA).
+pub const MAX_REGS: i64 = 256;
+/// 32-bit registers in one SM's register file, the pool a block's warps share.
+pub const REGISTER_FILE: i64 = 65536;
+
+/// `threadgroup.setmaxnreg`.
+pub static SETMAXNREG: OpDef = OpDef {
+    name: "threadgroup.setmaxnreg",
+    summary: "set the per-thread register budget of the executing warpgroups",
+    description: "`threadgroup.setmaxnreg dec 40` / `threadgroup.setmaxnreg inc 232` sets the \
+        per-thread register count of every warp of the executing group to `count`: `dec` \
+        releases the registers above it to the block's pool, `inc` claims registers from the \
+        pool and waits until enough are free. Warp-specialized kernels use it to move registers \
+        from a producer that only issues copies to the consumers that hold accumulators. \
+        `count` is a multiple of 8 in [24, 256]. The PTX instruction is `.sync.aligned` and must \
+        be executed by all warps of a warpgroup, so the group must be whole warpgroups (a \
+        multiple of 128 threads starting at a multiple of 128 of the block). `dec` must not \
+        raise and `inc` must not lower a warp's count, which the interpreter checks; there `inc` \
+        waits until the pool (65536 registers less what every warp holds; a launch gives each \
+        thread `65536 / threads` rounded down to a multiple of 8, at most 248) has enough, so a \
+        split that overcommits the register file deadlocks as it does on the GPU. PTX: \
+        `setmaxnreg.{inc,dec}.sync.aligned.u32 count` (sm_90a); the kernel's entry gets \
+        `.maxnreg` with the launch count above, since ptxas ignores the instruction unless it \
+        knows the register count at entry.",
+    attributes: &[attr("action", SETMAXNREG_ACTION), attr("count", I64_ATTR)],
+    traits: &[Trait::Collective],
+    verify: Some(verify_setmaxnreg),
+    format: Format::Declarative("$action $count attr-dict"),
+    ..OpDef::DEFAULT
+};
+const _: () = SETMAXNREG.check();
+
+tilus_ir::op_enum! {
+    /// The cases of a register action attribute.
+    pub enum RegisterAction {
+        Inc = "inc",
+        Dec = "dec"
+    }
+}
+
+tilus_ir::op_handle! {
+    /// Typed handle of `threadgroup.setmaxnreg`.
+    pub struct SetMaxNRegOp = SETMAXNREG;
+    operands {}
+    results {}
+    attrs {
+        action = "action": RegisterAction,
+        count = "count": i64
+    }
+    regions {}
+    successors {}
+}
+
+fn verify_setmaxnreg(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let n = prop_i64(ctx, op, "count").unwrap_or(0);
+    if !(MIN_REGS..=MAX_REGS).contains(&n) || n % 8 != 0 {
+        return Err(at(
+            op,
+            "count",
+            format!(
+                "'threadgroup.setmaxnreg' op expects a register count that is a multiple of 8 in \
+                 [{MIN_REGS}, {MAX_REGS}], but found {n}"
+            ),
+        ));
+    }
+    require_group(ctx, op, Need::Warpgroups)
+}
+
+/// The per-thread register count a block of `threads` threads starts with when its kernel
+/// adjusts registers with `setmaxnreg`: the register file shared evenly, rounded down to the
+/// allocation unit of 8 and at most 248 (the largest multiple of 8 below PTX's 255).
+pub fn launch_registers(threads: i64) -> i64 {
+    ((REGISTER_FILE / threads.max(1)) / 8 * 8).min(248)
+}
+
 /// The threadgroup dialect's ops.
-pub static OPS: &[&OpDef] = &[&GROUP, &SINGLE_THREAD, &SINGLE_WARP, &WARP_GROUP, &SYNC];
+pub static OPS: &[&OpDef] = &[
+    &GROUP,
+    &SINGLE_THREAD,
+    &SINGLE_WARP,
+    &WARP_GROUP,
+    &SYNC,
+    &SETMAXNREG,
+];
 
 tilus_ir::op_enum_dispatch! {
     /// Every op of the `threadgroup` dialect, for an exhaustive `match` (see `tilus_ir::handle`).
@@ -185,6 +274,7 @@ tilus_ir::op_enum_dispatch! {
         SingleWarp(SingleWarpOp),
         WarpGroup(WarpGroupOp),
         Sync(SyncOp),
+        SetMaxNReg(SetMaxNRegOp),
     }
 }
 
@@ -444,6 +534,8 @@ pub enum Need {
     AtLeast(i64),
     /// A multiple of 32 threads starting at a warp boundary (whole warps).
     WholeWarps,
+    /// A multiple of 128 threads starting at a multiple of 128 (whole warpgroups).
+    Warpgroups,
 }
 
 impl Need {
@@ -461,6 +553,9 @@ impl Need {
             Need::WholeWarps => {
                 "whole warps (a multiple of 32 threads starting at a multiple of 32)".into()
             }
+            Need::Warpgroups => {
+                "whole warpgroups (a multiple of 128 threads starting at a multiple of 128)".into()
+            }
         }
     }
 
@@ -473,6 +568,7 @@ impl Need {
             Need::Warpgroup => g.size == 128 && g.abs_begin.is_some_and(|b| b % 128 == 0),
             Need::AtLeast(n) => g.size >= n,
             Need::WholeWarps => g.size % 32 == 0 && g.warp_aligned(),
+            Need::Warpgroups => g.size % 128 == 0 && g.abs_begin.is_some_and(|b| b % 128 == 0),
         }
     }
 }

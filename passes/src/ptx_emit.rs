@@ -349,6 +349,9 @@ impl<'a> KernelEmitter<'a> {
         if let Some(n) = int_prop(ctx, e, "reqnctapercluster") {
             let _ = writeln!(out, ".reqnctapercluster {n}, 1, 1");
         }
+        if let Some(n) = int_prop(ctx, e, "maxnreg") {
+            let _ = writeln!(out, ".maxnreg {n}");
+        }
         out.push_str("{\n");
         let mut classes: Vec<(RegClass, u32)> = self.counts.iter().map(|(c, n)| (*c, *n)).collect();
         classes.sort();

@@ -41,8 +41,11 @@
 //!    A cycle of total distance >= 0 is a deadlock (the wait needs its own iteration's or a
 //!    later iteration's progress) and is reported at the wait.
 //! 7. **Async readers.** An arrive or a TMA copy (which releases or overwrites a stage) while a
-//!    `wgmma.mma` of the same threads is not yet retired by `wgmma.wait_group` lets the producer
-//!    overwrite a stage the MMA may still be reading.
+//!    `wgmma.mma` of the same threads that reads that stage is not yet retired by
+//!    `wgmma.wait_group` lets the producer overwrite a stage the MMA may still be reading. The
+//!    stages are compared as forms of the iteration (the MMA's shifted by the iterations since
+//!    it was issued), so `wgmma.wait_group 1` followed by the release of the *previous* stage
+//!    (the one the retired MMA read) is accepted and the release of the current one is not.
 //!
 //! The pass changes nothing; its errors carry the barrier, slot, phase and the missing
 //! arrivals or bytes. It runs first in `tilus-to-ptx`, and by itself as `--verify-barriers`.
@@ -175,11 +178,13 @@ impl Phase {
     }
 }
 
-/// The scf.if conditions an op runs under: `k + c < ub` of its loop.
+/// The scf.if conditions an op runs under: `k + c < ub` of its loop (a refill of a later
+/// tile), or `k >= c` (a release of an earlier iteration's stage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Guard {
     Always,
     Lt(i64),
+    Ge(i64),
 }
 
 impl Guard {
@@ -187,6 +192,7 @@ impl Guard {
         match self {
             Guard::Always => true,
             Guard::Lt(c) => k + c < t,
+            Guard::Ge(c) => k >= c,
         }
     }
 }
@@ -274,6 +280,9 @@ struct Event {
     /// slot the executing threads passed before it. A wait separates phases, so arrivals in
     /// different epochs complete different phases instead of adding up in one.
     epoch: usize,
+    /// An arrival read as made `delay` iterations before the one that runs it (see
+    /// [`Guard::Ge`]): it comes after the waits of iteration `k + delay`.
+    delay: i64,
 }
 
 impl Event {
@@ -552,10 +561,23 @@ impl<'c> Analysis<'c> {
                     .defining_op(i.condition(ctx))
                     .and_then(|d| CmpIOp::cast(ctx, d))
                     .ok_or(Unmodeled)?;
-                if cmp.predicate(ctx) != CmpIPredicate::Slt || cmp.rhs(ctx) != f.upper_bound(ctx) {
+                let iv = self.body_args(f)[0];
+                // `k >= c` / `k > c - 1`: from iteration c on.
+                let pred = cmp.predicate(ctx);
+                if matches!(pred, CmpIPredicate::Sge | CmpIPredicate::Sgt) && cmp.lhs(ctx) == iv {
+                    let c = const_int(ctx, cmp.rhs(ctx)).ok_or(Unmodeled)?;
+                    let c = if pred == CmpIPredicate::Sgt { c + 1 } else { c };
+                    if !(0..=BUDGET).contains(&c) {
+                        return Err(Unmodeled);
+                    }
+                    guard = Guard::Ge(c);
+                    child = p;
+                    cur = ctx.parent_op(p);
+                    continue;
+                }
+                if pred != CmpIPredicate::Slt || cmp.rhs(ctx) != f.upper_bound(ctx) {
                     return Err(Unmodeled);
                 }
-                let iv = self.body_args(f)[0];
                 let c = if cmp.lhs(ctx) == iv {
                     0
                 } else {
@@ -660,6 +682,28 @@ impl<'c> Analysis<'c> {
             }
             (k, _) => k,
         };
+        let mut guard = self.guard(op, lp).map_err(|e| (bar, e))?;
+        let mut slot = slot;
+        let mut delay = 0;
+        if let Guard::Ge(d) = guard {
+            // A release of the stage of iteration k - d, from iteration d on (a consumer that
+            // keeps d wgmma groups in flight): the same arrival as one made in iteration
+            // j = k - d, while j + d < T, that comes after the waits of iteration j + d.
+            if !matches!(kind, Kind::Arrive { .. } | Kind::ExpectTx { .. }) {
+                return Err((bar, Unmodeled));
+            }
+            slot = match slot {
+                Slot::Const(c) => Slot::Const(c),
+                Slot::Ring { s, off, add } => Slot::Ring {
+                    s,
+                    off: (off + d).rem_euclid(s),
+                    add,
+                },
+                Slot::Iv => return Err((bar, Unmodeled)),
+            };
+            guard = Guard::Lt(d);
+            delay = d;
+        }
         Ok(Some(Event {
             op,
             bar,
@@ -667,10 +711,11 @@ impl<'c> Analysis<'c> {
             slot,
             trip: lp.map(|f| self.trip(f)),
             loop_op: lp.map(|f| f.op()),
-            guard: self.guard(op, lp).map_err(|e| (bar, e))?,
+            guard,
             threads: self.threads(op),
             order: self.order[&op],
             epoch: 0,
+            delay,
         }))
     }
 }
@@ -742,7 +787,7 @@ fn check_kernel(ctx: &Context, kernel: OpId) -> KernelReport {
     }
     // Events on barriers that are not allocated here (kernel arguments): nothing to check.
     check_cycles(ctx, &barriers, &analyzed, &mut report.errors);
-    check_async_readers(ctx, kernel, &mut report.errors);
+    check_async_readers(&an, kernel, &mut report.errors);
     check_unwaited_reads(ctx, &an, &all, &mut report.errors);
     report
 }
@@ -1210,7 +1255,7 @@ fn trip_samples(evs: &[Event], n: i64) -> Option<Vec<i64>> {
                 period = lcm(period, 2 * phase.s);
             }
         }
-        if let Guard::Lt(c) = e.guard {
+        if let Guard::Lt(c) | Guard::Ge(c) = e.guard {
             t0 = t0.max(c.saturating_abs());
         }
         if let Some(tr) = e.trip {
@@ -1493,7 +1538,7 @@ fn check_cycles(
             if a.loop_op.is_none() || a.loop_op != w.loop_op || !overlap(a.threads, w.threads) {
                 continue;
             }
-            let d = if w.order < a.order { 0 } else { -1 };
+            let d = if w.order < a.order { 0 } else { -1 } + a.delay;
             if d > dist[ai][wi] {
                 dist[ai][wi] = d;
             }
@@ -1560,31 +1605,39 @@ fn check_cycles(
 
 // ----- 7. async readers --------------------------------------------------------------------
 
-fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>) {
+fn check_async_readers(an: &Analysis, kernel: OpId, errors: &mut Vec<Diagnostic>) {
+    /// A committed MMA group in flight: the MMA, and how many iterations of its loop ago it
+    /// was issued (the loop body is walked twice; the second walk is the next iteration).
+    #[derive(Clone, Copy)]
+    struct InFlight {
+        mma: OpId,
+        lag: i64,
+    }
     #[derive(Clone, Default)]
     struct State {
         uncommitted: Option<OpId>,
-        groups: Vec<OpId>,
+        groups: Vec<InFlight>,
     }
     fn walk_block(
-        ctx: &Context,
+        an: &Analysis,
         b: tilus_ir::BlockId,
         st: &mut State,
         errors: &mut Vec<Diagnostic>,
         top: bool,
     ) {
+        let ctx = an.ctx;
         for o in ctx.block_ops(b) {
             if top && group_range(ctx, o).is_some() {
                 // A new role: its own wgmma state.
                 let mut inner = State::default();
-                walk_regions(ctx, o, &mut inner, errors);
+                walk_regions(an, o, &mut inner, errors);
                 continue;
             }
             if WgmmaOp::is(ctx, o) {
                 st.uncommitted = Some(o);
             } else if CommitGroupOp::is(ctx, o) {
                 if let Some(m) = st.uncommitted.take() {
-                    st.groups.push(m);
+                    st.groups.push(InFlight { mma: m, lag: 0 });
                 }
             } else if let Some(wg) = WaitGroupOp::cast(ctx, o) {
                 let keep = wg.pending(ctx).max(0) as usize;
@@ -1596,8 +1649,19 @@ fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>
                 || ArriveExpectTxOp::is(ctx, o)
                 || GlobalToSharedOp::is(ctx, o)
             {
-                let pending = st.uncommitted.or_else(|| st.groups.last().copied());
-                if let Some(m) = pending {
+                let mut pending: Vec<InFlight> = st.groups.clone();
+                if let Some(m) = st.uncommitted {
+                    pending.push(InFlight { mma: m, lag: 0 });
+                }
+                // Only an MMA that may read the stage this op releases or overwrites matters:
+                // with `wgmma.wait_group 1` a consumer may release the previous stage while the
+                // MMA of the current one is in flight.
+                let conflict = pending
+                    .iter()
+                    .rev()
+                    .find(|g| may_read_stage(an, g.mma, g.lag, o))
+                    .map(|g| g.mma);
+                if let Some(m) = conflict {
                     if !errors
                         .iter()
                         .any(|d| matches!(d.loc, DiagLoc::Op(x) if x == o))
@@ -1607,36 +1671,113 @@ fn check_async_readers(ctx: &Context, kernel: OpId, errors: &mut Vec<Diagnostic>
                         } else {
                             "releases a stage"
                         };
+                        let n = pending.len();
                         errors.push(Diagnostic::op(
                             o,
-                            format!("this {what} while a wgmma.mma may still be reading it: {} MMA group{} not retired by wgmma.wait_group",
-                                st.groups.len() + st.uncommitted.is_some() as usize,
-                                if st.groups.len() + st.uncommitted.is_some() as usize == 1 { " is" } else { "s are" }),
+                            format!("this {what} while a wgmma.mma may still be reading it: {n} MMA group{} not retired by wgmma.wait_group",
+                                if n == 1 { " is" } else { "s are" }),
                         )
-                        .with_note(DiagLoc::Op(m), "this MMA reads shared memory asynchronously")
-                        .with_help("wait with wgmma.wait_group 0 (after wgmma.commit_group) before releasing or refilling the stage"));
+                        .with_note(DiagLoc::Op(m), "this MMA reads shared memory asynchronously, from the stage released here")
+                        .with_help("retire the MMA that reads the stage (wgmma.wait_group 0, or wait_group 1 and release the previous stage) before releasing or refilling it"));
                     }
                 }
-            } else if ForOp::is(ctx, o) {
-                // Twice: the second pass sees what the first left in flight at the back edge.
-                walk_regions(ctx, o, st, errors);
-                walk_regions(ctx, o, st, errors);
+            } else if let Some(f) = ForOp::cast(ctx, o) {
+                // Twice: the second pass sees what the first left in flight at the back edge,
+                // one iteration older.
+                walk_regions(an, o, st, errors);
+                for g in &mut st.groups {
+                    if an.loops(g.mma).first() == Some(&f.op()) {
+                        g.lag += 1;
+                    }
+                }
+                walk_regions(an, o, st, errors);
+                for g in &mut st.groups {
+                    if an.loops(g.mma).first() == Some(&f.op()) {
+                        g.lag = g.lag.max(1);
+                    }
+                }
             } else {
-                walk_regions(ctx, o, st, errors);
+                walk_regions(an, o, st, errors);
             }
         }
     }
-    fn walk_regions(ctx: &Context, o: OpId, st: &mut State, errors: &mut Vec<Diagnostic>) {
-        for &r in ctx.regions(o) {
-            for &b in ctx.region_blocks(r) {
-                walk_block(ctx, b, st, errors, false);
+    fn walk_regions(an: &Analysis, o: OpId, st: &mut State, errors: &mut Vec<Diagnostic>) {
+        for &r in an.ctx.regions(o) {
+            for &b in an.ctx.region_blocks(r) {
+                walk_block(an, b, st, errors, false);
             }
         }
     }
-    for &r in ctx.regions(kernel) {
-        for &b in ctx.region_blocks(r) {
+    for &r in an.ctx.regions(kernel) {
+        for &b in an.ctx.region_blocks(r) {
             let mut st = State::default();
-            walk_block(ctx, b, &mut st, errors, true);
+            walk_block(an, b, &mut st, errors, true);
         }
     }
+}
+
+/// The stage index a shared operand reads: the first index of the `tilus.slice_shared` it is a
+/// view of (through permutations); `None` for a whole buffer.
+fn stage_index(ctx: &Context, mut v: Value) -> Option<Value> {
+    for _ in 0..8 {
+        let d = ctx.defining_op(v)?;
+        if let Some(s) = SliceSharedOp::cast(ctx, d) {
+            return s.indices(ctx).first().copied();
+        }
+        let p = PermuteSharedOp::cast(ctx, d)?;
+        v = p.src(ctx);
+    }
+    None
+}
+
+/// Whether `mma`, issued `lag` iterations of its loop before, may read the stage that `op` (an
+/// arrive releasing a barrier slot, or a copy refilling one) frees. Both stages are read as
+/// forms of the same loop's iteration `k`; the MMA's is shifted by `lag`. Anything the forms do
+/// not model may conflict.
+fn may_read_stage(an: &Analysis, mma: OpId, lag: i64, op: OpId) -> bool {
+    let ctx = an.ctx;
+    let released = if let Some(a) = ArriveOp::cast(ctx, op) {
+        a.index(ctx)
+    } else if let Some(a) = ArriveExpectTxOp::cast(ctx, op) {
+        a.index(ctx)
+    } else if let Some(c) = GlobalToSharedOp::cast(ctx, op) {
+        c.barrier_index(ctx)
+    } else {
+        return true;
+    };
+    let lp = an.loops(op).first().copied();
+    if an.loops(mma).first().copied() != lp {
+        return true;
+    }
+    let lp = lp.and_then(|l| ForOp::cast(ctx, l));
+    let Ok(rel) = an.slot(released, lp) else {
+        return true;
+    };
+    let Some(m) = WgmmaOp::cast(ctx, mma) else {
+        return true;
+    };
+    for operand in [m.a(ctx), m.b(ctx)] {
+        if TensorType::of_ref(ctx, ctx.value_type(operand))
+            .is_some_and(|t| t.space != tilus_dialects::tilus_types::Space::Shared)
+        {
+            continue;
+        }
+        let Some(idx) = stage_index(ctx, operand) else {
+            return true;
+        };
+        let Ok(read) = an.slot(idx, lp) else {
+            return true;
+        };
+        // Equal for some iteration k >= lag: over one common period of both forms.
+        let period = match (read, rel) {
+            (Slot::Ring { s: a, .. }, Slot::Ring { s: b, .. }) => lcm(a, b),
+            (Slot::Ring { s, .. }, _) | (_, Slot::Ring { s, .. }) => s,
+            (Slot::Iv, _) | (_, Slot::Iv) => return true,
+            _ => 1,
+        };
+        if (lag..lag + period.min(BUDGET)).any(|k| read.at(k - lag) == rel.at(k)) {
+            return true;
+        }
+    }
+    false
 }

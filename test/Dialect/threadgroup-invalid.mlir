@@ -93,3 +93,52 @@ tilus.kernel @sync_across_a_warp_boundary() warps(4) blocks(affine_map<() -> (1)
     threadgroup.sync
   }
 }
+
+// -----
+
+tilus.kernel @setmaxnreg_not_a_multiple_of_8() warps(4) blocks(affine_map<() -> (1)>) {
+  // expected-error@+1 {{'threadgroup.setmaxnreg' op expects a register count that is a multiple of 8 in [24, 256], but found 44}}
+  threadgroup.setmaxnreg dec 44
+}
+
+// -----
+
+tilus.kernel @setmaxnreg_too_few() warps(4) blocks(affine_map<() -> (1)>) {
+  // expected-error@+1 {{'threadgroup.setmaxnreg' op expects a register count that is a multiple of 8 in [24, 256], but found 16}}
+  threadgroup.setmaxnreg dec 16
+}
+
+// -----
+
+tilus.kernel @setmaxnreg_too_many() warps(4) blocks(affine_map<() -> (1)>) {
+  // expected-error@+1 {{'threadgroup.setmaxnreg' op expects a register count that is a multiple of 8 in [24, 256], but found 264}}
+  threadgroup.setmaxnreg inc 264
+}
+
+// -----
+
+// The producer of a warp-specialized kernel is one warp; setmaxnreg needs its whole warpgroup.
+tilus.kernel @setmaxnreg_one_warp() warps(5) blocks(affine_map<() -> (1)>) {
+  // expected-note@+1 {{the enclosing group is opened here}}
+  threadgroup.single_warp warp(4) {
+    // expected-error@+1 {{'threadgroup.setmaxnreg' op must be issued by whole warpgroups (a multiple of 128 threads starting at a multiple of 128), but its group is threads [128, 160) (32 threads)}}
+    threadgroup.setmaxnreg dec 40
+  }
+}
+
+// -----
+
+tilus.kernel @setmaxnreg_misaligned() warps(8) blocks(affine_map<() -> (1)>) {
+  // expected-note@+1 {{the enclosing group is opened here}}
+  threadgroup.warp_group warps(2, 4) {
+    // expected-error@+1 {{'threadgroup.setmaxnreg' op must be issued by whole warpgroups (a multiple of 128 threads starting at a multiple of 128), but its group is threads [64, 192) (128 threads)}}
+    threadgroup.setmaxnreg dec 40
+  }
+}
+
+// -----
+
+tilus.kernel @setmaxnreg_action() warps(4) blocks(affine_map<() -> (1)>) {
+  // expected-error@+1 {{expected register action for 'action', one of: inc, dec, but found 'up'}}
+  threadgroup.setmaxnreg up 40
+}

@@ -11,8 +11,10 @@
 // CHECK-NEXT:     --limit=<integer> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
 // CHECK-NEXT:     --only=<list> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
-// CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer warp and consumer warps
-// CHECK-NEXT:     --consumer-warpgroups=<integer> {{ *}}- Consumer groups splitting the tile's rows (only 1 is supported) (default: 1)
+// CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
+// CHECK-NEXT:     --consumer-regs=<integer> {{ *}}- Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them (default: -1)
+// CHECK-NEXT:     --consumer-warpgroups=<integer> {{ *}}- Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers) (default: 1)
+// CHECK-NEXT:     --producer-regs=<integer> {{ *}}- Registers per thread the producer warpgroup keeps (setmaxnreg.dec); 0: no setmaxnreg for it (default: 40)
 // CHECK-NEXT:     --producer-warps=<integer> {{ *}}- Warps of the producer group (only 1 is supported) (default: 1)
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tilus-to-ptx {{ *}}-   Lower Tilus kernels to the ptx dialect (the whole pipeline) (runs on 'builtin.module')

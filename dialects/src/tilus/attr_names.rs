@@ -23,6 +23,9 @@ pub const SMEM_BYTES: &str = "tilus.smem_bytes";
 pub const SMEM_OFFSET: &str = "tilus.smem_offset";
 /// Set by the lowering: the PTX target a kernel needs (`sm_100a` for tcgen05).
 pub const PTX_TARGET: &str = "tilus.ptx_target";
+/// Set by the lowering: the kernel adjusts its register budget with `setmaxnreg`, so its entry
+/// needs its register count at entry fixed (`.maxnreg`).
+pub const SETMAXNREG: &str = "tilus.setmaxnreg";
 /// Kept on the lowered entry: the tile-level kernel's warps, threads, grid and cluster.
 pub const WARPS: &str = "tilus.warps";
 /// See [`WARPS`].

@@ -26,6 +26,11 @@
 //! | `b % 32 == 0`, `n % 32 == 0` | `bar.sync id, n`, `id` in 1..15, one per distinct range in first-use order |
 //!
 //! Anything else is rejected (the verifier already does).
+//!
+//! `threadgroup.setmaxnreg inc|dec n` becomes `setmaxnreg.{inc,dec}.sync.aligned.u32 n`, and
+//! the kernel is marked (`tilus.setmaxnreg`) so that `lower-tilus-kernel` gives its entry
+//! `.maxnreg` ([`tilus_dialects::threadgroup::launch_registers`]): ptxas ignores `setmaxnreg`
+//! unless it knows the register count at entry.
 
 use super::build::{before, group_pos, ops_where, LowerBuilder};
 use super::tilus_kernel::lower_ids;
@@ -33,7 +38,9 @@ use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::CmpIPredicate;
 use tilus_dialects::ptx::EntryOp;
 use tilus_dialects::scf::{IfOp, YieldOp};
-use tilus_dialects::threadgroup::{group_range, SingleThreadOp, SyncOp};
+use tilus_dialects::threadgroup::{
+    group_range, RegisterAction, SetMaxNRegOp, SingleThreadOp, SyncOp,
+};
 use tilus_dialects::tilus::KernelOp;
 use tilus_ir::OpBuilder;
 use tilus_ir::{BlockId, Context, Diagnostic, OpId, Value};
@@ -71,10 +78,27 @@ impl Pass for LowerThreadgroups {
             // Ids first, while the groups still say what they are relative to.
             let mut in_group = false;
             ctx.walk(k, &mut |o| in_group |= group_range(ctx, o).is_some());
-            if !in_group && !has_sync(ctx, k) {
+            let setmaxnregs = ops_where(ctx, k, SetMaxNRegOp::is);
+            if !in_group && !has_sync(ctx, k) && setmaxnregs.is_empty() {
                 continue;
             }
             lower_ids_in_groups(ctx, k);
+            // Register budgets, before the groups that say who runs them dissolve (the op is
+            // checked against its group by the verifier).
+            if !setmaxnregs.is_empty() {
+                let unit = ctx.attr(tilus_ir::AttrKind::Unit);
+                ctx.set_attr(k, tilus_dialects::tilus::attr_names::SETMAXNREG, Some(unit));
+            }
+            for o in setmaxnregs {
+                let m = SetMaxNRegOp::cast(ctx, o).expect("setmaxnreg");
+                let opcode = match m.action(ctx) {
+                    RegisterAction::Inc => "setmaxnreg.inc.sync.aligned.u32",
+                    RegisterAction::Dec => "setmaxnreg.dec.sync.aligned.u32",
+                };
+                let n = m.count(ctx);
+                before(ctx, o).inst(opcode, &n.to_string(), &[], &[], None);
+                ctx.erase_op(o);
+            }
             // Barriers, in program order (named barrier ids by first use).
             let syncs = ops_where(ctx, k, SyncOp::is);
             let mut named: Vec<(i64, i64)> = Vec::new();

@@ -201,6 +201,14 @@ impl LowerTilusKernel {
         };
         props.push(("target".into(), ctx.str_attr(&target)));
         props.push(("maxntid".into(), i64_attr(ctx, 32 * warps)));
+        // setmaxnreg (lowered by lower-threadgroups) needs the register count at entry, which
+        // ptxas ignores the instruction without; .maxnreg pins it to the count the register
+        // split was planned from (and the interpreter starts every warp with).
+        let setmaxnreg = tilus_dialects::tilus::attr_names::SETMAXNREG;
+        if ctx.get_attr(k, setmaxnreg).is_some() {
+            let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
+            props.push(("maxnreg".into(), i64_attr(ctx, n)));
+        }
         let cluster = ctx
             .get_inherent_or_attr(k, "cluster")
             .and_then(|a| attr_i64s(ctx, a));
@@ -228,7 +236,7 @@ impl LowerTilusKernel {
                 !matches!(
                     n.as_str(),
                     "sym_name" | "function_type" | "warps" | "blocks" | "cluster"
-                )
+                ) && n.as_str() != setmaxnreg
             })
             .cloned()
             .collect();

@@ -24,7 +24,11 @@
 //!
 //! Trip counts below N, not a multiple of N, or known only at run time need nothing special:
 //! the prologue's bound is `min(T, N)` and the refill's guard `i + N < T`. A loop that does
-//! not have this shape is left alone (the pass reports how many it pipelined).
+//! not have this shape is left alone (the pass reports how many it pipelined), except a loop
+//! that stages tiles with plain loads (`tilus.load_global` then `tilus.store_shared` into a
+//! buffer allocated outside it), which is rejected with a diagnostic at the store: those loads
+//! block their threads, so pipelining them would take a register prefetch (load tile
+//! `i + N - 1` before computing tile `i`), which this pass does not build.
 
 mod warp_specialize;
 pub use warp_specialize::WarpSpecialize;
@@ -36,11 +40,11 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::mbarrier::{AllocOp, ArriveExpectTxOp, ConsumerInitialPhaseOp, WaitOp};
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::{SingleThreadOp, SyncOp};
-use tilus_dialects::tilus::{KernelOp, SharedTensorOp, SliceSharedOp};
+use tilus_dialects::tilus::{KernelOp, LoadGlobalOp, SharedTensorOp, SliceSharedOp, StoreSharedOp};
 use tilus_dialects::tilus_types::{const_int, BarriersType, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
 use tilus_ir::rewrite::{clone_op, IrMapping};
-use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Type, Value};
+use tilus_ir::{Context, DiagLoc, Diagnostic, OpBuilder, OpId, Type, Value};
 
 declare_pass! {
     /// Software pipelining of one-stage TMA loops. Options: the number of stages.
@@ -83,6 +87,7 @@ impl Pass for Pipeline {
             }
         });
         let mut n = 0;
+        let mut errors = Vec::new();
         for l in loops {
             if !ctx.is_alive(l) {
                 continue;
@@ -90,11 +95,52 @@ impl Pass for Pipeline {
             if let Some(m) = match_loop(ctx, l) {
                 rewrite(ctx, &m, self.stages);
                 n += 1;
+            } else if let Some(d) = plain_load_loop(ctx, l) {
+                errors.push(d);
             }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
         }
         stats.add(Self::NUM_PIPELINED, n);
         Ok(if n > 0 { Changed::Yes } else { Changed::No })
     }
+}
+
+/// A loop that stages its tiles in shared memory with plain loads (`tilus.load_global` whose
+/// result `tilus.store_shared` writes into a buffer allocated outside the loop) is rejected at
+/// the store: `pipeline` builds its ring on TMA copies, which complete asynchronously on an
+/// mbarrier, and does not rewrite synchronous loads into a register prefetch. Leaving such a
+/// loop alone silently would look like a pipelined kernel that is not one.
+fn plain_load_loop(ctx: &Context, l: OpId) -> Option<Diagnostic> {
+    let f = ForOp::cast(ctx, l)?;
+    let body = body_block(ctx, f);
+    let store = ctx.block_ops(body).find(|&o| {
+        StoreSharedOp::cast(ctx, o).is_some_and(|st| {
+            let from_load = ctx
+                .defining_op(st.value(ctx))
+                .is_some_and(|d| LoadGlobalOp::is(ctx, d) && ctx.op_parent_block(d) == Some(body));
+            let outside = ctx
+                .defining_op(st.dst(ctx))
+                .is_some_and(|d| !is_inside(ctx, d, l));
+            from_load && outside
+        })
+    })?;
+    Some(
+        Diagnostic::op(
+            store,
+            "pipeline: this loop brings its tiles to shared memory with plain loads \
+             (tilus.load_global, then tilus.store_shared); pipeline{stages=N} pipelines TMA \
+             loops only, whose copies complete asynchronously on an mbarrier, and does not turn \
+             synchronous loads into a register prefetch",
+        )
+        .with_note(DiagLoc::Op(l), "the loop")
+        .with_help(
+            "copy the tile with tma.global_to_shared, announced by mbarrier.arrive_expect_tx \
+             and awaited with mbarrier.wait in one threadgroup.single_thread at the top of the \
+             body (examples/hopper_matmul_v0_tma.mlir), or leave this loop out of the pipeline",
+        ),
+    )
 }
 
 fn in_kernel(ctx: &Context, op: OpId) -> bool {

@@ -1,5 +1,5 @@
-//! `warp-specialize{producer-warps=1, consumer-warpgroups=K}`: splits the ring that
-//! `pipeline{stages=N}` produces into a producer warp and consumer warps.
+//! `warp-specialize{producer-warps=1, consumer-warpgroups=K, producer-regs=P, consumer-regs=C}`:
+//! splits the ring that `pipeline{stages=N}` produces into a producer and K consumer groups.
 //!
 //! The input is the shape `pipeline` writes (see its module docs): N barriers of count 1
 //! (`full` from now on), a `threadgroup.single_thread` prologue filling stages `0 .. min(T, N)`,
@@ -7,60 +7,86 @@
 //! `stage` and `phase`, which waits on `full[stage]`, computes, and refills the stage with tile
 //! `i + N` from one thread (`single_thread { scf.if (i + N < T) { announce; copies } }`).
 //!
-//! The output is shaped like `examples/hopper_matmul_v3_warp_specialized.mlir` with one
-//! consumer group:
+//! The output is shaped like `examples/hopper_matmul_v3_warp_specialized.mlir`. With `W` the
+//! kernel's warps:
 //!
-//! - the kernel gets one more warp (`warps(W + 1)`); warp `W` is the producer
-//!   (`threadgroup.single_warp warp(W)`), warps `0 .. W` the consumers
-//!   (`threadgroup.warp_group warps(0, W)`);
-//! - an `empty` array of N barriers of count `32 * W` (every consumer thread arrives once per
-//!   phase) joins `full`;
+//! - consumer group `g` (of K) is `threadgroup.warp_group warps(g * W, W)`; the producer follows
+//!   them at warp `K * W`: with `setmaxnreg` (the default) it is the whole warpgroup
+//!   `warp_group warps(K * W, 4)`, which runs `setmaxnreg dec P` and lets its first warp issue
+//!   the copies (the instruction must be executed by every warp of a warpgroup), otherwise the
+//!   single warp `single_warp warp(K * W)`. The kernel gets `K * W + 4` (or `+ 1`) warps;
+//! - an `empty` array of N barriers of count `32 * W * K` (every consumer thread of every group
+//!   arrives once per phase) joins `full`;
 //! - the producer runs its own `scf.for i = 0 to T` with `(stage, phase)` starting at
 //!   `(0, producer_initial_phase)`: it waits on `empty[stage]` (at once on the first round),
 //!   one elected thread announces the bytes on `full[stage]`, and the warp issues the copies of
 //!   tile `i` (the leader lane issues);
-//! - the consumers run the main loop without the prologue, the refill and the block syncs
-//!   around the wait and before the refill: each thread waits on `full[stage]` itself and,
-//!   after the body (whose async reads have retired: the body ends with the wait for them),
-//!   arrives on `empty[stage]` to release the stage. The code after the loop (the epilogue)
-//!   and the register tensors only the consumers use move into the consumer group, since the
-//!   producer warp holds none of the accumulator;
+//! - the consumers start with `setmaxnreg inc C` and run the main loop without the prologue,
+//!   the refill and the block syncs around the wait and before the refill: each thread waits on
+//!   `full[stage]` itself and, after the body (whose async reads have retired: the body ends
+//!   with the wait for them), arrives on `empty[stage]` to release the stage. The code after
+//!   the loop (the epilogue) and the register tensors only the consumers use move into the
+//!   consumer groups, since the producer holds none of the accumulator;
 //! - the shared buffers are freed after a block-wide `threadgroup.sync` that both roles reach.
 //!
-//! `setmaxnreg` (the register split between roles) has no op yet, so the roles keep the
-//! kernel's register budget. More than one consumer warpgroup needs the tile's rows split across
-//! groups (a per-group accumulator and A slice); that is not done, and K > 1 is rejected.
+//! **Registers.** A block of `n` threads starts with `65536 / n` registers per thread (rounded
+//! down to 8, at most 248; `.maxnreg` pins it in the PTX). The producer keeps P (default 40); C
+//! defaults to the most that fits: `(65536 - 128 * P) / (consumer threads)`, rounded down to 8,
+//! at most 256 (K = 1: 256, K = 2: 232, K = 3: 152). The pass rejects a split that overcommits
+//! the register file (the consumers' `inc` would wait forever), a P above or a C below the
+//! launch count, and kernels whose warps are not whole warpgroups; `producer-regs=0
+//! consumer-regs=0` leaves `setmaxnreg` out.
+//!
+//! **K > 1 (cooperative consumers).** The tile's BM rows split into K slices of BM / K, a
+//! multiple of 64 (wgmma's M): the consumer's `wgmma.mma` must read A as the stage's slice of
+//! one staged buffer `[N, BM, BK]` and accumulate in the wgmma fragment layout. The A buffer
+//! becomes `[N, K, BM / K, BK]`; the producer fills it with K TMA boxes of BM / K rows (at row
+//! offsets `+ g * BM / K`, the announced bytes unchanged); group `g` reads `a[stage, g]`,
+//! accumulates BM / K rows (every register tensor of the accumulator's chain is retyped to the
+//! group's wgmma layout) and stores them at row offset `+ g * BM / K`. B is shared. A consumer
+//! that reads the accumulator with other ops, or computes with `tilus.dot`, is rejected for
+//! K > 1 with a diagnostic.
 
 use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{CmpIPredicate, IntBinOp};
+use tilus_dialects::layout_algebra::{wgmma_accumulator, RegisterLayout};
 use tilus_dialects::mbarrier::{
     AllocOp, ArriveExpectTxOp, ArriveOp, ConsumerInitialPhaseOp, ProducerInitialPhaseOp, WaitOp,
 };
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
-use tilus_dialects::threadgroup::{SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
-use tilus_dialects::tilus::{FreeSharedOp, KernelOp};
+use tilus_dialects::threadgroup::{
+    self, RegisterAction, SetMaxNRegOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp,
+};
+use tilus_dialects::tilus::{
+    CastOp, FreeSharedOp, KernelOp, SharedTensorOp, SliceSharedOp, StoreGlobalOp,
+};
 use tilus_dialects::tilus_types::{const_int, BarriersType, Space, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
+use tilus_dialects::wgmma::MmaOp;
 use tilus_ir::rewrite::{clone_op, IrMapping};
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, Value};
 
 declare_pass! {
-    /// Warp specialization of pipelined TMA rings into a producer warp and consumer warps.
+    /// Warp specialization of pipelined TMA rings into a producer and consumer warpgroups.
     pub struct WarpSpecialize {
         name: "warp-specialize",
-        summary: "Split a pipelined TMA ring into a producer warp and consumer warps",
+        summary: "Split a pipelined TMA ring into a producer and consumer warpgroups",
         description: "Rewrites each ring that `pipeline` produced (N full barriers, a prologue, \
             a main loop that waits, computes and refills its stage from one thread) into a \
-            producer warp that waits on N empty barriers, announces the bytes from one elected \
-            thread and issues the copies of every tile, and a consumer group of the kernel's \
-            original warps that waits on the full barriers, computes and arrives on the empty \
-            barrier of the stage it has read. The kernel gains the producer warps. The result \
-            has the shape of examples/hopper_matmul_v3_warp_specialized.mlir with one consumer \
-            group; verify-barriers proves it for every trip count.",
+            producer that waits on N empty barriers, announces the bytes from one elected \
+            thread and issues the copies of every tile, and K consumer warpgroups that wait on \
+            the full barriers, compute their slice of the tile's rows (K > 1 splits the \
+            accumulator and A across the groups) and arrive on the empty barrier of the stage \
+            they have read. With setmaxnreg (the default) the producer is a whole warpgroup \
+            that releases registers to the consumers. The result has the shape of \
+            examples/hopper_matmul_v3_warp_specialized.mlir; verify-barriers proves it for \
+            every trip count.",
         options: {
             producer_warps: i64 = 1, "producer-warps", "Warps of the producer group (only 1 is supported)";
-            consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (only 1 is supported)";
+            consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers)";
+            producer_regs: i64 = 40, "producer-regs", "Registers per thread the producer warpgroup keeps (setmaxnreg.dec); 0: no setmaxnreg for it";
+            consumer_regs: i64 = -1, "consumer-regs", "Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them";
         },
         statistics: {
             NUM_SPECIALIZED = "num-specialized", "Rings split into producer and consumers";
@@ -84,16 +110,39 @@ impl Pass for WarpSpecialize {
                 ),
             )]);
         }
-        if self.consumer_warpgroups != 1 {
+        if !(1..=7).contains(&self.consumer_warpgroups) {
             return Err(vec![Diagnostic::op(
                 op,
                 format!(
-                    "warp-specialize: consumer-warpgroups={} is not supported yet: more than one \
-                     consumer group needs the tile's rows split across groups (a per-group \
-                     accumulator and A slice); only consumer-warpgroups=1 is implemented",
+                    "warp-specialize: consumer-warpgroups must be in [1, 7] (7 warpgroups and \
+                     the producer fill the 32 warps of a block), got {}",
                     self.consumer_warpgroups
                 ),
             )]);
+        }
+        for (name, v, auto) in [
+            ("producer-regs", self.producer_regs, false),
+            ("consumer-regs", self.consumer_regs, true),
+        ] {
+            let ok = v == 0
+                || (auto && v == -1)
+                || ((threadgroup::MIN_REGS..=threadgroup::MAX_REGS).contains(&v) && v % 8 == 0);
+            if !ok {
+                return Err(vec![Diagnostic::op(
+                    op,
+                    format!(
+                        "warp-specialize: {name} must be 0 (no setmaxnreg){} or a multiple of 8 \
+                         in [{}, {}] (setmaxnreg's range), got {v}",
+                        if auto {
+                            ", -1 (the most that fits)"
+                        } else {
+                            ""
+                        },
+                        threadgroup::MIN_REGS,
+                        threadgroup::MAX_REGS
+                    ),
+                )]);
+            }
         }
         let mut kernels = Vec::new();
         ctx.walk(op, &mut |o| {
@@ -123,17 +172,60 @@ impl Pass for WarpSpecialize {
                 continue;
             }
             let warps = kernel.warps(ctx);
-            if warps + self.producer_warps > 32 {
+            let groups = self.consumer_warpgroups;
+            let with_regs = self.producer_regs != 0 || self.consumer_regs != 0;
+            // With setmaxnreg the producer is a whole warpgroup (the instruction is executed by
+            // every warp of one), of which one warp issues the copies.
+            let producer = if with_regs { 4 } else { self.producer_warps };
+            let total = groups * warps + producer;
+            if total > 32 {
                 return Err(vec![Diagnostic::op(
                     k,
                     format!(
-                        "warp-specialize: the kernel has {warps} warps; adding {} producer warp \
-                         would exceed the 32 warps of a block",
-                        self.producer_warps
+                        "warp-specialize: the kernel has {warps} warps; {groups} consumer group{} \
+                         of {warps} and a producer of {producer} warp{} make {total}, more than \
+                         the 32 warps of a block",
+                        if groups == 1 { "" } else { "s" },
+                        if producer == 1 { "" } else { "s" },
                     ),
                 )]);
             }
-            rewrite(ctx, kernel, body, &rings[0]);
+            if (groups > 1 || with_regs) && warps % 4 != 0 {
+                return Err(vec![Diagnostic::op(
+                    k,
+                    format!(
+                        "warp-specialize: the kernel's {warps} warps are not whole warpgroups, \
+                         which {} needs{}",
+                        if groups > 1 {
+                            "splitting the tile across consumer warpgroups"
+                        } else {
+                            "setmaxnreg"
+                        },
+                        if groups > 1 {
+                            ""
+                        } else {
+                            " (producer-regs=0 consumer-regs=0 leaves it out)"
+                        }
+                    ),
+                )]);
+            }
+            let regs = if with_regs {
+                Some(plan_registers(
+                    k,
+                    self.producer_regs,
+                    self.consumer_regs,
+                    32 * warps * groups,
+                    32 * total,
+                )?)
+            } else {
+                None
+            };
+            let split = if groups > 1 {
+                Some(plan_split(ctx, &rings[0], groups)?)
+            } else {
+                None
+            };
+            rewrite(ctx, kernel, body, &rings[0], groups, regs, split.as_ref())?;
             n += 1;
         }
         stats.add(Self::NUM_SPECIALIZED, n);
@@ -342,9 +434,18 @@ fn clone_operands_of(
     }
 }
 
-fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
+fn rewrite(
+    ctx: &mut Context,
+    kernel: KernelOp,
+    kbody: BlockId,
+    r: &Ring,
+    groups: i64,
+    regs: Option<RegPlan>,
+    split: Option<&Split>,
+) -> Result<(), Vec<Diagnostic>> {
     let warps = kernel.warps(ctx);
-    let consumers = 32 * warps;
+    // Every thread of every consumer group releases the stage.
+    let consumers = 32 * warps * groups;
     let l = r.main.op();
     let loc = ctx.op(l).loc;
     let trip = r.main.upper_bound(ctx);
@@ -365,10 +466,28 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
         .int_array_attr(64, &vec![consumers; r.stages as usize]);
     let empty = AllocOp::build(&mut b, bars_ty, Some(counts)).barriers(b.ctx());
 
-    // Producer: warp W.
+    // Producer: warp K * W, or with setmaxnreg the warpgroup from warp K * W, which releases
+    // registers and lets its first warp issue the copies.
     b.set_insertion_point_before(l);
-    let prod = SingleWarpOp::build(&mut b, Some(warps));
-    let pregion = prod.body(b.ctx());
+    // `prod` is the producer's group op; `copier` the one-warp group that runs its loop.
+    let (prod, copier) = match regs {
+        None => {
+            let w = SingleWarpOp::build(&mut b, Some(groups * warps)).op();
+            (w, w)
+        }
+        Some(plan) => {
+            let wg = WarpGroupOp::build(&mut b, groups * warps, 4);
+            let wregion = wg.body(b.ctx());
+            let wblock = b.create_block_in(wregion, &[]);
+            b.set_insertion_point_to_end(wblock);
+            if plan.producer != 0 {
+                SetMaxNRegOp::build(&mut b, RegisterAction::Dec, plan.producer);
+            }
+            let w = SingleWarpOp::build(&mut b, None).op();
+            (wg.op(), w)
+        }
+    };
+    let pregion = b.ctx().regions(copier)[0];
     let pouter = b.create_block_in(pregion, &[]);
     b.set_insertion_point_to_end(pouter);
     let pphase0 = ProducerInitialPhaseOp::build(&mut b, iv_ty).phase(b.ctx());
@@ -406,7 +525,7 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
     let (ns, np) = advance(&mut b, pstage, pphase, r.stages);
     YieldOp::build(&mut b, &[ns, np]);
 
-    // Consumers: warps 0 .. W.
+    // Consumers: warps 0 .. W (group 0; the other groups are copies of it, made at the end).
     b.set_insertion_point_before(l);
     let cons = WarpGroupOp::build(&mut b, 0, warps);
     let cregion = cons.body(b.ctx());
@@ -467,7 +586,7 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
         .collect();
     // Before the loop: the consumer phase init and register tensors only the consumers read.
     for &o in kops[..from].iter().rev() {
-        if o == cons.op() || o == prod.op() {
+        if o == cons.op() || o == prod {
             continue;
         }
         let res = ctx.results(o).to_vec();
@@ -490,6 +609,16 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
         ctx.detach_op(o);
         ctx.append_op(cblock, o);
     }
+    // The consumers claim the registers the producer released, first thing.
+    if let Some(plan) = regs.filter(|p| p.consumer != 0) {
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        match b.ctx().block_ops(cblock).next() {
+            Some(f) => b.set_insertion_point_before(f),
+            None => b.set_insertion_point_to_end(cblock),
+        }
+        SetMaxNRegOp::build(&mut b, RegisterAction::Inc, plan.consumer);
+    }
     // Both roles reach one block-wide sync before the buffers are freed.
     let first_free = ctx
         .block_ops(kbody)
@@ -502,7 +631,8 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
         None => b.set_insertion_point_after(cons.op()),
     }
     SyncOp::build(&mut b);
-    kernel.set_warps(ctx, warps + 1);
+    let producer_warps = if regs.is_some() { 4 } else { 1 };
+    kernel.set_warps(ctx, groups * warps + producer_warps);
     // The prologue's bound, the refill's guard and the consumers' tile offset are dead now.
     for blk in [main_body, kbody] {
         let ops: Vec<OpId> = ctx.block_ops(blk).collect();
@@ -512,6 +642,365 @@ fn rewrite(ctx: &mut Context, kernel: KernelOp, kbody: BlockId, r: &Ring) {
             }
         }
     }
+    if let Some(sp) = split {
+        split_rows(ctx, cons.op(), prod, sp, groups, warps)?;
+    }
+    Ok(())
+}
+
+/// What each role keeps per thread after `setmaxnreg` (0: that role has no setmaxnreg).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RegPlan {
+    producer: i64,
+    consumer: i64,
+}
+
+/// Chooses and checks the register split: the producer warpgroup keeps `producer` registers per
+/// thread, the `consumer_threads` consumer threads get `consumer` (-1: the most that fits the
+/// register file once the producer has released its registers). Everything starts at
+/// [`threadgroup::launch_registers`] of the block's `threads`: `dec` must not raise that and
+/// `inc` must not lower it, and the total must fit the 65536-register file, or `inc` waits
+/// forever.
+fn plan_registers(
+    k: OpId,
+    producer: i64,
+    consumer: i64,
+    consumer_threads: i64,
+    threads: i64,
+) -> Result<RegPlan, Vec<Diagnostic>> {
+    let launch = threadgroup::launch_registers(threads);
+    let err = |m: String| vec![Diagnostic::op(k, format!("warp-specialize: {m}"))];
+    if producer > launch {
+        return Err(err(format!(
+            "producer-regs={producer} is above the {launch} registers per thread a block of \
+             {threads} threads starts with; setmaxnreg.dec cannot raise it"
+        )));
+    }
+    let kept = if producer == 0 { launch } else { producer };
+    let consumer = if consumer == -1 {
+        ((threadgroup::REGISTER_FILE - 128 * kept) / consumer_threads / 8 * 8)
+            .min(threadgroup::MAX_REGS)
+    } else {
+        consumer
+    };
+    if consumer != 0 && consumer < launch {
+        return Err(err(format!(
+            "consumer-regs={consumer} is below the {launch} registers per thread a block of \
+             {threads} threads starts with; setmaxnreg.inc cannot lower it"
+        )));
+    }
+    let total = 128 * kept + consumer_threads * consumer.max(launch);
+    if total > threadgroup::REGISTER_FILE {
+        return Err(err(format!(
+            "the register split overcommits the register file: 128 producer threads x {kept} + \
+             {consumer_threads} consumer threads x {} = {total} registers, more than the {} of \
+             an SM, so setmaxnreg.inc would wait forever",
+            consumer.max(launch),
+            threadgroup::REGISTER_FILE
+        )));
+    }
+    Ok(RegPlan { producer, consumer })
+}
+
+/// How the tile's rows split across K consumer warpgroups (cooperative consumers): group `g`
+/// computes rows `[g * rows, (g + 1) * rows)` of the accumulator from the same rows of the A
+/// operand, and shares B.
+pub(super) struct Split {
+    /// The staged A buffer `[N, BM, BK]`, retyped to `[N, K, BM / K, BK]`.
+    a_buf: Value,
+    /// BM: the accumulator's rows.
+    bm: i64,
+    /// The accumulator's layout, and a group's.
+    acc_layout: RegisterLayout,
+    group_layout: RegisterLayout,
+}
+
+/// Checks that the ring's consumer can be split by rows across `groups` warpgroups: its MMAs
+/// are `wgmma.mma` whose A operand is the stage's slice of one staged buffer and whose
+/// accumulator is in the wgmma fragment layout with BM rows, BM a multiple of 64 x groups.
+fn plan_split(ctx: &Context, r: &Ring, groups: i64) -> Result<Split, Vec<Diagnostic>> {
+    let l = r.main.op();
+    let err = |op: OpId, m: String| {
+        vec![Diagnostic::op(
+            op,
+            format!("warp-specialize: consumer-warpgroups={groups}: {m}"),
+        )]
+    };
+    let mut mmas = Vec::new();
+    ctx.walk(l, &mut |o| {
+        if let Some(m) = MmaOp::cast(ctx, o) {
+            mmas.push(m);
+        }
+    });
+    if mmas.is_empty() {
+        return Err(err(
+            l,
+            "the tile's rows are split across consumer warpgroups through the operands of \
+             wgmma.mma, and this loop has none (a tilus.dot consumer runs in one group: \
+             consumer-warpgroups=1)"
+                .into(),
+        ));
+    }
+    let mut a_buf = None;
+    let mut acc_ty = None;
+    for m in &mmas {
+        let a = m.a(ctx);
+        let slice = ctx.defining_op(a).and_then(|d| SliceSharedOp::cast(ctx, d));
+        let buf = slice.map(|s| s.src(ctx)).filter(|&src| {
+            ctx.defining_op(src)
+                .is_some_and(|d| SharedTensorOp::is(ctx, d) && !is_inside(ctx, d, l))
+        });
+        let Some(buf) = buf else {
+            return Err(err(
+                m.op(),
+                "the A operand is not the stage's slice of a shared buffer, so its rows cannot be \
+                 split"
+                    .into(),
+            ));
+        };
+        if a_buf.is_some_and(|b| b != buf) {
+            return Err(err(m.op(), "the MMAs read A from different buffers".into()));
+        }
+        a_buf = Some(buf);
+        let t = TensorType::of(ctx, ctx.value_type(m.acc(ctx))).expect("accumulator");
+        if acc_ty.as_ref().is_some_and(|x: &TensorType| x != &t) {
+            return Err(err(
+                m.op(),
+                "the MMAs have different accumulator types".into(),
+            ));
+        }
+        acc_ty = Some(t);
+    }
+    let (a_buf, acc) = (a_buf.expect("a"), acc_ty.expect("acc"));
+    let (bm, bn) = (acc.shape[0], acc.shape[1]);
+    if bm % (64 * groups) != 0 {
+        return Err(err(
+            mmas[0].op(),
+            format!(
+                "the tile's {bm} rows do not split into {groups} groups of a multiple of 64 rows \
+                 (wgmma's M)"
+            ),
+        ));
+    }
+    let inst_n = gcd(bn, 256);
+    let acc_layout = wgmma_accumulator(bm, bn, inst_n);
+    if !acc
+        .register_layout()
+        .is_some_and(|x| x.same_mapping(&acc_layout))
+    {
+        return Err(err(
+            mmas[0].op(),
+            "the accumulator is not in the wgmma fragment layout, so a group's rows have no \
+             layout to take"
+                .into(),
+        ));
+    }
+    let at = TensorType::of(ctx, ctx.value_type(a_buf)).expect("buffer");
+    if at.shape.len() != 3 || at.shape[1] != bm || at.strides.is_some() {
+        return Err(err(
+            mmas[0].op(),
+            format!(
+                "the A buffer {} is not a compact [stages, {bm}, K] ring",
+                tilus_ir::syntax::printer::type_to_string(ctx, ctx.value_type(a_buf))
+            ),
+        ));
+    }
+    Ok(Split {
+        a_buf,
+        bm,
+        acc_layout,
+        group_layout: wgmma_accumulator(bm / groups, bn, inst_n),
+    })
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Splits the tile's rows across `groups` copies of the consumer group `cons` (warps
+/// `g * warps ..`): each copy's accumulator chain gets BM / K rows in a group's wgmma layout,
+/// reads its rows of A (`a[stage, g]` of the buffer retyped `[N, K, BM / K, BK]`) and stores
+/// its rows at `offset + g * BM / K`; the producer copies A in K boxes of BM / K rows.
+fn split_rows(
+    ctx: &mut Context,
+    cons: OpId,
+    prod: OpId,
+    sp: &Split,
+    groups: i64,
+    warps: i64,
+) -> Result<(), Vec<Diagnostic>> {
+    let rows = sp.bm / groups;
+    let loc = ctx.op(cons).loc;
+    // The copies of group 0, in order after it.
+    let mut all = vec![cons];
+    let cblock = single_block(ctx, cons, 0).expect("consumer body");
+    let body: Vec<OpId> = ctx.block_ops(cblock).collect();
+    for g in 1..groups {
+        let prev = *all.last().expect("group");
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        b.set_insertion_point_after(prev);
+        let wg = WarpGroupOp::build(&mut b, g * warps, warps);
+        let region = wg.body(b.ctx());
+        let block = b.create_block_in(region, &[]);
+        let mut map = IrMapping::new();
+        for &o in &body {
+            let c = clone_op(ctx, o, &mut map);
+            ctx.append_op(block, c);
+        }
+        all.push(wg.op());
+    }
+    // The A buffer, one slice per group.
+    let old_a = TensorType::of(ctx, ctx.value_type(sp.a_buf)).expect("buffer");
+    let mut new_a = old_a.clone();
+    new_a.shape = vec![old_a.shape[0], groups, rows, old_a.shape[2]];
+    let new_a_ty = new_a.get(ctx);
+    let mut slice_ty = old_a.clone();
+    slice_ty.shape = vec![rows, old_a.shape[2]];
+    let slice_ty = slice_ty.get(ctx);
+    for (g, &c) in all.iter().enumerate() {
+        let g = g as i64;
+        let mut vals = Vec::new();
+        let mut ops = Vec::new();
+        ctx.walk(c, &mut |o| {
+            ops.push(o);
+            vals.extend(ctx.results(o).iter().copied());
+            for &r in ctx.regions(o) {
+                for &b in ctx.region_blocks(r) {
+                    vals.extend(ctx.block_args(b).iter().copied());
+                }
+            }
+        });
+        // The accumulator chain.
+        let mut split_vals = Vec::new();
+        for v in vals {
+            let Some(mut t) = TensorType::of(ctx, ctx.value_type(v)) else {
+                continue;
+            };
+            if t.space != Space::Register
+                || t.shape.len() != 2
+                || t.shape[0] != sp.bm
+                || !t
+                    .register_layout()
+                    .is_some_and(|x| x.same_mapping(&sp.acc_layout))
+            {
+                continue;
+            }
+            t.shape[0] = rows;
+            t.layout = Some(sp.group_layout.clone());
+            let nt = t.get(ctx);
+            ctx.set_value_type(v, nt);
+            split_vals.push(v);
+        }
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        let gi = |b: &mut OpBuilder, ty| b.cint(ty, g);
+        for o in ops {
+            let ctx = b.ctx();
+            if let Some(s) = SliceSharedOp::cast(ctx, o) {
+                if s.src(ctx) == sp.a_buf {
+                    let mut idx = s.indices(ctx).to_vec();
+                    let ity = ctx.value_type(idx[0]);
+                    b.set_insertion_point_before(o);
+                    let gv = gi(&mut b, ity);
+                    idx.push(gv);
+                    let n = SliceSharedOp::build(&mut b, sp.a_buf, &idx, slice_ty);
+                    let old = s.result(b.ctx());
+                    let new = n.result(b.ctx());
+                    b.ctx_mut().replace_all_uses(old, new);
+                    b.ctx_mut().erase_op(o);
+                }
+                continue;
+            }
+            let reads_split = ctx.operands(o).iter().any(|v| split_vals.contains(v));
+            if !reads_split {
+                continue;
+            }
+            if let Some(st) = StoreGlobalOp::cast(ctx, o) {
+                let mut offs = st.offsets(ctx).to_vec();
+                let (value, dst) = (st.value(ctx), st.dst(ctx));
+                b.set_insertion_point_before(o);
+                offs[0] = b.add_const(offs[0], g * rows);
+                StoreGlobalOp::build(&mut b, value, dst, &offs);
+                b.ctx_mut().erase_op(o);
+                continue;
+            }
+            let ok =
+                MmaOp::is(ctx, o) || CastOp::is(ctx, o) || ForOp::is(ctx, o) || YieldOp::is(ctx, o);
+            if !ok {
+                return Err(vec![Diagnostic::op(
+                    o,
+                    format!(
+                        "warp-specialize: consumer-warpgroups={groups} splits the accumulator's \
+                         rows across the groups, and '{}' reads it in a way that cannot be \
+                         split (only wgmma.mma, tilus.cast, tilus.store_global and loop-carried \
+                         values can)",
+                        ctx.op_name_str(o)
+                    ),
+                )]);
+            }
+        }
+    }
+    // The producer: one copy of BM / K rows per group into a[stage, g].
+    let mut copies = Vec::new();
+    ctx.walk(prod, &mut |o| {
+        if let Some(c) = GlobalToSharedOp::cast(ctx, o) {
+            copies.push(c);
+        }
+    });
+    for c in copies {
+        let dst = c.dst(ctx);
+        let Some(s) = ctx
+            .defining_op(dst)
+            .and_then(|d| SliceSharedOp::cast(ctx, d))
+        else {
+            continue;
+        };
+        if s.src(ctx) != sp.a_buf {
+            continue;
+        }
+        if c.dims(ctx).is_some() {
+            return Err(vec![Diagnostic::op(
+                c.op(),
+                format!(
+                    "warp-specialize: consumer-warpgroups={groups} copies A in row boxes, and \
+                     this copy maps its box onto other dimensions (dims)"
+                ),
+            )]);
+        }
+        let idx = s.indices(ctx).to_vec();
+        let offs = c.offsets(ctx).to_vec();
+        let (src, bars, bi, mask, cta) = (
+            c.src(ctx),
+            c.barriers(ctx),
+            c.barrier_index(ctx),
+            c.multicast_mask(ctx),
+            c.cta_group(ctx),
+        );
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc(loc);
+        b.set_insertion_point_before(c.op());
+        for g in 0..groups {
+            let ity = b.ctx().value_type(idx[0]);
+            let gv = b.cint(ity, g);
+            let mut gidx = idx.clone();
+            gidx.push(gv);
+            let slice = SliceSharedOp::build(&mut b, sp.a_buf, &gidx, slice_ty).result(b.ctx());
+            let mut goffs = offs.clone();
+            goffs[0] = b.add_const(offs[0], g * rows);
+            GlobalToSharedOp::build(&mut b, src, &goffs, slice, bars, bi, mask, None, cta);
+        }
+        ctx.erase_op(c.op());
+        if ctx.uses(s.result(ctx)).is_empty() {
+            ctx.erase_op(s.op());
+        }
+    }
+    ctx.set_value_type(sp.a_buf, new_a_ty);
+    Ok(())
 }
 
 /// Scalar code without effects (the refill's guard, left behind when something else reads it).

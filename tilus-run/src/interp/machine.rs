@@ -84,6 +84,16 @@ pub(crate) struct Cta {
     /// whole group, by (op, program position): the result and how many threads have passed.
     /// The rest of the group, arriving later, takes the result instead of repeating the op.
     pub group_ops: HashMap<(OpId, PosKey), (Val, usize)>,
+    /// Per-thread register count of each warp (`threadgroup.setmaxnreg` changes it); the
+    /// block's pool is the register file less what the warps hold.
+    pub warp_regs: Vec<i64>,
+}
+
+impl Cta {
+    /// Registers of the register file no warp holds.
+    pub(crate) fn free_registers(&self) -> i64 {
+        tilus_dialects::threadgroup::REGISTER_FILE - 32 * self.warp_regs.iter().sum::<i64>()
+    }
 }
 
 /// Where a unit is in a region.
@@ -163,6 +173,8 @@ pub(crate) enum Block {
         owner: GroupOwner,
         n: usize,
     },
+    /// `threadgroup.setmaxnreg inc` until the block's register pool has `need` registers.
+    Regs { op: OpId, need: i64 },
     /// `tilus.lock_semaphore` until the element equals `value`.
     Sem {
         op: OpId,
@@ -179,6 +191,7 @@ impl Block {
             | Block::Converge { op, .. }
             | Block::Bar { op, .. }
             | Block::Groups { op, .. }
+            | Block::Regs { op, .. }
             | Block::Sem { op, .. } => *op,
         }
     }
@@ -448,6 +461,10 @@ impl<'a> Machine<'a> {
                 exited: 0,
                 groups: HashMap::new(),
                 group_ops: HashMap::new(),
+                warp_regs: vec![
+                    tilus_dialects::threadgroup::launch_registers(self.block_threads);
+                    (self.block_threads as usize).div_ceil(32)
+                ],
             });
             let mut env = vec![Val::Undef; self.num_values];
             for (i, &a) in self.ctx.block_args(body).iter().enumerate() {
@@ -485,6 +502,7 @@ impl<'a> Machine<'a> {
                 Some(g) => !self.older_groups_in_flight(g, *n),
                 None => true,
             },
+            Block::Regs { need, .. } => self.ctas[u.cta].free_registers() >= *need,
             Block::Sem {
                 view,
                 offsets,
@@ -981,6 +999,10 @@ impl<'a> Machine<'a> {
                         n,
                         ..
                     } => format!("wait at {name} {n} for bulk stores"),
+                    Block::Regs { need, .. } => format!(
+                        "wait at {name} inc for {need} registers of the block's pool, which has {} free (65536 less what every warp holds): the register split overcommits the register file",
+                        cta.free_registers()
+                    ),
                     Block::Sem { value, .. } => format!(
                         "spin at tilus.lock_semaphore until the semaphore equals {value} (blocks run one cluster at a time, so only this cluster can release it)"
                     ),

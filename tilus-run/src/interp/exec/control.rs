@@ -153,6 +153,9 @@ impl Machine<'_> {
                 size: s,
             }));
         }
+        if let ThreadgroupOpKind::SetMaxNReg(m) = k {
+            return self.exec_setmaxnreg(ui, op, m);
+        }
         let (rb, n) = tilus_dialects::threadgroup::group_range(self.ctx, op)
             .ok_or_else(|| self.unsupported(op))?;
         let rb = rb.unwrap_or(0);
@@ -177,7 +180,9 @@ impl Machine<'_> {
             ThreadgroupOpKind::SingleThread(g) => g.body(ctx),
             ThreadgroupOpKind::SingleWarp(g) => g.body(ctx),
             ThreadgroupOpKind::WarpGroup(g) => g.body(ctx),
-            ThreadgroupOpKind::Sync(_) => return Err(self.unsupported(op)),
+            ThreadgroupOpKind::Sync(_) | ThreadgroupOpKind::SetMaxNReg(_) => {
+                return Err(self.unsupported(op))
+            }
         };
         let body = self.ctx.region_blocks(region).first().copied();
         let first = body.and_then(|b| self.ctx.block_first(b));
@@ -203,5 +208,55 @@ impl Machine<'_> {
             next: first,
         });
         Ok(Flow::Jump)
+    }
+
+    /// `threadgroup.setmaxnreg`: the whole group has converged here (the op is collective).
+    /// Checks what the hardware leaves undefined (a group that is not whole warpgroups, a `dec`
+    /// that raises or an `inc` that lowers a warp's count) and makes `inc` wait for the pool.
+    fn exec_setmaxnreg(
+        &mut self,
+        ui: usize,
+        op: OpId,
+        m: tilus_dialects::threadgroup::SetMaxNRegOp,
+    ) -> Result<Flow, Diagnostic> {
+        use tilus_dialects::threadgroup::RegisterAction;
+        let ctx = self.ctx;
+        let (b, s) = self.units[ui].group();
+        if b % 128 != 0 || s % 128 != 0 {
+            return Err(self.err(
+                op,
+                format!(
+                    "setmaxnreg must be executed by whole warpgroups, but its group is threads \
+                     [{b}, {}) ({s} threads)",
+                    b + s
+                ),
+            ));
+        }
+        let n = m.count(ctx);
+        let inc = matches!(m.action(ctx), RegisterAction::Inc);
+        let cta = self.units[ui].cta;
+        let warps = (b / 32) as usize..((b + s) / 32) as usize;
+        let mut need = 0;
+        for w in warps.clone() {
+            let cur = self.ctas[cta].warp_regs[w];
+            if inc && n < cur || !inc && n > cur {
+                return Err(self.err(
+                    op,
+                    format!(
+                        "setmaxnreg.{} {n} would {} warp {w}'s register count of {cur}",
+                        if inc { "inc" } else { "dec" },
+                        if inc { "lower" } else { "raise" }
+                    ),
+                ));
+            }
+            need += 32 * (n - cur);
+        }
+        if inc && need > self.ctas[cta].free_registers() {
+            return Ok(Flow::Wait(Block::Regs { op, need }));
+        }
+        for w in warps {
+            self.ctas[cta].warp_regs[w] = n;
+        }
+        Ok(Flow::Next)
     }
 }
