@@ -13,7 +13,9 @@
 //   the epilogue of the current one.
 // * One wgmma in flight: each consumer commits the k-step's wgmma and waits with
 //   `wgmma.wait_group 1`, so the wgmma of the previous k-step has retired and only then is its
-//   stage released (`%prev`, -1 before the first). After the loop `wait_group 0` retires the last
+//   stage, `(stage + S - 1) mod S`, released from the second k-step on (the form
+//   verify-barriers proves: the released stage is never the one the wgmma in flight reads,
+//   whichever stage the tile's k-loop starts at). After the loop `wait_group 0` retires the last
 //   one and releases its stage.
 // Barriers: full[S] (count 1, expect-tx of 49152 bytes per stage) and empty[S] (count 256: every
 // thread of both consumer warpgroups arrives once per use of the stage).
@@ -48,8 +50,8 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
     attributes {tilus.args = {m = 256 : i32, n = 512 : i32, k = 320 : i32, num_sms = 3 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  %cm1 = arith.constant -1 : i32
   %cS = arith.constant 3 : i32
+  %cSm1 = arith.constant 2 : i32
   %c8 = arith.constant 8 : i32
   %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
@@ -130,7 +132,7 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
       %offset_m = arith.muli %m_blk, %c128 : i32
       %offset_n = arith.muli %n_blk, %c256 : i32
       %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
-      %res:4 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %st = %stage, %ph = %phase, %prev = %cm1) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32, i32) : i32 {
+      %res:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %st = %stage, %ph = %phase) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32) : i32 {
         // Wait until the stage is full (the TMA bytes have landed).
         mbarrier.wait %full[%st : i32], phase(%ph) : !mbarrier.barriers<3>
         %sa_s = tilus.slice_shared %sa[%st, %c0] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
@@ -141,7 +143,9 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
         wgmma.commit_group
         // Keep this wgmma in flight; the one before it has retired, so its stage is free.
         wgmma.wait_group 1
-        %has_prev = arith.cmpi sge, %prev, %c0 : i32
+        %has_prev = arith.cmpi sge, %i, %c1 : i32
+        %st_back = arith.addi %st, %cSm1 : i32
+        %prev = arith.remui %st_back, %cS : i32
         scf.if %has_prev {
           mbarrier.arrive %empty[%prev : i32] : !mbarrier.barriers<3>
         }
@@ -150,13 +154,15 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
         %ns = arith.select %wrap, %c0, %s1 : i32
         %flip = arith.xori %ph, %c1 : i32
         %np = arith.select %wrap, %flip, %ph : i32
-        scf.yield %acc2, %ns, %np, %st : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32, i32
+        scf.yield %acc2, %ns, %np : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
       }
       // Drain: the last wgmma retires, its stage is released.
       wgmma.wait_group 0
-      %had = arith.cmpi sge, %res#3, %c0 : i32
+      %had = arith.cmpi sgt, %iters, %c0 : i32
+      %last_back = arith.addi %res#1, %cSm1 : i32
+      %last = arith.remui %last_back, %cS : i32
       scf.if %had {
-        mbarrier.arrive %empty[%res#3 : i32] : !mbarrier.barriers<3>
+        mbarrier.arrive %empty[%last : i32] : !mbarrier.barriers<3>
       }
       // Epilogue (the producer is already loading the next tile's stages).
       %row = arith.addi %offset_m, %c0 : i32
@@ -183,7 +189,7 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
       %offset_m = arith.muli %m_blk, %c128 : i32
       %offset_n = arith.muli %n_blk, %c256 : i32
       %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
-      %res:4 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %st = %stage, %ph = %phase, %prev = %cm1) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32, i32) : i32 {
+      %res:3 = scf.for %i = %c0 to %iters step %c1 iter_args(%acc = %acc0, %st = %stage, %ph = %phase) -> (!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32) : i32 {
         // Wait until the stage is full (the TMA bytes have landed).
         mbarrier.wait %full[%st : i32], phase(%ph) : !mbarrier.barriers<3>
         %sa_s = tilus.slice_shared %sa[%st, %c1] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
@@ -194,7 +200,9 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
         wgmma.commit_group
         // Keep this wgmma in flight; the one before it has retired, so its stage is free.
         wgmma.wait_group 1
-        %has_prev = arith.cmpi sge, %prev, %c0 : i32
+        %has_prev = arith.cmpi sge, %i, %c1 : i32
+        %st_back = arith.addi %st, %cSm1 : i32
+        %prev = arith.remui %st_back, %cS : i32
         scf.if %has_prev {
           mbarrier.arrive %empty[%prev : i32] : !mbarrier.barriers<3>
         }
@@ -203,13 +211,15 @@ tilus.kernel @hopper_matmul_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>,
         %ns = arith.select %wrap, %c0, %s1 : i32
         %flip = arith.xori %ph, %c1 : i32
         %np = arith.select %wrap, %flip, %ph : i32
-        scf.yield %acc2, %ns, %np, %st : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32, i32
+        scf.yield %acc2, %ns, %np : !tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
       }
       // Drain: the last wgmma retires, its stage is released.
       wgmma.wait_group 0
-      %had = arith.cmpi sge, %res#3, %c0 : i32
+      %had = arith.cmpi sgt, %iters, %c0 : i32
+      %last_back = arith.addi %res#1, %cSm1 : i32
+      %last = arith.remui %last_back, %cS : i32
       scf.if %had {
-        mbarrier.arrive %empty[%res#3 : i32] : !mbarrier.barriers<3>
+        mbarrier.arrive %empty[%last : i32] : !mbarrier.barriers<3>
       }
       // Epilogue (the producer is already loading the next tile's stages).
       %row = arith.addi %offset_m, %c64 : i32

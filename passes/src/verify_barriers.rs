@@ -1730,6 +1730,106 @@ fn stage_index(ctx: &Context, mut v: Value) -> Option<Value> {
     None
 }
 
+/// [`may_read_stage`] for stages whose ring starts where an enclosing loop left it (a
+/// persistent kernel's tile loop carries (stage, phase) from one tile's k-loop to the next):
+/// the released stage and the MMA's both as `(B + c) mod S` of the same ring iter_arg `B` of
+/// the k-loop, whose start is unknown but inside `[0, S)`. The MMA issued `lag` iterations
+/// before read `(B_k - lag) mod S`, so they differ when `c + lag` is not a multiple of `S`.
+fn may_read_relative(
+    an: &Analysis,
+    m: WgmmaOp,
+    lag: i64,
+    released: Value,
+    lp: Option<ForOp>,
+) -> bool {
+    let ctx = an.ctx;
+    let Some(f) = lp else { return true };
+    let Some((base, s, c)) = relative_ring(an, f, released) else {
+        return true;
+    };
+    for operand in [m.a(ctx), m.b(ctx)] {
+        if TensorType::of_ref(ctx, ctx.value_type(operand))
+            .is_some_and(|t| t.space != tilus_dialects::tilus_types::Space::Shared)
+        {
+            continue;
+        }
+        let Some(idx) = stage_index(ctx, operand) else {
+            return true;
+        };
+        match relative_ring(an, f, idx) {
+            Some((b, s2, c2)) if b == base && s2 == s => {
+                if (c - c2 + lag).rem_euclid(s) == 0 {
+                    return true;
+                }
+            }
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// `v` as `(B + c) mod S` (or `B` itself, `c = 0`) of an iter_arg `B` of `f` that advances as a
+/// ring of period `S` and starts inside `[0, S)`: `(B, S, c mod S)`.
+fn relative_ring(an: &Analysis, f: ForOp, v: Value) -> Option<(Value, i64, i64)> {
+    let ctx = an.ctx;
+    let ring = |b: Value| -> Option<i64> {
+        let (_, init, next) = an.iter_arg(f, b)?;
+        let s = an.ring_advance(b, next)?;
+        in_ring(an, init, s, &mut vec![b]).then_some(s)
+    };
+    if let Some(s) = ring(v) {
+        return Some((v, s, 0));
+    }
+    let d = ctx.defining_op(v)?;
+    let (x, m) = RemUIOp::cast(ctx, d)
+        .map(|r| (r.lhs(ctx), r.rhs(ctx)))
+        .or_else(|| RemSIOp::cast(ctx, d).map(|r| (r.lhs(ctx), r.rhs(ctx))))?;
+    let (b, c) = an.plus_const(x)?;
+    let s = ring(b)?;
+    (const_int(ctx, m) == Some(s) && c >= 0).then_some((b, s, c % s))
+}
+
+/// Whether `v` is known to lie in `[0, s)`: a constant, or a ring value of period `s` (an
+/// iter_arg advancing as one, or a loop result whose iter_arg does) starting in range. Loop-
+/// carried values are proved by induction: a value met again while its own proof is under way
+/// is assumed in range (its start is checked, and each step keeps it in range).
+fn in_ring(an: &Analysis, v: Value, s: i64, visiting: &mut Vec<Value>) -> bool {
+    let ctx = an.ctx;
+    if let Some(c) = const_int(ctx, v) {
+        return (0..s).contains(&c);
+    }
+    if visiting.contains(&v) {
+        return true;
+    }
+    if visiting.len() >= 8 {
+        return false;
+    }
+    // An iter_arg of an enclosing loop, or the result of a loop.
+    let owner = match ctx.defining_op(v) {
+        Some(d) => ForOp::cast(ctx, d).and_then(|f| {
+            let i = ctx.results(d).iter().position(|&r| r == v)?;
+            Some((f, an.body_args(f).get(i + 1).copied()?))
+        }),
+        None => ctx
+            .value_block(v)
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r))
+            .and_then(|p| ForOp::cast(ctx, p))
+            .map(|f| (f, v)),
+    };
+    let Some((f, arg)) = owner else { return false };
+    let Some((_, init, next)) = an.iter_arg(f, arg) else {
+        return false;
+    };
+    visiting.push(v);
+    let ok = in_ring(an, init, s, visiting)
+        && (an.ring_advance(arg, next) == Some(s)
+            // The outer loop passes the value through an inner loop's ring result.
+            || (next != arg && in_ring(an, next, s, visiting)));
+    visiting.pop();
+    ok
+}
+
 /// Whether `mma`, issued `lag` iterations of its loop before, may read the stage that `op` (an
 /// arrive releasing a barrier slot, or a copy refilling one) frees. Both stages are read as
 /// forms of the same loop's iteration `k`; the MMA's is shifted by `lag`. Anything the forms do
@@ -1750,11 +1850,11 @@ fn may_read_stage(an: &Analysis, mma: OpId, lag: i64, op: OpId) -> bool {
         return true;
     }
     let lp = lp.and_then(|l| ForOp::cast(ctx, l));
-    let Ok(rel) = an.slot(released, lp) else {
-        return true;
-    };
     let Some(m) = WgmmaOp::cast(ctx, mma) else {
         return true;
+    };
+    let Ok(rel) = an.slot(released, lp) else {
+        return may_read_relative(an, m, lag, released, lp);
     };
     for operand in [m.a(ctx), m.b(ctx)] {
         if TensorType::of_ref(ctx, ctx.value_type(operand))
