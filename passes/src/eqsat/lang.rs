@@ -648,6 +648,12 @@ impl Analysis<Node> for EqAnalysis {
         let (Some(ty), Some(k)) = (data.ty, data.konst()) else {
             return;
         };
+        // Already folded (a constant's own class, or one modified before): nothing to add.
+        // Most classes of a folding block come here, so this check keeps `add` cheap.
+        let nodes = &egraph[id].nodes;
+        if nodes.len() == 1 && nodes[0].kind == Kind::Const {
+            return;
+        }
         let t = egraph.add(Node::leaf(Kind::Ty(ty)));
         let num = egraph.add(Node::leaf(Kind::Num(sext(k, ty.width))));
         let c = egraph.add(Node::op(Kind::Const, &[t, num]));
