@@ -383,7 +383,11 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(AndI, &b(AddI, "?x", "?y"), "?m"),
         &["?t", "?x", "?y", "?m"],
         |eg, s, vs| {
-            let (x, y, m) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]), facts(eg, s, vs[3]));
+            let (x, y, m) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
             (disjoint(x, y) && disjoint(y, m))
                 .then(|| add_bin(eg, AndI, s[vs[0]], s[vs[1]], s[vs[3]]))
         },
@@ -393,7 +397,11 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(XOrI, &b(AddI, "?x", "?y"), "?z"),
         &["?t", "?x", "?y", "?z"],
         |eg, s, vs| {
-            let (x, y, z) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]), facts(eg, s, vs[3]));
+            let (x, y, z) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
             if !(disjoint(x, y) && disjoint(y, z)) {
                 return None;
             }
@@ -407,7 +415,11 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(ShRUI, &b(AddI, "?x", "?y"), "?k"),
         &["?t", "?x", "?y", "?k"],
         |eg, s, vs| {
-            let (x, y, k) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]), facts(eg, s, vs[3]));
+            let (x, y, k) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
             let k = k.konst()?;
             if k >= x.width() as u128 || !disjoint(x, y) {
                 return None;

@@ -357,12 +357,17 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
         let c = [low, high, low | high, interesting_const(&mut r, w)][r.below(4) as usize];
         let lo_bit = r.below(w as u64) as u32;
         let span = 1 + r.below((w - lo_bit) as u64) as u32;
-        let mk = [mask(lo_bit + span) & !mask(lo_bit), interesting_const(&mut r, w)]
-            [r.below(2) as usize];
+        let mk = [
+            mask(lo_bit + span) & !mask(lo_bit),
+            interesting_const(&mut r, w),
+        ][r.below(2) as usize];
         let k = r.below(w as u64) as u128;
         use IntBinOp::*;
         let p = Program {
-            ty: Ty { width: w, index: false },
+            ty: Ty {
+                width: w,
+                index: false,
+            },
             steps: vec![
                 Step::Var(0),
                 Step::Var(1),
