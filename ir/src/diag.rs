@@ -79,6 +79,17 @@ pub struct Diagnostic {
     pub label: Option<String>,
     pub notes: Vec<Note>,
     pub help: Option<String>,
+    /// The file that `loc`'s span (and the notes' spans) point into when it is not the IR
+    /// being processed: a pass's rule or cost file. Renderers show that file's line instead.
+    pub file: Option<std::sync::Arc<OtherFile>>,
+}
+
+/// A file other than the input IR that a diagnostic points into (see [`Diagnostic::file`]);
+/// shared, so that cloning a diagnostic does not copy the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtherFile {
+    pub name: String,
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -91,6 +102,7 @@ impl Diagnostic {
             label: None,
             notes: Vec::new(),
             help: None,
+            file: None,
         }
     }
     /// An error at a source span.
@@ -122,6 +134,15 @@ impl Diagnostic {
     /// Sets the help line.
     pub fn with_help(mut self, h: impl Into<String>) -> Diagnostic {
         self.help = Some(h.into());
+        self
+    }
+    /// Makes the spans point into `name` (with contents `text`) rather than the input IR: a
+    /// problem in a file a pass read, shown at its own line and column.
+    pub fn in_file(mut self, name: impl Into<String>, text: impl Into<String>) -> Diagnostic {
+        self.file = Some(std::sync::Arc::new(OtherFile {
+            name: name.into(),
+            text: text.into(),
+        }));
         self
     }
 }

@@ -40,7 +40,7 @@ pub use attrs::{Attr, AttrKind, Location};
 pub use builder::OpBuilder;
 pub use cfg::Cfg;
 pub use context::{BlockId, Context, OpId, OpName, OperationState, RegionId, Use, Value, ValueDef};
-pub use diag::{DiagLoc, Diagnostic, Severity, Span};
+pub use diag::{DiagLoc, Diagnostic, OtherFile, Severity, Span};
 pub use dominance::{DomTree, Dominance};
 /// Integer attribute values are arbitrary-precision, as MLIR's APInt of any width.
 pub use num_bigint::BigInt;

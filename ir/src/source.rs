@@ -285,6 +285,14 @@ fn build(
     file: &SourceFile,
     d: &Diagnostic,
 ) -> Report {
+    let other;
+    let (ctx, map, file) = match &d.file {
+        Some(f) => {
+            other = SourceFile::new(f.name.clone(), f.text.clone());
+            (None, None, &other)
+        }
+        None => (ctx, map, file),
+    };
     let span = resolve_span(ctx, map, file, d.loc);
     let mut labels = Vec::new();
     let message;
@@ -314,6 +322,7 @@ fn build(
                 label: None,
                 notes: vec![],
                 help: None,
+                file: d.file.clone(),
             };
             build(ctx, map, file, &nd)
         })
@@ -335,6 +344,14 @@ pub fn render_mlir_style(
     file: &SourceFile,
     d: &Diagnostic,
 ) -> String {
+    let other;
+    let (ctx, map, file) = match &d.file {
+        Some(f) => {
+            other = SourceFile::new(f.name.clone(), f.text.clone());
+            (None, None, &other)
+        }
+        None => (ctx, map, file),
+    };
     let mut out = String::new();
     let one = |out: &mut String, loc: DiagLoc, sev: Severity, msg: &str| match resolve_span(
         ctx, map, file, loc,

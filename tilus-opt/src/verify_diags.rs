@@ -125,9 +125,17 @@ pub fn check(
     };
     let mut produced: Vec<(Severity, DiagLoc, String)> = Vec::new();
     for d in diags {
-        produced.push((d.severity, d.loc, d.message.clone()));
+        // A span into another file (a rule file) is on no line of this one.
+        let at = |l: DiagLoc| {
+            if d.file.is_some() {
+                DiagLoc::Unknown
+            } else {
+                l
+            }
+        };
+        produced.push((d.severity, at(d.loc), d.message.clone()));
         for n in &d.notes {
-            produced.push((Severity::Note, n.loc, n.message.clone()));
+            produced.push((Severity::Note, at(n.loc), n.message.clone()));
         }
     }
     let mut problems = Vec::new();

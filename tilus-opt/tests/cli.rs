@@ -294,3 +294,53 @@ fn output_to_a_device_keeps_the_device() {
         "/dev/null is no longer a character device"
     );
 }
+
+#[test]
+fn eqsat_rule_file_errors_point_into_the_rule_file() {
+    // Each bad rule file's report shows its own line with the offending token underlined
+    // (not a line of the IR), and the pass fails with exit 1.
+    let d = tmpdir("eqsat-rules");
+    let cases = [
+        (
+            "malformed",
+            "; an unclosed rule\n(rule \"open\" (arith.addi ?x (const 0)) ?x\n",
+        ),
+        (
+            "unknown_op",
+            "(rule \"typo\" (arith.mull ?x (const 2)) (arith.shli ?x (const 1)))\n",
+        ),
+        ("arity", "(rule \"one\"\n  (arith.addi ?x)\n  ?x)\n"),
+        (
+            "condition_arity",
+            "(rule \"cond\" (arith.divui ?x ?c) (const 0)\n  (if (ult ?x)))\n",
+        ),
+        (
+            "ill_typed_condition",
+            "(rule \"cond\" (arith.select ?c ?x (const i32 0)) ?x\n  (if (ult ?c ?x)))\n",
+        ),
+    ];
+    let src = "func.func @f(%a: i32) -> i32 {\n  return %a : i32\n}\n";
+    for (name, text) in cases {
+        let file = format!("{name}.eqs");
+        std::fs::write(d.join(&file), text).unwrap();
+        let mut child = tilus_opt()
+            .current_dir(&d)
+            .arg(format!(
+                "--pass-pipeline=builtin.module(eqsat{{rules={file}}})"
+            ))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(src.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", stderr(&o));
+        insta::assert_snapshot!(format!("eqsat_rules_{name}"), stderr(&o));
+    }
+}

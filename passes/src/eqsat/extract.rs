@@ -270,7 +270,22 @@ struct Best {
 /// until nothing improves. A node is never chosen when its own class is in a child's sub-DAG,
 /// so the choice is acyclic.
 pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
-    greedy_dag_with(eg, costs, &FxHashSet::default())
+    greedy_dag_with(eg, &own_costs(eg, costs), &FxHashSet::default())
+}
+
+/// Each class's nodes' own costs, in node order: computed once per extraction and shared by
+/// its greedy rounds.
+type OwnCosts = FxHashMap<Id, Vec<f64>>;
+
+fn own_costs(eg: &EG, costs: &CostModel) -> OwnCosts {
+    eg.classes()
+        .map(|c| {
+            (
+                c.id,
+                c.nodes.iter().map(|n| costs.node_cost(eg, n)).collect(),
+            )
+        })
+        .collect()
 }
 
 /// The default extraction for `roots`: the cheaper of [`greedy_dag`] and `start` (the
@@ -288,7 +303,8 @@ pub fn extract(
     roots: &[Id],
     start: Option<Choice>,
 ) -> Option<(Choice, f64)> {
-    let greedy = greedy_dag(eg, costs);
+    let own = own_costs(eg, costs);
+    let greedy = greedy_dag_with(eg, &own, &FxHashSet::default());
     let g = dag_cost(eg, costs, &greedy, roots);
     let s = start.as_ref().and_then(|c| dag_cost(eg, costs, c, roots));
     let (mut best, mut cost) = match (g, s) {
@@ -298,7 +314,7 @@ pub fn extract(
         (None, None) => return None,
     };
     for _ in 0..4 {
-        let cand = greedy_dag_with(eg, costs, &shared(eg, &best, roots));
+        let cand = greedy_dag_with(eg, &own, &shared(eg, &best, roots));
         match dag_cost(eg, costs, &cand, roots) {
             Some(c) if c + 1e-9 < cost => {
                 best = cand;
@@ -349,17 +365,8 @@ pub fn reachable(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
 }
 
 /// [`greedy_dag`] where a reference to a class in `free` costs nothing.
-fn greedy_dag_with(eg: &EG, costs: &CostModel, free: &FxHashSet<Id>) -> Choice {
+fn greedy_dag_with(eg: &EG, own: &OwnCosts, free: &FxHashSet<Id>) -> Choice {
     let mut best: FxHashMap<Id, Best> = FxHashMap::default();
-    let own: FxHashMap<Id, Vec<f64>> = eg
-        .classes()
-        .map(|c| {
-            (
-                c.id,
-                c.nodes.iter().map(|n| costs.node_cost(eg, n)).collect(),
-            )
-        })
-        .collect();
     // A worklist: a class is looked at again only when one of its children got cheaper.
     let mut queue: std::collections::VecDeque<Id> = eg.classes().map(|c| c.id).collect();
     let mut queued: FxHashSet<Id> = queue.iter().copied().collect();

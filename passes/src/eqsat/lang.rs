@@ -384,6 +384,9 @@ impl Facts {
 pub struct EqAnalysis {
     /// Facts of `Var(i)`.
     pub vars: Vec<Facts>,
+    /// The class of each constant the graph has, by type and bits: folding a class then
+    /// costs one union instead of three hash-consed adds (most classes of a large block fold).
+    pub consts: rustc_hash::FxHashMap<(Ty, u128), Id>,
 }
 
 /// The egg e-graph of this language.
@@ -648,9 +651,22 @@ impl Analysis<Node> for EqAnalysis {
         let (Some(ty), Some(k)) = (data.ty, data.konst()) else {
             return;
         };
-        let t = egraph.add(Node::leaf(Kind::Ty(ty)));
-        let num = egraph.add(Node::leaf(Kind::Num(sext(k, ty.width))));
-        let c = egraph.add(Node::op(Kind::Const, &[t, num]));
+        // Already folded (a constant's own class, or one modified before): nothing to add.
+        // Most classes of a folding block come here, so this check keeps `add` cheap.
+        let nodes = &egraph[id].nodes;
+        if nodes.len() == 1 && nodes[0].kind == Kind::Const {
+            return;
+        }
+        let c = match egraph.analysis.consts.get(&(ty, k)) {
+            Some(c) => *c,
+            None => {
+                let t = egraph.add(Node::leaf(Kind::Ty(ty)));
+                let num = egraph.add(Node::leaf(Kind::Num(sext(k, ty.width))));
+                let c = egraph.add(Node::op(Kind::Const, &[t, num]));
+                egraph.analysis.consts.insert((ty, k), c);
+                c
+            }
+        };
         egraph.union(id, c);
         // A constant needs no other spelling: drop the ops, so rules stop matching them.
         let id = egraph.find(id);

@@ -112,7 +112,7 @@ impl Eqsat {
                 )
             })?;
             CostModel::parse(&text)
-                .map_err(|(l, c, m)| rulefile::file_diagnostic(&self.costs, &text, l, c, &m))?
+                .map_err(|(l, c, m)| rulefile::file_diagnostic(&self.costs, &text, l, c, 0, &m))?
         };
         let mut rules = if self.builtin {
             rules::builtin_shared().to_vec()
@@ -127,7 +127,7 @@ impl Eqsat {
                 )
             })?;
             rules.extend(rulefile::parse(&text).map_err(|e| {
-                rulefile::file_diagnostic(&self.rules, &text, e.line, e.col, &e.message)
+                rulefile::file_diagnostic(&self.rules, &text, e.line, e.col, e.len, &e.message)
             })?);
         }
         Ok(Settings {

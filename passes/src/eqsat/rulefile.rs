@@ -25,25 +25,57 @@
 use super::lang::{parse_kind, Facts, Kind, Node, Ty, EG};
 use egg::{ConditionalApplier, Id, Pattern, Rewrite, Subst, Var};
 use std::collections::HashMap;
-use tilus_ir::{DiagLoc, Diagnostic};
+use tilus_ir::{Diagnostic, Span};
 
-/// A problem in a rule file, at a 1-based line and column.
+/// A problem in a rule file, at a 1-based line and column (counted in characters), over
+/// `len` characters (the offending token; 1 for a parenthesis).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleError {
     pub line: usize,
     pub col: usize,
+    pub len: usize,
     pub message: String,
 }
 
-/// A diagnostic for a problem at `line:col` of file `path` with text `text`: the message
-/// names the place, and the help shows the line with a caret under the column.
-pub fn file_diagnostic(path: &str, text: &str, line: usize, col: usize, msg: &str) -> Diagnostic {
-    let src = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
-    let caret = format!("{}^", " ".repeat(col.saturating_sub(1)));
-    Diagnostic::error(DiagLoc::Unknown, format!("{path}:{line}:{col}: {msg}")).with_help(format!(
-        "{line} | {src}\n{} | {caret}",
-        " ".repeat(line.to_string().len())
-    ))
+/// A diagnostic for a problem at `line:col` (over `len` characters, 0 for the whitespace-
+/// delimited word there) of the file `path` whose text is `text`: its span points into that
+/// file, so the rendered report shows the file's line with the offending token underlined and
+/// `path:line:col` in the message.
+pub fn file_diagnostic(
+    path: &str,
+    text: &str,
+    line: usize,
+    col: usize,
+    len: usize,
+    msg: &str,
+) -> Diagnostic {
+    let start_of_line: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = text.get(start_of_line..).unwrap_or("");
+    let rest = rest.split('\n').next().unwrap_or("");
+    let byte_at = |chars: usize| {
+        rest.char_indices()
+            .nth(chars)
+            .map_or(rest.len(), |(b, _)| b)
+    };
+    let start = byte_at(col.saturating_sub(1));
+    let len = if len == 0 {
+        rest[start..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .count()
+    } else {
+        len
+    };
+    let end = byte_at(col.saturating_sub(1) + len).max(start);
+    Diagnostic::at(
+        Span::new(start_of_line + start, start_of_line + end),
+        msg.to_string(),
+    )
+    .in_file(path, text)
 }
 
 /// An s-expression with the position of its first character.
@@ -59,11 +91,24 @@ impl Sexp {
             Sexp::Atom(_, l, c) | Sexp::List(_, l, c) => (*l, *c),
         }
     }
+    /// How many characters the token spans: an atom's text (a string's quotes included); a
+    /// list's opening parenthesis and, when it is on the same line, its op name.
+    fn len(&self) -> usize {
+        match self {
+            Sexp::Atom(a, ..) if a.starts_with('"') => a.chars().count() + 1,
+            Sexp::Atom(a, ..) => a.chars().count(),
+            Sexp::List(items, l, c) => match items.first() {
+                Some(first @ Sexp::Atom(_, fl, fc)) if fl == l && fc > c => fc - c + first.len(),
+                _ => 1,
+            },
+        }
+    }
     fn err(&self, message: impl Into<String>) -> RuleError {
         let (line, col) = self.pos();
         RuleError {
             line,
             col,
+            len: self.len(),
             message: message.into(),
         }
     }
@@ -85,6 +130,7 @@ fn tokenize(text: &str) -> Result<Vec<Sexp>, RuleError> {
                         return Err(RuleError {
                             line: l,
                             col: c,
+                            len: 1,
                             message: "unbalanced ')'".into(),
                         });
                     }
@@ -105,6 +151,7 @@ fn tokenize(text: &str) -> Result<Vec<Sexp>, RuleError> {
                         return Err(RuleError {
                             line: l,
                             col: c,
+                            len: chars.len() - start,
                             message: "unterminated string".into(),
                         });
                     }
@@ -140,6 +187,7 @@ fn tokenize(text: &str) -> Result<Vec<Sexp>, RuleError> {
         return Err(RuleError {
             line: l,
             col: c,
+            len: 1,
             message: "unclosed '('".into(),
         });
     }
@@ -403,7 +451,7 @@ pub fn parse(text: &str) -> Result<Vec<Rewrite<Node, super::lang::EqAnalysis>>, 
                 _ => return Err(c.err("expected '(if COND...)'")),
             }
             for cond in &cs[1..] {
-                conds.push(parse_cond(cond, &ck)?);
+                conds.push(parse_cond(cond, &mut ck)?);
             }
         }
         let searcher: Pattern<Node> = lhs
@@ -437,7 +485,7 @@ pub fn parse(text: &str) -> Result<Vec<Rewrite<Node, super::lang::EqAnalysis>>, 
     Ok(out)
 }
 
-fn parse_cond(c: &Sexp, ck: &Checker) -> Result<Cond, RuleError> {
+fn parse_cond(c: &Sexp, ck: &mut Checker) -> Result<Cond, RuleError> {
     let Sexp::List(items, ..) = c else {
         return Err(c.err("expected a condition such as (nonneg ?x)"));
     };
@@ -476,7 +524,34 @@ fn parse_cond(c: &Sexp, ck: &Checker) -> Result<Cond, RuleError> {
         }
         "ult" => {
             want(2)?;
-            Cond::Ult(var(&items[1])?, var(&items[2])?)
+            let (a, b) = (var(&items[1])?, var(&items[2])?);
+            // Ranges of values of different types cannot be compared.
+            let ty = |e: &Sexp| match e {
+                Sexp::Atom(v, ..) => T::Var(format!("type of {v}")),
+                Sexp::List(..) => unreachable!("checked by var"),
+            };
+            let (ta, tb) = (ck.resolve(&ty(&items[1])), ck.resolve(&ty(&items[2])));
+            ck.unify(&ta, &tb, &items[2]).map_err(|e| {
+                let show = |t: &T| match t {
+                    T::Known(t) => t.to_string(),
+                    T::Var(v) => v.clone(),
+                };
+                let name = |e: &Sexp| match e {
+                    Sexp::Atom(a, ..) => a.clone(),
+                    Sexp::List(..) => String::new(),
+                };
+                RuleError {
+                    message: format!(
+                        "ill-typed condition: 'ult' compares {} of type {} with {} of type {}",
+                        name(&items[1]),
+                        show(&ta),
+                        name(&items[2]),
+                        show(&tb)
+                    ),
+                    ..e
+                }
+            })?;
+            Cond::Ult(a, b)
         }
         other => {
             return Err(items[0].err(format!(

@@ -1,6 +1,6 @@
 // The cost model is overridable from a file (eqsat{costs=FILE}). By default a 32-bit multiply
 // and a shift both cost one instruction, so x*8 stays as written; with multiplies dearer, it
-// becomes a shift. A malformed cost file is an error at its line and column.
+// becomes a shift. A malformed cost file is an error with a span into it.
 
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(eqsat)' | FileCheck %s --check-prefix=DEFAULT
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(eqsat{costs=%S/Inputs/costs.txt})' \
@@ -10,7 +10,9 @@
 
 // DEFAULT: arith.muli
 // COSTS: arith.shli
-// BAD: bad-costs.txt:2:7: 'cheap' is not a non-negative number
+// BAD: 'cheap' is not a non-negative number ({{.*}}bad-costs.txt:2:7)
+// BAD: 2 │ mul32 cheap
+// BAD-NEXT: ·       ──┬──
 func.func @f(%x: i32) -> i32 {
   %c8 = arith.constant 8 : i32
   %m = arith.muli %x, %c8 : i32

@@ -1,6 +1,6 @@
 // User rule files (eqsat{rules=FILE}): rules over op names, the type implicit, with range
 // conditions; builtin=false applies the file's rules alone. Malformed or ill-typed rules are
-// errors at file:line:column and fail the pass.
+// errors with a span into the rule file (its line, the token underlined) and fail the pass.
 
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/rules.eqs builtin=false})' | FileCheck %s
 
@@ -25,15 +25,22 @@ func.func @conditioned(%x: i32) -> i32 {
   return %d : i32
 }
 
+// The report shows the rule file's line with the offending token underlined.
 // RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/bad-op.eqs})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADOP
-// BADOP: bad-op.eqs:3:15: unknown op 'arith.mull'
-// BADOP: 3 | (rule "typo" (arith.mull ?x (const 2)) (arith.shli ?x (const 1)))
-// BADOP-NEXT: |               ^
+// BADOP: unknown op 'arith.mull' ({{.*}}bad-op.eqs:3:15)
+// BADOP: 3 │ (rule "typo" (arith.mull ?x (const 2)) (arith.shli ?x (const 1)))
+// BADOP-NEXT: ·               ─────┬────
+
+// RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/bad-op.eqs})' \
+// RUN:   --diagnostic-format=mlir 2>&1 | FileCheck %s --check-prefix=BADOP-MLIR
+// BADOP-MLIR: bad-op.eqs:3:15: error: unknown op 'arith.mull'
 
 // RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/ill-typed.eqs})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TYPE
-// TYPE: ill-typed.eqs:2:13: ill-typed rule: a value of type i1 where i64 is expected
+// TYPE: ill-typed rule: a value of type i1 where i64 is expected ({{.*}}ill-typed.eqs:2:13)
+// TYPE: 2 │             (arith.addi i64 ?x ?y))
+// TYPE-NEXT: ·             ─────┬─────
 
 // RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/missing.eqs})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MISSING
