@@ -871,7 +871,10 @@ fn run_one(
     let mut auto_note = None;
     let gpu_ctx: Option<Gpu> = match backend {
         None => {
-            if cli.backend == Backend::Auto {
+            if cli.backend == Backend::Auto && cli.timeline.is_some() {
+                auto_note =
+                    Some("tilus-run: --timeline records the CPU interpreter's run".to_string());
+            } else if cli.backend == Backend::Auto {
                 auto_note = Some(format!(
                     "tilus-run: no usable GPU ({no_gpu_reason}); running on the CPU interpreter"
                 ));

@@ -189,7 +189,7 @@ fn cluster_svg(
     let mut t1 = trace.end.max(t0 + 1);
     if trace.failed {
         // Room after the stop: waits that never ended run on into it, with their labels.
-        t1 += (t1 - t0) / 3 + 1;
+        t1 += (t1 - t0) / 2 + 1;
     }
     let mut sec = Section {
         out: String::new(),
@@ -234,7 +234,11 @@ fn cluster_svg(
                                 e.start
                             );
                             sec.span("stuck", e.start, None, &title);
-                            sec.text_at("stuck-label", e.start, &format!("stopped: {what}"));
+                            let mut label: String = format!("stopped: {what}");
+                            if label.chars().count() > 44 {
+                                label = label.chars().take(43).collect::<String>() + "…";
+                            }
+                            sec.text_at("stuck-label", trace.end, &label);
                         }
                     },
                     _ => {}
@@ -304,11 +308,11 @@ fn cluster_svg(
             let first = text.lines().next().unwrap_or_default();
             let _ = writeln!(
                 sec.out,
-                r#"<g class="report" data-s="{}"><line data-s="{}" x1="{x:.2}" x2="{x:.2}" y1="0" y2="{height:.1}"/><text data-s="{}" x="{:.2}" y="12">{}</text><title>report at step {}: {}{}</title></g>"#,
+                r#"<g class="report" data-s="{}"><line data-s="{}" x1="{x:.2}" x2="{x:.2}" y1="0" y2="{height:.1}"/><text class="left" data-s="{}" x="{:.2}" y="12">{}</text><title>report at step {}: {}{}</title></g>"#,
                 e.start,
                 e.start,
                 e.start,
-                sec.x(e.start) + 3.0,
+                sec.x(e.start) - 3.0,
                 escape(first),
                 e.start,
                 escape(text),
@@ -407,7 +411,7 @@ svg.tl text.block { font-weight: bold; }
 .compute { fill: #5aa55a; } .wait { fill: #e8a33c; } .stuck { fill: #d33; }
 .arrive { fill: #222; } .tma { fill: #3b7dd8; } .wgmma { fill: #8e5bc9; } .tc05 { fill: #1c9c95; }
 svg.tl text.stuck-label { fill: #fff; font-weight: bold; }
-.report line { stroke: #d00; stroke-width: 2; } .report text { fill: #d00; font-weight: bold; }
+.report line { stroke: #d00; stroke-width: 2; } .report text { fill: #d00; font-weight: bold; text-anchor: end; }
 .axis line { stroke: #ccc; } .axis text { fill: #666; font-size: 10px; }
 .legend .sw { display: inline-block; width: 12px; height: 12px; margin: 0 3px 0 10px; vertical-align: middle; }
 .legend .sw.compute { background: #5aa55a; } .legend .sw.wait { background: #e8a33c; }
@@ -438,7 +442,7 @@ const SCRIPT: &str = r#"
         var tag = el.tagName.toLowerCase();
         if (tag === 'g') return;
         if (tag === 'line') { el.setAttribute('x1', X(s)); el.setAttribute('x2', X(s)); return; }
-        if (tag === 'text') { el.setAttribute('x', X(s) + 3); return; }
+        if (tag === 'text') { el.setAttribute('x', X(s) + (el.classList.contains('left') ? -3 : 3)); return; }
         if (el.dataset.e !== undefined) {
           var e = +el.dataset.e + 1;
           var a = Math.max(X(s), LABEL_W - 2), b = Math.min(X(e), LABEL_W + PLOT_W + 2);
