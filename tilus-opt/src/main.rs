@@ -404,6 +404,13 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(text) = &cli.draw_layout {
+        if cli.input.is_some() || cli.draw_layouts.is_some() {
+            return Ok(usage_error(
+                "--draw-layout draws the layout written on the command line and reads no input"
+                    .to_string(),
+                "use --draw-layouts=DIR to draw the tiles of an input file".to_string(),
+            ));
+        }
         return Ok(draw_one(cli, text));
     }
     let pipeline = match pipeline_spec(cli, flags) {

@@ -217,3 +217,12 @@ fn every_tile_of_a_kernel() {
     assert!(files.iter().any(|f| f.contains("shared")), "{files:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn draw_layout_reads_no_input() {
+    let o = tilus_opt(&["some.mlir", "--draw-layout=spatial(2)"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reads no input"));
+    let o = tilus_opt(&["--draw-layout=spatial(2)", "--draw-threads=0"]);
+    assert_eq!(o.status.code(), Some(2));
+}

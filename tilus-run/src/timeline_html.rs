@@ -17,7 +17,7 @@ const LABEL_W: f64 = 230.0;
 const PLOT_W: f64 = 1000.0;
 const ROW_H: f64 = 16.0;
 const ROW_GAP: f64 = 4.0;
-const AXIS_H: f64 = 22.0;
+const AXIS_H: f64 = 36.0;
 /// Rows an engine's overlapping ops are spread over; more overlap shares the last row.
 const MAX_ENGINE_ROWS: usize = 6;
 
@@ -308,7 +308,7 @@ fn cluster_svg(
             let first = text.lines().next().unwrap_or_default();
             let _ = writeln!(
                 sec.out,
-                r#"<g class="report" data-s="{}"><line data-s="{}" x1="{x:.2}" x2="{x:.2}" y1="0" y2="{height:.1}"/><text class="left" data-s="{}" x="{:.2}" y="12">{}</text><title>report at step {}: {}{}</title></g>"#,
+                r#"<g class="report" data-s="{}"><line data-s="{}" x1="{x:.2}" x2="{x:.2}" y1="0" y2="{height:.1}"/><text class="left" data-s="{}" x="{:.2}" y="29">{}</text><title>report at step {}: {}{}</title></g>"#,
                 e.start,
                 e.start,
                 e.start,
