@@ -529,7 +529,9 @@ fn draw_one(cli: &Cli, text: &str) -> ExitCode {
         return ExitCode::from(1);
     }
     let format = cli.draw_format.unwrap_or(draw::Format::Text);
+    // Colours only on a terminal, and never when NO_COLOR is set (no-color.org).
     let color = format == draw::Format::Text
+        && std::env::var_os("NO_COLOR").is_none()
         && cli.output.as_deref().is_none_or(|p| p.as_os_str() == "-")
         && std::io::IsTerminal::is_terminal(&std::io::stdout());
     let out = draw::draw(&subject, draw::Style { format, color });
