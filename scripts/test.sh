@@ -11,6 +11,9 @@
 #    (TILUS_REQUIRE_PTXAS=1); without one they say so and skip the assembly step.
 # 3. Builds the binaries once in release (the test harnesses run them) and runs `cargo test`.
 # 4. Runs the lit suite again with LLVM's FileCheck, which must give the same verdicts.
+# 5. Installs Chromium (Debian's `chromium`) when no headless browser is found and apt is
+#    usable, for the test that opens a `tilus-run --timeline` page (`test/tests/timeline_browser.rs`);
+#    without a browser that test is reported as ignored with the reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +25,17 @@ if [ ! -x "$LLVM_BIN/mlir-opt" ] || [ ! -x "$LLVM_BIN/FileCheck" ]; then
       || echo "test.sh: warning: could not install MLIR/LLVM 22 tools; mlir-opt checks will be ignored"
   else
     echo "test.sh: warning: no MLIR/LLVM 22 tools and no apt as root; mlir-opt checks will be ignored"
+  fi
+fi
+
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+    && ! command -v google-chrome >/dev/null 2>&1 && [ -z "${CHROMIUM:-}" ]; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "test.sh: installing chromium (headless browser for the timeline test)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "test.sh: warning: could not install chromium; the timeline browser test will be ignored"
+  else
+    echo "test.sh: warning: no chromium and no apt as root; the timeline browser test will be ignored"
   fi
 fi
 

@@ -12,6 +12,7 @@
 // their size is not worth a box at every `Err`.
 #![allow(clippy::result_large_err)]
 
+mod draw;
 mod verify_diags;
 
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser as ClapParser};
@@ -82,6 +83,34 @@ struct Cli {
     /// declarations) to FILE.
     #[arg(long, value_name = "FILE")]
     dump_pass_docs: Option<PathBuf>,
+
+    /// Draw one layout instead of reading input: a tile type (`!tilus.reg<...>`,
+    /// `!tilus.shared<...>`), a register layout (`spatial(8, 4) * local(2, 2)`), or an access
+    /// `REG -> SHARED` (a store) / `SHARED -> REG` (a load) with its bank conflicts.
+    #[arg(long, value_name = "TYPE", help_heading = "Layout pictures")]
+    draw_layout: Option<String>,
+    /// Draw every register and shared tile (and every shared load/store's bank conflicts) of
+    /// every kernel of the input, after the pass pipeline, one file each into DIR.
+    #[arg(long, value_name = "DIR", help_heading = "Layout pictures")]
+    draw_layouts: Option<PathBuf>,
+    /// Form of the pictures: `text` (ANSI colours on a terminal) or `svg` (default: text for
+    /// --draw-layout, svg for --draw-layouts).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = "Layout pictures"
+    )]
+    draw_format: Option<draw::Format>,
+    /// Threads a register tile without a layout is spread over (for --draw-layout; kernels use
+    /// the tile's thread group).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 128,
+        help_heading = "Layout pictures"
+    )]
+    draw_threads: i64,
 
     /// Run this pass pipeline, written as MLIR writes it: `builtin.module(func.func(cse))`.
     #[arg(long, value_name = "PIPELINE", help_heading = "Pass pipeline")]
@@ -374,6 +403,16 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
         }
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(text) = &cli.draw_layout {
+        if cli.input.is_some() || cli.draw_layouts.is_some() {
+            return Ok(usage_error(
+                "--draw-layout draws the layout written on the command line and reads no input"
+                    .to_string(),
+                "use --draw-layouts=DIR to draw the tiles of an input file".to_string(),
+            ));
+        }
+        return Ok(draw_one(cli, text));
+    }
     let pipeline = match pipeline_spec(cli, flags) {
         Ok(p) => p,
         Err(code) => return Ok(code),
@@ -407,6 +446,7 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
             dumps: &dumps,
             stream: num_chunks == 1
                 && !cli.emit_ptx
+                && cli.draw_layouts.is_none()
                 && !cli.verify_diagnostics
                 && !cli.no_output
                 && cli.output.as_deref().is_none_or(|p| p.as_os_str() == "-"),
@@ -455,6 +495,108 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
     };
     write_output(cli.output.as_deref(), &out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--draw-layout=TEXT`: one picture to the output; a bad type, layout or size is a
+/// diagnostic pointing into TEXT (exit status 1).
+fn draw_one(cli: &Cli, text: &str) -> ExitCode {
+    let file = SourceFile::new("<draw-layout>", text.to_string());
+    let mut ctx = Context::new();
+    tilus_dialects::register_all(&mut ctx);
+    if !(1..=1024 * 32).contains(&cli.draw_threads) {
+        return usage_error(
+            format!(
+                "--draw-threads {}: expected 1 to 32768 threads",
+                cli.draw_threads
+            ),
+            "a thread block has at most 1024 threads".to_string(),
+        );
+    }
+    let subject = match draw::parse_subject(&mut ctx, text, cli.draw_threads) {
+        Ok(s) => s,
+        Err(d) => {
+            emit(cli, Some(&ctx), None, &file, &d);
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(msg) = subject.check_size() {
+        let d = Diagnostic::error(
+            DiagLoc::Span(tilus_ir::Span::new(0, text.len())),
+            format!("picture too large: {msg}"),
+        )
+        .with_help("draw a smaller tile (a slice of this one shows the same pattern)");
+        emit(cli, Some(&ctx), None, &file, &d);
+        return ExitCode::from(1);
+    }
+    let format = cli.draw_format.unwrap_or(draw::Format::Text);
+    // Colours only on a terminal, and never when NO_COLOR is set (no-color.org).
+    let color = format == draw::Format::Text
+        && std::env::var_os("NO_COLOR").is_none()
+        && cli.output.as_deref().is_none_or(|p| p.as_os_str() == "-")
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let out = draw::draw(&subject, draw::Style { format, color });
+    match write_output(cli.output.as_deref(), &out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("{:?}", miette::miette!("{msg}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--draw-layouts=DIR`: every picture of the module (after the pipeline) into DIR; returns
+/// the listing printed instead of the IR.
+fn draw_module(
+    cli: &Cli,
+    ctx: &Context,
+    module: tilus_ir::OpId,
+    map: &SourceMap,
+    file: &SourceFile,
+    dir: &Path,
+) -> Result<String, Diagnostic> {
+    let format = cli.draw_format.unwrap_or(draw::Format::Svg);
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Diagnostic::error(
+            DiagLoc::Unknown,
+            format!("cannot create '{}': {e}", dir.display()),
+        )
+    })?;
+    let where_ = |op: tilus_ir::OpId| match map.op_name(op) {
+        Some(sp) if sp.start <= file.text.len() => {
+            let before = &file.text[..sp.start];
+            let line = before.matches('\n').count() + 1;
+            let col = sp.start - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("{line}_{col}")
+        }
+        _ => "new".to_string(),
+    };
+    let mut listing = String::new();
+    for p in draw::module_pictures(ctx, module, &where_) {
+        let name = format!("{}.{}", p.stem, format.ext());
+        if let Err(msg) = p.subject.check_size() {
+            listing.push_str(&format!("skipped {name}: {msg}\n"));
+            continue;
+        }
+        let text = draw::draw(
+            &p.subject,
+            draw::Style {
+                format,
+                color: false,
+            },
+        );
+        let path = dir.join(&name);
+        write_file_atomically(&path, text.as_bytes(), "tilus-opt").map_err(|e| {
+            Diagnostic::error(
+                DiagLoc::Unknown,
+                format!("cannot write '{}': {e}", path.display()),
+            )
+        })?;
+        listing.push_str(&format!("wrote {}\n", path.display()));
+    }
+    if listing.is_empty() {
+        listing.push_str("no register or shared tiles in any kernel: nothing drawn\n");
+    }
+    Ok(listing)
 }
 
 /// Prints a usage error the way other errors are printed; exit status 2.
@@ -696,6 +838,12 @@ impl Job<'_> {
             if let Err(diags) = pm.run(ctx, parsed.module) {
                 return (diags, parsed.source_map, None);
             }
+        }
+        if let Some(dir) = &self.cli.draw_layouts {
+            return match draw_module(self.cli, ctx, parsed.module, &parsed.source_map, file, dir) {
+                Ok(listing) => (Vec::new(), parsed.source_map, Some(listing)),
+                Err(d) => (vec![d], parsed.source_map, None),
+            };
         }
         let print_start = Instant::now();
         let text = if self.cli.emit_ptx {

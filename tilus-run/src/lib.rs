@@ -12,3 +12,4 @@ pub mod cuda;
 pub mod interp;
 pub mod memory;
 pub mod tensor;
+pub mod timeline_html;

@@ -149,6 +149,11 @@ struct Cli {
     /// against the kernel's and times it the same way.
     #[arg(long, value_enum, value_name = "LIB")]
     compare: Option<CompareWith>,
+    /// Record the interpreter run and write it as a self-contained HTML timeline (a lane per
+    /// thread group, waits, arrivals, async ops, the report), also when the run fails. Runs on
+    /// the interpreter.
+    #[arg(long, value_name = "FILE.html")]
+    timeline: Option<PathBuf>,
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
@@ -233,6 +238,8 @@ struct Loaded {
     timing: Timing,
     /// The last note `--backend auto` printed (see `run_one`).
     auto_note: std::cell::RefCell<Option<String>>,
+    /// `--timeline`: each checked kernel's recorded run, in run order.
+    timelines: std::cell::RefCell<Vec<(String, interp::timeline::Timeline)>>,
 }
 
 /// Wall time per phase for `--timing` (parse, passes, lowering, JIT, run, checks), printed as
@@ -387,6 +394,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         module: parsed.module,
         timing,
         auto_note: Default::default(),
+        timelines: Default::default(),
     })
 }
 
@@ -469,10 +477,14 @@ struct Ran {
 fn run_kernel(
     cli: &Cli,
     l: &Loaded,
-    kernel: OpId,
+    (kernel, record): (OpId, Option<&str>),
     args: &[ArgValue],
     mut mem: GlobalMemory,
 ) -> Result<Ran, u8> {
+    let timeline = match (record, &cli.timeline) {
+        (Some(_), Some(_)) => Some(interp::timeline::Timeline::shared()),
+        _ => None,
+    };
     let opts = Options {
         schedule: match cli.schedule {
             ScheduleKind::Deterministic => Schedule::Deterministic,
@@ -480,11 +492,16 @@ fn run_kernel(
         },
         max_steps: cli.max_steps,
         progress: progress_bar("interpreting"),
+        timeline: timeline.clone(),
     };
     let start = Instant::now();
     let r = interp::run(&l.ctx, kernel, args, &mut mem, &opts);
     let wall = start.elapsed();
     clear_progress();
+    if let (Some(name), Some(t)) = (record, timeline) {
+        let t = t.lock().map(|t| t.clone()).unwrap_or_default();
+        l.timelines.borrow_mut().push((name.to_string(), t));
+    }
     match r {
         Ok(stats) => {
             for w in &stats.warnings {
@@ -653,13 +670,19 @@ fn run(cli: &Cli) -> Result<(), u8> {
         );
         return Err(USAGE);
     }
+    if cli.timeline.is_some() && (needs_gpu_flags(cli) || cli.dump_ptx) {
+        plain_error(
+            "--timeline records a run of the CPU interpreter; it cannot be combined with --backend cuda, --bench, --compare-backends or --dump-ptx",
+            Some("drop those flags (the timeline run uses the interpreter), or run twice"),
+        );
+        return Err(USAGE);
+    }
     // Backends first: nothing else matters when the one asked for does not exist. `auto` falls
     // back to the interpreter; `cuda`, --compare-backends and --bench need the GPU.
-    let needs_gpu =
-        !cli.dump_ptx && (cli.backend == Backend::Cuda || cli.compare_backends || cli.bench);
+    let needs_gpu = !cli.dump_ptx && needs_gpu_flags(cli);
     let mut backend: Option<CudaBackend> = None;
     let mut no_gpu_reason = String::new();
-    if !cli.dump_ptx && cli.backend != Backend::Interp {
+    if !cli.dump_ptx && cli.backend != Backend::Interp && cli.timeline.is_none() {
         match CudaBackend::open() {
             Ok(mut be) => {
                 be.set_timeout(Duration::from_secs_f64(cli.timeout));
@@ -701,10 +724,48 @@ fn run(cli: &Cli) -> Result<(), u8> {
     let started = Instant::now();
     let l = load(cli)?;
     let result = run_loaded(cli, &l, backend.as_ref(), needs_gpu, &no_gpu_reason);
+    let result = match (&cli.timeline, write_timeline(cli, &l)) {
+        (Some(_), Err(code)) => result.and(Err(code)),
+        _ => result,
+    };
     if cli.timing {
         eprint!("{}", render_timing(&l.timing.0.borrow(), started.elapsed()));
     }
     result
+}
+
+/// Whether the flags ask for the GPU (`--backend cuda`, `--compare-backends`, `--bench`).
+fn needs_gpu_flags(cli: &Cli) -> bool {
+    cli.backend == Backend::Cuda || cli.compare_backends || cli.bench
+}
+
+/// `--timeline FILE`: writes the recorded runs (if any kernel ran) as an HTML page.
+fn write_timeline(cli: &Cli, l: &Loaded) -> Result<(), u8> {
+    let Some(path) = &cli.timeline else {
+        return Ok(());
+    };
+    let runs = l.timelines.borrow();
+    let describe = |op: OpId| {
+        let name = l.ctx.op_name_str(op);
+        match l.map.op_name(op) {
+            Some(sp) if sp.start <= l.file.text.len() => {
+                let before = &l.file.text[..sp.start];
+                let line = before.matches('\n').count() + 1;
+                let col = sp.start - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!("{name} ({}:{line}:{col})", l.file.name)
+            }
+            _ => name.to_string(),
+        }
+    };
+    let title = format!("tilus-run timeline: {}", l.file.name);
+    let html = tilus_run::timeline_html::render(&title, &runs, &describe);
+    tilus_ir::source::write_file_atomically(path, html.as_bytes(), "tilus-run").map_err(|e| {
+        plain_error(
+            &format!("cannot write the timeline '{}': {e}", path.display()),
+            None,
+        );
+        INVALID
+    })
 }
 
 /// Runs the chosen kernels of the loaded file.
@@ -810,7 +871,10 @@ fn run_one(
     let mut auto_note = None;
     let gpu_ctx: Option<Gpu> = match backend {
         None => {
-            if cli.backend == Backend::Auto {
+            if cli.backend == Backend::Auto && cli.timeline.is_some() {
+                auto_note =
+                    Some("tilus-run: --timeline records the CPU interpreter's run".to_string());
+            } else if cli.backend == Backend::Auto {
                 auto_note = Some(format!(
                     "tilus-run: no usable GPU ({no_gpu_reason}); running on the CPU interpreter"
                 ));
@@ -926,7 +990,7 @@ fn run_one(
             (out, wall, None)
         }
         None => {
-            let ran = run_kernel(cli, l, kernel, &arg_values, mem)?;
+            let ran = run_kernel(cli, l, (kernel, Some(&name)), &arg_values, mem)?;
             l.timing.0.borrow_mut().push(TimingEntry {
                 name: format!(
                     "Interpreter @{name}: {} blocks, {} steps",
@@ -1114,7 +1178,7 @@ fn run_one(
         let ran = run_kernel(
             cli,
             l,
-            kernel,
+            (kernel, None),
             &arg_values,
             fresh_memory(&buffers, &initial),
         )?;
@@ -1674,7 +1738,7 @@ fn run_reference<'b>(
         }
         None => {
             eprintln!("tilus-run: running reference kernel @{ref_name}");
-            run_kernel(cli, l, ref_kernel, &ref_args, mem)
+            run_kernel(cli, l, (ref_kernel, None), &ref_args, mem)
                 .inspect_err(|_| {
                     plain_error(
                         &format!("the reference kernel @{ref_name} failed (see above)"),

@@ -204,6 +204,9 @@ impl Machine<'_> {
         }
         a.due = due;
         let id = a.id;
+        if let Some(r) = &mut self.rec {
+            r.issue(id, a.cta, self.now, a.op, a.what());
+        }
         if !(a.smem_reads.is_empty() && a.smem_writes.is_empty() && a.tmem_writes.is_empty()) {
             self.prune_tracked();
             self.tracked.push(Tracked {
@@ -350,6 +353,9 @@ impl Machine<'_> {
     /// Applies the effects of a completed async op.
     pub(crate) fn complete(&mut self, a: AsyncOp) -> Result<(), Diagnostic> {
         let op = a.op;
+        if let Some(r) = &mut self.rec {
+            r.complete(a.id, self.now);
+        }
         if let Some(t) = self.tracked.iter_mut().find(|t| t.id == a.id) {
             t.done = true;
         }

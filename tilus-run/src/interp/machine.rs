@@ -299,6 +299,8 @@ pub(crate) struct Machine<'a> {
     /// warning per wait and barrier, not one per iteration.
     pub warned_missed: Vec<(OpId, OpId, usize)>,
     rr_last: u64,
+    /// Records the run for `--timeline` (`None` unless asked for).
+    pub rec: Option<super::timeline::Recorder>,
 }
 
 /// Result of executing one op.
@@ -394,6 +396,7 @@ impl<'a> Machine<'a> {
             flips: 0,
             warned_missed: Vec::new(),
             rr_last: 0,
+            rec: opts.timeline.clone().map(super::timeline::Recorder::new),
         }
     }
 
@@ -419,7 +422,13 @@ impl<'a> Machine<'a> {
                         }
                     }
                     ctas += blocks.len() as u64;
+                    if let Some(r) = &mut self.rec {
+                        r.begin_cluster(&blocks, self.now);
+                    }
                     self.run_cluster(&blocks)?;
+                    if let Some(r) = &mut self.rec {
+                        r.end_cluster(self.now);
+                    }
                     if let Some(p) = &self.opts.progress {
                         p(ctas, (gx * gy * gz) as u64);
                     }
@@ -607,6 +616,15 @@ impl<'a> Machine<'a> {
 
     /// Runs one op (or one region transition) of unit `ui`.
     fn step_unit(&mut self, ui: usize) -> Result<(), Diagnostic> {
+        if let Some(r) = &mut self.rec {
+            let u = &self.units[ui];
+            r.step(
+                u.cta,
+                &u.threads,
+                self.now,
+                u.frames.last().and_then(|f| f.next),
+            );
+        }
         let Some(op) = self.units[ui].frames.last().expect("a frame").next else {
             return self.end_block(ui, Vec::new());
         };
@@ -629,6 +647,13 @@ impl<'a> Machine<'a> {
             Flow::Wait(b) => {
                 let collective = matches!(b, Block::Sync { .. } | Block::Converge { .. });
                 let cta = self.units[ui].cta;
+                if self.rec.is_some() {
+                    let what = self.wait_text(cta, &b);
+                    let threads = self.units[ui].threads.clone();
+                    if let Some(r) = &mut self.rec {
+                        r.block(cta, &threads, self.now, b.op(), what);
+                    }
+                }
                 self.units[ui].state = UState::Blocked(b);
                 if collective {
                     self.resolve_collectives(cta);
@@ -645,6 +670,9 @@ impl<'a> Machine<'a> {
             FrameKind::Root { .. } => {
                 let n = self.units[ui].threads.len();
                 let cta = self.units[ui].cta;
+                if let Some(r) = &mut self.rec {
+                    r.done(cta, &self.units[ui].threads, self.now);
+                }
                 self.units[ui].state = UState::Done;
                 self.ctas[cta].exited += n;
                 self.resolve_collectives(cta);
@@ -951,6 +979,43 @@ impl<'a> Machine<'a> {
         self.units[ui].threads.retain(|t| !part.contains(t));
         self.units.push(nu);
         self.units.len() - 1
+    }
+
+    /// What a unit blocked on, in a few words (a timeline's wait span).
+    fn wait_text(&self, cta: usize, b: &Block) -> String {
+        let name = self.ctx.op_name_str(b.op());
+        match b {
+            Block::Bar {
+                cta: c,
+                bar,
+                parity,
+                ..
+            } => {
+                let br = &self.ctas[*c].bars[*bar];
+                let on = if *c == cta {
+                    String::new()
+                } else {
+                    format!(" of CTA {c}")
+                };
+                format!(
+                    "{name}: barrier {}{on} for the phase of parity {parity} (at the wait: {})",
+                    br.index,
+                    br.describe()
+                )
+            }
+            Block::Sync { begin, size, .. } => {
+                format!("{name}: threads [{begin}, {})", begin + size)
+            }
+            Block::Converge { begin, size, .. } => format!(
+                "{name}: waiting for the rest of threads [{begin}, {})",
+                begin + size
+            ),
+            Block::Groups { n, .. } => format!("{name} {n}"),
+            Block::Regs { need, .. } => {
+                format!("{name}: until {need} registers are free in the block's pool")
+            }
+            Block::Sem { value, .. } => format!("{name}: until the semaphore equals {value}"),
+        }
     }
 
     fn unit_report_line(&self, u: &Unit) -> (String, Option<OpId>) {

@@ -9,7 +9,8 @@
 //! Modules: `machine` (units, CTAs, the scheduler, reports), `exec` (dispatch by op kind, and
 //! the op semantics per dialect family in `exec/`),
 //! `asyncops` (TMA / MMA engines and race checks), `mbarrier` (the barrier state machine),
-//! `tmem` (tensor memory), `value` (runtime values), `affine` (affine maps).
+//! `tmem` (tensor memory), `value` (runtime values), `affine` (affine maps), `timeline` (the
+//! optional recording behind `tilus-run --timeline`).
 
 mod affine;
 mod asyncops;
@@ -17,6 +18,7 @@ mod exec;
 pub mod limits;
 mod machine;
 mod mbarrier;
+pub mod timeline;
 mod tmem;
 mod value;
 
@@ -60,6 +62,9 @@ pub struct Options {
     /// Called after each cluster of blocks with (blocks done, blocks in the grid), so a tool can
     /// show progress on long runs; the interpreter itself never prints.
     pub progress: Option<Progress>,
+    /// Where to record what every thread group did, step by step (`tilus-run --timeline`);
+    /// filled in whether the run succeeds or fails. `None` records nothing and costs nothing.
+    pub timeline: Option<std::sync::Arc<std::sync::Mutex<timeline::Timeline>>>,
 }
 
 /// A progress callback: (blocks done, blocks in the grid).
@@ -71,6 +76,7 @@ impl std::fmt::Debug for Options {
             .field("schedule", &self.schedule)
             .field("max_steps", &self.max_steps)
             .field("progress", &self.progress.is_some())
+            .field("timeline", &self.timeline.is_some())
             .finish()
     }
 }
@@ -81,6 +87,7 @@ impl Default for Options {
             schedule: Schedule::Deterministic,
             max_steps: 100_000_000,
             progress: None,
+            timeline: None,
         }
     }
 }
@@ -284,7 +291,23 @@ pub fn run(
     let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
     let warps = KernelOp::cast(ctx, kernel).map_or(1, |k| k.warps(ctx));
     let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
-    let ctas = m.run_grid().map_err(|d| vec![d])?;
+    let ctas = m.run_grid();
+    if let Some(rec) = &mut m.rec {
+        if let Err(d) = &ctas {
+            let op = match d.loc {
+                tilus_ir::DiagLoc::Op(o) => Some(o),
+                _ => None,
+            };
+            let mut text = d.message.clone();
+            for n in &d.notes {
+                text.push_str("\n  ");
+                text.push_str(&n.message);
+            }
+            rec.report(m.now, op, text);
+        }
+        rec.end_cluster(m.now);
+    }
+    let ctas = ctas.map_err(|d| vec![d])?;
     Ok(RunStats {
         ctas,
         steps: m.steps,

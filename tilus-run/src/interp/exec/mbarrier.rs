@@ -62,7 +62,7 @@ impl Machine<'_> {
     ) -> Result<(), Diagnostic> {
         // The arrival releases what the arriving threads know to the phase's waiters.
         let known = self.known_by(who.0, who.1);
-        let who = who.1;
+        let (who_cta, who) = (who.0, who.1);
         let b = &mut self.ctas[cta].bars[bar];
         b.learn(&known);
         if tx != 0 {
@@ -73,6 +73,31 @@ impl Machine<'_> {
         let r = b.arrive(k);
         if b.completed != c0 {
             self.flips += 1;
+        }
+        if let Some(rec) = &mut self.rec {
+            let b = &self.ctas[cta].bars[bar];
+            let tx = if tx != 0 {
+                format!(", expect_tx {tx} bytes")
+            } else {
+                String::new()
+            };
+            let flip = if b.completed != c0 {
+                ", completing the phase"
+            } else {
+                ""
+            };
+            rec.arrive(
+                who_cta,
+                who,
+                self.now,
+                op,
+                format!(
+                    "{k} arrival{} on barrier {}{tx}{flip} (now: {})",
+                    if k == 1 { "" } else { "s" },
+                    b.index,
+                    b.describe()
+                ),
+            );
         }
         if let Err(m) = r {
             let b = &self.ctas[cta].bars[bar];
