@@ -452,6 +452,20 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "hopper_matmul_v4_persistent.mlir",
+        &[
+            ("hopper_matmul_persistent", "hopper_matmul_v4_persistent"),
+            ("matmul_ref", "hopper_matmul_v4_persistent"),
+        ],
+    ),
+    (
+        "hopper_matmul_v5_cluster.mlir",
+        &[
+            ("hopper_matmul_cluster", "hopper_matmul_v5_cluster"),
+            ("matmul_ref", "hopper_matmul_v5_cluster"),
+        ],
+    ),
+    (
         "mbarrier_loop.mlir",
         &[
             ("same_thread_loop", "mbarrier_same_thread_loop"),
@@ -609,6 +623,33 @@ fn hopper_matmul_v3_ws() {
             );
             matmul_reference(s)
         },
+    );
+}
+
+/// The persistent kernel at its default arguments: fewer blocks than tiles, so a block walks
+/// several tiles and carries its barrier ring from one to the next.
+#[test]
+fn hopper_matmul_v4_persistent() {
+    check_kernel(
+        "hopper_matmul_v4_persistent.mlir",
+        "hopper_matmul_persistent",
+        true,
+        |s| {
+            let tiles = ((s.int("m") + 127) / 128) * ((s.int("n") + 255) / 256);
+            assert!(s.int("num_sms") < tiles, "the defaults should make blocks walk tiles");
+            matmul_reference(s)
+        },
+    );
+}
+
+/// The clustered kernel (B multicast across two CTAs, releases in both CTAs).
+#[test]
+fn hopper_matmul_v5_cluster() {
+    check_kernel(
+        "hopper_matmul_v5_cluster.mlir",
+        "hopper_matmul_cluster",
+        true,
+        matmul_reference,
     );
 }
 
