@@ -688,7 +688,13 @@ impl Lowering {
         // Vector width.
         let g = geo(layout);
         let mut vw = if dtype.bits() >= 16 { 16 / bytes } else { 1 };
-        let last = rank - 1;
+        // Vectors run along the view's contiguous dimension (static stride 1): the last one,
+        // or dimension 0 of a transposed view.
+        let last = v
+            .static_strides
+            .iter()
+            .rposition(|s| *s == Some(1))
+            .unwrap_or(rank - 1);
         let ok_vec = |vw: i64| -> bool {
             if vw == 1 {
                 return true;
@@ -701,7 +707,7 @@ impl Lowering {
                     return false;
                 }
             }
-            for d in 0..last {
+            for d in (0..rank).filter(|&d| d != last) {
                 if let Some(s) = v.static_strides[d] {
                     if s % vw != 0 {
                         return false;
@@ -789,7 +795,7 @@ impl Lowering {
             let m = b.c32(vw - 1);
             let r = b.and(offsets[last], m);
             conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
-            for d in 0..last {
+            for d in (0..rank).filter(|&d| d != last) {
                 if v.static_strides[d].is_none() {
                     let r = b.and(v.strides[d], m);
                     conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
@@ -1262,7 +1268,10 @@ impl Lowering {
 
     /// `layout.convert` through the shared scratch: every thread writes its registers at the
     /// elements' row-major positions (replica 0 of each element only), the group syncs, every
-    /// thread reads the registers of the target layout, and the group syncs again.
+    /// thread reads the registers of the target layout, and the group syncs again. Rows are
+    /// padded by 16 bytes, so a column read by consecutive lanes (a transpose) falls in
+    /// different banks, and runs of registers that are consecutive along the last dimension
+    /// (and aligned) move as one 16-byte (or narrower) vector.
     fn convert_via_shared(
         &mut self,
         ctx: &mut Context,
@@ -1275,8 +1284,15 @@ impl Lowering {
         let ls = s.layout.clone();
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
-        let rm = row_major(&lt.shape);
-        self.scratch_bytes = self.scratch_bytes.max(lt.num_elements() * bytes);
+        let rank = lt.rank();
+        let maxv = if dt.bits() >= 16 { 16 / bytes } else { 1 };
+        let mut padded = lt.shape.clone();
+        if rank >= 2 && maxv > 1 && lt.shape[rank - 1] % maxv == 0 {
+            padded[rank - 1] += maxv;
+        }
+        let rm = row_major(&padded);
+        let footprint = padded[0] * rm[0] * bytes;
+        self.scratch_bytes = self.scratch_bytes.max(footprint);
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
         let scratch = self.scratch_off;
@@ -1291,6 +1307,37 @@ impl Lowering {
             }
             b.add(base, acc)
         };
+        // The widest vector (up to 16 bytes) such that each run of `vw` registers of `l` is
+        // consecutive along the last dimension from an aligned element, with every thread
+        // part along it a multiple of `vw` (and the padded row a multiple of the vector).
+        let width = |l: &RegisterLayout| -> i64 {
+            let g = geo(l);
+            let n = l.local_size();
+            let last = rank - 1;
+            let mut vw = maxv;
+            while vw > 1 {
+                let ok = n % vw == 0
+                    && rm.iter().all(|s| s % vw == 0 || *s == 1)
+                    && g.tdig.iter().all(|&(p, _, _)| {
+                        p < 0
+                            || g.mode_dim[p as usize] != last
+                            || g.mode_weight[p as usize] % vw == 0
+                    })
+                    && (0..n).step_by(vw as usize).all(|l0| {
+                        let a = lpart(l, l0);
+                        a[last] % vw == 0
+                            && (1..vw).all(|i| {
+                                let c = lpart(l, l0 + i);
+                                (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
+                            })
+                    });
+                if ok {
+                    break;
+                }
+                vw /= 2;
+            }
+            vw
+        };
         let zero = b.c32(0);
         let rep = if reps.is_empty() {
             None
@@ -1301,36 +1348,42 @@ impl Lowering {
                 .collect();
             Some(b.all(&c))
         };
+        let offset = |l: &RegisterLayout, i: i64| -> i64 {
+            lpart(l, i).iter().zip(&rm).map(|(c, s)| c * s).sum()
+        };
         let a = lin(&mut b, &tps);
-        for (l, v) in s.vals.iter().enumerate() {
-            let k: i64 = lpart(&ls, l as i64)
-                .iter()
-                .zip(&rm)
-                .map(|(c, s)| c * s)
-                .sum();
-            b.inst(
-                &format!("st.shared.{sfx}"),
-                &format!("[$0{}], $1", imm(k * bytes)),
-                &[a, *v],
-                &[],
+        let elem = b.ctx().value_type(s.vals[0]);
+        let vs = width(&ls) as usize;
+        for l in (0..s.vals.len()).step_by(vs) {
+            let k = offset(&ls, l as i64);
+            vector_store(
+                &mut b,
+                "shared",
+                a,
+                k * bytes,
+                &s.vals[l..l + vs],
+                elem,
+                bytes,
+                sfx,
                 rep,
             );
         }
         SyncOp::build(&mut b);
         let a = lin(&mut b, &tpt);
-        let elem = b.ctx().value_type(s.vals[0]);
+        let vt = width(lt) as usize;
         let mut out = Vec::new();
-        for l in 0..lt.local_size() {
-            let k: i64 = lpart(lt, l).iter().zip(&rm).map(|(c, s)| c * s).sum();
-            out.push(
-                b.inst(
-                    &format!("ld.shared.{sfx}"),
-                    &format!("[$0{}]", imm(k * bytes)),
-                    &[a],
-                    &[elem],
-                    None,
-                )[0],
-            );
+        for l in (0..lt.local_size() as usize).step_by(vt) {
+            let k = offset(lt, l as i64);
+            out.extend(vector_load(
+                &mut b,
+                "shared",
+                a,
+                k * bytes,
+                elem,
+                vt,
+                bytes,
+                sfx,
+            ));
         }
         SyncOp::build(&mut b);
         Ok(out)
