@@ -7,8 +7,8 @@
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(infer-layouts)' | FileCheck %s
 // CHECK-LABEL: tilus.kernel @rmsnorm
 // CHECK: tilus.load_global {{.*}} -> !tilus.reg<2x4096xf16, layout = spatial(2, 4) * local(1, 4) * spatial(1, 32) * local(1, 8)>
-// CHECK: tilus.reduce sum {{.*}} -> !tilus.reg<2x1xf32, layout = spatial(2, 1) * replicate(128)>
 // CHECK: tilus.load_global {{.*}} -> !tilus.reg<4096xf16, layout = replicate(2) * spatial(4) * local(4) * spatial(32) * local(8)>
+// CHECK: tilus.reduce sum {{.*}} -> !tilus.reg<2x1xf32, layout = spatial(2, 1) * replicate(128)>
 // CHECK-NOT: layout.convert
 // CHECK-LABEL: tilus.kernel @rmsnorm_ref
 //
