@@ -396,6 +396,7 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
     let mut g = Graph::default();
     let mut ops = Vec::new();
     ctx.walk(k, &mut |o| ops.push(o));
+    let per_thread = thread_dependent(ctx, &ops);
     for o in ops {
         if o == k {
             continue;
@@ -426,7 +427,29 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
         let defs: Vec<usize> = reg_results.iter().map(|&v| g.def_node(ctx, v)).collect();
         let shape_of = |v: Value| reg_type(ctx, v).map(|t| t.shape).unwrap_or_default();
         use TilusOpKind as K;
-        match TilusOpKind::classify(ctx, o) {
+        let kind = TilusOpKind::classify(ctx, o);
+        // A tile whose meaning depends on which thread holds which element (a per-thread
+        // scalar entering it, per-thread offsets, a shuffle between lanes) keeps the layout
+        // the interpreter gives it (`lower::tiles::default_layout`), so the GPU computes what
+        // the interpreter does.
+        let owner_sensitive = match kind {
+            Some(K::ShuffleUp(_)) | Some(K::ShuffleDown(_)) => true,
+            Some(K::RegisterTensor(_)) | Some(K::LoadGlobal(_)) | Some(K::StoreGlobal(_)) => {
+                ctx.operands(o).iter().any(|v| per_thread.contains(v))
+            }
+            _ => false,
+        };
+        if owner_sensitive {
+            for &n in uses.iter().chain(&defs) {
+                if g.class[n].fixed.is_none() {
+                    let c = &g.class[n];
+                    let l = crate::lower::tiles::default_layout(&c.shape, c.bits, c.threads)
+                        .map_err(|m| Diagnostic::op(o, format!("infer-layouts: {m}")))?;
+                    g.class[n].fixed = Some(l);
+                }
+            }
+        }
+        match kind {
             Some(K::LoadGlobal(l)) => {
                 let view = l.src(ctx);
                 let c = contiguous_of_view(ctx, view, shape_of(l.result(ctx)).len());
@@ -540,6 +563,27 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
         }
     }
     Ok(g)
+}
+
+/// The scalar values that differ between the threads of a group: thread, lane and warp ids
+/// and everything computed from them.
+fn thread_dependent(ctx: &Context, ops: &[OpId]) -> rustc_hash::FxHashSet<Value> {
+    use TilusOpKind as K;
+    let mut out = rustc_hash::FxHashSet::default();
+    for &o in ops {
+        let source = matches!(
+            TilusOpKind::classify(ctx, o),
+            Some(K::ThreadId(_)) | Some(K::LaneId(_)) | Some(K::WarpId(_))
+        );
+        if source || ctx.operands(o).iter().any(|v| out.contains(v)) {
+            for &r in ctx.results(o) {
+                if reg_type(ctx, r).is_none() {
+                    out.insert(r);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The dimension of a global view with static stride 1 (the last such), else the last one.

@@ -430,7 +430,6 @@ impl Lowering {
         if ls.shape == lt.shape && ls.same_mapping(lt) {
             return Ok(s.vals.clone());
         }
-        let _ = ctx;
         let threads = lt.num_threads();
         if ls.num_threads() != threads {
             return Err(format!(
@@ -456,9 +455,19 @@ impl Lowering {
                     .collect();
                 let (holders, sl) = ls.holders(&sidx);
                 if holders.binary_search(&t).is_err() || found.is_some_and(|f| f != sl) {
+                    let unwritten = ty_of(ctx, src).is_some_and(|t| t.layout.is_none());
+                    if unwritten {
+                        return Err("a register tensor without a layout reached lower-tiles \
+                             beside one with another layout; run infer-layouts first \
+                             (tilus-to-ptx runs it unless infer-layouts=false), which chooses \
+                             one layout for both or inserts the layout.convert between them"
+                            .to_string());
+                    }
                     return Err(format!(
-                        "the operand layout '{ls}' does not give thread {t} the element {sidx:?} \
-                         that register {l} of '{lt}' needs (use layout.convert)"
+                        "the operand's layout '{ls}' does not give thread {t} the element \
+                         {sidx:?} that register {l} of the layout '{lt}' needs; insert a \
+                         layout.convert to '{lt}' (infer-layouts does this where the layouts \
+                         are its own choice)"
                     ));
                 }
                 found = Some(sl);
