@@ -34,8 +34,9 @@
 //! f16/bf16 math goes through f32.
 //!
 //! **Reductions.** Registers of one output element are folded inside the thread, then
-//! `shfl.sync.bfly.b32` runs over every lane bit of the reduced dimension; a reduced dimension
-//! split across warps is not lowered yet (reported). Shuffles are `shfl.sync.up/down.b32` with
+//! `shfl.sync.bfly.b32` runs over every lane bit of the reduced dimension, then the warps that
+//! split the dimension combine their partials through the shared scratch (a thread digit that
+//! straddles warps is split into its lane and warp bits). Shuffles are `shfl.sync.up/down.b32` with
 //! the lane clamp (`c = 0` / `0x1f`), so a lane without a source keeps its value.
 //!
 //! `layout.convert` moves no data when every thread already holds what the target layout
@@ -583,7 +584,10 @@ impl Lowering {
                 let src = ctx.operands(o)[0];
                 let vals = match self.gather(ctx, src, &lt) {
                     Ok(v) => v,
-                    Err(_) => self.convert_via_shared(ctx, o, src, &lt)?,
+                    Err(_) => match self.convert_via_shuffles(ctx, o, src, &lt)? {
+                        Some(v) => v,
+                        None => self.convert_via_shared(ctx, o, src, &lt)?,
+                    },
                 };
                 self.set_tile(r, vals, lt, false);
                 Ok(true)
@@ -1117,8 +1121,15 @@ impl Lowering {
                     warps.push((stride, size));
                     continue;
                 }
-                if stride * size > 32 || stride.count_ones() != 1 || size.count_ones() != 1 {
-                    return Err("a reduced dimension over a thread mode that straddles warps or is not a power of two".into());
+                if stride.count_ones() != 1 || size.count_ones() != 1 {
+                    return Err(format!("the reduced dimension {dim} of '{li}' is spread over a thread digit of size {size} that is not a power of two (lanes combine by butterfly shuffles)"));
+                }
+                if stride * size > 32 {
+                    // A digit straddling warps: its lane bits shuffle, its warp bits go
+                    // through the shared scratch.
+                    lanes.push((stride, 32 / stride));
+                    warps.push((32, stride * size / 32));
+                    continue;
                 }
                 lanes.push((stride, size));
             }
@@ -1273,6 +1284,89 @@ impl Lowering {
         SyncOp::build(b);
         let _ = o;
         Ok(out)
+    }
+
+    /// `layout.convert` within warps: when every register `l` of the target layout is, in every
+    /// thread, register `r(l)` (the same for all threads) of a thread of the same warp, each
+    /// target register is one `shfl.sync.idx` of source register `r(l)` from the lane that
+    /// holds its element. The lane is computed from the thread's target coordinates through
+    /// the source layout's digits (a replica digit keeps the thread's own value), and the
+    /// whole mapping is checked at compile time for every thread; `None` when it does not
+    /// hold (then the data goes through shared memory).
+    fn convert_via_shuffles(
+        &mut self,
+        ctx: &mut Context,
+        o: OpId,
+        src: Value,
+        lt: &RegisterLayout,
+    ) -> R<Option<Vec<Value>>> {
+        let s = self.tile(src)?.clone();
+        let ls = s.layout.clone();
+        let threads = lt.num_threads();
+        if threads % 32 != 0 || ls.num_threads() != threads || ls.shape != lt.shape {
+            return Ok(None);
+        }
+        let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
+        if dt.bits() != 32 && dt.bits() != 16 {
+            return Ok(None);
+        }
+        let gs = geo(&ls);
+        // The source thread of element `c` for thread `t` (its own replica digits).
+        let holder = |c: &[i64], t: i64| -> i64 {
+            let mut h = 0;
+            for &(p, stride, size) in &gs.tdig {
+                let d = if p < 0 {
+                    (t / stride) % size
+                } else {
+                    let m = p as usize;
+                    (c[gs.mode_dim[m]] / gs.mode_weight[m]) % size
+                };
+                h += d * stride;
+            }
+            h
+        };
+        let mut regs = Vec::new();
+        for l in 0..lt.local_size() {
+            let mut reg = None;
+            for t in 0..threads {
+                let c = lt.coords(t, l);
+                let h = holder(&c, t);
+                let (hs, r) = ls.holders(&c);
+                if h / 32 != t / 32 || hs.binary_search(&h).is_err() || reg.is_some_and(|x| x != r) {
+                    return Ok(None);
+                }
+                reg = Some(r);
+            }
+            regs.push(reg.unwrap_or(0) as usize);
+        }
+        let (tpt, _) = self.tparts(ctx, o, lt);
+        let t = self.tid(ctx, o);
+        let mut b = before(ctx, o);
+        let mut out = Vec::new();
+        for l in 0..lt.local_size() {
+            let lp = lpart(lt, l);
+            let coord: Vec<Value> = (0..lt.rank()).map(|d| b.add_const(tpt[d], lp[d])).collect();
+            let mut lane = b.c32(0);
+            for &(p, stride, size) in &gs.tdig {
+                if stride >= 32 {
+                    continue;
+                }
+                let d = if p < 0 {
+                    let q = b.udiv_const(t, stride);
+                    b.urem_const(q, size)
+                } else {
+                    let m = p as usize;
+                    let q = b.udiv_const(coord[gs.mode_dim[m]], gs.mode_weight[m]);
+                    b.urem_const(q, size)
+                };
+                let w = b.mul_const(d, stride);
+                lane = b.add(lane, w);
+            }
+            let lane = b.urem_const(lane, 32);
+            let v = s.vals[regs[l as usize]];
+            out.push(shfl_dyn(&mut b, "idx", v, lane, "0x1f", dt)?);
+        }
+        Ok(Some(out))
     }
 
     /// `layout.convert` through the shared scratch: every thread writes its registers at the
