@@ -423,7 +423,10 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
         if reg_operands.is_empty() && reg_results.is_empty() {
             continue;
         }
-        let uses: Vec<usize> = reg_operands.iter().map(|&i| g.use_node(ctx, o, i)).collect();
+        let uses: Vec<usize> = reg_operands
+            .iter()
+            .map(|&i| g.use_node(ctx, o, i))
+            .collect();
         let defs: Vec<usize> = reg_results.iter().map(|&v| g.def_node(ctx, v)).collect();
         let shape_of = |v: Value| reg_type(ctx, v).map(|t| t.shape).unwrap_or_default();
         use TilusOpKind as K;
@@ -594,10 +597,7 @@ fn contiguous_of_view(ctx: &Context, view: Value, rank: usize) -> usize {
     };
     match &t.strides {
         None => last,
-        Some(s) => s
-            .iter()
-            .rposition(|&x| x == 1 && x != DYN)
-            .unwrap_or(last),
+        Some(s) => s.iter().rposition(|&x| x == 1 && x != DYN).unwrap_or(last),
     }
 }
 

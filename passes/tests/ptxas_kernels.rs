@@ -57,17 +57,29 @@ fn check(file: &str, kernel: &str, wants: &[&str]) {
 
 #[test]
 fn layernorm() {
-    check("layernorm", "layernorm", &["ld.global.v4.b32", "st.global.v4.b32"]);
+    check(
+        "layernorm",
+        "layernorm",
+        &["ld.global.v4.b32", "st.global.v4.b32"],
+    );
 }
 
 #[test]
 fn rmsnorm() {
-    check("rmsnorm", "rmsnorm", &["ld.global.v4.b32", "st.global.v4.b32"]);
+    check(
+        "rmsnorm",
+        "rmsnorm",
+        &["ld.global.v4.b32", "st.global.v4.b32"],
+    );
 }
 
 #[test]
 fn softmax() {
-    check("softmax", "softmax", &["ld.global.v4.b32", "st.global.v4.b32"]);
+    check(
+        "softmax",
+        "softmax",
+        &["ld.global.v4.b32", "st.global.v4.b32"],
+    );
 }
 
 #[test]
@@ -77,7 +89,11 @@ fn gemv() {
 
 #[test]
 fn column_sum() {
-    check("column_sum", "column_sum", &["ld.global.v4.b32", "st.global.v4.f32"]);
+    check(
+        "column_sum",
+        "column_sum",
+        &["ld.global.v4.b32", "st.global.v4.f32"],
+    );
 }
 
 /// The convert between the load's and the store's layouts goes through padded shared memory

@@ -1332,7 +1332,8 @@ impl Lowering {
                 let c = lt.coords(t, l);
                 let h = holder(&c, t);
                 let (hs, r) = ls.holders(&c);
-                if h / 32 != t / 32 || hs.binary_search(&h).is_err() || reg.is_some_and(|x| x != r) {
+                if h / 32 != t / 32 || hs.binary_search(&h).is_err() || reg.is_some_and(|x| x != r)
+                {
                     return Ok(None);
                 }
                 reg = Some(r);
