@@ -172,8 +172,15 @@ pub fn access_layout(
     if lane_rep > 1 {
         l = l.compose(&RegisterLayout::replicate(lane_rep));
     }
+    // Lanes along `contig` are the fastest-varying lane digits (consecutive lanes, consecutive
+    // vectors), whichever dimension it is.
+    let mut lanes_other = lanes.clone();
+    lanes_other[contig] = 1;
+    let mut lanes_contig = vec![1i64; rank];
+    lanes_contig[contig] = lanes[contig];
     l = l
-        .compose(&RegisterLayout::spatial(&lanes))
+        .compose(&RegisterLayout::spatial(&lanes_other))
+        .compose(&RegisterLayout::spatial(&lanes_contig))
         .compose(&RegisterLayout::local(&inner));
     if warp_rep > 1 {
         l = RegisterLayout::replicate(warp_rep).compose(&l);
@@ -443,11 +450,19 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
             _ => false,
         };
         if owner_sensitive {
+            let written = reg_operands
+                .iter()
+                .map(|&i| ctx.operands(o)[i])
+                .chain(reg_results.iter().copied())
+                .find_map(|v| reg_type(ctx, v).and_then(|t| t.register_layout()));
             for &n in uses.iter().chain(&defs) {
                 if g.class[n].fixed.is_none() {
                     let c = &g.class[n];
-                    let l = crate::lower::tiles::default_layout(&c.shape, c.bits, c.threads)
-                        .map_err(|m| Diagnostic::op(o, format!("infer-layouts: {m}")))?;
+                    let l = match &written {
+                        Some(w) if w.shape == c.shape => w.clone(),
+                        _ => crate::lower::tiles::default_layout(&c.shape, c.bits, c.threads)
+                            .map_err(|m| Diagnostic::op(o, format!("infer-layouts: {m}")))?,
+                    };
                     g.class[n].fixed = Some(l);
                 }
             }
@@ -814,6 +829,12 @@ mod tests {
         // Contiguous along dim 0 (a transposed view).
         let l = access_layout(&[64, 64], 16, 128, 0, &[]);
         assert_eq!(contiguous_dim(&l), Some(0));
+        // Lane 1 holds the next 8 rows of the same column; lane 8 the next column; warp 1
+        // the next 16 columns.
+        assert_eq!(l.coords(1, 0), vec![8, 0]);
+        assert_eq!(l.coords(8, 0), vec![0, 1]);
+        assert_eq!(l.coords(32, 0), vec![0, 16]);
+        assert_eq!(l.coords(0, 1), vec![1, 0]);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(infer-layouts)' | FileCheck %s
 // CHECK-LABEL: tilus.kernel @transpose
 // CHECK: tilus.load_global {{.*}} -> !tilus.reg<64x64xf16, layout = spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)>
-// CHECK: layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = column_spatial(8, 4) * column_local(8, 4) * spatial(1, 4)>
+// CHECK: layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = spatial(1, 4) * local(1, 4) * column_spatial(8, 4) * local(8, 1)>
 // CHECK: tilus.store_global
 // CHECK-LABEL: tilus.kernel @transpose_ref
 //
