@@ -24,6 +24,7 @@ pub mod cse;
 pub mod dce;
 pub mod decl;
 pub mod eqsat;
+pub mod infer_layouts;
 pub mod inline;
 pub mod instrument;
 pub mod lower;
@@ -150,6 +151,7 @@ pub fn registry() -> Vec<PassInfo> {
         dce::Dce::INFO,
         eqsat::Eqsat::INFO,
         inline::Inline::INFO,
+        infer_layouts::InferLayouts::INFO,
         symbol_dce::SymbolDce::INFO,
         lower::scf_to_cf::ScfToCf::INFO,
         lower::arith_to_ptx::ArithToPtx::INFO,

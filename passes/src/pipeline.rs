@@ -1078,7 +1078,7 @@ mod tests {
         let text = pm.to_pipeline_string();
         assert!(
             text.starts_with(
-                "builtin.module(cse,verify-barriers,lower-async-to-ptx,plan-shared-memory,"
+                "builtin.module(cse,verify-barriers,infer-layouts,lower-async-to-ptx,plan-shared-memory,"
             ),
             "{text}"
         );
@@ -1089,14 +1089,20 @@ mod tests {
         assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
         // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
         let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
-        assert_eq!(pm.len(), 13);
+        assert_eq!(pm.len(), 14);
         // A bool option drops the steps it guards.
         let pm = parse_pipeline(
             "builtin.module(tilus-to-ptx{eqsat=false})",
             Nesting::Implicit,
         )
         .unwrap();
-        assert_eq!(pm.len(), 10);
+        assert_eq!(pm.len(), 11);
+        let pm = parse_pipeline(
+            "builtin.module(tilus-to-ptx{infer-layouts=false})",
+            Nesting::Implicit,
+        )
+        .unwrap();
+        assert_eq!(pm.len(), 13);
     }
 
     #[test]

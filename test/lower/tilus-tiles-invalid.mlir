@@ -8,8 +8,23 @@ tilus.kernel @mismatch(%p: !tilus.ptr<f32>) warps(1) blocks(affine_map<(d0) -> (
   %a = tilus.load_global %g[%c0, %c0] : !tilus.global<32x32xf32> -> !tilus.reg<32x32xf32, layout = spatial(32, 1) * local(1, 32)>
   %b = tilus.load_global %v[%c0] : !tilus.global<32xf32> -> !tilus.reg<32xf32, layout = spatial(32)>
   // A row vector spread over the lanes cannot be broadcast over rows held by those lanes.
-  // expected-error@+1 {{lower-tiles: the operand layout 'spatial(32)' does not give thread 1 the element [0] that register 0 of 'local(1, 32) * spatial(32, 1)' needs (use layout.convert)}}
+  // expected-error@+1 {{lower-tiles: the operand's layout 'spatial(32)' does not give thread 1 the element [0] that register 0 of the layout 'local(1, 32) * spatial(32, 1)' needs; insert a layout.convert to 'local(1, 32) * spatial(32, 1)' (infer-layouts does this where the layouts are its own choice)}}
   %c = tilus.add %a, %b : (!tilus.reg<32x32xf32, layout = spatial(32, 1) * local(1, 32)>, !tilus.reg<32xf32, layout = spatial(32)>) -> !tilus.reg<32x32xf32, layout = spatial(32, 1) * local(1, 32)>
+}
+
+// -----
+
+// The issue-16 kernel shape: an f16 load, its f32 cast, no layouts, and lower-tiles run
+// without infer-layouts. The message names the missing step, not a default layout.
+tilus.kernel @unwritten(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %g = tilus.global_view %p : !tilus.ptr<f16> -> !tilus.global<4x256xf16>
+  %h = tilus.global_view %q : !tilus.ptr<f32> -> !tilus.global<4x256xf32>
+  %a = tilus.load_global %g[%c0, %c0] : !tilus.global<4x256xf16> -> !tilus.reg<4x256xf16>
+  %b = tilus.cast %a : !tilus.reg<4x256xf16> to !tilus.reg<4x256xf32>
+  %y = tilus.load_global %h[%c0, %c0] : !tilus.global<4x256xf32> -> !tilus.reg<4x256xf32>
+  // expected-error@+1 {{lower-tiles: a register tensor without a layout reached lower-tiles beside one with another layout; run infer-layouts first (tilus-to-ptx runs it unless infer-layouts=false), which chooses one layout for both or inserts the layout.convert between them}}
+  %c = tilus.add %b, %y : (!tilus.reg<4x256xf32>, !tilus.reg<4x256xf32>) -> !tilus.reg<4x256xf32>
 }
 
 // -----

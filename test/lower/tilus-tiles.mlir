@@ -82,11 +82,13 @@ tilus.kernel @shared_roundtrip(%s: f32) warps(1) blocks(affine_map<(d0) -> (1)>)
 // -----
 
 // A layout.convert that moves data across threads goes through the shared scratch (after the
-// planned tensors) with a barrier on each side; tilus.smem_bytes covers the scratch.
+// planned tensors) with a barrier on each side; tilus.smem_bytes covers the scratch, whose
+// rows are padded by 16 bytes (64 x 68 f32). Each thread's row of 64 registers is 16 vector
+// stores.
 // CHECK:       ptx.shared_decl @smem align 1024
 // CHECK-LABEL: tilus.kernel @convert
-// CHECK-SAME:    tilus.smem_bytes = 16384 : i64
-// CHECK-COUNT-64: ptx.inst "st.shared.f32"
+// CHECK-SAME:    tilus.smem_bytes = 17408 : i64
+// CHECK-COUNT-16: ptx.inst "st.shared.v4.f32"
 // CHECK-NEXT:    threadgroup.sync
 // CHECK:         ptx.inst "ld.shared.f32"
 // CHECK:         threadgroup.sync

@@ -19,6 +19,7 @@
 // CHECK-NEXT: Pass Pipelines:
 // CHECK-NEXT:   --tilus-to-ptx {{ *}}-   Lower Tilus kernels to the ptx dialect (the whole pipeline) (runs on 'builtin.module')
 // CHECK-NEXT:     --eqsat=<bool> {{ *}}- Run eqsat (then canonicalize and cse) on the integer arithmetic before convert-scf-to-cf (default: true)
+// CHECK-NEXT:     --infer-layouts=<bool> {{ *}}- Run infer-layouts first, so register tensors without a layout get one chosen for the whole kernel (default: true)
 // CHECK-NEXT:     --target=<string> {{ *}}- PTX target of the kernels, passed to lower-tilus-kernel (default: sm_90a)
 
 // Each pass is also a flag of its own.

@@ -4,9 +4,10 @@
 
 // RUN: tilus-opt %s -o /dev/null --pass-pipeline='builtin.module(tilus-to-ptx{target=sm_100a})' \
 // RUN:   --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP:      Pass Manager with 13 passes:
+// DUMP:      Pass Manager with 14 passes:
 // DUMP-NEXT: builtin.module(
 // DUMP-NEXT:   verify-barriers,
+// DUMP-NEXT:   infer-layouts,
 // DUMP-NEXT:   lower-async-to-ptx,
 // DUMP-NEXT:   plan-shared-memory,
 // DUMP-NEXT:   lower-tiles,
@@ -31,6 +32,7 @@
 // RUN: tilus-opt %s -o /dev/null --tilus-to-ptx --timing 2>&1 | FileCheck %s --check-prefix=TIME
 // TIME:      Parser
 // TIME-NEXT: VerifyBarriers
+// TIME-NEXT: InferLayouts
 // TIME-NEXT: LowerAsyncToPtx
 // TIME-NEXT: PlanSharedMemory
 // TIME-NEXT: LowerTiles

@@ -34,8 +34,9 @@
 //! f16/bf16 math goes through f32.
 //!
 //! **Reductions.** Registers of one output element are folded inside the thread, then
-//! `shfl.sync.bfly.b32` runs over every lane bit of the reduced dimension; a reduced dimension
-//! split across warps is not lowered yet (reported). Shuffles are `shfl.sync.up/down.b32` with
+//! `shfl.sync.bfly.b32` runs over every lane bit of the reduced dimension, then the warps that
+//! split the dimension combine their partials through the shared scratch (a thread digit that
+//! straddles warps is split into its lane and warp bits). Shuffles are `shfl.sync.up/down.b32` with
 //! the lane clamp (`c = 0` / `0x1f`), so a lane without a source keeps its value.
 //!
 //! `layout.convert` moves no data when every thread already holds what the target layout
@@ -430,7 +431,6 @@ impl Lowering {
         if ls.shape == lt.shape && ls.same_mapping(lt) {
             return Ok(s.vals.clone());
         }
-        let _ = ctx;
         let threads = lt.num_threads();
         if ls.num_threads() != threads {
             return Err(format!(
@@ -456,9 +456,19 @@ impl Lowering {
                     .collect();
                 let (holders, sl) = ls.holders(&sidx);
                 if holders.binary_search(&t).is_err() || found.is_some_and(|f| f != sl) {
+                    let unwritten = ty_of(ctx, src).is_some_and(|t| t.layout.is_none());
+                    if unwritten {
+                        return Err("a register tensor without a layout reached lower-tiles \
+                             beside one with another layout; run infer-layouts first \
+                             (tilus-to-ptx runs it unless infer-layouts=false), which chooses \
+                             one layout for both or inserts the layout.convert between them"
+                            .to_string());
+                    }
                     return Err(format!(
-                        "the operand layout '{ls}' does not give thread {t} the element {sidx:?} \
-                         that register {l} of '{lt}' needs (use layout.convert)"
+                        "the operand's layout '{ls}' does not give thread {t} the element \
+                         {sidx:?} that register {l} of the layout '{lt}' needs; insert a \
+                         layout.convert to '{lt}' (infer-layouts does this where the layouts \
+                         are its own choice)"
                     ));
                 }
                 found = Some(sl);
@@ -574,7 +584,10 @@ impl Lowering {
                 let src = ctx.operands(o)[0];
                 let vals = match self.gather(ctx, src, &lt) {
                     Ok(v) => v,
-                    Err(_) => self.convert_via_shared(ctx, o, src, &lt)?,
+                    Err(_) => match self.convert_via_shuffles(ctx, o, src, &lt)? {
+                        Some(v) => v,
+                        None => self.convert_via_shared(ctx, o, src, &lt)?,
+                    },
                 };
                 self.set_tile(r, vals, lt, false);
                 Ok(true)
@@ -688,7 +701,13 @@ impl Lowering {
         // Vector width.
         let g = geo(layout);
         let mut vw = if dtype.bits() >= 16 { 16 / bytes } else { 1 };
-        let last = rank - 1;
+        // Vectors run along the view's contiguous dimension (static stride 1): the last one,
+        // or dimension 0 of a transposed view.
+        let last = v
+            .static_strides
+            .iter()
+            .rposition(|s| *s == Some(1))
+            .unwrap_or(rank - 1);
         let ok_vec = |vw: i64| -> bool {
             if vw == 1 {
                 return true;
@@ -701,7 +720,7 @@ impl Lowering {
                     return false;
                 }
             }
-            for d in 0..last {
+            for d in (0..rank).filter(|&d| d != last) {
                 if let Some(s) = v.static_strides[d] {
                     if s % vw != 0 {
                         return false;
@@ -789,7 +808,7 @@ impl Lowering {
             let m = b.c32(vw - 1);
             let r = b.and(offsets[last], m);
             conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
-            for d in 0..last {
+            for d in (0..rank).filter(|&d| d != last) {
                 if v.static_strides[d].is_none() {
                     let r = b.and(v.strides[d], m);
                     conds.push(b.cmpi(CmpIPredicate::Eq, r, zero));
@@ -1102,8 +1121,15 @@ impl Lowering {
                     warps.push((stride, size));
                     continue;
                 }
-                if stride * size > 32 || stride.count_ones() != 1 || size.count_ones() != 1 {
-                    return Err("a reduced dimension over a thread mode that straddles warps or is not a power of two".into());
+                if stride.count_ones() != 1 || size.count_ones() != 1 {
+                    return Err(format!("the reduced dimension {dim} of '{li}' is spread over a thread digit of size {size} that is not a power of two (lanes combine by butterfly shuffles)"));
+                }
+                if stride * size > 32 {
+                    // A digit straddling warps: its lane bits shuffle, its warp bits go
+                    // through the shared scratch.
+                    lanes.push((stride, 32 / stride));
+                    warps.push((32, stride * size / 32));
+                    continue;
                 }
                 lanes.push((stride, size));
             }
@@ -1260,9 +1286,96 @@ impl Lowering {
         Ok(out)
     }
 
+    /// `layout.convert` within warps: when every register `l` of the target layout is, in every
+    /// thread, register `r(l)` (the same for all threads) of a thread of the same warp, each
+    /// target register is one `shfl.sync.idx` of source register `r(l)` from the lane that
+    /// holds its element. The lane is computed from the thread's target coordinates through
+    /// the source layout's digits (a replica digit keeps the thread's own value), and the
+    /// whole mapping is checked at compile time for every thread; `None` when it does not
+    /// hold (then the data goes through shared memory).
+    fn convert_via_shuffles(
+        &mut self,
+        ctx: &mut Context,
+        o: OpId,
+        src: Value,
+        lt: &RegisterLayout,
+    ) -> R<Option<Vec<Value>>> {
+        let s = self.tile(src)?.clone();
+        let ls = s.layout.clone();
+        let threads = lt.num_threads();
+        if threads % 32 != 0 || ls.num_threads() != threads || ls.shape != lt.shape {
+            return Ok(None);
+        }
+        let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
+        if dt.bits() != 32 && dt.bits() != 16 {
+            return Ok(None);
+        }
+        let gs = geo(&ls);
+        // The source thread of element `c` for thread `t` (its own replica digits).
+        let holder = |c: &[i64], t: i64| -> i64 {
+            let mut h = 0;
+            for &(p, stride, size) in &gs.tdig {
+                let d = if p < 0 {
+                    (t / stride) % size
+                } else {
+                    let m = p as usize;
+                    (c[gs.mode_dim[m]] / gs.mode_weight[m]) % size
+                };
+                h += d * stride;
+            }
+            h
+        };
+        let mut regs = Vec::new();
+        for l in 0..lt.local_size() {
+            let mut reg = None;
+            for t in 0..threads {
+                let c = lt.coords(t, l);
+                let h = holder(&c, t);
+                let (hs, r) = ls.holders(&c);
+                if h / 32 != t / 32 || hs.binary_search(&h).is_err() || reg.is_some_and(|x| x != r)
+                {
+                    return Ok(None);
+                }
+                reg = Some(r);
+            }
+            regs.push(reg.unwrap_or(0) as usize);
+        }
+        let (tpt, _) = self.tparts(ctx, o, lt);
+        let t = self.tid(ctx, o);
+        let mut b = before(ctx, o);
+        let mut out = Vec::new();
+        for l in 0..lt.local_size() {
+            let lp = lpart(lt, l);
+            let coord: Vec<Value> = (0..lt.rank()).map(|d| b.add_const(tpt[d], lp[d])).collect();
+            let mut lane = b.c32(0);
+            for &(p, stride, size) in &gs.tdig {
+                if stride >= 32 {
+                    continue;
+                }
+                let d = if p < 0 {
+                    let q = b.udiv_const(t, stride);
+                    b.urem_const(q, size)
+                } else {
+                    let m = p as usize;
+                    let q = b.udiv_const(coord[gs.mode_dim[m]], gs.mode_weight[m]);
+                    b.urem_const(q, size)
+                };
+                let w = b.mul_const(d, stride);
+                lane = b.add(lane, w);
+            }
+            let lane = b.urem_const(lane, 32);
+            let v = s.vals[regs[l as usize]];
+            out.push(shfl_dyn(&mut b, "idx", v, lane, "0x1f", dt)?);
+        }
+        Ok(Some(out))
+    }
+
     /// `layout.convert` through the shared scratch: every thread writes its registers at the
     /// elements' row-major positions (replica 0 of each element only), the group syncs, every
-    /// thread reads the registers of the target layout, and the group syncs again.
+    /// thread reads the registers of the target layout, and the group syncs again. Rows are
+    /// padded by 16 bytes, so a column read by consecutive lanes (a transpose) falls in
+    /// different banks, and runs of registers that are consecutive along the last dimension
+    /// (and aligned) move as one 16-byte (or narrower) vector.
     fn convert_via_shared(
         &mut self,
         ctx: &mut Context,
@@ -1275,8 +1388,15 @@ impl Lowering {
         let ls = s.layout.clone();
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
-        let rm = row_major(&lt.shape);
-        self.scratch_bytes = self.scratch_bytes.max(lt.num_elements() * bytes);
+        let rank = lt.rank();
+        let maxv = if dt.bits() >= 16 { 16 / bytes } else { 1 };
+        let mut padded = lt.shape.clone();
+        if rank >= 2 && maxv > 1 && lt.shape[rank - 1] % maxv == 0 {
+            padded[rank - 1] += maxv;
+        }
+        let rm = row_major(&padded);
+        let footprint = padded[0] * rm[0] * bytes;
+        self.scratch_bytes = self.scratch_bytes.max(footprint);
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
         let scratch = self.scratch_off;
@@ -1291,6 +1411,37 @@ impl Lowering {
             }
             b.add(base, acc)
         };
+        // The widest vector (up to 16 bytes) such that each run of `vw` registers of `l` is
+        // consecutive along the last dimension from an aligned element, with every thread
+        // part along it a multiple of `vw` (and the padded row a multiple of the vector).
+        let width = |l: &RegisterLayout| -> i64 {
+            let g = geo(l);
+            let n = l.local_size();
+            let last = rank - 1;
+            let mut vw = maxv;
+            while vw > 1 {
+                let ok = n % vw == 0
+                    && rm.iter().all(|s| s % vw == 0 || *s == 1)
+                    && g.tdig.iter().all(|&(p, _, _)| {
+                        p < 0
+                            || g.mode_dim[p as usize] != last
+                            || g.mode_weight[p as usize] % vw == 0
+                    })
+                    && (0..n).step_by(vw as usize).all(|l0| {
+                        let a = lpart(l, l0);
+                        a[last] % vw == 0
+                            && (1..vw).all(|i| {
+                                let c = lpart(l, l0 + i);
+                                (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
+                            })
+                    });
+                if ok {
+                    break;
+                }
+                vw /= 2;
+            }
+            vw
+        };
         let zero = b.c32(0);
         let rep = if reps.is_empty() {
             None
@@ -1301,36 +1452,42 @@ impl Lowering {
                 .collect();
             Some(b.all(&c))
         };
+        let offset = |l: &RegisterLayout, i: i64| -> i64 {
+            lpart(l, i).iter().zip(&rm).map(|(c, s)| c * s).sum()
+        };
         let a = lin(&mut b, &tps);
-        for (l, v) in s.vals.iter().enumerate() {
-            let k: i64 = lpart(&ls, l as i64)
-                .iter()
-                .zip(&rm)
-                .map(|(c, s)| c * s)
-                .sum();
-            b.inst(
-                &format!("st.shared.{sfx}"),
-                &format!("[$0{}], $1", imm(k * bytes)),
-                &[a, *v],
-                &[],
+        let elem = b.ctx().value_type(s.vals[0]);
+        let vs = width(&ls) as usize;
+        for l in (0..s.vals.len()).step_by(vs) {
+            let k = offset(&ls, l as i64);
+            vector_store(
+                &mut b,
+                "shared",
+                a,
+                k * bytes,
+                &s.vals[l..l + vs],
+                elem,
+                bytes,
+                sfx,
                 rep,
             );
         }
         SyncOp::build(&mut b);
         let a = lin(&mut b, &tpt);
-        let elem = b.ctx().value_type(s.vals[0]);
+        let vt = width(lt) as usize;
         let mut out = Vec::new();
-        for l in 0..lt.local_size() {
-            let k: i64 = lpart(lt, l).iter().zip(&rm).map(|(c, s)| c * s).sum();
-            out.push(
-                b.inst(
-                    &format!("ld.shared.{sfx}"),
-                    &format!("[$0{}]", imm(k * bytes)),
-                    &[a],
-                    &[elem],
-                    None,
-                )[0],
-            );
+        for l in (0..lt.local_size() as usize).step_by(vt) {
+            let k = offset(lt, l as i64);
+            out.extend(vector_load(
+                &mut b,
+                "shared",
+                a,
+                k * bytes,
+                elem,
+                vt,
+                bytes,
+                sfx,
+            ));
         }
         SyncOp::build(&mut b);
         Ok(out)

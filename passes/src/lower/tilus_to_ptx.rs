@@ -2,7 +2,7 @@
 //! (see [`crate::pipelines`]) whose steps are the lowering passes:
 //!
 //! ```text
-//! verify-barriers, lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
+//! verify-barriers, infer-layouts, lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
 //! lower-tilus-kernel{target=...}, canonicalize, cse, eqsat, canonicalize, cse,
 //! convert-scf-to-cf, convert-arith-to-ptx
 //! ```
@@ -13,6 +13,13 @@
 //! still says what bounds its induction variable, and the cost model can charge each op the
 //! PTX the conversion will make of it. `tilus-to-ptx{eqsat=false}` leaves those three steps
 //! out.
+//!
+//! `infer-layouts` runs right after the protocol check, before anything is lowered: it only
+//! writes layouts into register tensor types (and inserts `layout.convert` where anchors
+//! disagree), so every later step sees explicit layouts, and a layout in a diagnostic is one
+//! the user wrote or one `--print-ir-after=infer-layouts` shows. `tilus-to-ptx{infer-layouts=false}`
+//! leaves it out (then `lower-tiles` gives each tensor without a layout its own default, which
+//! works for kernels of one element type).
 //!
 //! The pipeline parser expands it, so each step is a pass of the pipeline: verified after it
 //! runs and seen by `--print-ir-after`, `--timing` and `--pass-statistics`.
@@ -28,13 +35,17 @@ declare_pipeline! {
         anchor: "builtin.module",
         summary: "Lower Tilus kernels to the ptx dialect (the whole pipeline)",
         description: "Runs verify-barriers (so a kernel whose mbarrier protocol can hang is \
-            rejected before it reaches a GPU), lower-async-to-ptx, plan-shared-memory, lower-tiles, \
+            rejected before it reaches a GPU), infer-layouts (unless infer-layouts=false), \
+            lower-async-to-ptx, plan-shared-memory, lower-tiles, \
             lower-threadgroups, lower-tilus-kernel, canonicalize, cse, eqsat, canonicalize, \
             cse (the last three unless eqsat=false), convert-scf-to-cf and \
             convert-arith-to-ptx in order on the module, verifying after each: tilus.kernel to \
             ptx.entry, ready for --emit-ptx. It runs on the module because lower-tilus-kernel \
             replaces each kernel op by a ptx.entry.",
         options: {
+            infer_layouts: bool = true, "infer-layouts",
+                "Run infer-layouts first, so register tensors without a layout get one chosen \
+                 for the whole kernel";
             target: String = "sm_90a".into(), "target",
                 "PTX target of the kernels, passed to lower-tilus-kernel",
                 check = super::check_ptx_target;
@@ -42,7 +53,7 @@ declare_pipeline! {
                 "Run eqsat (then canonicalize and cse) on the integer arithmetic before \
                  convert-scf-to-cf";
         },
-        steps: "verify-barriers,lower-async-to-ptx,plan-shared-memory,lower-tiles,\
+        steps: "verify-barriers,[infer-layouts]infer-layouts,lower-async-to-ptx,plan-shared-memory,lower-tiles,\
                 lower-threadgroups,lower-tilus-kernel{target=${target}},canonicalize,cse,\
                 [eqsat]eqsat,[eqsat]canonicalize,[eqsat]cse,convert-scf-to-cf,\
                 convert-arith-to-ptx",

@@ -40,12 +40,22 @@ pub fn assemble(name: &str, ptx: &str) {
 /// Assembles `ptx` with `ptxas -arch=target`; panics with ptxas's output when it rejects it.
 /// Without ptxas the check is skipped with a message, unless `TILUS_REQUIRE_PTXAS=1`.
 pub fn assemble_for(name: &str, target: &str, ptx: &str) {
+    run_ptxas(name, target, ptx, false);
+}
+
+/// Assembles `ptx` for its own `.target` with `ptxas -v` and returns ptxas's report (registers,
+/// spill stores), or `None` without ptxas (as `assemble_for` skips).
+pub fn assemble_verbose(name: &str, ptx: &str) -> Option<String> {
+    run_ptxas(name, &target_of(ptx), ptx, true)
+}
+
+fn run_ptxas(name: &str, target: &str, ptx: &str, verbose: bool) -> Option<String> {
     let Some(ptxas) = find_ptxas() else {
         if std::env::var("TILUS_REQUIRE_PTXAS").is_ok_and(|v| v == "1") {
             panic!("{name}: no ptxas found and TILUS_REQUIRE_PTXAS=1 (set PTXAS or run scripts/test.sh)");
         }
         eprintln!("ptxas: skipped for '{name}': no ptxas found (set PTXAS, or run scripts/test.sh to fetch one)");
-        return;
+        return None;
     };
     let dir = std::env::temp_dir().join(format!("tilus-ptxas-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -53,6 +63,7 @@ pub fn assemble_for(name: &str, target: &str, ptx: &str) {
     let output = dir.join(format!("{name}.cubin"));
     std::fs::write(&input, ptx).expect("write ptx");
     let out = Command::new(&ptxas)
+        .args(verbose.then_some("-v"))
         .arg(format!("-arch={target}"))
         .arg(&input)
         .arg("-o")
@@ -66,4 +77,9 @@ pub fn assemble_for(name: &str, target: &str, ptx: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    Some(format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    ))
 }
