@@ -121,7 +121,7 @@ impl GlobalMemory {
     }
 
     /// The buffer of a view, or an error naming the missing index.
-    fn buffer(&self, v: &GlobalView) -> Result<&GlobalBuffer, MemError> {
+    pub(crate) fn buffer(&self, v: &GlobalView) -> Result<&GlobalBuffer, MemError> {
         self.buffers
             .get(v.buffer)
             .ok_or_else(|| MemError::OutOfBounds {
@@ -142,7 +142,57 @@ impl GlobalMemory {
         offsets: &[i64],
         shape: &[i64],
     ) -> Result<Vec<Option<usize>>, MemError> {
-        let b = self.buffer(v)?;
+        self.buffer(v)?.box_addresses(v, offsets, shape)
+    }
+
+    /// Loads the box `offsets .. offsets + shape` of `v` as a tile of `v.dtype`
+    /// (`load_global`, TMA loads): elements outside the view's extents read 0 (spec §2.2,
+    /// TMA's out-of-bound fill); an element inside the view whose address falls outside the
+    /// buffer is an error (the kernel's view is larger than the memory it was given).
+    pub fn load_box(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Tensor, MemError> {
+        let addrs = self.box_addresses(v, offsets, shape)?;
+        let bytes = &self.buffers[v.buffer].bytes;
+        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
+        Ok(Tensor {
+            dtype: v.dtype,
+            shape: shape.to_vec(),
+            data,
+        })
+    }
+
+    /// Stores `t` (rounded to `v.dtype`) into the box of `v` at `offsets` with `t`'s shape
+    /// (`store_global`, TMA stores): elements outside the view's extents are skipped; one inside
+    /// the view but outside the buffer is an error, and then nothing is written.
+    pub fn store_box(
+        &mut self,
+        v: &GlobalView,
+        offsets: &[i64],
+        t: &Tensor,
+    ) -> Result<(), MemError> {
+        let addrs = self.box_addresses(v, offsets, &t.shape)?;
+        let bytes = &mut self.buffers[v.buffer].bytes;
+        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
+        Ok(())
+    }
+}
+
+impl GlobalBuffer {
+    /// For each element of the box `offsets .. offsets + shape` of `v` (row-major): `None`
+    /// when outside the view's extents, else its byte address in the buffer, checked against
+    /// the buffer. (Per buffer, so that a run can address a private copy of one: the
+    /// interpreter's parallel workers.)
+    pub(crate) fn box_addresses(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Vec<Option<usize>>, MemError> {
+        let b = self;
         let rank = v.shape.len();
         if offsets.len() != rank || shape.len() != rank || v.strides.len() != rank {
             return Err(MemError::OutOfBounds {
@@ -214,7 +264,7 @@ impl GlobalMemory {
 
     /// The report of element `g` of view `v` lying at element `elem` of its buffer, outside it.
     fn out_of_buffer(&self, v: &GlobalView, g: &[i64], elem: i64) -> MemError {
-        let b = &self.buffers[v.buffer];
+        let b = self;
         let size = storage_bytes(v.dtype) as i64;
         let len = b.bytes.len() as i64;
         let byte = elem * size;
@@ -230,41 +280,6 @@ impl GlobalMemory {
                 len / size
             ),
         }
-    }
-
-    /// Loads the box `offsets .. offsets + shape` of `v` as a tile of `v.dtype`
-    /// (`load_global`, TMA loads): elements outside the view's extents read 0 (spec §2.2,
-    /// TMA's out-of-bound fill); an element inside the view whose address falls outside the
-    /// buffer is an error (the kernel's view is larger than the memory it was given).
-    pub fn load_box(
-        &self,
-        v: &GlobalView,
-        offsets: &[i64],
-        shape: &[i64],
-    ) -> Result<Tensor, MemError> {
-        let addrs = self.box_addresses(v, offsets, shape)?;
-        let bytes = &self.buffers[v.buffer].bytes;
-        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
-        Ok(Tensor {
-            dtype: v.dtype,
-            shape: shape.to_vec(),
-            data,
-        })
-    }
-
-    /// Stores `t` (rounded to `v.dtype`) into the box of `v` at `offsets` with `t`'s shape
-    /// (`store_global`, TMA stores): elements outside the view's extents are skipped; one inside
-    /// the view but outside the buffer is an error, and then nothing is written.
-    pub fn store_box(
-        &mut self,
-        v: &GlobalView,
-        offsets: &[i64],
-        t: &Tensor,
-    ) -> Result<(), MemError> {
-        let addrs = self.box_addresses(v, offsets, &t.shape)?;
-        let bytes = &mut self.buffers[v.buffer].bytes;
-        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
-        Ok(())
     }
 }
 

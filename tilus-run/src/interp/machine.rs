@@ -7,11 +7,12 @@
 //! and at collective ops that need the whole group.
 
 use super::asyncops::{AsyncOp, GroupOwner, Groups, Tracked};
+use super::global::Global;
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
 use super::value::{Sc, ScalarKind, Val};
 use super::{Options, Schedule};
-use crate::memory::{GlobalMemory, GlobalView, SharedMemory};
+use crate::memory::{GlobalView, SharedMemory};
 use crate::tensor::Tensor;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -47,6 +48,36 @@ impl Rng {
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
+}
+
+/// The seed of cluster `index`'s random schedule: the run's seed for the first cluster (so a
+/// one-cluster grid runs the schedule its seed always named), then a fixed odd stride apart.
+pub(crate) fn cluster_seed(seed: u64, index: usize) -> u64 {
+    seed.wrapping_add((index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// The clusters of `grid` (a multiple of `cluster`) in the order the sequential run takes
+/// them (x fastest), each as its blocks.
+pub(crate) fn clusters_of(grid: [i64; 3], cluster: [i64; 3]) -> Vec<Vec<[i64; 3]>> {
+    let [gx, gy, gz] = grid;
+    let [cx, cy, cz] = cluster;
+    let mut out = Vec::new();
+    for zc in 0..gz / cz {
+        for yc in 0..gy / cy {
+            for xc in 0..gx / cx {
+                let mut blocks = Vec::new();
+                for z in 0..cz {
+                    for y in 0..cy {
+                        for x in 0..cx {
+                            blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
+                        }
+                    }
+                }
+                out.push(blocks);
+            }
+        }
+    }
+    out
 }
 
 /// Which kind of token a `Val::Token` is.
@@ -255,10 +286,9 @@ pub(crate) struct Machine<'a> {
     pub ctx: &'a Context,
     pub kernel: OpId,
     pub opts: &'a Options,
-    pub mem: &'a mut GlobalMemory,
+    pub mem: Global<'a>,
     pub params: Vec<Val>,
     pub grid: [i64; 3],
-    pub cluster: [i64; 3],
     pub block_threads: i64,
     pub ctas: Vec<Cta>,
     pub units: Vec<Unit>,
@@ -282,9 +312,12 @@ pub(crate) struct Machine<'a> {
     pub slot_values: Vec<Option<tilus_ir::Value>>,
     /// Barrier phases completed so far (all CTAs): a change preempts the running unit.
     pub flips: u64,
-    /// (wait op, barrier alloc, index) already warned about a possible missed phase: one
-    /// warning per wait and barrier, not one per iteration.
-    pub warned_missed: Vec<(OpId, OpId, usize)>,
+    /// (wait op, barrier alloc, index) already warned about a possible missed phase, with
+    /// the warning's index in `warnings`: one warning per wait and barrier in the whole run,
+    /// not one per iteration (the merge of parallel clusters drops repeats by the key).
+    pub warned_missed: Vec<((OpId, OpId, usize), usize)>,
+    /// The run's seed: each cluster's random schedule starts from [`cluster_seed`] of it.
+    pub seed: u64,
     rr_last: u64,
 }
 
@@ -304,10 +337,9 @@ impl<'a> Machine<'a> {
         ctx: &'a Context,
         kernel: OpId,
         opts: &'a Options,
-        mem: &'a mut GlobalMemory,
+        mem: Global<'a>,
         params: Vec<Val>,
         grid: [i64; 3],
-        cluster: [i64; 3],
         block_threads: i64,
     ) -> Machine<'a> {
         let seed = match opts.schedule {
@@ -362,7 +394,6 @@ impl<'a> Machine<'a> {
             mem,
             params,
             grid,
-            cluster,
             block_threads,
             ctas: Vec::new(),
             units: Vec::new(),
@@ -380,6 +411,7 @@ impl<'a> Machine<'a> {
             slot_values,
             flips: 0,
             warned_missed: Vec::new(),
+            seed,
             rr_last: 0,
         }
     }
@@ -389,34 +421,21 @@ impl<'a> Machine<'a> {
         self.ctx.region_blocks(k.body(self.ctx))[0]
     }
 
-    /// Runs every CTA of the grid, one cluster at a time.
-    pub(crate) fn run_grid(&mut self) -> Result<u64, Diagnostic> {
-        let [gx, gy, gz] = self.grid;
-        let [cx, cy, cz] = self.cluster;
-        let mut ctas = 0;
-        for zc in 0..gz / cz {
-            for yc in 0..gy / cy {
-                for xc in 0..gx / cx {
-                    let mut blocks = Vec::new();
-                    for z in 0..cz {
-                        for y in 0..cy {
-                            for x in 0..cx {
-                                blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
-                            }
-                        }
-                    }
-                    ctas += blocks.len() as u64;
-                    self.run_cluster(&blocks)?;
-                    if let Some(p) = &self.opts.progress {
-                        p(ctas, (gx * gy * gz) as u64);
-                    }
-                }
-            }
-        }
-        Ok(ctas)
-    }
-
-    fn run_cluster(&mut self, blocks: &[[i64; 3]]) -> Result<(), Diagnostic> {
+    /// Runs cluster number `index` of the grid (its `blocks`), from a fresh scheduler: unit and
+    /// async ids, time and the random generator start over, so a cluster runs the same way
+    /// whichever clusters ran before it and on whichever thread. Steps and warnings add to the
+    /// machine's.
+    pub(crate) fn run_cluster(
+        &mut self,
+        index: usize,
+        blocks: &[[i64; 3]],
+    ) -> Result<(), Diagnostic> {
+        self.next_unit = 0;
+        self.next_async = 0;
+        self.now = 0;
+        self.rr_last = 0;
+        self.flips = 0;
+        self.rng = Rng::new(cluster_seed(self.seed, index));
         self.ctas.clear();
         self.units.clear();
         self.asyncs.clear();

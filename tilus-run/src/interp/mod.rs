@@ -14,15 +14,16 @@
 mod affine;
 mod asyncops;
 mod exec;
+mod global;
 pub mod limits;
 mod machine;
 mod mbarrier;
+mod parallel;
 mod tmem;
 mod value;
 
 use crate::memory::GlobalMemory;
 use crate::tensor::DType;
-use machine::Machine;
 use tilus_dialects::arith::ConstantOp;
 use tilus_dialects::tilus::{GlobalViewOp, KernelOp, NumBlocksOp};
 use tilus_dialects::tilus_types::{attr_i64s, ptr_elem, TensorType};
@@ -60,6 +61,10 @@ pub struct Options {
     /// Called after each cluster of blocks with (blocks done, blocks in the grid), so a tool can
     /// show progress on long runs; the interpreter itself never prints.
     pub progress: Option<Progress>,
+    /// Threads that run clusters at once (0: the machine's available parallelism; 1: the
+    /// sequential run). The results, reports and step counts are the same for every value:
+    /// see `docs/design/interpreter.md`, "Blocks in parallel".
+    pub threads: usize,
 }
 
 /// A progress callback: (blocks done, blocks in the grid).
@@ -71,6 +76,7 @@ impl std::fmt::Debug for Options {
             .field("schedule", &self.schedule)
             .field("max_steps", &self.max_steps)
             .field("progress", &self.progress.is_some())
+            .field("threads", &self.threads)
             .finish()
     }
 }
@@ -81,6 +87,7 @@ impl Default for Options {
             schedule: Schedule::Deterministic,
             max_steps: 100_000_000,
             progress: None,
+            threads: 0,
         }
     }
 }
@@ -99,6 +106,8 @@ pub enum ArgValue {
 pub struct RunStats {
     /// Blocks run.
     pub ctas: u64,
+    /// Threads that ran clusters (1: the sequential run).
+    pub threads: usize,
     /// Ops executed.
     pub steps: u64,
     /// Warnings (outstanding async work at exit, barriers left mid-phase).
@@ -265,7 +274,7 @@ pub fn run(
     mem: &mut GlobalMemory,
     opts: &Options,
 ) -> Result<RunStats, Vec<Diagnostic>> {
-    let params = bind_params(ctx, kernel, args).map_err(|d| vec![d])?;
+    bind_params(ctx, kernel, args).map_err(|d| vec![d])?;
     for a in args {
         if let ArgValue::Buffer(b) = a {
             if *b >= mem.buffers.len() {
@@ -283,13 +292,24 @@ pub fn run(
     limits::check_kernel_sizes(ctx, kernel).map_err(|d| vec![d])?;
     let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
     let warps = KernelOp::cast(ctx, kernel).map_or(1, |k| k.warps(ctx));
-    let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
-    let ctas = m.run_grid().map_err(|d| vec![d])?;
-    Ok(RunStats {
-        ctas,
-        steps: m.steps,
-        warnings: std::mem::take(&mut m.warnings),
-    })
+    let launch = parallel::Launch {
+        ctx,
+        kernel,
+        opts,
+        args,
+        grid: g,
+        cluster,
+        block_threads: 32 * warps,
+    };
+    parallel::run(&launch, mem).map_err(|d| vec![d])
+}
+
+/// The number of threads a run with `opts` uses at most (before capping by the clusters).
+pub fn threads_for(opts: &Options) -> usize {
+    match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
 }
 
 /// Statically evaluates an integer value from the arguments (constants, parameters, `arith`
