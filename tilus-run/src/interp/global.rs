@@ -8,8 +8,8 @@
 //! if it were the first cluster of the grid. The merge then decides, from the footprints, which
 //! clusters saw exactly what the sequential run would have shown them.
 
-use crate::memory::{GlobalBuffer, GlobalMemory, GlobalView, MemError};
-use crate::tensor::{decode_many, encode_many, storage_bytes, Tensor};
+use crate::memory::{GlobalBuffer, GlobalMemory, GlobalView, MemError, Run};
+use crate::tensor::{decode_many_into, encode_many, storage_bytes, Tensor};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -51,23 +51,28 @@ pub(crate) enum Global<'a> {
     Shadow(Box<Shadow<'a>>),
 }
 
-/// Appends the byte runs of `addrs` (elements of `size` bytes, `None` = skipped) to `out`,
-/// joining consecutive elements into one span.
-fn spans_of(buffer: usize, size: usize, addrs: &[Option<usize>], out: &mut Vec<Span>) {
+/// Appends the bytes of `runs` (elements of `size` bytes) to `out`, joining consecutive
+/// elements into one span.
+fn spans_of(buffer: usize, size: usize, runs: &[Run], out: &mut Vec<Span>) {
     let mut cur: Option<(usize, usize)> = None;
-    for a in addrs.iter().flatten() {
-        match &mut cur {
-            Some((_, end)) if *end == *a => *end += size,
-            _ => {
-                if let Some((s, e)) = cur {
-                    out.push(Span {
-                        buffer,
-                        start: s,
-                        end: e,
-                    });
-                }
-                cur = Some((*a, *a + size));
+    let mut add = |a: usize, len: usize| match &mut cur {
+        Some((_, end)) if *end == a => *end += len,
+        _ => {
+            if let Some((s, e)) = cur {
+                out.push(Span {
+                    buffer,
+                    start: s,
+                    end: e,
+                });
             }
+            cur = Some((a, a + len));
+        }
+    };
+    for r in runs {
+        match r.byte {
+            None => {}
+            Some(b) if r.step == size => add(b, r.len * size),
+            Some(_) => r.addrs().flatten().for_each(|a| add(a, size)),
         }
     }
     if let Some((s, e)) = cur {
@@ -130,16 +135,22 @@ impl<'a> Global<'a> {
         shape: &[i64],
     ) -> Result<Tensor, MemError> {
         let b = self.buffer(v)?;
-        let addrs = b.box_addresses(v, offsets, shape)?;
+        let runs = b.box_runs(v, offsets, shape)?;
         if let Global::Shadow(s) = self {
             spans_of(
                 v.buffer,
                 storage_bytes(v.dtype),
-                &addrs,
+                &runs,
                 &mut s.reads.borrow_mut(),
             );
         }
-        let data = decode_many(v.dtype, &b.bytes, addrs.iter().copied());
+        let mut data = Vec::with_capacity(shape.iter().product::<i64>().max(0) as usize);
+        for r in &runs {
+            match r.byte {
+                None => data.resize(data.len() + r.len, 0.0),
+                Some(_) => decode_many_into(v.dtype, &b.bytes, r.addrs(), &mut data),
+            }
+        }
         Ok(Tensor {
             dtype: v.dtype,
             shape: shape.to_vec(),
@@ -155,24 +166,26 @@ impl<'a> Global<'a> {
         offsets: &[i64],
         t: &Tensor,
     ) -> Result<(), MemError> {
-        let addrs = self.buffer(v)?.box_addresses(v, offsets, &t.shape)?;
+        let runs = self.buffer(v)?.box_runs(v, offsets, &t.shape)?;
         let size = storage_bytes(v.dtype);
         let bytes = match self {
             Global::Direct { mem, writes } => {
                 if let Some(w) = writes {
-                    spans_of(v.buffer, size, &addrs, w);
+                    spans_of(v.buffer, size, &runs, w);
                 }
                 &mut mem.buffers[v.buffer].bytes
             }
             Global::Shadow(s) => {
-                spans_of(v.buffer, size, &addrs, &mut s.writes);
+                spans_of(v.buffer, size, &runs, &mut s.writes);
                 let base = s.base;
                 &mut s.private[v.buffer]
                     .get_or_insert_with(|| base.buffers[v.buffer].clone())
                     .bytes
             }
         };
-        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
+        for r in runs.iter().filter(|r| r.byte.is_some()) {
+            encode_many(v.dtype, bytes, r.addrs(), &t.data[r.at..r.at + r.len]);
+        }
         Ok(())
     }
 
@@ -265,9 +278,21 @@ mod tests {
 
     #[test]
     fn spans_join_consecutive_elements() {
+        let run = |at, len, byte, step| Run {
+            at,
+            len,
+            byte,
+            step,
+        };
         let mut out = Vec::new();
-        spans_of(3, 4, &[Some(0), Some(4), None, Some(8), Some(16)], &mut out);
-        assert_eq!(out, vec![sp(3, 0, 12), sp(3, 16, 20)]);
+        let runs = [
+            run(0, 2, Some(0), 4),
+            run(2, 1, None, 4),
+            run(3, 1, Some(8), 4),
+            run(4, 2, Some(16), 8),
+        ];
+        spans_of(3, 4, &runs, &mut out);
+        assert_eq!(out, vec![sp(3, 0, 12), sp(3, 16, 20), sp(3, 24, 28)]);
     }
 
     #[test]
