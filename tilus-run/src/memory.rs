@@ -6,7 +6,10 @@
 //! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
 //! one byte per element here (not packed yet, see docs/design/interpreter.md).
 
-use crate::tensor::{decode, decode_many, encode_many, storage_bytes, DType, Tensor};
+use crate::tensor::{
+    decode_contiguous_into, decode_many, encode_contiguous, encode_many, storage_bytes, DType,
+    Tensor,
+};
 use std::fmt;
 use tilus_dialects::layout_algebra::SharedLayout;
 
@@ -79,12 +82,7 @@ impl GlobalMemory {
     pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
         let size = storage_bytes(t.dtype);
         let mut bytes = vec![0u8; size * t.data.len()];
-        encode_many(
-            t.dtype,
-            &mut bytes,
-            (0..t.data.len()).map(|i| Some(i * size)),
-            &t.data,
-        );
+        encode_contiguous(t.dtype, &mut bytes, &t.data);
         self.buffers.push(GlobalBuffer {
             name: name.to_string(),
             dtype: t.dtype,
@@ -109,10 +107,8 @@ impl GlobalMemory {
             b.bytes.len(),
             b.dtype.name()
         );
-        let data = b.bytes[..n * size]
-            .chunks_exact(size)
-            .map(|c| decode(b.dtype, c))
-            .collect();
+        let mut data = Vec::with_capacity(n);
+        decode_contiguous_into(b.dtype, &b.bytes[..n * size], &mut data);
         Tensor {
             dtype: b.dtype,
             shape: shape.to_vec(),

@@ -116,8 +116,11 @@ impl Tensor {
             "{} values for a tile of shape {shape:?} ({n} elements)",
             data.len()
         );
-        for v in &mut data {
-            *v = round_to(dtype, *v);
+        // The dispatch on the dtype once for the loop (inputs of millions of elements).
+        match dtype {
+            DType::F64 => {}
+            DType::F32 => data.iter_mut().for_each(|v| *v = *v as f32 as f64),
+            _ => data.iter_mut().for_each(|v| *v = round_to(dtype, *v)),
         }
         Tensor {
             dtype,
@@ -619,6 +622,49 @@ pub(crate) fn decode_many_into<'a>(
         _ => {
             let n = storage_bytes(dtype);
             out.extend(addrs.map(|a| a.map_or(0.0, |p| decode(dtype, &bytes[p..p + n]))))
+        }
+    }
+}
+
+/// [`decode_many_into`] for consecutive elements: `bytes` holds exactly the elements, in
+/// order (a row of a global box). The same values, in a loop over fixed-size chunks.
+pub(crate) fn decode_contiguous_into(dtype: DType, bytes: &[u8], out: &mut Vec<f64>) {
+    match dtype {
+        DType::F32 => out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64),
+        ),
+        DType::F16 | DType::BF16 => {
+            let t = if dtype == DType::F16 {
+                decode_table16(F16_FORMAT, &F16_TABLE)
+            } else {
+                decode_table16(BF16_FORMAT, &BF16_TABLE)
+            };
+            out.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| t[u16::from_le_bytes([c[0], c[1]]) as usize]),
+            )
+        }
+        _ => {
+            let n = storage_bytes(dtype);
+            out.extend(bytes.chunks_exact(n).map(|c| decode(dtype, c)))
+        }
+    }
+}
+
+/// [`encode_many`] for consecutive elements: `bytes` receives exactly `values`, in order.
+pub(crate) fn encode_contiguous(dtype: DType, bytes: &mut [u8], values: &[f64]) {
+    match dtype {
+        DType::F32 => {
+            for (c, &x) in bytes.chunks_exact_mut(4).zip(values) {
+                c.copy_from_slice(&(x as f32).to_le_bytes());
+            }
+        }
+        _ => {
+            let n = storage_bytes(dtype);
+            encode_many(dtype, bytes, (0..values.len()).map(|i| Some(i * n)), values)
         }
     }
 }

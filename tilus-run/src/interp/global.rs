@@ -9,7 +9,9 @@
 //! clusters saw exactly what the sequential run would have shown them.
 
 use crate::memory::{GlobalBuffer, GlobalMemory, GlobalView, MemError, Run};
-use crate::tensor::{decode_many_into, encode_many, storage_bytes, Tensor};
+use crate::tensor::{
+    decode_contiguous_into, decode_many_into, encode_contiguous, encode_many, storage_bytes, Tensor,
+};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
@@ -144,10 +146,14 @@ impl<'a> Global<'a> {
                 &mut s.reads.borrow_mut(),
             );
         }
+        let size = storage_bytes(v.dtype);
         let mut data = Vec::with_capacity(shape.iter().product::<i64>().max(0) as usize);
         for r in &runs {
             match r.byte {
                 None => data.resize(data.len() + r.len, 0.0),
+                Some(p) if r.step == size => {
+                    decode_contiguous_into(v.dtype, &b.bytes[p..p + r.len * size], &mut data)
+                }
                 Some(_) => decode_many_into(v.dtype, &b.bytes, r.addrs(), &mut data),
             }
         }
@@ -183,8 +189,15 @@ impl<'a> Global<'a> {
                     .bytes
             }
         };
-        for r in runs.iter().filter(|r| r.byte.is_some()) {
-            encode_many(v.dtype, bytes, r.addrs(), &t.data[r.at..r.at + r.len]);
+        for r in &runs {
+            let vals = &t.data[r.at..r.at + r.len];
+            match r.byte {
+                None => {}
+                Some(p) if r.step == size => {
+                    encode_contiguous(v.dtype, &mut bytes[p..p + r.len * size], vals)
+                }
+                Some(_) => encode_many(v.dtype, bytes, r.addrs(), vals),
+            }
         }
         Ok(())
     }
