@@ -120,6 +120,9 @@ impl Tensor {
         match dtype {
             DType::F64 => {}
             DType::F32 => data.iter_mut().for_each(|v| *v = *v as f32 as f64),
+            DType::F16 => data.iter_mut().for_each(|v| {
+                *v = round_normal_fast(*v, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(*v))
+            }),
             _ => data.iter_mut().for_each(|v| *v = round_to(dtype, *v)),
         }
         Tensor {
