@@ -108,14 +108,27 @@ impl<'a> Global<'a> {
         }
     }
 
-    /// A worker's view of `base` (which nobody writes while the view lives).
-    pub(crate) fn shadow(base: &'a GlobalMemory) -> Global<'a> {
+    /// A worker's view of `base` (which nobody writes while the view lives), with the private
+    /// copies a previous view left (equal to `base` where they exist; empty: none yet).
+    pub(crate) fn shadow(
+        base: &'a GlobalMemory,
+        mut private: Vec<Option<GlobalBuffer>>,
+    ) -> Global<'a> {
+        private.resize(base.buffers.len(), None);
         Global::Shadow(Box::new(Shadow {
             base,
-            private: vec![None; base.buffers.len()],
+            private,
             reads: RefCell::new(Vec::new()),
             writes: Vec::new(),
         }))
+    }
+
+    /// A worker's private copies, to reuse in the next view (after [`sync_private`]).
+    pub(crate) fn into_private(self) -> Vec<Option<GlobalBuffer>> {
+        match self {
+            Global::Shadow(s) => s.private,
+            Global::Direct { .. } => Vec::new(),
+        }
     }
 
     /// The buffer reads of `v` see, or the missing-buffer error.
@@ -238,6 +251,23 @@ impl<'a> Global<'a> {
                 writes: Some(w), ..
             } => normalize(std::mem::take(w)),
             _ => Vec::new(),
+        }
+    }
+}
+
+/// Brings private copies up to date with `mem` on the spans of `written` (the launch's memory
+/// changed there since the copies were equal to it).
+pub(crate) fn sync_private(
+    private: &mut [Option<GlobalBuffer>],
+    mem: &GlobalMemory,
+    written: &Written,
+) {
+    for (b, spans) in written.0.iter().enumerate() {
+        let Some(Some(p)) = private.get_mut(b) else {
+            continue;
+        };
+        for (&start, &end) in spans {
+            p.bytes[start..end].copy_from_slice(&mem.buffers[b].bytes[start..end]);
         }
     }
 }

@@ -52,32 +52,33 @@ impl Rng {
 
 /// The seed of cluster `index`'s random schedule: the run's seed for the first cluster (so a
 /// one-cluster grid runs the schedule its seed always named), then a fixed odd stride apart.
-pub(crate) fn cluster_seed(seed: u64, index: usize) -> u64 {
-    seed.wrapping_add((index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03))
+pub(crate) fn cluster_seed(seed: u64, index: u64) -> u64 {
+    seed.wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03))
 }
 
-/// The clusters of `grid` (a multiple of `cluster`) in the order the sequential run takes
-/// them (x fastest), each as its blocks.
-pub(crate) fn clusters_of(grid: [i64; 3], cluster: [i64; 3]) -> Vec<Vec<[i64; 3]>> {
-    let [gx, gy, gz] = grid;
+/// The number of clusters of `grid` (a multiple of `cluster`).
+pub(crate) fn cluster_count(grid: [i64; 3], cluster: [i64; 3]) -> u64 {
+    (0..3).map(|d| (grid[d] / cluster[d]) as u64).product()
+}
+
+/// The blocks of cluster number `index` of `grid`, in the order the sequential run takes the
+/// clusters (x fastest) and, inside the cluster, z, y, x outermost to innermost. Computed per
+/// index, so a grid of billions of blocks is never listed.
+pub(crate) fn cluster_blocks(grid: [i64; 3], cluster: [i64; 3], index: u64) -> Vec<[i64; 3]> {
     let [cx, cy, cz] = cluster;
-    let mut out = Vec::new();
-    for zc in 0..gz / cz {
-        for yc in 0..gy / cy {
-            for xc in 0..gx / cx {
-                let mut blocks = Vec::new();
-                for z in 0..cz {
-                    for y in 0..cy {
-                        for x in 0..cx {
-                            blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
-                        }
-                    }
-                }
-                out.push(blocks);
+    let (nx, ny) = ((grid[0] / cx) as u64, (grid[1] / cy) as u64);
+    let xc = (index % nx) as i64;
+    let yc = (index / nx % ny) as i64;
+    let zc = (index / (nx * ny)) as i64;
+    let mut blocks = Vec::with_capacity((cx * cy * cz) as usize);
+    for z in 0..cz {
+        for y in 0..cy {
+            for x in 0..cx {
+                blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
             }
         }
     }
-    out
+    blocks
 }
 
 /// Which kind of token a `Val::Token` is.
@@ -427,7 +428,7 @@ impl<'a> Machine<'a> {
     /// machine's.
     pub(crate) fn run_cluster(
         &mut self,
-        index: usize,
+        index: u64,
         blocks: &[[i64; 3]],
     ) -> Result<(), Diagnostic> {
         self.next_unit = 0;

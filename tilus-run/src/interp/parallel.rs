@@ -1,15 +1,17 @@
 //! Clusters of a grid in parallel, with the sequential run's results (issue 19).
 //!
 //! The sequential run takes the clusters one after another on one machine. With more than one
-//! thread, workers first run clusters speculatively: each against the launch's memory as it was
-//! before the grid started (`Global::shadow`), recording the bytes it read and the bytes it
-//! wrote (with their values). The merge then walks the clusters in the sequential order on one
-//! machine writing the launch's memory, and takes a worker's outcome only when the sequential
-//! run would provably have produced the same one:
+//! thread, the grid is taken in batches of [`BATCH`] clusters. Workers first run a batch's
+//! clusters speculatively: each against the launch's memory as it was when the batch started
+//! (`Global::shadow`), recording the bytes it read and the bytes it wrote (with their values).
+//! The merge then walks the batch in the sequential order on one machine writing the launch's
+//! memory, and takes a worker's outcome only when the sequential run would provably have
+//! produced the same one:
 //!
-//! * no byte the cluster read was written by an earlier cluster (so it read the same values:
-//!   the launch's memory; a semaphore another cluster releases, a split-K partial sum, a
-//!   read-back of an earlier cluster's output all fail this);
+//! * no byte the cluster read was written by an earlier cluster of the batch (so it read the
+//!   same values:
+//!   a semaphore another cluster releases, a split-K partial sum, a read-back of an earlier
+//!   cluster's output all fail this);
 //! * its steps fit under `--max-steps` after the earlier clusters' (the limit counts over the
 //!   whole grid).
 //!
@@ -21,11 +23,11 @@
 //! a fresh scheduler whose random generator is seeded from the run's seed and the cluster's
 //! index (`machine::cluster_seed`), on every path, `--threads 1` included.
 
-use super::global::{Footprint, Global, Written};
-use super::machine::{clusters_of, Machine};
+use super::global::{sync_private, Footprint, Global, Written};
+use super::machine::{cluster_blocks, cluster_count, Machine};
 use super::{bind_params, threads_for, ArgValue, Options, RunStats};
-use crate::memory::GlobalMemory;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use crate::memory::{GlobalBuffer, GlobalMemory};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use tilus_ir::{Context, Diagnostic, OpId};
 
@@ -67,99 +69,140 @@ struct Outcome {
     foot: Footprint,
 }
 
+/// Clusters speculated at once: the outcomes held before a merge are bounded, and a grid of
+/// billions of blocks is taken a batch at a time. Each batch starts from the memory the
+/// earlier batches left, as the sequential run reaches it.
+const BATCH: u64 = 1024;
+
 /// Runs the grid of `l` on `mem` with up to [`threads_for`] threads; see the module comment.
 pub(crate) fn run(l: &Launch, mem: &mut GlobalMemory) -> Result<RunStats, Diagnostic> {
-    let clusters = clusters_of(l.grid, l.cluster);
-    let threads = threads_for(l.opts).min(clusters.len()).max(1);
-    let total: u64 = clusters.iter().map(|c| c.len() as u64).sum();
-    let mut outcomes = if threads > 1 {
-        speculate(l, mem, &clusters, threads, total)
-    } else {
-        Vec::new()
-    };
-    outcomes.resize_with(clusters.len(), || None);
+    let n = cluster_count(l.grid, l.cluster);
+    let threads = (threads_for(l.opts) as u64).min(n).max(1) as usize;
+    let per_cluster = (l.cluster.iter().product::<i64>()) as u64;
+    let total = n.saturating_mul(per_cluster);
     let parallel = threads > 1;
-    let mut m = l.machine(Global::direct(mem, parallel))?;
-    let mut written = Written::default();
+    // Each worker's private copies of the buffers it writes, kept from batch to batch.
+    let mut privates: Vec<Vec<Option<GlobalBuffer>>> = vec![Vec::new(); threads];
+    // What the merge machine carries from batch to batch.
+    let mut steps = 0u64;
+    let mut warnings = Vec::new();
+    let mut warned_missed = Vec::new();
     let mut ctas = 0u64;
-    for (i, blocks) in clusters.iter().enumerate() {
-        ctas += blocks.len() as u64;
-        let taken = outcomes[i].take().filter(|o| {
-            m.steps.saturating_add(o.steps) <= l.opts.max_steps
-                && !o.foot.reads.iter().any(|r| written.overlaps(r))
-        });
-        match taken {
-            Some(o) => {
-                m.steps += o.steps;
-                for (j, w) in o.warnings.into_iter().enumerate() {
-                    if let Some((key, _)) = o.missed.iter().find(|(_, at)| *at == j) {
-                        if m.warned_missed.iter().any(|(k, _)| k == key) {
-                            continue;
+    let mut start = 0u64;
+    while start < n {
+        let end = if parallel { n.min(start + BATCH) } else { n };
+        let mut outcomes = if parallel {
+            speculate(l, mem, start..end, &mut privates, steps)
+        } else {
+            Vec::new()
+        };
+        outcomes.resize_with((end - start) as usize, || None);
+        let mut m = l.machine(Global::direct(mem, parallel))?;
+        m.steps = steps;
+        m.warnings = std::mem::take(&mut warnings);
+        m.warned_missed = std::mem::take(&mut warned_missed);
+        let mut written = Written::default();
+        for i in start..end {
+            let blocks = cluster_blocks(l.grid, l.cluster, i);
+            ctas += blocks.len() as u64;
+            let taken = outcomes[(i - start) as usize].take().filter(|o| {
+                m.steps.saturating_add(o.steps) <= l.opts.max_steps
+                    && !o.foot.reads.iter().any(|r| written.overlaps(r))
+            });
+            match taken {
+                Some(o) => {
+                    m.steps += o.steps;
+                    for (j, w) in o.warnings.into_iter().enumerate() {
+                        if let Some((key, _)) = o.missed.iter().find(|(_, at)| *at == j) {
+                            if m.warned_missed.iter().any(|(k, _)| k == key) {
+                                continue;
+                            }
+                            m.warned_missed.push((*key, m.warnings.len()));
                         }
-                        m.warned_missed.push((*key, m.warnings.len()));
+                        m.warnings.push(w);
                     }
-                    m.warnings.push(w);
+                    m.mem.apply(&o.foot.writes);
+                    for (sp, _) in &o.foot.writes {
+                        written.insert(*sp);
+                    }
+                    o.result?;
                 }
-                m.mem.apply(&o.foot.writes);
-                for (sp, _) in &o.foot.writes {
-                    written.insert(*sp);
-                }
-                o.result?;
-            }
-            None => {
-                let r = m.run_cluster(i, blocks);
-                for sp in m.mem.take_writes() {
-                    written.insert(sp);
-                }
-                r?;
-                if !parallel {
-                    if let Some(p) = &l.opts.progress {
-                        p(ctas, total);
+                None => {
+                    let r = m.run_cluster(i, &blocks);
+                    for sp in m.mem.take_writes() {
+                        written.insert(sp);
+                    }
+                    r?;
+                    if !parallel {
+                        if let Some(p) = &l.opts.progress {
+                            p(ctas, total);
+                        }
                     }
                 }
             }
         }
+        steps = m.steps;
+        warnings = std::mem::take(&mut m.warnings);
+        warned_missed = std::mem::take(&mut m.warned_missed);
+        drop(m);
+        for p in &mut privates {
+            sync_private(p, mem, &written);
+        }
+        start = end;
     }
     Ok(RunStats {
         ctas,
         threads,
-        steps: m.steps,
-        warnings: std::mem::take(&mut m.warnings),
+        steps,
+        warnings,
     })
 }
 
-/// Runs clusters on `threads` workers against `base`, taking the next cluster index from a
-/// shared counter; a worker stops taking clusters past the first one that ended in an error
-/// (the merge stops there unless that outcome is refused, and then runs the rest itself).
+/// Runs the clusters `range` on one worker per entry of `privates` against `base`, taking the
+/// next cluster index from a shared counter. A worker stops taking clusters past the first one
+/// that ended in an error (the merge stops there unless that outcome is refused, and then runs
+/// the rest itself), and once the batch's clusters have used the steps left under the limit
+/// after `steps_before` (the merge would stop inside them).
 fn speculate(
     l: &Launch,
     base: &GlobalMemory,
-    clusters: &[Vec<[i64; 3]>],
-    threads: usize,
-    total: u64,
+    range: std::ops::Range<u64>,
+    privates: &mut [Vec<Option<GlobalBuffer>>],
+    steps_before: u64,
 ) -> Vec<Option<Outcome>> {
-    let slots: Vec<Mutex<Option<Outcome>>> = clusters.iter().map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicUsize::new(usize::MAX);
-    let done = AtomicU64::new(0);
+    let slots: Vec<Mutex<Option<Outcome>>> = range.clone().map(|_| Mutex::new(None)).collect();
+    let next = AtomicU64::new(range.start);
+    let stop = AtomicU64::new(u64::MAX);
+    let used = AtomicU64::new(0);
+    let budget = l.opts.max_steps.saturating_sub(steps_before);
+    let total =
+        cluster_count(l.grid, l.cluster).saturating_mul(l.cluster.iter().product::<i64>() as u64);
+    let done = AtomicU64::new(range.start * l.cluster.iter().product::<i64>() as u64);
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let Ok(mut m) = l.machine(Global::shadow(base)) else {
+        for private in privates.iter_mut() {
+            let (slots, next, stop, used, done, range) =
+                (&slots, &next, &stop, &used, &done, &range);
+            s.spawn(move || {
+                let Ok(mut m) = l.machine(Global::shadow(base, std::mem::take(private))) else {
                     return;
                 };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= clusters.len() || i > stop.load(Ordering::Relaxed) {
-                        return;
+                    if i >= range.end
+                        || i > stop.load(Ordering::Relaxed)
+                        || used.load(Ordering::Relaxed) > budget
+                    {
+                        break;
                     }
                     m.steps = 0;
                     m.warnings.clear();
                     m.warned_missed.clear();
-                    let result = m.run_cluster(i, &clusters[i]);
+                    let blocks = cluster_blocks(l.grid, l.cluster, i);
+                    let result = m.run_cluster(i, &blocks);
                     if result.is_err() {
                         stop.fetch_min(i, Ordering::Relaxed);
                     }
+                    used.fetch_add(m.steps, Ordering::Relaxed);
                     let o = Outcome {
                         result,
                         steps: m.steps,
@@ -167,13 +210,16 @@ fn speculate(
                         missed: std::mem::take(&mut m.warned_missed),
                         foot: m.mem.end_cluster(),
                     };
-                    let n = clusters[i].len() as u64;
+                    let n = blocks.len() as u64;
                     let d = done.fetch_add(n, Ordering::Relaxed) + n;
                     if let Some(p) = &l.opts.progress {
                         p(d, total);
                     }
-                    *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(o);
+                    *slots[(i - range.start) as usize]
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner()) = Some(o);
                 }
+                *private = m.mem.into_private();
             });
         }
     });
