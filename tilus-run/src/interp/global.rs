@@ -54,8 +54,11 @@ pub(crate) enum Global<'a> {
 }
 
 /// Appends the bytes of `runs` (elements of `size` bytes) to `out`, joining consecutive
-/// elements into one span.
-fn spans_of(buffer: usize, size: usize, runs: &[Run], out: &mut Vec<Span>) {
+/// elements into one span. With `coarse`, a strided run (a transposed view) counts as the one
+/// span from its first to its last element: a superset, which only makes the merge rerun a
+/// cluster more often, and keeps a read footprint at a span per run instead of one per
+/// element. Write footprints stay exact (they select the bytes of the write log).
+fn spans_of(buffer: usize, size: usize, runs: &[Run], coarse: bool, out: &mut Vec<Span>) {
     let mut cur: Option<(usize, usize)> = None;
     let mut add = |a: usize, len: usize| match &mut cur {
         Some((_, end)) if *end == a => *end += len,
@@ -74,6 +77,7 @@ fn spans_of(buffer: usize, size: usize, runs: &[Run], out: &mut Vec<Span>) {
         match r.byte {
             None => {}
             Some(b) if r.step == size => add(b, r.len * size),
+            Some(b) if coarse && r.len > 0 => add(b, (r.len - 1) * r.step + size),
             Some(_) => r.addrs().flatten().for_each(|a| add(a, size)),
         }
     }
@@ -156,6 +160,7 @@ impl<'a> Global<'a> {
                 v.buffer,
                 storage_bytes(v.dtype),
                 &runs,
+                true,
                 &mut s.reads.borrow_mut(),
             );
         }
@@ -190,12 +195,12 @@ impl<'a> Global<'a> {
         let bytes = match self {
             Global::Direct { mem, writes } => {
                 if let Some(w) = writes {
-                    spans_of(v.buffer, size, &runs, w);
+                    spans_of(v.buffer, size, &runs, false, w);
                 }
                 &mut mem.buffers[v.buffer].bytes
             }
             Global::Shadow(s) => {
-                spans_of(v.buffer, size, &runs, &mut s.writes);
+                spans_of(v.buffer, size, &runs, false, &mut s.writes);
                 let base = s.base;
                 &mut s.private[v.buffer]
                     .get_or_insert_with(|| base.buffers[v.buffer].clone())
@@ -334,8 +339,11 @@ mod tests {
             run(3, 1, Some(8), 4),
             run(4, 2, Some(16), 8),
         ];
-        spans_of(3, 4, &runs, &mut out);
+        spans_of(3, 4, &runs, false, &mut out);
         assert_eq!(out, vec![sp(3, 0, 12), sp(3, 16, 20), sp(3, 24, 28)]);
+        let mut out = Vec::new();
+        spans_of(3, 4, &runs, true, &mut out);
+        assert_eq!(out, vec![sp(3, 0, 12), sp(3, 16, 28)]);
     }
 
     #[test]
