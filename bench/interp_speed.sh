@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interpreter speed (issue 19): the wall times `tilus-run --timing` reports for the interpreter
-# phase, the minimum of REPS runs (the machine is shared), for the kernels the issue names.
-# Usage: bash bench/interp_speed.sh [TILUS_RUN] [extra tilus-run flags, e.g. --schedule random]
+# phase, the median of REPS runs (the machine is shared), for the kernels the issue names.
+# Usage: bash bench/interp_speed.sh [TILUS_RUN] [extra tilus-run flags, e.g. --threads 1]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${1:-target/release/tilus-run}
@@ -20,7 +20,7 @@ printf '| case | interpreter s | checks s (reference run + compare) | whole run 
 for c in "${cases[@]}"; do
   name=${c%%|*}
   args=${c#*|}
-  best_i=inf best_c=inf best_w=inf
+  all_i="" all_c="" all_w=""
   for _ in $(seq "$REPS"); do
     start=$(date +%s.%N)
     # shellcheck disable=SC2086
@@ -30,9 +30,8 @@ for c in "${cases[@]}"; do
     i=$(printf '%s\n' "$err" | awk '/Interpreter @/ {s += $1} END {print s + 0}')
     c=$(printf '%s\n' "$err" | awk '/Checks @/ {s += $1} END {print s + 0}')
     w=$(echo "$end - $start" | bc)
-    best_i=$(python3 -c "print(min(float('$best_i'), $i))")
-    best_c=$(python3 -c "print(min(float('$best_c'), $c))")
-    best_w=$(python3 -c "print(min(float('$best_w'), $w))")
+    all_i="$all_i $i" all_c="$all_c $c" all_w="$all_w $w"
   done
-  printf '| %s | %.3f | %.3f | %.3f |\n' "$name" "$best_i" "$best_c" "$best_w"
+  med() { python3 -c "import statistics, sys; print(statistics.median(map(float, sys.argv[1:])))" $1; }
+  printf '| %s | %.3f | %.3f | %.3f |\n' "$name" "$(med "$all_i")" "$(med "$all_c")" "$(med "$all_w")"
 done

@@ -5,7 +5,7 @@
 //! ```text
 //! tilus-run FILE [--kernel NAME] [--pass-pipeline PIPELINE] [--arg NAME=VALUE]... [--input NAME=random|zeros|ones|FILE.npy]...
 //!           [--output NAME=FILE.npy]... [--expect NAME=FILE.npy]... [--reference NAME]
-//!           [--seed N] [--schedule deterministic|random] [--backend auto|interp|cuda] [--max-steps N]
+//!           [--seed N] [--schedule deterministic|random] [--backend auto|interp|cuda] [--max-steps N] [--threads N]
 //!           [--dump-ptx] [--compare-backends] [--timeout SECS]
 //!           [--bench [--bench-reps N] [--bench-warmup N] [--bench-json PATH] [--bytes N] [--flops N]]
 //! ```
@@ -106,6 +106,11 @@ struct Cli {
     /// Stop a run after this many interpreter steps (a runaway loop).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Interpreter threads running clusters of blocks at once (default: `TILUS_INTERP_THREADS`,
+    /// else every core); results and reports are the same for every count, and 1 is the
+    /// sequential run.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Run on every backend and compare their outputs (needs the CUDA backend).
     #[arg(long)]
     compare_backends: bool,
@@ -210,6 +215,25 @@ fn main() -> ExitCode {
     match tilus_ir::cli::on_big_stack(|| run(&cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => ExitCode::from(code),
+    }
+}
+
+/// The interpreter's thread count: `--threads`, else `TILUS_INTERP_THREADS`, else 0 (every
+/// core, `interp::Options::threads`). A count that is not a positive integer is a usage error,
+/// so a typo in the environment does not silently change how a run is made.
+fn interp_threads(cli: &Cli) -> Result<usize, String> {
+    match cli.threads {
+        Some(0) => Err("--threads 0: expected at least 1 thread".into()),
+        Some(n) => Ok(n),
+        None => match std::env::var("TILUS_INTERP_THREADS") {
+            Err(_) => Ok(0),
+            Ok(v) => match v.trim().parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(format!(
+                    "TILUS_INTERP_THREADS={v:?}: expected a positive number of threads"
+                )),
+            },
+        },
     }
 }
 
@@ -493,6 +517,7 @@ fn run_kernel(
         max_steps: cli.max_steps,
         progress: progress_bar("interpreting"),
         timeline: timeline.clone(),
+        threads: interp_threads(cli).unwrap_or(1),
     };
     let start = Instant::now();
     let r = interp::run(&l.ctx, kernel, args, &mut mem, &opts);
@@ -658,6 +683,13 @@ fn run(cli: &Cli) -> Result<(), u8> {
     }
     if cli.bench && cli.bench_reps == 0 {
         plain_error("--bench-reps must be at least 1", None);
+        return Err(USAGE);
+    }
+    if let Err(msg) = interp_threads(cli) {
+        plain_error(
+            &msg,
+            Some("give a thread count of at least 1 (1 runs the blocks one cluster at a time)"),
+        );
         return Err(USAGE);
     }
     if !(cli.timeout > 0.0 && cli.timeout.is_finite()) {
@@ -993,8 +1025,11 @@ fn run_one(
             let ran = run_kernel(cli, l, (kernel, Some(&name)), &arg_values, mem)?;
             l.timing.0.borrow_mut().push(TimingEntry {
                 name: format!(
-                    "Interpreter @{name}: {} blocks, {} steps",
-                    ran.stats.ctas, ran.stats.steps
+                    "Interpreter @{name}: {} blocks, {} steps, {} thread{}",
+                    ran.stats.ctas,
+                    ran.stats.steps,
+                    ran.stats.threads,
+                    if ran.stats.threads == 1 { "" } else { "s" }
                 ),
                 depth: 0,
                 wall: ran.wall,

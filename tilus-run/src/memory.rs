@@ -6,7 +6,10 @@
 //! [`encode`](crate::tensor::encode)/[`decode`](crate::tensor::decode). Sub-byte dtypes take
 //! one byte per element here (not packed yet, see docs/design/interpreter.md).
 
-use crate::tensor::{decode, decode_many, encode_many, storage_bytes, DType, Tensor};
+use crate::tensor::{
+    decode_contiguous_into, decode_many, encode_contiguous, encode_many, storage_bytes, DType,
+    Tensor,
+};
 use std::fmt;
 use tilus_dialects::layout_algebra::SharedLayout;
 
@@ -79,12 +82,7 @@ impl GlobalMemory {
     pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
         let size = storage_bytes(t.dtype);
         let mut bytes = vec![0u8; size * t.data.len()];
-        encode_many(
-            t.dtype,
-            &mut bytes,
-            (0..t.data.len()).map(|i| Some(i * size)),
-            &t.data,
-        );
+        encode_contiguous(t.dtype, &mut bytes, &t.data);
         self.buffers.push(GlobalBuffer {
             name: name.to_string(),
             dtype: t.dtype,
@@ -109,10 +107,8 @@ impl GlobalMemory {
             b.bytes.len(),
             b.dtype.name()
         );
-        let data = b.bytes[..n * size]
-            .chunks_exact(size)
-            .map(|c| decode(b.dtype, c))
-            .collect();
+        let mut data = Vec::with_capacity(n);
+        decode_contiguous_into(b.dtype, &b.bytes[..n * size], &mut data);
         Tensor {
             dtype: b.dtype,
             shape: shape.to_vec(),
@@ -121,7 +117,7 @@ impl GlobalMemory {
     }
 
     /// The buffer of a view, or an error naming the missing index.
-    fn buffer(&self, v: &GlobalView) -> Result<&GlobalBuffer, MemError> {
+    pub(crate) fn buffer(&self, v: &GlobalView) -> Result<&GlobalBuffer, MemError> {
         self.buffers
             .get(v.buffer)
             .ok_or_else(|| MemError::OutOfBounds {
@@ -142,7 +138,170 @@ impl GlobalMemory {
         offsets: &[i64],
         shape: &[i64],
     ) -> Result<Vec<Option<usize>>, MemError> {
-        let b = self.buffer(v)?;
+        self.buffer(v)?.box_addresses(v, offsets, shape)
+    }
+
+    /// Loads the box `offsets .. offsets + shape` of `v` as a tile of `v.dtype`
+    /// (`load_global`, TMA loads): elements outside the view's extents read 0 (spec §2.2,
+    /// TMA's out-of-bound fill); an element inside the view whose address falls outside the
+    /// buffer is an error (the kernel's view is larger than the memory it was given).
+    pub fn load_box(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Tensor, MemError> {
+        let addrs = self.box_addresses(v, offsets, shape)?;
+        let bytes = &self.buffers[v.buffer].bytes;
+        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
+        Ok(Tensor {
+            dtype: v.dtype,
+            shape: shape.to_vec(),
+            data,
+        })
+    }
+
+    /// Stores `t` (rounded to `v.dtype`) into the box of `v` at `offsets` with `t`'s shape
+    /// (`store_global`, TMA stores): elements outside the view's extents are skipped; one inside
+    /// the view but outside the buffer is an error, and then nothing is written.
+    pub fn store_box(
+        &mut self,
+        v: &GlobalView,
+        offsets: &[i64],
+        t: &Tensor,
+    ) -> Result<(), MemError> {
+        let addrs = self.box_addresses(v, offsets, &t.shape)?;
+        let bytes = &mut self.buffers[v.buffer].bytes;
+        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
+        Ok(())
+    }
+}
+
+/// A run of a box's elements along its last dim (see [`GlobalBuffer::box_runs`]): `len`
+/// elements of the tile from row-major position `at`, at bytes `byte`, `byte + step`, ... of
+/// the buffer, or outside the view's extents (`byte: None`: they read 0 and are not stored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub at: usize,
+    pub len: usize,
+    pub byte: Option<usize>,
+    pub step: usize,
+}
+
+impl Run {
+    /// The byte address of each element (`None` outside the view).
+    pub(crate) fn addrs(&self) -> impl Iterator<Item = Option<usize>> + '_ {
+        (0..self.len).map(|j| self.byte.map(|b| b + j * self.step))
+    }
+}
+
+impl GlobalBuffer {
+    /// The box of [`box_addresses`](Self::box_addresses) as runs along its last dim, in
+    /// row-major order: per row at most a run before the view, one inside it, one after. The
+    /// same elements, addresses and errors, with bounds checked per run instead of per
+    /// element (a run with a negative or out-of-buffer end takes the per-element path, which
+    /// names the first element outside the buffer).
+    pub(crate) fn box_runs(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Vec<Run>, MemError> {
+        let rank = v.shape.len();
+        let per_element = |b: &GlobalBuffer| -> Result<Vec<Run>, MemError> {
+            let size = storage_bytes(v.dtype);
+            Ok(b.box_addresses(v, offsets, shape)?
+                .into_iter()
+                .enumerate()
+                .map(|(at, byte)| Run {
+                    at,
+                    len: 1,
+                    byte,
+                    step: size,
+                })
+                .collect())
+        };
+        if rank == 0
+            || offsets.len() != rank
+            || shape.len() != rank
+            || v.strides.len() != rank
+            || shape.iter().any(|&e| e <= 0)
+            || v.strides[rank - 1] < 0
+        {
+            return per_element(self);
+        }
+        let size = storage_bytes(v.dtype) as i64;
+        let elems = self.bytes.len() as i64 / size;
+        let last = rank - 1;
+        let n = shape[last];
+        // The columns of the box inside the view's last extent: [j0, j1).
+        let j0 = (-offsets[last]).clamp(0, n);
+        let j1 = (v.shape[last] - offsets[last]).clamp(j0, n);
+        let mut out = Vec::new();
+        let mut at = 0usize;
+        let mut idx = vec![0i64; last];
+        loop {
+            let mut inside = j0 < j1;
+            let mut row_elem = v.offset;
+            for d in 0..last {
+                let g = offsets[d] + idx[d];
+                inside &= (0..v.shape[d]).contains(&g);
+                row_elem += g * v.strides[d];
+            }
+            let outside = |at: usize, len: i64| Run {
+                at,
+                len: len as usize,
+                byte: None,
+                step: size as usize,
+            };
+            if !inside {
+                out.push(outside(at, n));
+            } else {
+                let first = row_elem + (offsets[last] + j0) * v.strides[last];
+                let end = first + (j1 - j0 - 1) * v.strides[last];
+                if first < 0 || end >= elems {
+                    return per_element(self);
+                }
+                if j0 > 0 {
+                    out.push(outside(at, j0));
+                }
+                out.push(Run {
+                    at: at + j0 as usize,
+                    len: (j1 - j0) as usize,
+                    byte: Some((first * size) as usize),
+                    step: (v.strides[last] * size) as usize,
+                });
+                if j1 < n {
+                    out.push(outside(at + j1 as usize, n - j1));
+                }
+            }
+            at += n as usize;
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return Ok(out);
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+
+    /// For each element of the box `offsets .. offsets + shape` of `v` (row-major): `None`
+    /// when outside the view's extents, else its byte address in the buffer, checked against
+    /// the buffer. (Per buffer, so that a run can address a private copy of one: the
+    /// interpreter's parallel workers.)
+    pub(crate) fn box_addresses(
+        &self,
+        v: &GlobalView,
+        offsets: &[i64],
+        shape: &[i64],
+    ) -> Result<Vec<Option<usize>>, MemError> {
+        let b = self;
         let rank = v.shape.len();
         if offsets.len() != rank || shape.len() != rank || v.strides.len() != rank {
             return Err(MemError::OutOfBounds {
@@ -214,7 +373,7 @@ impl GlobalMemory {
 
     /// The report of element `g` of view `v` lying at element `elem` of its buffer, outside it.
     fn out_of_buffer(&self, v: &GlobalView, g: &[i64], elem: i64) -> MemError {
-        let b = &self.buffers[v.buffer];
+        let b = self;
         let size = storage_bytes(v.dtype) as i64;
         let len = b.bytes.len() as i64;
         let byte = elem * size;
@@ -230,41 +389,6 @@ impl GlobalMemory {
                 len / size
             ),
         }
-    }
-
-    /// Loads the box `offsets .. offsets + shape` of `v` as a tile of `v.dtype`
-    /// (`load_global`, TMA loads): elements outside the view's extents read 0 (spec §2.2,
-    /// TMA's out-of-bound fill); an element inside the view whose address falls outside the
-    /// buffer is an error (the kernel's view is larger than the memory it was given).
-    pub fn load_box(
-        &self,
-        v: &GlobalView,
-        offsets: &[i64],
-        shape: &[i64],
-    ) -> Result<Tensor, MemError> {
-        let addrs = self.box_addresses(v, offsets, shape)?;
-        let bytes = &self.buffers[v.buffer].bytes;
-        let data = decode_many(v.dtype, bytes, addrs.iter().copied());
-        Ok(Tensor {
-            dtype: v.dtype,
-            shape: shape.to_vec(),
-            data,
-        })
-    }
-
-    /// Stores `t` (rounded to `v.dtype`) into the box of `v` at `offsets` with `t`'s shape
-    /// (`store_global`, TMA stores): elements outside the view's extents are skipped; one inside
-    /// the view but outside the buffer is an error, and then nothing is written.
-    pub fn store_box(
-        &mut self,
-        v: &GlobalView,
-        offsets: &[i64],
-        t: &Tensor,
-    ) -> Result<(), MemError> {
-        let addrs = self.box_addresses(v, offsets, &t.shape)?;
-        let bytes = &mut self.buffers[v.buffer].bytes;
-        encode_many(v.dtype, bytes, addrs.iter().copied(), &t.data);
-        Ok(())
     }
 }
 
@@ -526,5 +650,55 @@ impl SharedMemory {
             }
         };
         v.base + lo * size..v.base + (hi + 1) * size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `box_runs` expands to exactly `box_addresses`' elements, and fails where it fails.
+    #[test]
+    fn box_runs_are_box_addresses() {
+        let mut m = GlobalMemory::default();
+        let b = m.add("x", &Tensor::zeros(DType::F32, &[100]));
+        let view = |shape: Vec<i64>, strides: Vec<i64>, offset| GlobalView {
+            buffer: b,
+            dtype: DType::F32,
+            shape,
+            strides,
+            offset,
+        };
+        let cases = [
+            (view(vec![10, 10], vec![10, 1], 0), vec![0, 0], vec![4, 8]),
+            (view(vec![10, 10], vec![10, 1], 0), vec![-2, 7], vec![4, 8]),
+            (view(vec![10, 10], vec![10, 1], 0), vec![8, -3], vec![4, 16]),
+            (view(vec![7, 9], vec![9, 2], 3), vec![1, 2], vec![3, 5]),
+            (view(vec![5, 5], vec![1, 5], 0), vec![0, 0], vec![5, 5]),
+            (view(vec![12, 10], vec![10, 1], 0), vec![8, 0], vec![4, 10]),
+            (view(vec![4, 40], vec![40, 1], 0), vec![0, 0], vec![4, 40]),
+            (
+                view(vec![3, 2, 20], vec![40, 20, 1], 0),
+                vec![0, 1, 5],
+                vec![3, 2, 10],
+            ),
+        ];
+        let buf = &m.buffers[b];
+        for (v, offs, shape) in cases {
+            let want = buf.box_addresses(&v, &offs, &shape);
+            let got = buf.box_runs(&v, &offs, &shape).map(|runs| {
+                let mut all = Vec::new();
+                for r in &runs {
+                    assert_eq!(r.at, all.len(), "runs in order: {runs:?}");
+                    all.extend(r.addrs());
+                }
+                all
+            });
+            match (want, got) {
+                (Ok(w), Ok(g)) => assert_eq!(w, g, "{v:?} {offs:?} {shape:?}"),
+                (Err(w), Err(g)) => assert_eq!(w.to_string(), g.to_string()),
+                (w, g) => panic!("{v:?} {offs:?} {shape:?}: {w:?} vs {g:?}"),
+            }
+        }
     }
 }

@@ -116,8 +116,14 @@ impl Tensor {
             "{} values for a tile of shape {shape:?} ({n} elements)",
             data.len()
         );
-        for v in &mut data {
-            *v = round_to(dtype, *v);
+        // The dispatch on the dtype once for the loop (inputs of millions of elements).
+        match dtype {
+            DType::F64 => {}
+            DType::F32 => data.iter_mut().for_each(|v| *v = *v as f32 as f64),
+            DType::F16 => data.iter_mut().for_each(|v| {
+                *v = round_normal_fast(*v, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(*v))
+            }),
+            _ => data.iter_mut().for_each(|v| *v = round_to(dtype, *v)),
         }
         Tensor {
             dtype,
@@ -588,31 +594,80 @@ pub(crate) fn decode_many<'a>(
     bytes: &[u8],
     addrs: impl Iterator<Item = Option<usize>> + 'a,
 ) -> Vec<f64> {
+    let mut out = Vec::with_capacity(addrs.size_hint().0);
+    decode_many_into(dtype, bytes, addrs, &mut out);
+    out
+}
+
+/// [`decode_many`] appending to `out`.
+pub(crate) fn decode_many_into<'a>(
+    dtype: DType,
+    bytes: &[u8],
+    addrs: impl Iterator<Item = Option<usize>> + 'a,
+    out: &mut Vec<f64>,
+) {
     let table = match dtype {
         DType::F16 => Some(decode_table16(F16_FORMAT, &F16_TABLE)),
         DType::BF16 => Some(decode_table16(BF16_FORMAT, &BF16_TABLE)),
         _ => None,
     };
     match (dtype, table) {
-        (_, Some(t)) => addrs
-            .map(|a| {
-                a.map_or(0.0, |p| {
-                    t[u16::from_le_bytes([bytes[p], bytes[p + 1]]) as usize]
-                })
+        (_, Some(t)) => out.extend(addrs.map(|a| {
+            a.map_or(0.0, |p| {
+                t[u16::from_le_bytes([bytes[p], bytes[p + 1]]) as usize]
             })
-            .collect(),
-        (DType::F32, _) => addrs
-            .map(|a| {
-                a.map_or(0.0, |p| {
-                    f32::from_le_bytes([bytes[p], bytes[p + 1], bytes[p + 2], bytes[p + 3]]) as f64
-                })
+        })),
+        (DType::F32, _) => out.extend(addrs.map(|a| {
+            a.map_or(0.0, |p| {
+                f32::from_le_bytes([bytes[p], bytes[p + 1], bytes[p + 2], bytes[p + 3]]) as f64
             })
-            .collect(),
+        })),
         _ => {
             let n = storage_bytes(dtype);
-            addrs
-                .map(|a| a.map_or(0.0, |p| decode(dtype, &bytes[p..p + n])))
-                .collect()
+            out.extend(addrs.map(|a| a.map_or(0.0, |p| decode(dtype, &bytes[p..p + n]))))
+        }
+    }
+}
+
+/// [`decode_many_into`] for consecutive elements: `bytes` holds exactly the elements, in
+/// order (a row of a global box). The same values, in a loop over fixed-size chunks.
+pub(crate) fn decode_contiguous_into(dtype: DType, bytes: &[u8], out: &mut Vec<f64>) {
+    match dtype {
+        DType::F32 => out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64),
+        ),
+        DType::F16 | DType::BF16 => {
+            let t = if dtype == DType::F16 {
+                decode_table16(F16_FORMAT, &F16_TABLE)
+            } else {
+                decode_table16(BF16_FORMAT, &BF16_TABLE)
+            };
+            out.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| t[u16::from_le_bytes([c[0], c[1]]) as usize]),
+            )
+        }
+        _ => {
+            let n = storage_bytes(dtype);
+            out.extend(bytes.chunks_exact(n).map(|c| decode(dtype, c)))
+        }
+    }
+}
+
+/// [`encode_many`] for consecutive elements: `bytes` receives exactly `values`, in order.
+pub(crate) fn encode_contiguous(dtype: DType, bytes: &mut [u8], values: &[f64]) {
+    match dtype {
+        DType::F32 => {
+            for (c, &x) in bytes.chunks_exact_mut(4).zip(values) {
+                c.copy_from_slice(&(x as f32).to_le_bytes());
+            }
+        }
+        _ => {
+            let n = storage_bytes(dtype);
+            encode_many(dtype, bytes, (0..values.len()).map(|i| Some(i * n)), values)
         }
     }
 }
@@ -961,43 +1016,120 @@ pub fn binary(op: BinOp, a: &Tensor, b: &Tensor) -> Result<Tensor, String> {
             let r = int_binary(op, x, y)?;
             Ok(wrap_int(r, signed, bits) as f64)
         })?
-    } else if a.shape == b.shape && dtype == DType::F32 {
-        // The common case without broadcasting or errors: one loop per op, each element
-        // rounded to f32 as `round_to` does.
-        (a.shape.clone(), float_binary_f32(op, &a.data, &b.data))
     } else {
-        zip_broadcast(a, b, |x, y| {
-            let r = match op {
-                BinOp::Add => x + y,
-                BinOp::Sub => x - y,
-                BinOp::Mul => x * y,
-                BinOp::Div => x / y,
-                BinOp::Mod => x % y,
-                BinOp::Max => fmax(x, y),
-                BinOp::Min => fmin(x, y),
-            };
-            Ok(round_to(dtype, r))
-        })?
+        // Floats cannot fail: one loop per op and rounding, over broadcast rows by strides,
+        // each element `round_to(dtype, x op y)` (for f32, Rust's `as f32`, which is what
+        // `round_to` computes).
+        let shape = broadcast_shape(&a.shape, &b.shape)?;
+        let data = if dtype == DType::F32 {
+            float_binary(op, a, b, &shape, |r| r as f32 as f64)
+        } else {
+            float_binary(op, a, b, &shape, |r| round_to(dtype, r))
+        };
+        (shape, data)
     };
     Ok(Tensor { dtype, shape, data })
 }
 
-/// `round_to(F32, x op y)` over two same-length slices, the op chosen once for the loop.
-fn float_binary_f32(op: BinOp, a: &[f64], b: &[f64]) -> Vec<f64> {
-    fn go(a: &[f64], b: &[f64], f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
-        a.iter()
-            .zip(b)
-            .map(|(&x, &y)| f(x, y) as f32 as f64)
-            .collect()
+/// `round(x op y)` over `a` and `b` broadcast to `shape`, the op chosen once for the loop.
+fn float_binary(
+    op: BinOp,
+    a: &Tensor,
+    b: &Tensor,
+    shape: &[i64],
+    round: impl Fn(f64) -> f64 + Copy,
+) -> Vec<f64> {
+    fn go(
+        a: &Tensor,
+        b: &Tensor,
+        shape: &[i64],
+        f: impl Fn(f64, f64) -> f64,
+        round: impl Fn(f64) -> f64,
+    ) -> Vec<f64> {
+        let mut out = Vec::with_capacity(shape_numel(shape));
+        let (x, y) = (&a.data[..], &b.data[..]);
+        if a.shape == b.shape {
+            out.extend(x.iter().zip(y).map(|(&p, &q)| round(f(p, q))));
+            return out;
+        }
+        broadcast_rows(&a.shape, &b.shape, shape, |ia, sa, ib, sb, n| {
+            if sa == 1 && sb == 0 {
+                let q = y[ib];
+                out.extend(x[ia..ia + n].iter().map(|&p| round(f(p, q))));
+            } else if sa == 1 && sb == 1 {
+                let rows = x[ia..ia + n].iter().zip(&y[ib..ib + n]);
+                out.extend(rows.map(|(&p, &q)| round(f(p, q))));
+            } else {
+                out.extend((0..n).map(|j| round(f(x[ia + j * sa], y[ib + j * sb]))));
+            }
+        });
+        out
     }
     match op {
-        BinOp::Add => go(a, b, |x, y| x + y),
-        BinOp::Sub => go(a, b, |x, y| x - y),
-        BinOp::Mul => go(a, b, |x, y| x * y),
-        BinOp::Div => go(a, b, |x, y| x / y),
-        BinOp::Mod => go(a, b, |x, y| x % y),
-        BinOp::Max => go(a, b, fmax),
-        BinOp::Min => go(a, b, fmin),
+        BinOp::Add => go(a, b, shape, |x, y| x + y, round),
+        BinOp::Sub => go(a, b, shape, |x, y| x - y, round),
+        BinOp::Mul => go(a, b, shape, |x, y| x * y, round),
+        BinOp::Div => go(a, b, shape, |x, y| x / y, round),
+        BinOp::Mod => go(a, b, shape, |x, y| x % y, round),
+        BinOp::Max => go(a, b, shape, fmax, round),
+        BinOp::Min => go(a, b, shape, fmin, round),
+    }
+}
+
+/// Walks `out_shape` (the broadcast of `sa` and `sb`) row by row, calling `row(a_start,
+/// a_step, b_start, b_step, len)` with each operand's position of the row's first element and
+/// its step along the row (0 along a broadcast dim): the row-major order of
+/// [`broadcast_positions`] without a position per element.
+fn broadcast_rows(
+    sa: &[i64],
+    sb: &[i64],
+    out_shape: &[i64],
+    mut row: impl FnMut(usize, usize, usize, usize, usize),
+) {
+    let r = out_shape.len();
+    if r == 0 {
+        row(0, 0, 0, 0, 1);
+        return;
+    }
+    if out_shape.iter().any(|&e| e <= 0) {
+        return;
+    }
+    let strides = |s: &[i64]| -> Vec<i64> {
+        let off = r - s.len();
+        let st = row_major_strides(s);
+        (0..r)
+            .map(|d| {
+                if d < off || s[d - off] == 1 {
+                    0
+                } else {
+                    st[d - off]
+                }
+            })
+            .collect()
+    };
+    let (ta, tb) = (strides(sa), strides(sb));
+    let inner = out_shape[r - 1] as usize;
+    let (step_a, step_b) = (ta[r - 1] as usize, tb[r - 1] as usize);
+    let mut idx = vec![0i64; r - 1];
+    let (mut ba, mut bb) = (0i64, 0i64);
+    loop {
+        row(ba as usize, step_a, bb as usize, step_b, inner);
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            ba += ta[d];
+            bb += tb[d];
+            if idx[d] < out_shape[d] {
+                break;
+            }
+            ba -= ta[d] * out_shape[d];
+            bb -= tb[d] * out_shape[d];
+            idx[d] = 0;
+        }
     }
 }
 
@@ -1055,7 +1187,11 @@ pub fn unary(op: UnOp, a: &Tensor) -> Result<Tensor, String> {
             UnOp::Neg => |x| -x,
             UnOp::Abs => f64::abs,
         };
-        a.data.iter().map(|&x| round_to(dtype, f(x))).collect()
+        if dtype == DType::F32 {
+            a.data.iter().map(|&x| f(x) as f32 as f64).collect()
+        } else {
+            a.data.iter().map(|&x| round_to(dtype, f(x))).collect()
+        }
     };
     Ok(Tensor {
         dtype,
@@ -1211,10 +1347,24 @@ fn cast_value(x: f64, from: DType, to: DType) -> f64 {
 ///   value as read, signed or unsigned);
 /// * to `i1`: `x != 0` (Tilus' `boolean` conversion; NaN → 1 as in C).
 pub fn cast(a: &Tensor, to: DType) -> Tensor {
+    let data = if to.is_float() {
+        // To a float is `round_to` whatever the source: the dispatch on `to` once.
+        match to {
+            DType::F32 => a.data.iter().map(|&x| x as f32 as f64).collect(),
+            DType::F16 => a
+                .data
+                .iter()
+                .map(|&x| round_normal_fast(x, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(x)))
+                .collect(),
+            _ => a.data.iter().map(|&x| round_to(to, x)).collect(),
+        }
+    } else {
+        a.data.iter().map(|&x| cast_value(x, a.dtype, to)).collect()
+    };
     Tensor {
         dtype: to,
         shape: a.shape.clone(),
-        data: a.data.iter().map(|&x| cast_value(x, a.dtype, to)).collect(),
+        data,
     }
 }
 

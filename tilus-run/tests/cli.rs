@@ -392,3 +392,67 @@ fn unwritable_output_is_error_1() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `--threads N` and `TILUS_INTERP_THREADS` choose the interpreter's threads (the report is the
+/// same for every count, the `--timing` row says how many ran); a count that is not a positive
+/// integer is a usage error naming where it came from.
+#[test]
+fn interpreter_threads() {
+    let base = ["--arg", "n=300", "--backend", "interp"];
+    let strip_wall = |s: String| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with("wall time:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = run_stdin(
+        &[&base[..], &["--threads", "1", "--timing"]].concat(),
+        ADD_ONE,
+    );
+    let three = run_stdin(
+        &[&base[..], &["--threads", "3", "--timing"]].concat(),
+        ADD_ONE,
+    );
+    assert!(one.status.success() && three.status.success());
+    assert_eq!(strip_wall(stdout(&one)), strip_wall(stdout(&three)));
+    assert!(stderr(&one).contains("3 blocks, "), "{}", stderr(&one));
+    assert!(
+        stderr(&one).contains(" steps, 1 thread\n"),
+        "{}",
+        stderr(&one)
+    );
+    assert!(
+        stderr(&three).contains(" steps, 3 threads\n"),
+        "{}",
+        stderr(&three)
+    );
+
+    let zero = run_stdin(&[&base[..], &["--threads", "0"]].concat(), ADD_ONE);
+    assert_eq!(zero.status.code(), Some(2), "{}", stderr(&zero));
+    assert!(stderr(&zero).contains("--threads 0: expected at least 1 thread"));
+
+    let mut child = tilus_run()
+        .arg("-")
+        .args(base)
+        .env("TILUS_INTERP_THREADS", "many")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tilus-run");
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(ADD_ONE.as_bytes())
+        .expect("write the kernel");
+    let bad = child.wait_with_output().expect("tilus-run runs");
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad)
+            .contains("TILUS_INTERP_THREADS=\"many\": expected a positive number of threads"),
+        "{}",
+        stderr(&bad)
+    );
+}

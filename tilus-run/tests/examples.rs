@@ -636,7 +636,10 @@ fn hopper_matmul_v4_persistent() {
         true,
         |s| {
             let tiles = ((s.int("m") + 127) / 128) * ((s.int("n") + 255) / 256);
-            assert!(s.int("num_sms") < tiles, "the defaults should make blocks walk tiles");
+            assert!(
+                s.int("num_sms") < tiles,
+                "the defaults should make blocks walk tiles"
+            );
             matmul_reference(s)
         },
     );

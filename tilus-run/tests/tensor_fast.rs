@@ -93,3 +93,99 @@ fn f32_accumulation_that_overflows_matches_the_generic_path() {
     let generic = matmul_acc(&relabel(&big, DType::F32), &relabel(&b, DType::F32), &c).unwrap();
     same_bits(&fast, &generic);
 }
+
+/// Elementwise binary ops on broadcast operands (the row walk of `tensor::binary`), unary ops
+/// and float casts give element for element what the definition says: `round_to(dtype, x op
+/// y)` of the broadcast elements, `round_to(dtype, f(x))`, `round_to(to, x)`.
+#[test]
+fn broadcast_binary_unary_and_casts_match_the_definition() {
+    use tilus_run::tensor::{binary, cast, round_to, unary, BinOp, UnOp};
+    let mut g = Gen(0x5eed_0019);
+    let shapes: [(&[i64], &[i64]); 5] = [
+        (&[4, 16], &[4, 1]),
+        (&[4, 16], &[1, 16]),
+        (&[3, 1, 5], &[4, 1]),
+        (&[16], &[2, 3, 1]),
+        (&[2, 8], &[2, 8]),
+    ];
+    let ops = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Mod,
+        BinOp::Max,
+        BinOp::Min,
+    ];
+    for dtype in [DType::F32, DType::F16, DType::BF16, DType::F64] {
+        for (sa, sb) in shapes {
+            let a = g.tensor(dtype, sa, 20);
+            let b = g.tensor(dtype, sb, 20);
+            for op in ops {
+                let got = binary(op, &a, &b).expect("same dtypes");
+                let r = got.shape.len();
+                let pad = |s: &[i64]| {
+                    let mut v = vec![1i64; r - s.len()];
+                    v.extend_from_slice(s);
+                    v
+                };
+                let (pa, pb) = (pad(sa), pad(sb));
+                let pick = |t: &Tensor, p: &[i64], idx: &[i64]| {
+                    let i: Vec<i64> = idx
+                        .iter()
+                        .zip(p)
+                        .map(|(&x, &e)| if e == 1 { 0 } else { x })
+                        .collect();
+                    t.get(&i[r - t.shape.len()..])
+                };
+                for e in 0..got.numel() {
+                    let mut idx = vec![0i64; r];
+                    let mut rest = e as i64;
+                    for d in (0..r).rev() {
+                        idx[d] = rest % got.shape[d];
+                        rest /= got.shape[d];
+                    }
+                    let (x, y) = (pick(&a, &pa, &idx), pick(&b, &pb, &idx));
+                    let exact = match op {
+                        BinOp::Add => x + y,
+                        BinOp::Sub => x - y,
+                        BinOp::Mul => x * y,
+                        BinOp::Div => x / y,
+                        BinOp::Mod => x % y,
+                        BinOp::Max if x.is_nan() || y.is_nan() => f64::NAN,
+                        BinOp::Max => x.max(y),
+                        BinOp::Min if x.is_nan() || y.is_nan() => f64::NAN,
+                        BinOp::Min => x.min(y),
+                    };
+                    let want = round_to(dtype, exact);
+                    let have = got.data[e];
+                    assert!(
+                        have.to_bits() == want.to_bits() || (have.is_nan() && want.is_nan()),
+                        "{op:?} {} {sa:?} {sb:?} at {idx:?}: {have} vs {want}",
+                        dtype.name()
+                    );
+                }
+            }
+            for op in [UnOp::Exp, UnOp::Sqrt, UnOp::Tanh, UnOp::Neg] {
+                let got = unary(op, &a).expect("a float tile");
+                for (i, &x) in a.data.iter().enumerate() {
+                    let f = match op {
+                        UnOp::Exp => x.exp(),
+                        UnOp::Sqrt => x.sqrt(),
+                        UnOp::Tanh => x.tanh(),
+                        _ => -x,
+                    };
+                    let want = round_to(dtype, f);
+                    let have = got.data[i];
+                    assert!(have.to_bits() == want.to_bits() || (have.is_nan() && want.is_nan()));
+                }
+            }
+            for to in [DType::F32, DType::F16, DType::BF16] {
+                let got = cast(&a, to);
+                for (i, &x) in a.data.iter().enumerate() {
+                    assert_eq!(got.data[i].to_bits(), round_to(to, x).to_bits());
+                }
+            }
+        }
+    }
+}

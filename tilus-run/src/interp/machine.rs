@@ -7,11 +7,12 @@
 //! and at collective ops that need the whole group.
 
 use super::asyncops::{AsyncOp, GroupOwner, Groups, Tracked};
+use super::global::Global;
 use super::mbarrier::Barrier;
 use super::tmem::Tmem;
 use super::value::{Sc, ScalarKind, Val};
 use super::{Options, Schedule};
-use crate::memory::{GlobalMemory, GlobalView, SharedMemory};
+use crate::memory::{GlobalView, SharedMemory};
 use crate::tensor::Tensor;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -47,6 +48,37 @@ impl Rng {
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
+}
+
+/// The seed of cluster `index`'s random schedule: the run's seed for the first cluster (so a
+/// one-cluster grid runs the schedule its seed always named), then a fixed odd stride apart.
+pub(crate) fn cluster_seed(seed: u64, index: u64) -> u64 {
+    seed.wrapping_add(index.wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// The number of clusters of `grid` (a multiple of `cluster`).
+pub(crate) fn cluster_count(grid: [i64; 3], cluster: [i64; 3]) -> u64 {
+    (0..3).map(|d| (grid[d] / cluster[d]) as u64).product()
+}
+
+/// The blocks of cluster number `index` of `grid`, in the order the sequential run takes the
+/// clusters (x fastest) and, inside the cluster, z, y, x outermost to innermost. Computed per
+/// index, so a grid of billions of blocks is never listed.
+pub(crate) fn cluster_blocks(grid: [i64; 3], cluster: [i64; 3], index: u64) -> Vec<[i64; 3]> {
+    let [cx, cy, cz] = cluster;
+    let (nx, ny) = ((grid[0] / cx) as u64, (grid[1] / cy) as u64);
+    let xc = (index % nx) as i64;
+    let yc = (index / nx % ny) as i64;
+    let zc = (index / (nx * ny)) as i64;
+    let mut blocks = Vec::with_capacity((cx * cy * cz) as usize);
+    for z in 0..cz {
+        for y in 0..cy {
+            for x in 0..cx {
+                blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
+            }
+        }
+    }
+    blocks
 }
 
 /// Which kind of token a `Val::Token` is.
@@ -268,10 +300,9 @@ pub(crate) struct Machine<'a> {
     pub ctx: &'a Context,
     pub kernel: OpId,
     pub opts: &'a Options,
-    pub mem: &'a mut GlobalMemory,
+    pub mem: Global<'a>,
     pub params: Vec<Val>,
     pub grid: [i64; 3],
-    pub cluster: [i64; 3],
     pub block_threads: i64,
     pub ctas: Vec<Cta>,
     pub units: Vec<Unit>,
@@ -295,9 +326,12 @@ pub(crate) struct Machine<'a> {
     pub slot_values: Vec<Option<tilus_ir::Value>>,
     /// Barrier phases completed so far (all CTAs): a change preempts the running unit.
     pub flips: u64,
-    /// (wait op, barrier alloc, index) already warned about a possible missed phase: one
-    /// warning per wait and barrier, not one per iteration.
-    pub warned_missed: Vec<(OpId, OpId, usize)>,
+    /// (wait op, barrier alloc, index) already warned about a possible missed phase, with
+    /// the warning's index in `warnings`: one warning per wait and barrier in the whole run,
+    /// not one per iteration (the merge of parallel clusters drops repeats by the key).
+    pub warned_missed: Vec<((OpId, OpId, usize), usize)>,
+    /// The run's seed: each cluster's random schedule starts from [`cluster_seed`] of it.
+    pub seed: u64,
     rr_last: u64,
     /// Records the run for `--timeline` (`None` unless asked for).
     pub rec: Option<super::timeline::Recorder>,
@@ -319,10 +353,9 @@ impl<'a> Machine<'a> {
         ctx: &'a Context,
         kernel: OpId,
         opts: &'a Options,
-        mem: &'a mut GlobalMemory,
+        mem: Global<'a>,
         params: Vec<Val>,
         grid: [i64; 3],
-        cluster: [i64; 3],
         block_threads: i64,
     ) -> Machine<'a> {
         let seed = match opts.schedule {
@@ -377,7 +410,6 @@ impl<'a> Machine<'a> {
             mem,
             params,
             grid,
-            cluster,
             block_threads,
             ctas: Vec::new(),
             units: Vec::new(),
@@ -395,6 +427,7 @@ impl<'a> Machine<'a> {
             slot_values,
             flips: 0,
             warned_missed: Vec::new(),
+            seed,
             rr_last: 0,
             rec: opts.timeline.clone().map(super::timeline::Recorder::new),
         }
@@ -405,40 +438,45 @@ impl<'a> Machine<'a> {
         self.ctx.region_blocks(k.body(self.ctx))[0]
     }
 
-    /// Runs every CTA of the grid, one cluster at a time.
-    pub(crate) fn run_grid(&mut self) -> Result<u64, Diagnostic> {
-        let [gx, gy, gz] = self.grid;
-        let [cx, cy, cz] = self.cluster;
-        let mut ctas = 0;
-        for zc in 0..gz / cz {
-            for yc in 0..gy / cy {
-                for xc in 0..gx / cx {
-                    let mut blocks = Vec::new();
-                    for z in 0..cz {
-                        for y in 0..cy {
-                            for x in 0..cx {
-                                blocks.push([xc * cx + x, yc * cy + y, zc * cz + z]);
-                            }
-                        }
-                    }
-                    ctas += blocks.len() as u64;
-                    if let Some(r) = &mut self.rec {
-                        r.begin_cluster(&blocks, self.now);
-                    }
-                    self.run_cluster(&blocks)?;
-                    if let Some(r) = &mut self.rec {
-                        r.end_cluster(self.now);
-                    }
-                    if let Some(p) = &self.opts.progress {
-                        p(ctas, (gx * gy * gz) as u64);
-                    }
-                }
-            }
+    /// Runs cluster number `index` of the grid (its `blocks`), from a fresh scheduler: unit and
+    /// async ids, time and the random generator start over, so a cluster runs the same way
+    /// whichever clusters ran before it and on whichever thread. Steps and warnings add to the
+    /// machine's. With a timeline recorder (`tilus-run --timeline`, which runs on one thread),
+    /// the cluster's trace starts here and ends with its report, if it fails.
+    pub(crate) fn run_cluster(
+        &mut self,
+        index: u64,
+        blocks: &[[i64; 3]],
+    ) -> Result<(), Diagnostic> {
+        self.next_unit = 0;
+        self.next_async = 0;
+        self.now = 0;
+        self.rr_last = 0;
+        self.flips = 0;
+        self.rng = Rng::new(cluster_seed(self.seed, index));
+        if let Some(r) = &mut self.rec {
+            r.begin_cluster(index, blocks, self.now);
         }
-        Ok(ctas)
+        let result = self.run_cluster_blocks(blocks);
+        if let Some(rec) = &mut self.rec {
+            if let Err(d) = &result {
+                let op = match d.loc {
+                    tilus_ir::DiagLoc::Op(o) => Some(o),
+                    _ => None,
+                };
+                let mut text = d.message.clone();
+                for n in &d.notes {
+                    text.push_str("\n  ");
+                    text.push_str(&n.message);
+                }
+                rec.report(self.now, op, text);
+            }
+            rec.end_cluster(self.now);
+        }
+        result
     }
 
-    fn run_cluster(&mut self, blocks: &[[i64; 3]]) -> Result<(), Diagnostic> {
+    fn run_cluster_blocks(&mut self, blocks: &[[i64; 3]]) -> Result<(), Diagnostic> {
         self.ctas.clear();
         self.units.clear();
         self.asyncs.clear();

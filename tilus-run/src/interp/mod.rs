@@ -15,16 +15,17 @@
 mod affine;
 mod asyncops;
 mod exec;
+mod global;
 pub mod limits;
 mod machine;
 mod mbarrier;
+mod parallel;
 pub mod timeline;
 mod tmem;
 mod value;
 
 use crate::memory::GlobalMemory;
 use crate::tensor::DType;
-use machine::Machine;
 use tilus_dialects::arith::ConstantOp;
 use tilus_dialects::tilus::{GlobalViewOp, KernelOp, NumBlocksOp};
 use tilus_dialects::tilus_types::{attr_i64s, ptr_elem, TensorType};
@@ -64,7 +65,12 @@ pub struct Options {
     pub progress: Option<Progress>,
     /// Where to record what every thread group did, step by step (`tilus-run --timeline`);
     /// filled in whether the run succeeds or fails. `None` records nothing and costs nothing.
+    /// A run that records takes its clusters on one thread, in grid order.
     pub timeline: Option<std::sync::Arc<std::sync::Mutex<timeline::Timeline>>>,
+    /// Threads that run clusters at once (0: the machine's available parallelism; 1: the
+    /// sequential run). The results, reports and step counts are the same for every value:
+    /// see `docs/design/interpreter.md`, "Blocks in parallel".
+    pub threads: usize,
 }
 
 /// A progress callback: (blocks done, blocks in the grid).
@@ -77,6 +83,7 @@ impl std::fmt::Debug for Options {
             .field("max_steps", &self.max_steps)
             .field("progress", &self.progress.is_some())
             .field("timeline", &self.timeline.is_some())
+            .field("threads", &self.threads)
             .finish()
     }
 }
@@ -88,6 +95,7 @@ impl Default for Options {
             max_steps: 100_000_000,
             progress: None,
             timeline: None,
+            threads: 0,
         }
     }
 }
@@ -106,6 +114,8 @@ pub enum ArgValue {
 pub struct RunStats {
     /// Blocks run.
     pub ctas: u64,
+    /// Threads that ran clusters (1: the sequential run).
+    pub threads: usize,
     /// Ops executed.
     pub steps: u64,
     /// Warnings (outstanding async work at exit, barriers left mid-phase).
@@ -272,7 +282,7 @@ pub fn run(
     mem: &mut GlobalMemory,
     opts: &Options,
 ) -> Result<RunStats, Vec<Diagnostic>> {
-    let params = bind_params(ctx, kernel, args).map_err(|d| vec![d])?;
+    bind_params(ctx, kernel, args).map_err(|d| vec![d])?;
     for a in args {
         if let ArgValue::Buffer(b) = a {
             if *b >= mem.buffers.len() {
@@ -290,29 +300,28 @@ pub fn run(
     limits::check_kernel_sizes(ctx, kernel).map_err(|d| vec![d])?;
     let cluster = cluster_of(ctx, kernel, g).map_err(|d| vec![d])?;
     let warps = KernelOp::cast(ctx, kernel).map_or(1, |k| k.warps(ctx));
-    let mut m = Machine::new(ctx, kernel, opts, mem, params, g, cluster, 32 * warps);
-    let ctas = m.run_grid();
-    if let Some(rec) = &mut m.rec {
-        if let Err(d) = &ctas {
-            let op = match d.loc {
-                tilus_ir::DiagLoc::Op(o) => Some(o),
-                _ => None,
-            };
-            let mut text = d.message.clone();
-            for n in &d.notes {
-                text.push_str("\n  ");
-                text.push_str(&n.message);
-            }
-            rec.report(m.now, op, text);
-        }
-        rec.end_cluster(m.now);
+    let launch = parallel::Launch {
+        ctx,
+        kernel,
+        opts,
+        args,
+        grid: g,
+        cluster,
+        block_threads: 32 * warps,
+    };
+    parallel::run(&launch, mem).map_err(|d| vec![d])
+}
+
+/// The number of threads a run with `opts` uses at most (before capping by the clusters).
+pub fn threads_for(opts: &Options) -> usize {
+    if opts.timeline.is_some() {
+        // One recorder, filled in grid order.
+        return 1;
     }
-    let ctas = ctas.map_err(|d| vec![d])?;
-    Ok(RunStats {
-        ctas,
-        steps: m.steps,
-        warnings: std::mem::take(&mut m.warnings),
-    })
+    match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
 }
 
 /// Statically evaluates an integer value from the arguments (constants, parameters, `arith`

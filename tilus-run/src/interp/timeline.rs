@@ -133,7 +133,6 @@ pub(crate) struct Recorder {
     open: Vec<Open>,
     /// Async op id → its event.
     asyncs: HashMap<u64, usize>,
-    next_cluster: u64,
 }
 
 fn overlaps(a: &[u32], b: &[u32]) -> bool {
@@ -156,22 +155,20 @@ impl Recorder {
             cur: None,
             open: Vec::new(),
             asyncs: HashMap::new(),
-            next_cluster: 0,
         }
     }
 
-    /// Starts the trace of the next cluster (in grid order).
-    pub(crate) fn begin_cluster(&mut self, blocks: &[[i64; 3]], now: u64) {
+    /// Starts the trace of cluster `index` (its position in the grid).
+    pub(crate) fn begin_cluster(&mut self, index: u64, blocks: &[[i64; 3]], now: u64) {
         self.open.clear();
         self.asyncs.clear();
         self.cur = Some(ClusterTrace {
-            index: self.next_cluster,
+            index,
             blocks: blocks.to_vec(),
             start: now,
             end: now,
             ..ClusterTrace::default()
         });
-        self.next_cluster += 1;
     }
 
     fn push(&mut self, e: Event) -> Option<usize> {

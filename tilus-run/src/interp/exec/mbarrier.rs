@@ -254,8 +254,9 @@ impl Machine<'_> {
                     .filter_map(|t| b.seen.get(t).copied())
                     .min();
                 if let Some(seen) = seen.filter(|&s| b.completed >= s + 2) {
-                    if !self.warned_missed.contains(&(op, b.alloc, b.index)) {
-                        self.warned_missed.push((op, b.alloc, b.index));
+                    let key = (op, b.alloc, b.index);
+                    if !self.warned_missed.iter().any(|(k, _)| *k == key) {
+                        self.warned_missed.push((key, self.warnings.len()));
                         let d = self
                             .err(
                                 op,

@@ -112,6 +112,19 @@ impl Machine<'_> {
     /// that have each.
     pub(super) fn offset_classes(&self, ui: usize, offsets: &[Value]) -> Vec<OffsetClass> {
         let vals: Vec<Val> = offsets.iter().map(|&v| self.get(ui, v)).collect();
+        let threads = &self.units[ui].threads;
+        if !vals.iter().any(|v| matches!(v, Val::PT(_))) {
+            // Uniform offsets (the common case): one class, without a pass over the threads.
+            let k = vals
+                .iter()
+                .map(|v| v.scalar_at(0).map_or(0, |s| s.as_i64()))
+                .collect();
+            return if threads.is_empty() {
+                Vec::new()
+            } else {
+                vec![(k, threads.clone())]
+            };
+        }
         let mut classes: Vec<OffsetClass> = Vec::new();
         for &t in &self.units[ui].threads {
             let k: Vec<i64> = vals
