@@ -68,6 +68,9 @@ use tilus_ir::{
     BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type, TypeKind, Value,
 };
 
+#[path = "mma.rs"]
+mod mma;
+
 declare_pass! {
     /// The pass. It has no options.
     pub struct LowerTiles {
@@ -580,7 +583,9 @@ impl Lowering {
                 Ok(true)
             }
             Some(K::Dot(_)) => {
-                self.dot(ctx, o)?;
+                if !self.dot_mma(ctx, o)? {
+                    self.dot(ctx, o)?;
+                }
                 Ok(true)
             }
             _ => {
