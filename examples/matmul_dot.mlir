@@ -10,7 +10,7 @@
 // brings its operands through shared memory itself (docs/design/lowering.md).
 //
 // Until `infer-layouts` chooses the accumulator's layout, lowering this file needs the
-// layout written in the loop's types: test/kernels/matmul_dot_acc_layout.mlir is this
+// layout written in the loop's types: test/run/matmul_dot_acc_layout.mlir is this
 // kernel with it, and is the one lowered, assembled and run on the GPU.
 //
 // RUN: tilus-opt %s | FileCheck %s

@@ -26,8 +26,8 @@
 //
 // On an H100 (by hand: the lit suite has no GPU): the GPU against the interpreter, then timed
 // beside cuBLAS at 4096^3:
-//   tilus-run test/kernels/matmul_dot_acc_layout.mlir --backend cuda --compare-backends --arg m=512 --arg n=512 --arg k=512
-//   tilus-run test/kernels/matmul_dot_acc_layout.mlir --backend cuda --bench --compare cublas --arg m=4096 --arg n=4096 --arg k=4096 --flops 137438953472
+//   tilus-run test/run/matmul_dot_acc_layout.mlir --backend cuda --compare-backends --arg m=512 --arg n=512 --arg k=512
+//   tilus-run test/run/matmul_dot_acc_layout.mlir --backend cuda --bench --compare cublas --arg m=4096 --arg n=4096 --arg k=4096 --flops 137438953472
 
 tilus.kernel @matmul_dot(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
     warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 128, d4 ceildiv 128)>)
