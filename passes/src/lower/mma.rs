@@ -126,6 +126,104 @@ struct Store {
     row_dim: usize,
 }
 
+/// The thread coordinates an ldmatrix address is built from: warp row/column, the matrix
+/// `q = lane / 8` split in its low and high bit, the row `lane % 8` within the matrix, and the
+/// scratch's shared address.
+struct LaneVals {
+    wi: Value,
+    wj: Value,
+    qlo: Value,
+    qhi: Value,
+    r8: Value,
+    base: Value,
+}
+
+/// `wi·c[0] + wj·c[1] + qlo·c[2] + qhi·c[3] + r8·c[4] + c[5]`.
+#[derive(Clone, Copy, Debug)]
+struct Affine([i64; 6]);
+
+impl Affine {
+    fn eval(&self, x: [i64; 5]) -> i64 {
+        (0..5).map(|i| self.0[i] * x[i]).sum::<i64>() + self.0[5]
+    }
+
+    fn emit(&self, b: &mut OpBuilder<'_>, l: &LaneVals) -> Value {
+        let mut acc = b.c32(self.0[5]);
+        for (v, c) in [l.wi, l.wj, l.qlo, l.qhi, l.r8].into_iter().zip(self.0) {
+            if c != 0 {
+                let t = b.mul_const(v, c);
+                acc = b.add(acc, t);
+            }
+        }
+        acc
+    }
+}
+
+/// The address lane `L` of a warp gives one ldmatrix: scratch row and byte column, both affine
+/// in the thread coordinates ([`LaneVals`]); one description serves the compile-time table of
+/// every thread's address and the emitted code, so the two cannot disagree.
+#[derive(Clone, Copy, Debug)]
+struct LaneAddr {
+    row: Affine,
+    colb: Affine,
+}
+
+impl LaneAddr {
+    /// The coordinates of thread `t` of the group.
+    fn coords(d: &DotLayouts, t: i64) -> [i64; 5] {
+        let (w, l) = (t / 32, t % 32);
+        let q = l / 8;
+        [w / d.wn, w % d.wn, q % 2, q / 2, l % 8]
+    }
+
+    /// Every thread's address (scratch byte offset).
+    fn table(&self, s: &Staged, d: &DotLayouts, threads: i64) -> Vec<i64> {
+        (0..threads)
+            .map(|t| {
+                let x = Self::coords(d, t);
+                s.at(self.row.eval(x), self.colb.eval(x))
+            })
+            .collect()
+    }
+
+    fn emit(&self, b: &mut OpBuilder<'_>, s: &Staged, l: &LaneVals) -> Value {
+        let row = self.row.emit(b, l);
+        let colb = self.colb.emit(b, l);
+        s.emit(b, l.base, row, colb)
+    }
+}
+
+/// A's ldmatrix.x4 of instruction row `i`, K step `kk` from the `[M][K]` scratch: matrix `q`
+/// covers rows `(q % 2)·8 ..` and bytes `(q / 2)·16 ..` of the 16-row, 32-byte block, which
+/// makes the four words `a0..a3` of the fragment.
+fn a_lane_addr(d: &DotLayouts, bytes: i64, i: i64, kk: i64) -> LaneAddr {
+    let tm = d.a.shape[0] / d.wm;
+    LaneAddr {
+        row: Affine([tm, 0, 8, 0, 1, 16 * i]),
+        colb: Affine([0, 0, 0, 16, 0, kk * d.inst.k * bytes]),
+    }
+}
+
+/// B's ldmatrix of fragments `j` (and `j + 1` when `pair`, `.x4`; else `.x2`) at K step `kk`.
+/// Matrix `q` is word `q % 2` of fragment `j + q / 2`. From the `[K][N]` scratch (`trans`) its
+/// rows are K `(q % 2)·8 ..` at columns `8·(j + q / 2) ..`; from the `[N][K]` scratch its rows
+/// are N `8·(j + q / 2) ..` at bytes `(q % 2)·16 ..` of the K step.
+fn b_lane_addr(d: &DotLayouts, bytes: i64, trans: bool, j: i64, kk: i64, pair: bool) -> LaneAddr {
+    let tn = d.b.shape[1] / d.wn;
+    let hi = if pair { 8 } else { 0 };
+    if trans {
+        LaneAddr {
+            row: Affine([0, 0, 8, 0, 1, d.inst.k * kk]),
+            colb: Affine([0, tn * bytes, 0, hi * bytes, 0, 8 * j * bytes]),
+        }
+    } else {
+        LaneAddr {
+            row: Affine([0, tn, 0, hi, 1, 8 * j]),
+            colb: Affine([0, 0, 16, 0, 0, kk * d.inst.k * bytes]),
+        }
+    }
+}
+
 impl Lowering {
     /// Lowers `tilus.dot` to `mma.sync` when the types and shapes allow (module docs);
     /// `Ok(false)` leaves it to the SIMT lowering.
@@ -203,23 +301,22 @@ impl Lowering {
         let mut b = before(ctx, o);
         let i32t = b.i32();
         let acc_t = b.ctx().value_type(acc[0]);
-        let (lane_row, lane_q, wi_row, wj_col, base) = if staged {
+        let lanes = if staged {
             let lane = b.urem_const(tid, 32);
             let w = b.udiv_const(tid, 32);
             let q = b.udiv_const(lane, 8);
-            let r8 = b.urem_const(lane, 8);
-            let wi = b.udiv_const(w, d.wn);
-            let wj = b.urem_const(w, d.wn);
-            let wi_row = b.mul_const(wi, m / d.wm);
-            let wj_col = b.mul_const(wj, n / d.wn);
             let base = crate::lower::shared_memory::smem_base(&mut b);
-            let base = b.add_const(base, scratch);
-            (Some(r8), Some(q), Some(wi_row), Some(wj_col), Some(base))
+            Some(LaneVals {
+                wi: b.udiv_const(w, d.wn),
+                wj: b.urem_const(w, d.wn),
+                qlo: b.urem_const(q, 2),
+                qhi: b.udiv_const(q, 2),
+                r8: b.urem_const(lane, 8),
+                base: b.add_const(base, scratch),
+            })
         } else {
-            (None, None, None, None, None)
+            None
         };
-        let (tm, tn) = (m / d.wm, n / d.wn);
-        let kb = d.inst.k * bytes; // bytes of K per instruction (32)
         let mut acc = acc;
         let mut a_cache = AddrCache { regs: Vec::new() };
         let mut b_cache = AddrCache { regs: Vec::new() };
@@ -243,26 +340,9 @@ impl Lowering {
                     continue;
                 }
                 let s = a_store.expect("staged").st;
-                // Lane L loads row (L/8 % 2)·8 + L%8, bytes (L/16)·16 of the 16 x kb block.
-                let want: Vec<i64> = (0..threads)
-                    .map(|t| {
-                        let (w, l) = (t / 32, t % 32);
-                        let row = (w / d.wn) * tm + 16 * i + ((l / 8) % 2) * 8 + l % 8;
-                        s.at(row, kk * kb + (l / 16) * 16)
-                    })
-                    .collect();
-                let (addr, off) = a_cache.get(want, || {
-                    let q = lane_q.expect("staged");
-                    let odd = b.urem_const(q, 2);
-                    let ro = b.mul_const(odd, 8);
-                    let row = b.add(wi_row.expect("staged"), ro);
-                    let row = b.add(row, lane_row.expect("staged"));
-                    let row = b.add_const(row, 16 * i);
-                    let half = b.udiv_const(q, 2);
-                    let colb = b.mul_const(half, 16);
-                    let colb = b.add_const(colb, kk * kb);
-                    s.emit(&mut b, base.expect("staged"), row, colb)
-                });
+                let la = a_lane_addr(&d, bytes, i, kk);
+                let lv = lanes.as_ref().expect("staged");
+                let (addr, off) = a_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
                 af.push(ldm(&mut b, 4, false, addr, off));
             }
             // B fragments: 2 words each.
@@ -277,40 +357,9 @@ impl Lowering {
                 }
                 let s = b_store.expect("staged").st;
                 let pair = j + 1 < d.rn;
-                // x4: matrices (k lo, j), (k hi, j), (k lo, j+1), (k hi, j+1); lane L gives
-                // the row of matrix L/8.
-                let want: Vec<i64> = (0..threads)
-                    .map(|t| {
-                        let (w, l) = (t / 32, t % 32);
-                        let q = if pair { l / 8 } else { (l / 8) % 2 };
-                        let col0 = (w % d.wn) * tn + 8 * j + (q / 2) * 8;
-                        if b_trans {
-                            s.at(d.inst.k * kk + (q % 2) * 8 + l % 8, col0 * bytes)
-                        } else {
-                            s.at(col0 + l % 8, kk * kb + (q % 2) * 16)
-                        }
-                    })
-                    .collect();
-                let (addr, off) = b_cache.get(want, || {
-                    let q = lane_q.expect("staged");
-                    let q = if pair { q } else { b.urem_const(q, 2) };
-                    let odd = b.urem_const(q, 2);
-                    let hi = b.udiv_const(q, 2);
-                    let n8 = b.mul_const(hi, 8);
-                    let col0 = b.add(wj_col.expect("staged"), n8);
-                    let col0 = b.add_const(col0, 8 * j);
-                    let (row, colb) = if b_trans {
-                        let ro = b.mul_const(odd, 8);
-                        let row = b.add(ro, lane_row.expect("staged"));
-                        let row = b.add_const(row, d.inst.k * kk);
-                        (row, b.mul_const(col0, bytes))
-                    } else {
-                        let row = b.add(col0, lane_row.expect("staged"));
-                        let cb = b.mul_const(odd, 16);
-                        (row, b.add_const(cb, kk * kb))
-                    };
-                    s.emit(&mut b, base.expect("staged"), row, colb)
-                });
+                let la = b_lane_addr(&d, bytes, b_trans, j, kk, pair);
+                let lv = lanes.as_ref().expect("staged");
+                let (addr, off) = b_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
                 let words = ldm(&mut b, if pair { 4 } else { 2 }, b_trans, addr, off);
                 bf.push(words[0..2].to_vec());
                 if pair {
@@ -487,7 +536,137 @@ fn store_width(ls: &RegisterLayout, row_dim: usize, bytes: i64) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::Staged;
+    use super::{a_lane_addr, b_lane_addr, LaneAddr, Staged};
+    use rustc_hash::FxHashMap;
+    use tilus_dialects::layout_mma::{dot_layouts, DotLayouts};
+    use tilus_dialects::tilus_types::DType;
+    use tilus_ir::types::Signedness;
+
+    /// A byte of the scratch: which element (row, col of the operand) and which of its bytes.
+    type Mem = FxHashMap<i64, (i64, i64, i64)>;
+
+    /// ldmatrix as the ISA defines it, on the bytes of `mem`: in matrix `q` lane `L` of the warp
+    /// gets the 32-bit word at bytes `4·(L % 4)` of row `L / 4` (`.trans`: the 16-bit elements
+    /// of column `L / 4` in rows `2·(L % 4)` and `+1`), each row at the address that lane
+    /// `8q + row` gives.
+    fn ldmatrix(mem: &Mem, addrs: &[i64], t: i64, q: i64, trans: bool) -> Vec<(i64, i64, i64)> {
+        let warp0 = t / 32 * 32;
+        let l = t % 32;
+        let row_addr = |r: i64| addrs[(warp0 + q * 8 + r) as usize];
+        let at = |a: i64| *mem.get(&a).unwrap_or_else(|| panic!("address {a} not staged"));
+        if trans {
+            let (r, c) = (2 * (l % 4), l / 4);
+            (0..2)
+                .flat_map(|e| (0..2).map(move |bb| (e, bb)))
+                .map(|(e, bb)| at(row_addr(r + e) + 2 * c + bb))
+                .collect()
+        } else {
+            (0..4).map(|bb| at(row_addr(l / 4) + 4 * (l % 4) + bb)).collect()
+        }
+    }
+
+    /// The bytes register word `w` of fragment block `blk` must hold, by the fragment layout.
+    fn expected(
+        l: &tilus_dialects::layout_algebra::RegisterLayout,
+        t: i64,
+        blk: i64,
+        words: i64,
+        w: i64,
+        bytes: i64,
+    ) -> Vec<(i64, i64, i64)> {
+        let per = 4 / bytes;
+        (0..per)
+            .flat_map(|e| {
+                let c = l.coords(t, (blk * words + w) * per + e);
+                (0..bytes).map(move |bb| (c[0], c[1], bb))
+            })
+            .collect()
+    }
+
+    fn stage(s: &Staged, rows: i64, cols: i64, bytes: i64, f: impl Fn(i64, i64) -> (i64, i64)) -> Mem {
+        let mut mem = Mem::default();
+        for r in 0..rows {
+            for c in 0..cols {
+                for bb in 0..bytes {
+                    let (x, y) = f(r, c);
+                    assert!(mem.insert(s.at(r, c * bytes + bb), (x, y, bb)).is_none());
+                }
+            }
+        }
+        mem
+    }
+
+    /// Every word every ldmatrix of the lowering delivers is the word of the fragment layout
+    /// `dot_layouts` promises, for A and for B in both scratch orientations, for each type.
+    #[test]
+    fn ldmatrix_delivers_the_fragments() {
+        let s8 = DType::Int {
+            bits: 8,
+            signedness: Signedness::Signless,
+        };
+        let i32t = DType::Int {
+            bits: 32,
+            signedness: Signedness::Signless,
+        };
+        for (m, n, k, ab, acc, warps) in [
+            (128, 128, 32, DType::F16, DType::F32, 8),
+            (64, 40, 64, DType::BF16, DType::F32, 2),
+            (32, 32, 16, DType::TF32, DType::F32, 4),
+            (32, 64, 64, s8, i32t, 2),
+        ] {
+            let d: DotLayouts = dot_layouts(m, n, k, ab, acc, warps).unwrap();
+            let bytes = d.inst.elem_bits() / 8;
+            let threads = warps * 32;
+            let (sa, _) = Staged::new(0, m, k * bytes);
+            let mem_a = stage(&sa, m, k, bytes, |r, c| (r, c));
+            for i in 0..d.rm {
+                for kk in 0..d.rk {
+                    let la: LaneAddr = a_lane_addr(&d, bytes, i, kk);
+                    let addrs = la.table(&sa, &d, threads);
+                    for t in 0..threads {
+                        for q in 0..4 {
+                            assert_eq!(
+                                ldmatrix(&mem_a, &addrs, t, q, false),
+                                expected(&d.a, t, i * d.rk + kk, 4, q, bytes),
+                                "A {ab:?}: thread {t}, instruction ({i}, {kk}), word {q}"
+                            );
+                        }
+                    }
+                }
+            }
+            let orientations: &[bool] = if bytes == 2 { &[true, false] } else { &[false] };
+            for &trans in orientations {
+                let (sb, mem_b) = if trans {
+                    let (sb, _) = Staged::new(0, k, n * bytes);
+                    (sb, stage(&sb, k, n, bytes, |r, c| (r, c)))
+                } else {
+                    let (sb, _) = Staged::new(0, n, k * bytes);
+                    (sb, stage(&sb, n, k, bytes, |r, c| (c, r)))
+                };
+                for kk in 0..d.rk {
+                    let mut j = 0;
+                    while j < d.rn {
+                        let pair = j + 1 < d.rn;
+                        let la = b_lane_addr(&d, bytes, trans, j, kk, pair);
+                        let addrs = la.table(&sb, &d, threads);
+                        for t in 0..threads {
+                            for q in 0..if pair { 4 } else { 2 } {
+                                let blk = kk * d.rn + j + q / 2;
+                                assert_eq!(
+                                    ldmatrix(&mem_b, &addrs, t, q, trans),
+                                    expected(&d.b, t, blk, 2, q % 2, bytes),
+                                    "B {ab:?} trans={trans}: thread {t}, fragment ({kk}, {}), word {}",
+                                    j + q / 2,
+                                    q % 2
+                                );
+                            }
+                        }
+                        j += if pair { 2 } else { 1 };
+                    }
+                }
+            }
+        }
+    }
 
     /// The 8 row addresses of one ldmatrix phase (8 consecutive rows, one 16-byte chunk
     /// column) hit 8 distinct 16-byte bank groups, for every row size the lowering swizzles;
