@@ -162,8 +162,13 @@ struct Lowering {
 
 type R<T> = Result<T, String>;
 
+/// The register type of an element: `tf32` lives in an f32 register (the tensor cores read its
+/// top 19 bits), every other type in its own.
 fn elem_type(ctx: &mut Context, d: DType) -> Type {
-    d.to_type(ctx)
+    match d {
+        DType::TF32 => DType::F32.to_type(ctx),
+        _ => d.to_type(ctx),
+    }
 }
 
 fn ty_of(ctx: &Context, v: Value) -> Option<TensorType> {
