@@ -153,7 +153,14 @@ pub struct DotLayouts {
 /// The warp grid is the one that loads the fewest operand rows per warp (`M/wm + N/wn`, each
 /// A row and B column costing the same bytes), preferring warp tiles whose N is a multiple of
 /// 16 (one `ldmatrix.x4` then loads two B fragments) and, on ties, more warps along M.
-pub fn dot_layouts(m: i64, n: i64, k: i64, ab: DType, acc: DType, warps: i64) -> Option<DotLayouts> {
+pub fn dot_layouts(
+    m: i64,
+    n: i64,
+    k: i64,
+    ab: DType,
+    acc: DType,
+    warps: i64,
+) -> Option<DotLayouts> {
     let inst = MmaInst::for_types(ab, acc)?;
     if warps < 1 || m < 1 || n < 1 || k < 1 || k % inst.k != 0 {
         return None;
@@ -220,7 +227,11 @@ mod tests {
         match k {
             // m16n8k16 .f16/.bf16: rows g for a0,a1,a4,a5; cols 2t + (i & 1) (+8 for i >= 4).
             16 => (
-                if i < 2 || (4..6).contains(&i) { g } else { g + 8 },
+                if i < 2 || (4..6).contains(&i) {
+                    g
+                } else {
+                    g + 8
+                },
                 t * 2 + (i & 1) + if i >= 4 { 8 } else { 0 },
             ),
             // m16n8k8 .tf32: rows g for a0,a2; cols t (+4 for a2, a3).
@@ -230,7 +241,11 @@ mod tests {
             ),
             // m16n8k32 .s8/.u8: rows g for a0..a3 and a8..a11; cols 4t + (i & 3) (+16 for i >= 8).
             32 => (
-                if i < 4 || (8..12).contains(&i) { g } else { g + 8 },
+                if i < 4 || (8..12).contains(&i) {
+                    g
+                } else {
+                    g + 8
+                },
                 t * 4 + (i & 3) + if i >= 8 { 16 } else { 0 },
             ),
             _ => unreachable!(),
@@ -285,9 +300,15 @@ mod tests {
     #[test]
     fn opcodes() {
         let f = MmaInst::for_types(DType::F16, DType::F32).unwrap();
-        assert_eq!(f.opcode(), "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+        assert_eq!(
+            f.opcode(),
+            "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"
+        );
         let t = MmaInst::for_types(DType::TF32, DType::F32).unwrap();
-        assert_eq!(t.opcode(), "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+        assert_eq!(
+            t.opcode(),
+            "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+        );
         let i = MmaInst::for_types(S8, I32).unwrap();
         assert_eq!(
             i.opcode(),
@@ -315,7 +336,10 @@ mod tests {
             assert_eq!(d.a.shape, vec![m, k]);
             assert_eq!(d.b.shape, vec![k, n]);
             let (tm, tn) = (m / d.wm, n / d.wn);
-            let (na, nb) = (inst.a_fragment().local_size(), inst.b_fragment().local_size());
+            let (na, nb) = (
+                inst.a_fragment().local_size(),
+                inst.b_fragment().local_size(),
+            );
             for t in 0..warps * 32 {
                 let (w, lane) = (t / 32, t % 32);
                 let (wi, wj) = (w / d.wn, w % d.wn);

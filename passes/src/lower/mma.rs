@@ -42,8 +42,8 @@ struct Staged {
 impl Staged {
     fn new(off: i64, rows: i64, row_bytes: i64) -> (Staged, i64) {
         let chunks = row_bytes / 16;
-        let shift = (chunks > 0 && chunks.count_ones() == 1)
-            .then(|| chunks.trailing_zeros().max(3));
+        let shift =
+            (chunks > 0 && chunks.count_ones() == 1).then(|| chunks.trailing_zeros().max(3));
         let s = Staged {
             off,
             row_bytes,
@@ -56,7 +56,7 @@ impl Staged {
     fn stride(&self) -> i64 {
         match self.shift {
             Some(_) => self.row_bytes,
-            None => (self.row_bytes / 16 | 1) * 16,
+            None => ((self.row_bytes / 16) | 1) * 16,
         }
     }
 
@@ -102,11 +102,7 @@ struct AddrCache {
 }
 
 impl AddrCache {
-    fn get(
-        &mut self,
-        want: Vec<i64>,
-        emit: impl FnOnce() -> Value,
-    ) -> (Value, i64) {
+    fn get(&mut self, want: Vec<i64>, emit: impl FnOnce() -> Value) -> (Value, i64) {
         for (have, v) in &self.regs {
             let d = want[0] - have[0];
             if want.iter().zip(have).all(|(w, h)| w - h == d) {
@@ -342,7 +338,8 @@ impl Lowering {
                 let s = a_store.expect("staged").st;
                 let la = a_lane_addr(&d, bytes, i, kk);
                 let lv = lanes.as_ref().expect("staged");
-                let (addr, off) = a_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
+                let (addr, off) =
+                    a_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
                 af.push(ldm(&mut b, 4, false, addr, off));
             }
             // B fragments: 2 words each.
@@ -359,7 +356,8 @@ impl Lowering {
                 let pair = j + 1 < d.rn;
                 let la = b_lane_addr(&d, bytes, b_trans, j, kk, pair);
                 let lv = lanes.as_ref().expect("staged");
-                let (addr, off) = b_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
+                let (addr, off) =
+                    b_cache.get(la.table(&s, &d, threads), || la.emit(&mut b, &s, lv));
                 let words = ldm(&mut b, if pair { 4 } else { 2 }, b_trans, addr, off);
                 bf.push(words[0..2].to_vec());
                 if pair {
@@ -553,7 +551,10 @@ mod tests {
         let warp0 = t / 32 * 32;
         let l = t % 32;
         let row_addr = |r: i64| addrs[(warp0 + q * 8 + r) as usize];
-        let at = |a: i64| *mem.get(&a).unwrap_or_else(|| panic!("address {a} not staged"));
+        let at = |a: i64| {
+            *mem.get(&a)
+                .unwrap_or_else(|| panic!("address {a} not staged"))
+        };
         if trans {
             let (r, c) = (2 * (l % 4), l / 4);
             (0..2)
@@ -561,7 +562,9 @@ mod tests {
                 .map(|(e, bb)| at(row_addr(r + e) + 2 * c + bb))
                 .collect()
         } else {
-            (0..4).map(|bb| at(row_addr(l / 4) + 4 * (l % 4) + bb)).collect()
+            (0..4)
+                .map(|bb| at(row_addr(l / 4) + 4 * (l % 4) + bb))
+                .collect()
         }
     }
 
@@ -583,7 +586,13 @@ mod tests {
             .collect()
     }
 
-    fn stage(s: &Staged, rows: i64, cols: i64, bytes: i64, f: impl Fn(i64, i64) -> (i64, i64)) -> Mem {
+    fn stage(
+        s: &Staged,
+        rows: i64,
+        cols: i64,
+        bytes: i64,
+        f: impl Fn(i64, i64) -> (i64, i64),
+    ) -> Mem {
         let mut mem = Mem::default();
         for r in 0..rows {
             for c in 0..cols {
@@ -687,11 +696,16 @@ mod tests {
             }
             for r0 in (0..64).step_by(8) {
                 for chunk in 0..row_bytes / 16 {
-                    let mut banks: Vec<i64> =
-                        (r0..r0 + 8).map(|r| (s.at(r, chunk * 16) / 16) % 8).collect();
+                    let mut banks: Vec<i64> = (r0..r0 + 8)
+                        .map(|r| (s.at(r, chunk * 16) / 16) % 8)
+                        .collect();
                     banks.sort_unstable();
                     banks.dedup();
-                    assert_eq!(banks.len(), 8, "{row_bytes} bytes, rows {r0}.., chunk {chunk}");
+                    assert_eq!(
+                        banks.len(),
+                        8,
+                        "{row_bytes} bytes, rows {r0}.., chunk {chunk}"
+                    );
                 }
             }
         }
