@@ -1,9 +1,9 @@
-// The layout-annotated tiled matmul (test/run/matmul_dot_acc_layout.mlir: tilus.dot on
+// The tiled matmul example (examples/matmul_dot.mlir: tilus.dot on
 // mma.sync with ldmatrix) assembles for sm_90a with no register spills. Skipped (reported as
 // ignored) where no ptxas is available; scripts/test.sh fetches one.
 //
 // REQUIRES: ptxas
-// RUN: tilus-run %S/../run/matmul_dot_acc_layout.mlir --dump-ptx > %t.ptx
+// RUN: tilus-run %S/../../examples/matmul_dot.mlir --dump-ptx > %t.ptx
 // RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2> %t.log
 // RUN: FileCheck %s --input-file %t.log
 //

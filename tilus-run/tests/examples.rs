@@ -452,6 +452,10 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "matmul_dot.mlir",
+        &[("matmul_dot", "matmul_dot"), ("matmul_ref", "matmul_dot")],
+    ),
+    (
         "mbarrier_loop.mlir",
         &[
             ("same_thread_loop", "mbarrier_same_thread_loop"),
@@ -571,6 +575,11 @@ fn hopper_matmul_v0() {
         true,
         matmul_reference,
     );
+}
+
+#[test]
+fn matmul_dot() {
+    check_kernel("matmul_dot.mlir", "matmul_dot", true, matmul_reference);
 }
 
 #[test]
