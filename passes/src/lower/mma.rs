@@ -23,7 +23,9 @@
 //! ldmatrix and swizzle addresses are computed once per distinct pattern: two (instruction,
 //! K step) pairs whose addresses differ by the same byte count in every thread of the group
 //! (checked at compile time over all threads) share a register and an immediate offset.
-//! The result has the type's layout if it names one, else the accumulator fragment.
+//! The result has the type's layout if it names one, else the default layout, as every other
+//! layout-less tile: a layout-less accumulator thus goes through the scratch twice per dot
+//! (in and out of the fragment) until `infer-layouts` writes the fragment layout into the types.
 
 use super::*;
 use tilus_dialects::layout_mma::{dot_layouts, DotLayouts};
@@ -385,16 +387,17 @@ impl Lowering {
         if staged {
             SyncOp::build(&mut b);
         }
-        match tr.register_layout() {
-            Some(l) if !l.same_mapping(&d.acc) => {
-                self.set_tile(r, acc, d.acc.clone(), false);
-                let vals = match self.gather(ctx, r, &l) {
-                    Ok(v) => v,
-                    Err(_) => self.convert_via_shared(ctx, o, r, &l)?,
-                };
-                self.set_tile(r, vals, l, false);
-            }
-            _ => self.set_tile(r, acc, d.acc, false),
+        // The result in its type's layout, else the default one: what an scf.for carrying it
+        // from a layout-less init expects (infer-layouts writes the fragment layout into the
+        // types, and then nothing moves here).
+        let lr = Self::result_layout(ctx, o, r)?;
+        self.set_tile(r, acc, d.acc.clone(), false);
+        if !lr.same_mapping(&d.acc) {
+            let vals = match self.gather(ctx, r, &lr) {
+                Ok(v) => v,
+                Err(_) => self.convert_via_shared(ctx, o, r, &lr)?,
+            };
+            self.set_tile(r, vals, lr, false);
         }
         Ok(true)
     }
