@@ -577,9 +577,16 @@ fn hopper_matmul_v0() {
     );
 }
 
+/// B is bound through a transposed strided view, so its buffer is the flat `n·k` elements.
 #[test]
 fn matmul_dot() {
-    check_kernel("matmul_dot.mlir", "matmul_dot", true, matmul_reference);
+    check_kernel("matmul_dot.mlir", "matmul_dot", true, |s| {
+        let (m, n, k) = (s.int("m"), s.int("n"), s.int("k"));
+        let a = s.input("a", DType::F16, &[m, k]);
+        let b = s.input("b", DType::F16, &[n * k]);
+        let want = matmul_nt(a, b, m as usize, n as usize, k as usize);
+        vec![expect("c", DType::F16, &[m, n], want, F16_MATMUL)]
+    });
 }
 
 #[test]
