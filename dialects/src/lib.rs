@@ -14,6 +14,7 @@ mod common;
 pub mod func;
 pub mod layout;
 pub mod layout_algebra;
+pub mod layout_mma;
 pub mod mbarrier;
 pub mod ptx;
 pub mod scf;

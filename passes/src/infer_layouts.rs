@@ -45,8 +45,9 @@ use crate::{declare_pass, Changed, Pass, Statistics};
 use rustc_hash::FxHashMap;
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::RegisterLayout;
+use tilus_dialects::layout_mma::dot_layouts;
 use tilus_dialects::scf::{ForOp, IfOp};
-use tilus_dialects::tilus::{KernelOp, ReduceOp, TilusOpKind};
+use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, TilusOpKind};
 use tilus_dialects::tilus_types::{Space, TensorType, DYN};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
 
@@ -106,9 +107,32 @@ impl Pass for InferLayouts {
 }
 
 /// The layout of a `tilus.dot` result (and its `c`) of `shape` over `threads` threads: the
-/// accumulator layout of the dot lowering. One function so the tensor-core lowering's fragment
-/// can be named here once.
-pub fn dot_anchor(shape: &[i64], bits: u32, threads: i64) -> RegisterLayout {
+/// accumulator fragment of the tensor-core lowering (`layout_mma::dot_layouts`, the layout the
+/// `mma.sync` instructions leave their results in) when the dot has one, so the accumulator
+/// never moves between k-steps; otherwise (types or shapes the tensor cores do not take, which
+/// lower through the SIMT path) the access layout of the result's shape.
+pub fn dot_anchor(
+    ctx: &Context,
+    dot: DotOp,
+    shape: &[i64],
+    bits: u32,
+    threads: i64,
+) -> RegisterLayout {
+    let tensor = |v: Value| TensorType::of(ctx, ctx.value_type(v));
+    if let (Some(a), Some(r)) = (tensor(dot.a(ctx)), tensor(dot.result(ctx))) {
+        if a.shape.len() == 2 && shape.len() == 2 && threads > 0 && threads % 32 == 0 {
+            if let Some(l) = dot_layouts(
+                shape[0],
+                shape[1],
+                a.shape[1],
+                a.dtype,
+                r.dtype,
+                threads / 32,
+            ) {
+                return l.acc;
+            }
+        }
+    }
     access_layout(shape, bits, threads, shape.len() - 1, &[])
 }
 
@@ -492,7 +516,7 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
                 let res = defs[0];
                 if g.class[res].fixed.is_none() {
                     let cl = &g.class[res];
-                    g.class[res].fixed = Some(dot_anchor(&cl.shape, cl.bits, cl.threads));
+                    g.class[res].fixed = Some(dot_anchor(ctx, d, &cl.shape, cl.bits, cl.threads));
                 }
                 if let Some(i) = reg_operands.iter().position(|&i| ctx.operands(o)[i] == c) {
                     g.ties.push((uses[i], res, o));

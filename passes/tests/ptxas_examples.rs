@@ -141,16 +141,18 @@ fn no_copies_in_mma(ptx: &str) {
     }
 }
 
-/// Hopper v0: TMA into swizzled shared tiles, `tilus.dot` (the SIMT dot: f32 staging in the
-/// shared scratch, a k loop of fma.rn.f32), the cast and store of the f16 tile; and the
-/// `matmul_ref` kernel (global loads and `tilus.dot`).
+/// Hopper v0: TMA into swizzled shared tiles, `tilus.dot` (mma.sync on fragments loaded by
+/// ldmatrix from the shared scratch), the cast and store of the f16 tile; and the `matmul_ref`
+/// kernel (global loads and `tilus.dot`).
 #[test]
 fn hopper_matmul_v0_tma() {
     let ptx = lower("hopper_matmul_v0_tma", &[]);
     assert!(ptx.contains("cp.async.bulk.tensor.2d"));
     assert!(ptx.contains(".param .align 64 .b8 hopper_matmul_v0_param_6[128]"));
     assert!(ptx.contains(".param .align 64 .b8 hopper_matmul_v0_param_7[128]"));
-    assert!(ptx.contains("fma.rn.f32"));
+    assert!(ptx.contains("ldmatrix.sync.aligned.m8n8.x4.shared.b16"));
+    assert!(ptx.contains("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"));
+    assert!(!ptx.contains("fma.rn.f32"), "a SIMT dot is left");
     assert!(ptx.contains("cvt.rn.f16.f32"));
     assemble("hopper_matmul_v0_tma", &ptx);
 }

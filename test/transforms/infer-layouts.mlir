@@ -168,3 +168,26 @@ tilus.kernel @dot_and_shuffle(%p: !tilus.ptr<f32>, %s: f32) warps(1) blocks(affi
   %y = tilus.shuffle_up %x, %c1 : !tilus.reg<32xf32>
   tilus.store_global %y, %v[%c0] : !tilus.reg<32xf32>, !tilus.global<32xf32>
 }
+
+// -----
+
+// An f16 dot the tensor cores take: the result and c take mma.sync's accumulator fragment
+// (layout_mma::dot_layouts over the 4 warps, here 2 x 2 warps of 32 x 32, each repeating the
+// m16n8 fragment 2 x 4 times), so the accumulator of a k-loop never moves; a and b keep their
+// load layouts (the lowering stages them through shared memory for ldmatrix).
+// CHECK-LABEL: tilus.kernel @dot_on_tensor_cores
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<64x32xf16, layout =
+// CHECK:         tilus.dot {{.*}} -> !tilus.reg<64x64xf32, layout = [[ACC:spatial\(2, 2\) \* local\(2, 1\) \* column_local\(2, 4\) \* spatial\(8, 4\) \* local\(1, 2\)]]>
+// CHECK:         tilus.store_global {{.*}} : !tilus.reg<64x64xf32, layout = [[ACC]]>
+tilus.kernel @dot_on_tensor_cores(%pa: !tilus.ptr<f16>, %pb: !tilus.ptr<f16>, %pc: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0, d1, d2) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %ga = tilus.global_view %pa : !tilus.ptr<f16> -> !tilus.global<64x32xf16>
+  %gb = tilus.global_view %pb : !tilus.ptr<f16> -> !tilus.global<32x64xf16>
+  %gc = tilus.global_view %pc : !tilus.ptr<f32> -> !tilus.global<64x64xf32>
+  %a = tilus.load_global %ga[%c0, %c0] : !tilus.global<64x32xf16> -> !tilus.reg<64x32xf16>
+  %b = tilus.load_global %gb[%c0, %c0] : !tilus.global<32x64xf16> -> !tilus.reg<32x64xf16>
+  %c = tilus.register_tensor init(%zero : f32) : !tilus.reg<64x64xf32>
+  %d = tilus.dot %a, %b, %c : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+  tilus.store_global %d, %gc[%c0, %c0] : !tilus.reg<64x64xf32>, !tilus.global<64x64xf32>
+}

@@ -466,6 +466,10 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "matmul_dot.mlir",
+        &[("matmul_dot", "matmul_dot"), ("matmul_ref", "matmul_dot")],
+    ),
+    (
         "mbarrier_loop.mlir",
         &[
             ("same_thread_loop", "mbarrier_same_thread_loop"),
@@ -585,6 +589,18 @@ fn hopper_matmul_v0() {
         true,
         matmul_reference,
     );
+}
+
+/// B is bound through a transposed strided view, so its buffer is the flat `n·k` elements.
+#[test]
+fn matmul_dot() {
+    check_kernel("matmul_dot.mlir", "matmul_dot", true, |s| {
+        let (m, n, k) = (s.int("m"), s.int("n"), s.int("k"));
+        let a = s.input("a", DType::F16, &[m, k]);
+        let b = s.input("b", DType::F16, &[n * k]);
+        let want = matmul_nt(a, b, m as usize, n as usize, k as usize);
+        vec![expect("c", DType::F16, &[m, n], want, F16_MATMUL)]
+    });
 }
 
 #[test]

@@ -69,6 +69,9 @@ use tilus_ir::{
     BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type, TypeKind, Value,
 };
 
+#[path = "mma.rs"]
+mod mma;
+
 declare_pass! {
     /// The pass. It has no options.
     pub struct LowerTiles {
@@ -160,8 +163,13 @@ struct Lowering {
 
 type R<T> = Result<T, String>;
 
+/// The register type of an element: `tf32` lives in an f32 register (the tensor cores read its
+/// top 19 bits), every other type in its own.
 fn elem_type(ctx: &mut Context, d: DType) -> Type {
-    d.to_type(ctx)
+    match d {
+        DType::TF32 => DType::F32.to_type(ctx),
+        _ => d.to_type(ctx),
+    }
 }
 
 fn ty_of(ctx: &Context, v: Value) -> Option<TensorType> {
@@ -593,7 +601,9 @@ impl Lowering {
                 Ok(true)
             }
             Some(K::Dot(_)) => {
-                self.dot(ctx, o)?;
+                if !self.dot_mma(ctx, o)? {
+                    self.dot(ctx, o)?;
+                }
                 Ok(true)
             }
             _ => {

@@ -1,0 +1,11 @@
+// The tiled matmul example (examples/matmul_dot.mlir: tilus.dot on
+// mma.sync with ldmatrix) assembles for sm_90a with no register spills. Skipped (reported as
+// ignored) where no ptxas is available; scripts/test.sh fetches one.
+//
+// REQUIRES: ptxas
+// RUN: tilus-run %S/../../examples/matmul_dot.mlir --dump-ptx > %t.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2> %t.log
+// RUN: FileCheck %s --input-file %t.log
+//
+// CHECK: Compiling entry function 'matmul_dot' for 'sm_90a'
+// CHECK: 0 bytes spill stores, 0 bytes spill loads
