@@ -36,3 +36,27 @@ bench softmax --arg m=16384
 bench gemv --arg m=16384 --arg k=8192
 bench column_sum --arg m=8192 --arg n=8192
 bench transpose --arg m=8192 --arg n=8192
+echo "## 3. tilus.dot on the tensor cores: GPU vs interpreter, then beside in-process cuBLAS at 4096^3" | tee -a "$log"
+# cuBLAS is loaded at run time: the toolkit's and PyTorch's copies on the loader's path.
+cublas_dirs=$(python3 - <<'PY' 2>/dev/null
+import glob, os, sys
+ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
+for p in sys.path:
+    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
+print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
+PY
+)
+export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+for f in examples/matmul_dot.mlir test/run/matmul_dot_no_layouts.mlir; do
+  name=$(basename "$f" .mlir)
+  for sz in "" "--arg m=512 --arg n=384 --arg k=256"; do
+    if "$bin" "$f" --kernel matmul_dot --no-reference --backend cuda --compare-backends $sz >"$out/$name.check" 2>&1; then
+      echo "$name $sz: GPU vs interpreter ok ($(grep -m1 -i 'max abs' "$out/$name.check" | head -c 120))" | tee -a "$log"
+    else
+      echo "$name $sz: FAILED" | tee -a "$log"; tail -5 "$out/$name.check" | tee -a "$log"
+    fi
+  done
+  "$bin" "$f" --kernel matmul_dot --no-reference --backend cuda --arg m=4096 --arg n=4096 --arg k=4096 \
+    --bench --bench-reps 30 --bench-warmup 5 --flops $((2 * 4096 * 4096 * 4096)) --compare cublas >"$out/$name.bench" 2>&1
+  echo "$name 4096^3: $(grep -E '^(bench|cublas):' "$out/$name.bench" | tr '\n' ' ')" | tee -a "$log"
+done
