@@ -72,6 +72,9 @@ pub(crate) trait LowerBuilder {
     fn select(&mut self, c: Value, a: Value, b: Value) -> Value;
     /// Conjunction of predicates (`true` for none).
     fn all(&mut self, ps: &[Value]) -> Value;
+    /// Whether this thread is replica 0 of a replicated layout (every replica digit in `reps`
+    /// is 0), so one copy of each element is stored; `None` when nothing is replicated.
+    fn replica0(&mut self, reps: &[Value]) -> Option<Value>;
     /// `ptx.inst opcode` with a form (`$N` = operand N), results, and an optional guard.
     fn inst(
         &mut self,
@@ -227,6 +230,17 @@ impl LowerBuilder for OpBuilder<'_> {
             None => self.cbool(true),
             Some(first) => it.fold(first, |acc, p| self.and(acc, p)),
         }
+    }
+    fn replica0(&mut self, reps: &[Value]) -> Option<Value> {
+        if reps.is_empty() {
+            return None;
+        }
+        let zero = self.c32(0);
+        let cs: Vec<Value> = reps
+            .iter()
+            .map(|r| self.cmpi(CmpIPredicate::Eq, *r, zero))
+            .collect();
+        Some(self.all(&cs))
     }
     fn inst(
         &mut self,

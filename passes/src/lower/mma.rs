@@ -475,16 +475,7 @@ impl Lowering {
         let mut b = before(ctx, o);
         let base = crate::lower::shared_memory::smem_base(&mut b);
         let base = b.add_const(base, self.scratch_off);
-        let zero = b.c32(0);
-        let guard = if reps.is_empty() {
-            None
-        } else {
-            let cs: Vec<Value> = reps
-                .iter()
-                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
-                .collect();
-            Some(b.all(&cs))
-        };
+        let guard = b.replica0(&reps);
         let elem = b.ctx().value_type(vals[0]);
         let mut cache = AddrCache { regs: Vec::new() };
         for l in (0..nl).step_by(vw as usize) {

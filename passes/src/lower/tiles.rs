@@ -831,15 +831,7 @@ impl Lowering {
         }
         let fast = b.all(&conds);
         // Replica 0 issues stores.
-        let rep = if reps.is_empty() {
-            None
-        } else {
-            let c: Vec<Value> = reps
-                .iter()
-                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
-                .collect();
-            Some(b.all(&c))
-        };
+        let rep = b.replica0(&reps);
         Ok(GPlan {
             idx,
             ext: v.ext,
@@ -998,16 +990,7 @@ impl Lowering {
             let x = b.mul_const(tp[d], *s);
             toff = b.add(toff, x);
         }
-        let zero = b.c32(0);
-        let rep = if reps.is_empty() || !store {
-            None
-        } else {
-            let c: Vec<Value> = reps
-                .iter()
-                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
-                .collect();
-            Some(b.all(&c))
-        };
+        let rep = if store { b.replica0(&reps) } else { None };
         let mut out = Vec::new();
         for l in 0..n {
             let lp = lpart(&layout, l);
@@ -1452,16 +1435,7 @@ impl Lowering {
             }
             vw
         };
-        let zero = b.c32(0);
-        let rep = if reps.is_empty() {
-            None
-        } else {
-            let c: Vec<Value> = reps
-                .iter()
-                .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
-                .collect();
-            Some(b.all(&c))
-        };
+        let rep = b.replica0(&reps);
         let offset = |l: &RegisterLayout, i: i64| -> i64 {
             lpart(l, i).iter().zip(&rm).map(|(c, s)| c * s).sum()
         };
@@ -1774,16 +1748,7 @@ impl Lowering {
             let mut b = before(ctx, o);
             let base = super::shared_memory::smem_base(&mut b);
             let base = b.add_const(base, scratch + off);
-            let zero = b.c32(0);
-            let rep = if reps.is_empty() {
-                None
-            } else {
-                let cs: Vec<Value> = reps
-                    .iter()
-                    .map(|r| b.cmpi(CmpIPredicate::Eq, *r, zero))
-                    .collect();
-                Some(b.all(&cs))
-            };
+            let rep = b.replica0(&reps);
             let row = b.mul_const(tp[0], stride * 4);
             let col = b.mul_const(tp[1], 4);
             let x = b.add(row, col);
