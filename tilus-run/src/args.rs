@@ -416,11 +416,14 @@ fn int_range(d: DType) -> (i128, i128) {
     }
 }
 
-/// Rounds a scalar to a float dtype (round to nearest even).
+/// Rounds a scalar to a float dtype: to nearest even, except that f16 goes through f32 first
+/// (round to f32, then to f16), which is what `half::f16::from_f64` does on x86 with F16C and
+/// what random inputs have always been made with (their golden hashes depend on it), written
+/// out so it is the same on every machine and fast enough for millions of inputs.
 fn round_scalar(d: DType, x: f64) -> f64 {
     match d {
         DType::F64 => x,
-        DType::F16 => half::f16::from_f64(x).to_f64(),
+        DType::F16 => crate::tensor::round_to(DType::F16, x as f32 as f64),
         DType::BF16 => half::bf16::from_f64(x).to_f64(),
         _ => x as f32 as f64,
     }
@@ -732,12 +735,15 @@ fn check_buffer_size(
 /// A small seeded generator (SplitMix64): reproducible inputs without a dependency.
 pub struct SplitMix64(u64);
 
+/// SplitMix64's increment: the state after `i` draws is the seed plus `i` times it.
+const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
 impl SplitMix64 {
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.0 = self.0.wrapping_add(SPLITMIX_GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -759,24 +765,47 @@ fn fnv1a(s: &str) -> u64 {
 }
 
 /// Random values for a buffer, from `seed` and the buffer's name (so adding a parameter does not
-/// change the others). Never all zero.
+/// change the others). Never all zero. Element `i` is the generator's `i + 1`-th draw, and a
+/// SplitMix64 state after `i` draws is `seed + i·γ`, so large buffers are filled in chunks on
+/// all cores with the same numbers as one sequential pass.
 pub fn random_values(dtype: DType, n: usize, seed: u64, name: &str) -> Vec<f64> {
-    let mut rng = SplitMix64::new(seed ^ fnv1a(name));
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| match dtype {
-            DType::Int { bits: 1, .. } => (rng.next_u64() >> 63) as f64,
+    let start = seed ^ fnv1a(name);
+    let draw = |u: u64| -> f64 {
+        match dtype {
+            DType::Int { bits: 1, .. } => (u >> 63) as f64,
             DType::Int {
                 signedness: Signedness::Unsigned,
                 ..
-            } => (rng.next_u64() >> 60) as f64,
+            } => (u >> 60) as f64,
             DType::Int { bits, .. } if bits < 5 => {
                 let half = 1i64 << (bits - 1);
-                ((rng.next_u64() % (2 * half) as u64) as i64 - half) as f64
+                ((u % (2 * half) as u64) as i64 - half) as f64
             }
-            DType::Int { .. } => ((rng.next_u64() >> 60) as i64 - 8) as f64,
-            _ => round_scalar(dtype, 2.0 * rng.next_f64() - 1.0),
-        })
-        .collect();
+            DType::Int { .. } => ((u >> 60) as i64 - 8) as f64,
+            _ => round_scalar(dtype, 2.0 * ((u >> 11) as f64 / (1u64 << 53) as f64) - 1.0),
+        }
+    };
+    let fill = |out: &mut [f64], first: usize| {
+        let mut rng =
+            SplitMix64::new(start.wrapping_add((first as u64).wrapping_mul(SPLITMIX_GAMMA)));
+        for v in out.iter_mut() {
+            *v = draw(rng.next_u64());
+        }
+    };
+    let mut v = vec![0.0f64; n];
+    const CHUNK: usize = 1 << 18;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    if n < 2 * CHUNK || threads < 2 {
+        fill(&mut v, 0);
+    } else {
+        let per = n.div_ceil(threads).next_multiple_of(CHUNK);
+        std::thread::scope(|sc| {
+            for (j, part) in v.chunks_mut(per).enumerate() {
+                let fill = &fill;
+                sc.spawn(move || fill(part, j * per));
+            }
+        });
+    }
     if !v.is_empty() && v.iter().all(|x| *x == 0.0) {
         v[0] = 1.0;
     }

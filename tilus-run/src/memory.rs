@@ -82,7 +82,10 @@ impl GlobalMemory {
     pub fn add(&mut self, name: &str, t: &Tensor) -> usize {
         let size = storage_bytes(t.dtype);
         let mut bytes = vec![0u8; size * t.data.len()];
-        encode_contiguous(t.dtype, &mut bytes, &t.data);
+        crate::tensor::par_chunks_mut(&mut bytes, size, |off, chunk| {
+            let first = off / size;
+            encode_contiguous(t.dtype, chunk, &t.data[first..first + chunk.len() / size]);
+        });
         self.buffers.push(GlobalBuffer {
             name: name.to_string(),
             dtype: t.dtype,

@@ -116,14 +116,21 @@ impl Tensor {
             "{} values for a tile of shape {shape:?} ({n} elements)",
             data.len()
         );
-        // The dispatch on the dtype once for the loop (inputs of millions of elements).
+        // The dispatch on the dtype once for the loop (inputs of millions of elements, split
+        // over the cores).
         match dtype {
             DType::F64 => {}
-            DType::F32 => data.iter_mut().for_each(|v| *v = *v as f32 as f64),
-            DType::F16 => data.iter_mut().for_each(|v| {
-                *v = round_normal_fast(*v, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(*v))
+            DType::F32 => par_chunks_mut(&mut data, 1, |_, c| {
+                c.iter_mut().for_each(|v| *v = *v as f32 as f64)
             }),
-            _ => data.iter_mut().for_each(|v| *v = round_to(dtype, *v)),
+            DType::F16 => par_chunks_mut(&mut data, 1, |_, c| {
+                c.iter_mut().for_each(|v| {
+                    *v = round_normal_fast(*v, F16_FAST).unwrap_or_else(|| F16_FORMAT.round(*v))
+                })
+            }),
+            _ => par_chunks_mut(&mut data, 1, |_, c| {
+                c.iter_mut().for_each(|v| *v = round_to(dtype, *v))
+            }),
         }
         Tensor {
             dtype,
@@ -655,6 +662,31 @@ pub(crate) fn decode_contiguous_into(dtype: DType, bytes: &[u8], out: &mut Vec<f
             out.extend(bytes.chunks_exact(n).map(|c| decode(dtype, c)))
         }
     }
+}
+
+/// Runs `f` on `data` in one chunk per core when `data` is large (millions of elements:
+/// inputs and outputs of realistic sizes), else on the whole slice. Chunks start at multiples
+/// of `unit` elements; `f` gets each chunk's offset. For element-wise passes whose result does
+/// not depend on the split.
+pub(crate) fn par_chunks_mut<T: Send>(
+    data: &mut [T],
+    unit: usize,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    const MIN: usize = 1 << 20;
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let unit = unit.max(1);
+    if data.len() < 2 * MIN || threads < 2 {
+        f(0, data);
+        return;
+    }
+    let per = data.len().div_ceil(threads).next_multiple_of(unit);
+    std::thread::scope(|sc| {
+        for (j, part) in data.chunks_mut(per).enumerate() {
+            let f = &f;
+            sc.spawn(move || f(j * per, part));
+        }
+    });
 }
 
 /// [`encode_many`] for consecutive elements: `bytes` receives exactly `values`, in order.
