@@ -28,15 +28,7 @@ LOWERING=${LOWERING:-}
 REPS=${REPS:-30}
 DTYPES=${DTYPES:-"f16 bf16"}
 SHAPES=${SHAPES:-"4096,4096,4096 8192,8192,8192 1024,1024,1024 2048,2048,2048 16384,16384,16384 16384,1024,4096 1024,16384,4096 4096,4096,16384 8192,2048,8192 2048,8192,1024 16384,16384,1024 1024,1024,16384 4096,16384,8192"}
-cublas_dirs=$(python3 - <<'PY' 2>/dev/null
-import glob, os, sys
-ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
-for p in sys.path:
-    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
-print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
-PY
-)
-export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$(dirname "$0")/cublas_path.sh"
 num_sms=$(python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)' 2>/dev/null || echo 132)
 lflag=()
 [ -n "$LOWERING" ] && lflag=(--lowering "$LOWERING")

@@ -37,16 +37,7 @@ bench gemv --arg m=16384 --arg k=8192
 bench column_sum --arg m=8192 --arg n=8192
 bench transpose --arg m=8192 --arg n=8192
 echo "## 3. tilus.dot on the tensor cores: GPU vs interpreter, then beside in-process cuBLAS at 4096^3" | tee -a "$log"
-# cuBLAS is loaded at run time: the toolkit's and PyTorch's copies on the loader's path.
-cublas_dirs=$(python3 - <<'PY' 2>/dev/null
-import glob, os, sys
-ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
-for p in sys.path:
-    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
-print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
-PY
-)
-export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$(dirname "$0")/cublas_path.sh"
 for f in examples/matmul_dot.mlir test/run/matmul_dot_no_layouts.mlir; do
   name=$(basename "$f" .mlir)
   for sz in "" "--arg m=512 --arg n=384 --arg k=256"; do

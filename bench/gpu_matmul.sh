@@ -25,16 +25,7 @@ mkdir -p "$out" "$tmp"
 SIZES=${SIZES:-"4096 8192"}
 EXAMPLES=${EXAMPLES:-"examples/hopper_matmul_v1_wgmma.mlir examples/hopper_matmul_v2_pipeline.mlir examples/hopper_matmul_v3_warp_specialized.mlir"}
 LOWERINGS=${LOWERINGS:-default}
-# tilus-run loads libcublas at run time: put the toolkit's and PyTorch's copies on the path.
-cublas_dirs=$(python3 - <<'PY' 2>/dev/null
-import glob, os, sys
-ds = ["/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib"]
-for p in sys.path:
-    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
-print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
-PY
-)
-export LD_LIBRARY_PATH="${cublas_dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$(dirname "$0")/cublas_path.sh"
 num_sms=$(nvidia-smi --query-gpu=name --format=csv,noheader >/dev/null 2>&1 && python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)' 2>/dev/null || echo 132)
 table=$out/matmul.txt
 : >"$table"

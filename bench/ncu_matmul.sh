@@ -2,14 +2,7 @@
 # ncu metrics of a persistent Hopper matmul example (EX, size S) and of cuBLAS in the same process:
 #   device: run(command="EX=examples/hopper_matmul_v5_cluster.mlir bash bench/ncu_matmul.sh", carry=["target/release/tilus-run"])
 set -u
-export LD_LIBRARY_PATH=$(python3 - <<'PY'
-import glob, os, sys
-ds = ["/usr/local/cuda/lib64"]
-for p in sys.path:
-    ds += glob.glob(os.path.join(p, "nvidia", "*", "lib")) + glob.glob(os.path.join(p, "nvidia", "cu*", "lib"))
-print(":".join(d for d in ds if glob.glob(os.path.join(d, "libcublas.so*"))))
-PY
-):${LD_LIBRARY_PATH:-}
+source "$(dirname "$0")/cublas_path.sh"
 NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu)
 s=${S:-4096}
 EX=${EX:-examples/hopper_matmul_v4_persistent.mlir}

@@ -1716,6 +1716,21 @@ fn check_async_readers(an: &Analysis, kernel: OpId, errors: &mut Vec<Diagnostic>
     }
 }
 
+/// The stage indices of the shared-memory operands of `m` (the first index of each operand's
+/// `tilus.slice_shared`); `None` when a shared operand is not a slice of a staged buffer.
+fn shared_stage_indices(ctx: &Context, m: WgmmaOp) -> Option<Vec<Value>> {
+    let mut out = Vec::new();
+    for operand in [m.a(ctx), m.b(ctx)] {
+        if TensorType::of_ref(ctx, ctx.value_type(operand))
+            .is_some_and(|t| t.space != tilus_dialects::tilus_types::Space::Shared)
+        {
+            continue;
+        }
+        out.push(stage_index(ctx, operand)?);
+    }
+    Some(out)
+}
+
 /// The stage index a shared operand reads: the first index of the `tilus.slice_shared` it is a
 /// view of (through permutations); `None` for a whole buffer.
 fn stage_index(ctx: &Context, mut v: Value) -> Option<Value> {
@@ -1747,15 +1762,10 @@ fn may_read_relative(
     let Some((base, s, c)) = relative_ring(an, f, released) else {
         return true;
     };
-    for operand in [m.a(ctx), m.b(ctx)] {
-        if TensorType::of_ref(ctx, ctx.value_type(operand))
-            .is_some_and(|t| t.space != tilus_dialects::tilus_types::Space::Shared)
-        {
-            continue;
-        }
-        let Some(idx) = stage_index(ctx, operand) else {
-            return true;
-        };
+    let Some(indices) = shared_stage_indices(ctx, m) else {
+        return true;
+    };
+    for idx in indices {
         match relative_ring(an, f, idx) {
             Some((b, s2, c2)) if b == base && s2 == s => {
                 if (c - c2 + lag).rem_euclid(s) == 0 {
@@ -1856,15 +1866,10 @@ fn may_read_stage(an: &Analysis, mma: OpId, lag: i64, op: OpId) -> bool {
     let Ok(rel) = an.slot(released, lp) else {
         return may_read_relative(an, m, lag, released, lp);
     };
-    for operand in [m.a(ctx), m.b(ctx)] {
-        if TensorType::of_ref(ctx, ctx.value_type(operand))
-            .is_some_and(|t| t.space != tilus_dialects::tilus_types::Space::Shared)
-        {
-            continue;
-        }
-        let Some(idx) = stage_index(ctx, operand) else {
-            return true;
-        };
+    let Some(indices) = shared_stage_indices(ctx, m) else {
+        return true;
+    };
+    for idx in indices {
         let Ok(read) = an.slot(idx, lp) else {
             return true;
         };

@@ -785,27 +785,14 @@ pub fn random_values(dtype: DType, n: usize, seed: u64, name: &str) -> Vec<f64> 
             _ => round_scalar(dtype, 2.0 * ((u >> 11) as f64 / (1u64 << 53) as f64) - 1.0),
         }
     };
-    let fill = |out: &mut [f64], first: usize| {
+    let mut v = vec![0.0f64; n];
+    crate::tensor::par_chunks_mut(&mut v, 1, |first, out| {
         let mut rng =
             SplitMix64::new(start.wrapping_add((first as u64).wrapping_mul(SPLITMIX_GAMMA)));
-        for v in out.iter_mut() {
-            *v = draw(rng.next_u64());
+        for x in out.iter_mut() {
+            *x = draw(rng.next_u64());
         }
-    };
-    let mut v = vec![0.0f64; n];
-    const CHUNK: usize = 1 << 18;
-    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    if n < 2 * CHUNK || threads < 2 {
-        fill(&mut v, 0);
-    } else {
-        let per = n.div_ceil(threads).next_multiple_of(CHUNK);
-        std::thread::scope(|sc| {
-            for (j, part) in v.chunks_mut(per).enumerate() {
-                let fill = &fill;
-                sc.spawn(move || fill(part, j * per));
-            }
-        });
-    }
+    });
     if !v.is_empty() && v.iter().all(|x| *x == 0.0) {
         v[0] = 1.0;
     }

@@ -58,7 +58,7 @@ use tilus_dialects::tcgen05::Tcgen05OpKind as C;
 use tilus_dialects::threadgroup::group_of;
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
-    GlobalViewOp, KernelOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
+    GlobalViewOp, RegisterTensorOp, SharedAddrOp, SharedTensorOp, ThreadIdOp, WarpIdOp,
 };
 use tilus_dialects::tilus_types::{
     attr_i64s, barrier_count, prop_i64, DType, Space, TensorType, DYN,
@@ -692,8 +692,7 @@ fn lower_kernel(ctx: &mut Context, k: OpId) -> Result<u64, Vec<Diagnostic>> {
         maps: existing_maps(ctx, k),
         uses_tcgen05: false,
         wgmma_keeps_pending: ops.iter().any(|&o| {
-            matches!(AsyncKind::of(ctx, o), Some(AsyncKind::W(W::WaitGroup(_))))
-                && prop_i64(ctx, o, "pending").unwrap_or(0) > 0
+            matches!(AsyncKind::of(ctx, o), Some(AsyncKind::W(W::WaitGroup(w))) if w.pending(ctx) > 0)
         }),
         dead: Vec::new(),
     };
@@ -796,6 +795,7 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
         }
     }
     let loc = ctx.op(inits[0].0).loc;
+    let clustered = tilus_dialects::mbarrier::cluster_ctas(ctx, inits[0].0).unwrap_or(1) > 1;
     let mut b = OpBuilder::new(ctx);
     b.set_loc(loc);
     match anchor {
@@ -819,7 +819,7 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
         }
     }
     b.inst0("fence.mbarrier_init.release.cluster", "", &[], None);
-    if cluster_ctas(b.ctx(), kn.op) > 1 {
+    if clustered {
         // Peers multicast into these barriers and arrive on them remotely: no CTA of the
         // cluster may start before every CTA's barriers are initialized.
         b.inst0("barrier.cluster.arrive.release.aligned", "", &[], None);
@@ -830,14 +830,6 @@ fn init_barriers(ctx: &mut Context, kn: &mut Kernel, allocs: &[OpId]) -> Result<
     // The prologue ends here: later entry code (the leader predicate) goes after it.
     kn.body_start = anchor;
     Ok(())
-}
-
-/// The number of CTAs in the kernel's cluster (1 without one).
-fn cluster_ctas(ctx: &Context, kernel: OpId) -> i64 {
-    KernelOp::cast(ctx, kernel)
-        .and_then(|k| k.cluster(ctx))
-        .and_then(|a| attr_i64s(ctx, a))
-        .map_or(1, |v| v.iter().map(|x| (*x).max(1)).product())
 }
 
 /// The leader-lane predicate (`elect.sync`), computed once at kernel entry after the
@@ -1025,8 +1017,8 @@ fn lower_op(ctx: &mut Context, kn: &mut Kernel, o: OpId) -> Result<(), String> {
         AsyncKind::W(W::CommitGroup(_)) => {
             before(ctx, o).inst0("wgmma.commit_group.sync.aligned", "", &[], None)
         }
-        AsyncKind::W(W::WaitGroup(_)) => {
-            let n = prop_i64(ctx, o, "pending").unwrap_or(0);
+        AsyncKind::W(W::WaitGroup(w)) => {
+            let n = w.pending(ctx);
             before(ctx, o).inst0("wgmma.wait_group.sync.aligned", &n.to_string(), &[], None);
             // Where a loop keeps a wgmma in flight (`wait_group 1`), ptxas 13 reports C7514 and
             // serializes every wgmma of the kernel when the accumulator is read under a
