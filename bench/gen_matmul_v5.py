@@ -11,6 +11,13 @@ OUT = f"!tilus.reg<64x128xf16, {L}>"
 import os
 S = 4
 MC = os.environ.get('MC', '1') == '1'
+# N256=1 (needs MC=0): one m64n256k16 chain per consumer over a [256, 64] B stage instead of two
+# m64n128k16 chains over two [128, 64] halves.
+N256 = os.environ.get('N256', '0') == '1'
+assert not (N256 and MC), "N256=1 needs MC=0"
+if N256:
+    ACC = "!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>"
+    OUT = "!tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>"
 OUTF = os.environ.get('OUTF', 'examples/hopper_matmul_v5_cluster.mlir')
 BARS = f"!mbarrier.barriers<{S}>"
 SA = f"!tilus.shared<{S}x2x64x64xf16, swizzle = 128B>"
@@ -18,6 +25,10 @@ SB = f"!tilus.shared<{S}x2x128x64xf16, swizzle = 128B>"
 A64 = "!tilus.shared<64x64xf16, swizzle = 128B>"
 B128 = "!tilus.shared<128x64xf16, swizzle = 128B>"
 B128T = "!tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B>"
+B256 = "!tilus.shared<256x64xf16, swizzle = 128B>"
+B256T = "!tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>"
+if N256:
+    SB = f"!tilus.shared<{S}x256x64xf16, swizzle = 128B>"
 def ind(s, n): return "\n".join((" " * n + l) if l else l for l in s.strip("\n").split("\n"))
 coords = """%num_m = arith.ceildivsi %m, %c256 : i32
 %num_n = arith.ceildivsi %n, %c256 : i32
@@ -43,7 +54,21 @@ release = (lambda s: f"""threadgroup.single_thread {{
 }}""") if MC else (lambda s: f"""threadgroup.single_thread {{
   mbarrier.arrive %empty[{s} : i32] : {BARS}
 }}""")
+EPI_HI = """    %out1 = tilus.cast %res#1 : {ACC} to {OUT}
+    tilus.store_global %out1, %gc[%row, %col1] : {OUT}, !tilus.global<?x?xf16>""".format(ACC=ACC, OUT=OUT)
+MMA_N128 = f"""      %sb0 = tilus.slice_shared %sb[%st, %c0] : {SB} -> {B128}
+      %sb1 = tilus.slice_shared %sb[%st, %c1] : {SB} -> {B128}
+      %sb0t = tilus.permute_shared %sb0 [1, 0] : {B128} -> {B128T}
+      %sb1t = tilus.permute_shared %sb1 [1, 0] : {B128} -> {B128T}
+      wgmma.fence
+      %lo2 = wgmma.mma %sa_s, %sb0t, %lo : {A64}, {B128T}, {ACC}
+      %hi2 = wgmma.mma %sa_s, %sb1t, %hi : {A64}, {B128T}, {ACC}"""
+MMA_N256 = f"""      %sbs = tilus.slice_shared %sb[%st] : {SB} -> {B256}
+      %sbt = tilus.permute_shared %sbs [1, 0] : {B256} -> {B256T}
+      wgmma.fence
+      %lo2 = wgmma.mma %sa_s, %sbt, %lo : {A64}, {B256T}, {ACC}"""
 def consumer(g):
+    mma_block = MMA_N256 if N256 else MMA_N128
     return f"""// Consumer {g}: warpgroup [{128*g}, {128*g+128}), rows [{64*g}, {64*g+64}) of this CTA's 128.
 threadgroup.warp_group warps({4*g}, 4) {{
   %cphase0 = mbarrier.consumer_initial_phase
@@ -53,13 +78,7 @@ threadgroup.warp_group warps({4*g}, 4) {{
     %res:5 = scf.for %i = %c0 to %iters step %c1 iter_args(%lo = %acc0, %hi = %acc0, %st = %stage, %ph = %phase, %prev = %cm1) -> ({ACC}, {ACC}, i32, i32, i32) : i32 {{
       mbarrier.wait %full[%st : i32], phase(%ph) : {BARS}
       %sa_s = tilus.slice_shared %sa[%st, %c{g}] : {SA} -> {A64}
-      %sb0 = tilus.slice_shared %sb[%st, %c0] : {SB} -> {B128}
-      %sb1 = tilus.slice_shared %sb[%st, %c1] : {SB} -> {B128}
-      %sb0t = tilus.permute_shared %sb0 [1, 0] : {B128} -> {B128T}
-      %sb1t = tilus.permute_shared %sb1 [1, 0] : {B128} -> {B128T}
-      wgmma.fence
-      %lo2 = wgmma.mma %sa_s, %sb0t, %lo : {A64}, {B128T}, {ACC}
-      %hi2 = wgmma.mma %sa_s, %sb1t, %hi : {A64}, {B128T}, {ACC}
+{mma_block}
       wgmma.commit_group
       // The previous k-step's wgmmas have retired: release their stage in both CTAs (the
       // peer's producer multicasts its half of B into this CTA's copy of the stage).
@@ -80,18 +99,35 @@ threadgroup.warp_group warps({4*g}, 4) {{
     %col1 = arith.addi %offset_n, %c128 : i32
     %out0 = tilus.cast %res#0 : {ACC} to {OUT}
     tilus.store_global %out0, %gc[%row, %offset_n] : {OUT}, !tilus.global<?x?xf16>
-    %out1 = tilus.cast %res#1 : {ACC} to {OUT}
-    tilus.store_global %out1, %gc[%row, %col1] : {OUT}, !tilus.global<?x?xf16>
+{"" if N256 else EPI_HI}
     scf.yield %res#2, %res#3 : i32, i32
   }}
 }}"""
+def consumer(g, _gen=consumer):
+    text = _gen(g)
+    if not N256:
+        return text
+    # One accumulator: drop `hi` from the k loop's iter_args and renumber its results.
+    for old, new in [
+        (f"%res:5 = scf.for %i = %c0 to %iters step %c1 iter_args(%lo = %acc0, %hi = %acc0, ", f"%res:4 = scf.for %i = %c0 to %iters step %c1 iter_args(%lo = %acc0, "),
+        (f"-> ({ACC}, {ACC}, i32, i32, i32)", f"-> ({ACC}, i32, i32, i32)"),
+        (f"scf.yield %lo2, %hi2, %ns, %np, %st : {ACC}, {ACC}, i32, i32, i32", f"scf.yield %lo2, %ns, %np, %st : {ACC}, i32, i32, i32"),
+        ("%res#4", "%res#3x"), ("scf.yield %res#2, %res#3 : i32, i32", "scf.yield %res#1, %res#2 : i32, i32"), ("%res#3x", "%res#3"),
+    ]:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
 bload = f"""      tma.global_to_shared %gb[%b_rows, %kk : i32, i32], %sb_mine, %full[%st : i32] multicast(%both) : !tilus.global<?x?xf16>, {B128}, {BARS}
-""" if MC else f"""      %sb_0 = tilus.slice_shared %sb[%st, %c0] : {SB} -> {B128}
+""" if MC else f"""      %sb_all = tilus.slice_shared %sb[%st] : {SB} -> {B256}
+      tma.global_to_shared %gb[%offset_n, %kk : i32, i32], %sb_all, %full[%st : i32] : !tilus.global<?x?xf16>, {B256}, {BARS}
+""" if N256 else f"""      %sb_0 = tilus.slice_shared %sb[%st, %c0] : {SB} -> {B128}
       %sb_1 = tilus.slice_shared %sb[%st, %c1] : {SB} -> {B128}
       %b_hi = arith.addi %offset_n, %c128 : i32
       tma.global_to_shared %gb[%offset_n, %kk : i32, i32], %sb_0, %full[%st : i32] : !tilus.global<?x?xf16>, {B128}, {BARS}
       tma.global_to_shared %gb[%b_hi, %kk : i32, i32], %sb_1, %full[%st : i32] : !tilus.global<?x?xf16>, {B128}, {BARS}
 """
+sb_mine = """      %sb_mine = tilus.slice_shared %sb[%st, %rank] : {SB} -> {B128}
+""".format(SB=SB, B128=B128)
 producer = f"""// Producer: warp 8 of each CTA.
 threadgroup.single_warp warp(8) {{
   %pphase0 = mbarrier.producer_initial_phase
@@ -105,8 +141,7 @@ threadgroup.single_warp warp(8) {{
       %kk = arith.muli %i, %c64 : i32
       %sa0 = tilus.slice_shared %sa[%st, %c0] : {SA} -> {A64}
       %sa1 = tilus.slice_shared %sa[%st, %c1] : {SA} -> {A64}
-      %sb_mine = tilus.slice_shared %sb[%st, %rank] : {SB} -> {B128}
-      // 16 KiB of A from this CTA, 16 KiB of B from each CTA of the pair.
+{"" if N256 else sb_mine}      // 16 KiB of A from this CTA, 16 KiB of B from each CTA of the pair.
       threadgroup.single_thread {{
         mbarrier.arrive_expect_tx %full[%st : i32], %tx_bytes : {BARS}
       }}

@@ -314,7 +314,8 @@ fn swizzle_span(m: SwizzleMode) -> Option<(i64, &'static str)> {
 
 /// The box rules shared by both copy directions.
 /// The byte offset of a shared view from its allocation when every slice index on the way
-/// is a constant (views through `tilus.permute_shared` keep the offset); `None` otherwise.
+/// is a constant (views through `tilus.permute_shared` and `tilus.reshape_shared` keep the
+/// offset); `None` otherwise.
 fn static_shared_offset(ctx: &Context, mut v: tilus_ir::Value) -> Option<i64> {
     let mut bytes = 0i128;
     loop {
@@ -322,7 +323,7 @@ fn static_shared_offset(ctx: &Context, mut v: tilus_ir::Value) -> Option<i64> {
         if crate::tilus::SharedTensorOp::is(ctx, d) {
             return i64::try_from(bytes).ok();
         }
-        if crate::tilus::PermuteSharedOp::is(ctx, d) {
+        if crate::tilus::PermuteSharedOp::is(ctx, d) || crate::tilus::ReshapeSharedOp::is(ctx, d) {
             v = ctx.operands(d)[0];
             continue;
         }

@@ -61,7 +61,9 @@ use tilus_dialects::mbarrier::{
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::tcgen05::{CommitOp as TcCommitOp, MmaOp as TcMmaOp};
 use tilus_dialects::threadgroup::{group_of, group_range};
-use tilus_dialects::tilus::{KernelOp, LoadSharedOp, PermuteSharedOp, SliceSharedOp};
+use tilus_dialects::tilus::{
+    KernelOp, LoadSharedOp, PermuteSharedOp, ReshapeSharedOp, SliceSharedOp,
+};
 use tilus_dialects::tilus_types::{attr_i64s, const_int, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
 use tilus_dialects::wgmma::{CommitGroupOp, MmaOp as WgmmaOp, WaitGroupOp};
@@ -673,11 +675,7 @@ impl<'c> Analysis<'c> {
                 phase: self.phase(p, lp).map_err(|e| (bar, e))?,
             },
             (Kind::Tx { bytes, .. }, Some(dst)) => {
-                let d = ctx
-                    .defining_op(dst)
-                    .and_then(|d| SliceSharedOp::cast(ctx, d))
-                    .and_then(|s| s.indices(ctx).first().copied())
-                    .and_then(|i| self.slot(i, lp).ok());
+                let d = stage_index(ctx, dst).and_then(|i| self.slot(i, lp).ok());
                 Kind::Tx { bytes, dst: d }
             }
             (k, _) => k,
@@ -854,6 +852,8 @@ fn buffer_root(ctx: &Context, mut v: Value) -> Value {
             v = s.src(ctx);
         } else if let Some(p) = PermuteSharedOp::cast(ctx, d) {
             v = p.src(ctx);
+        } else if let Some(r) = ReshapeSharedOp::cast(ctx, d) {
+            v = r.src(ctx);
         } else {
             break;
         }
@@ -1732,15 +1732,18 @@ fn shared_stage_indices(ctx: &Context, m: WgmmaOp) -> Option<Vec<Value>> {
 }
 
 /// The stage index a shared operand reads: the first index of the `tilus.slice_shared` it is a
-/// view of (through permutations); `None` for a whole buffer.
+/// view of (through permutations and reshapes); `None` for a whole buffer.
 fn stage_index(ctx: &Context, mut v: Value) -> Option<Value> {
     for _ in 0..8 {
         let d = ctx.defining_op(v)?;
         if let Some(s) = SliceSharedOp::cast(ctx, d) {
             return s.indices(ctx).first().copied();
         }
-        let p = PermuteSharedOp::cast(ctx, d)?;
-        v = p.src(ctx);
+        v = match (PermuteSharedOp::cast(ctx, d), ReshapeSharedOp::cast(ctx, d)) {
+            (Some(p), _) => p.src(ctx),
+            (_, Some(r)) => r.src(ctx),
+            _ => return None,
+        };
     }
     None
 }

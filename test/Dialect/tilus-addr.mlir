@@ -25,3 +25,16 @@ tilus.kernel @addr_of_transpose() warps(4) blocks(affine_map<() -> (1)>) {
   %t = tilus.permute_shared %s [1, 0] : !tilus.shared<128x64xf16, swizzle = 128B> -> !tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B>
   %a = tilus.shared_addr %t : !tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B> -> i32
 }
+
+// -----
+
+// A reshape keeps the address of the first element (and the swizzle).
+// CHECK-LABEL: tilus.kernel @addr_of_reshape(
+// CHECK:         %[[R:.*]] = tilus.reshape_shared %{{.*}} : !tilus.shared<2x128x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+// CHECK-NEXT:    tilus.shared_addr %[[R]] : !tilus.shared<256x64xf16, swizzle = 128B> -> i32
+// GENERIC: "tilus.reshape_shared"(%{{.*}}) : (!tilus.shared<2x128x64xf16, swizzle = 128B>) -> !tilus.shared<256x64xf16, swizzle = 128B>
+tilus.kernel @addr_of_reshape() warps(4) blocks(affine_map<() -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<2x128x64xf16, swizzle = 128B>
+  %r = tilus.reshape_shared %s : !tilus.shared<2x128x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+  %a = tilus.shared_addr %r : !tilus.shared<256x64xf16, swizzle = 128B> -> i32
+}

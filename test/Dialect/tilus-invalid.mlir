@@ -253,6 +253,33 @@ tilus.kernel @permute_result() warps(4) blocks(affine_map<() -> (1)>) {
 
 // -----
 
+// A reshape reads the same bytes in row-major order: a transposed view is not row-major.
+tilus.kernel @reshape_of_transpose() warps(4) blocks(affine_map<() -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<64x128xf16>
+  %t = tilus.permute_shared %s [1, 0] : !tilus.shared<64x128xf16> -> !tilus.shared<128x64xf16, strides = [1, 128]>
+  // expected-error@+1 {{'tilus.reshape_shared' op expects a row-major source (strides [64, 1]), but found strides [1, 128]}}
+  %r = tilus.reshape_shared %t : !tilus.shared<128x64xf16, strides = [1, 128]> -> !tilus.shared<8192xf16>
+}
+
+// -----
+
+tilus.kernel @reshape_count() warps(4) blocks(affine_map<() -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<2x128x64xf16, swizzle = 128B>
+  // expected-error@+1 {{'tilus.reshape_shared' op expects a result with as many elements as the source (2x128x64 = 16384), but found 128x64 = 8192}}
+  %r = tilus.reshape_shared %s : !tilus.shared<2x128x64xf16, swizzle = 128B> -> !tilus.shared<128x64xf16, swizzle = 128B>
+}
+
+// -----
+
+// The swizzle applies to addresses, so a reshape keeps it.
+tilus.kernel @reshape_swizzle() warps(4) blocks(affine_map<() -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<2x128x64xf16, swizzle = 128B>
+  // expected-error@+1 {{'tilus.reshape_shared' op expects result type '!tilus.shared<256x64xf16, swizzle = 128B>', but found '!tilus.shared<256x64xf16>'}}
+  %r = tilus.reshape_shared %s : !tilus.shared<2x128x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16>
+}
+
+// -----
+
 // ----- values
 
 tilus.kernel @cast_shape(%x: !tilus.reg<64xf32>) warps(4) blocks(affine_map<(d0) -> (1)>) {

@@ -53,10 +53,13 @@ tilus.kernel @sum_rows(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32) warps(
 // CHECK-NEXT:    %[[W:.*]] = arith.xori %[[O]], %[[H]] : i32
 // CHECK-NEXT:    %[[B:.*]] = arith.shli %[[W]], %c1_i32 : i32
 // CHECK-NEXT:    %[[A:.*]] = arith.addi %{{.*}}, %[[B]] : i32
-// CHECK-NEXT:    ptx.inst "st.shared.b16" [%[[A]]], %{{.*}} : (i32, f16) -> ()
+// Each thread's 16 f16 of a row go as two 16-byte vectors (the swizzle moves whole 16-byte
+// chunks), packed into 32-bit words.
+// CHECK:         ptx.inst "st.shared.v4.b32" [%[[A]]], {%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}} : (i32, i32, i32, i32, i32) -> ()
 // CHECK:         threadgroup.sync
-// CHECK-NEXT:    %[[LD:.*]] = ptx.inst "ld.shared.b16" [%[[A]]] : (i32) -> f16
-// CHECK:         %[[F:.*]] = arith.extf %[[LD]] : f16 to f32
+// CHECK-NEXT:    %[[LD:.*]]:4 = ptx.inst "ld.shared.v4.b32" [%[[A]]] : (i32) -> (i32, i32, i32, i32)
+// CHECK-NEXT:    %[[H0:.*]]:2 = ptx.inst "mov.b32" %[[LD]]#0 : (i32) -> (f16, f16)
+// CHECK:         %[[F:.*]] = arith.extf %[[H0]]#0 : f16 to f32
 // CHECK:         %[[P:.*]] = arith.mulf %[[F]], %s : f32
 // CHECK:         %[[Q:.*]] = arith.mulf %[[P]], %cst{{.*}} : f32
 // CHECK-NEXT:    %[[E:.*]] = ptx.inst "ex2.approx.ftz.f32" %[[Q]] : (f32) -> f32

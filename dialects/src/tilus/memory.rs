@@ -335,6 +335,41 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// `tilus.reshape_shared`.
+pub static RESHAPE_SHARED: OpDef = OpDef {
+    name: "tilus.reshape_shared",
+    summary: "view a row-major shared tensor with another shape of the same size",
+    description: "`%t = tilus.reshape_shared %s : !tilus.shared<2x128x64xf16, swizzle = 128B> -> \
+        !tilus.shared<256x64xf16, swizzle = 128B>` reads the same bytes in row-major order \
+        under the new shape: both the source and the result are row-major (no `strides`), \
+        hold the same number of elements, and keep the swizzle, which applies to the address \
+        and so does not depend on the shape. It joins halves filled by separate copies into one \
+        operand (two multicast halves of B read by one m64n256 wgmma) and splits a tile into \
+        the boxes a TMA copy takes (a [64, 128] tile as [64, 2, 64], whose inner box fits the \
+        128-byte swizzle span). No data moves.",
+    operands: &[one("src", SHARED_TENSOR)],
+    results: &[one("result", SHARED_TENSOR)],
+    traits: &[Trait::Pure, Trait::SharedView],
+    verify: Some(verify_reshape_shared),
+    format: Format::Declarative("$src attr-dict `:` type($src) `->` type($result)"),
+    ..OpDef::DEFAULT
+};
+const _: () = RESHAPE_SHARED.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.reshape_shared`.
+    pub struct ReshapeSharedOp = RESHAPE_SHARED;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {}
+    regions {}
+    successors {}
+}
+
 /// `tilus.shared_addr`.
 pub static SHARED_ADDR: OpDef = OpDef {
     name: "tilus.shared_addr",
@@ -635,6 +670,64 @@ fn verify_slice_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         layout: None,
     };
     check_view_result(ctx, op, &expected, &exp_strides)
+}
+
+fn verify_reshape_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let s = tensor(ctx, ctx.operands(op)[0]);
+    let r = tensor(ctx, ctx.results(op)[0]);
+    let src_strides = s.shared_layout().map(|l| l.strides).unwrap_or_default();
+    let src_row_major = crate::layout_algebra::SharedLayout::row_major(&s.shape).strides;
+    if src_strides != src_row_major {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a row-major source (strides [{}]), but found strides [{}]: only a dense \
+                 row-major tensor reads the same bytes under another shape",
+                join_i64(&src_row_major),
+                join_i64(&src_strides)
+            ),
+        ));
+    }
+    let count = |shape: &[i64]| shape.iter().try_fold(1i64, |a, &d| a.checked_mul(d));
+    if count(&s.shape) != count(&r.shape) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects a result with as many elements as the source ({} = {}), but found {} = {}",
+                s.shape
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                count(&s.shape).map_or("overflow".to_string(), |c| c.to_string()),
+                r.shape
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                count(&r.shape).map_or("overflow".to_string(), |c| c.to_string())
+            ),
+        ));
+    }
+    let expected = TensorType {
+        space: Space::Shared,
+        shape: r.shape.clone(),
+        dtype: s.dtype,
+        strides: None,
+        swizzle: s.swizzle,
+        layout: None,
+    };
+    let row_major = crate::layout_algebra::SharedLayout::row_major(&r.shape).strides;
+    check_view_result(ctx, op, &expected, &row_major)
+}
+
+fn join_i64(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn verify_permute_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

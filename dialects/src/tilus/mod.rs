@@ -12,7 +12,7 @@
 //! | `tilus.global_view` | `%g = tilus.global_view %p[%m, %k] strides[%ld] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [?, 1]>` |
 //! | tensors | `tilus.shared_tensor : T`, `tilus.free_shared %s : T`, `tilus.register_tensor init(%c : f32) : T` |
 //! | load/store | `tilus.load_global %g[%i, %j] : G -> R`, `tilus.store_global %r, %g[%i, %j] : R, G`, `tilus.load_shared %s : S -> R`, `tilus.store_shared %r, %s : R, S` |
-//! | views | `tilus.slice_shared %s[%i] : S -> S'`, `tilus.permute_shared %s [1, 0] : S -> S'` |
+//! | views | `tilus.slice_shared %s[%i] : S -> S'`, `tilus.permute_shared %s [1, 0] : S -> S'`, `tilus.reshape_shared %s : S -> S'` |
 //! | addresses | `%a = tilus.shared_addr %s : S -> i32` |
 //! | values | `tilus.cast`, `tilus.add` & co. (broadcasting), `tilus.exp` & co., `tilus.cmp`, `tilus.where`, `tilus.reduce`, `tilus.shuffle_up/down`, `tilus.dot` |
 //! | scalars | `%q, %r = tilus.fast_divmod %a, %b` |
@@ -92,6 +92,7 @@ pub static OPS: &[&OpDef] = &[
     &STORE_SHARED,
     &SLICE_SHARED,
     &PERMUTE_SHARED,
+    &RESHAPE_SHARED,
     &SHARED_ADDR,
     &CAST,
     &ADD,
@@ -139,6 +140,7 @@ tilus_ir::op_enum_dispatch! {
         StoreShared(StoreSharedOp),
         SliceShared(SliceSharedOp),
         PermuteShared(PermuteSharedOp),
+        ReshapeShared(ReshapeSharedOp),
         SharedAddr(SharedAddrOp),
         Cast(CastOp),
         Add(AddOp),

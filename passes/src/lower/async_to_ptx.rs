@@ -401,13 +401,17 @@ pub fn wgmma_plan(a: &TensorType, b: &TensorType, d: DType) -> Result<WgmmaPlan,
 // ----- tensor-map records -----------------------------------------------------------------------
 
 /// A grid-constant integer expression over the kernel's parameters, for the host: `42`, `p3`
-/// (parameter 3's value), `a + b`, `a * b`, `(a)`.
+/// (parameter 3's value), `a + b`, `a * b`, `(a)`, and `a floordiv c`, `a ceildiv c` by a
+/// positive constant (the affine forms of `arith.floordivsi` and `arith.ceildivsi`, exact for
+/// every sign).
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Expr {
     Const(i64),
     Param(usize),
     Add(Box<Expr>, Box<Expr>),
     Mul(Box<Expr>, Box<Expr>),
+    FloorDiv(Box<Expr>, i64),
+    CeilDiv(Box<Expr>, i64),
 }
 
 impl Expr {
@@ -435,6 +439,16 @@ impl Expr {
             Expr::Const(c) => A::Const(*c),
             Expr::Param(p) => A::Sym(*p as u32),
             Expr::Add(a, b) => A::Bin(AffineOp::Add, Box::new(a.affine()), Box::new(b.affine())),
+            Expr::FloorDiv(a, c) => A::Bin(
+                AffineOp::FloorDiv,
+                Box::new(a.affine()),
+                Box::new(A::Const(*c)),
+            ),
+            Expr::CeilDiv(a, c) => A::Bin(
+                AffineOp::CeilDiv,
+                Box::new(a.affine()),
+                Box::new(A::Const(*c)),
+            ),
             Expr::Mul(a, b) => {
                 let (mut l, mut r) = (a.affine(), b.affine());
                 // MLIR orders a product of two symbols by position; doing the same here
@@ -451,7 +465,7 @@ impl Expr {
 }
 
 /// The host expression of a grid-constant value: constants, kernel parameters, and `arith`
-/// add/mul/casts of them.
+/// add/mul/casts of them and their floor/ceil divisions by positive constants.
 fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<Expr, String> {
     if let Some(i) = ctx.block_args(kernel_entry).iter().position(|a| *a == v) {
         return Ok(Expr::Param(i));
@@ -481,11 +495,31 @@ fn expr_of(ctx: &Context, kernel_entry: tilus_ir::BlockId, v: Value) -> Result<E
                 Expr::mul(a, b)
             })
         }
+        Some(k @ (A::FloorDivSI(_) | A::CeilDivSI(_))) => {
+            let ops = ctx.operands(d);
+            let a = expr_of(ctx, kernel_entry, ops[0])?;
+            let c = match expr_of(ctx, kernel_entry, ops[1])? {
+                Expr::Const(c) if c > 0 => c,
+                _ => {
+                    return Err(format!(
+                        "a division by something other than a positive constant ('{}')",
+                        ctx.op_name_str(d)
+                    ))
+                }
+            };
+            Ok(match (k, a) {
+                (A::FloorDivSI(_), Expr::Const(x)) => Expr::Const(x.div_euclid(c)),
+                (_, Expr::Const(x)) => Expr::Const(-((-x).div_euclid(c))),
+                (_, a) if c == 1 => a,
+                (A::FloorDivSI(_), a) => Expr::FloorDiv(Box::new(a), c),
+                (_, a) => Expr::CeilDiv(Box::new(a), c),
+            })
+        }
         Some(A::IndexCast(_) | A::IndexCastUI(_) | A::ExtSI(_) | A::ExtUI(_) | A::TruncI(_)) => {
             expr_of(ctx, kernel_entry, ctx.operands(d)[0])
         }
         _ => Err(format!(
-            "a value computed by '{}' (the host can evaluate only constants, kernel parameters and arith add/mul/casts of them)",
+            "a value computed by '{}' (the host can evaluate only constants, kernel parameters, and arith add/mul/casts and floordivsi/ceildivsi by positive constants of them)",
             ctx.op_name_str(d)
         )),
     }

@@ -21,7 +21,8 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp};
 use tilus_dialects::ptx::{AddressofOp, SharedDeclOp};
 use tilus_dialects::tilus::{
-    FreeSharedOp, KernelOp, PermuteSharedOp, SharedAddrOp, SharedTensorOp, SliceSharedOp,
+    FreeSharedOp, KernelOp, PermuteSharedOp, ReshapeSharedOp, SharedAddrOp, SharedTensorOp,
+    SliceSharedOp,
 };
 use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType};
 use tilus_ir::{AttrKind, Context, Diagnostic, OpId, Value};
@@ -169,7 +170,10 @@ fn root_alloc(ctx: &Context, v: Value) -> Option<OpId> {
     let d = ctx.defining_op(v)?;
     if SharedTensorOp::is(ctx, d) || BarrierAllocOp::is(ctx, d) {
         Some(d)
-    } else if SliceSharedOp::is(ctx, d) || PermuteSharedOp::is(ctx, d) {
+    } else if SliceSharedOp::is(ctx, d)
+        || PermuteSharedOp::is(ctx, d)
+        || ReshapeSharedOp::is(ctx, d)
+    {
         root_alloc(ctx, ctx.operands(d)[0])
     } else {
         None
@@ -263,7 +267,8 @@ pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, Stri
             }
             Ok(addr)
         }
-    } else if PermuteSharedOp::is(ctx, d) {
+    } else if PermuteSharedOp::is(ctx, d) || ReshapeSharedOp::is(ctx, d) {
+        // Views that keep the first element where it was.
         shared_addr(b, b.ctx().operands(d)[0])
     } else {
         Err(format!(

@@ -61,7 +61,9 @@ use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
-use tilus_dialects::tilus::{ThreadIdOp, TilusOpKind};
+use tilus_dialects::tilus::{
+    PermuteSharedOp, ReshapeSharedOp, SharedTensorOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
+};
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::types::FloatKind;
@@ -345,12 +347,18 @@ impl Lowering {
                 self.lower_for(ctx, o)?;
                 continue;
             }
+            if IfOp::is(ctx, o) && self.for_has_tiles(ctx, o) {
+                self.lower_if(ctx, o)?;
+                continue;
+            }
             if YieldOp::is(ctx, o) {
-                let in_for = ctx.parent_op(o).is_some_and(|p| ForOp::is(ctx, p));
-                if !in_for && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
+                let carried = ctx
+                    .parent_op(o)
+                    .is_some_and(|p| ForOp::is(ctx, p) || IfOp::is(ctx, p));
+                if !carried && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
                         o,
-                        "cannot lower register tensors yielded here (only scf.for carries them)",
+                        "cannot lower register tensors yielded here (only scf.for and scf.if carry them)",
                     ));
                 }
                 continue;
@@ -531,6 +539,10 @@ impl Lowering {
         match kind {
             Some(K::GlobalView(_)) => {
                 self.global_view(ctx, o)?;
+                Ok(true)
+            }
+            Some(K::LockSemaphore(_)) | Some(K::ReleaseSemaphore(_)) => {
+                self.semaphore(ctx, o, matches!(kind, Some(K::LockSemaphore(_))))?;
                 Ok(true)
             }
             Some(K::RegisterTensor(_)) => {
@@ -950,6 +962,51 @@ impl Lowering {
         Ok(())
     }
 
+    /// `tilus.lock_semaphore` spins on `ld.acquire.gpu` until the element equals the value;
+    /// `tilus.release_semaphore` is one `st.release.gpu`. The element's address is the view's
+    /// base plus the offsets times the strides (4-byte elements).
+    fn semaphore(&mut self, ctx: &mut Context, o: OpId, lock: bool) -> R<()> {
+        let ops = ctx.operands(o).to_vec();
+        let (view, rest) = ops.split_first().ok_or("semaphore without operands")?;
+        let (value, offsets) = rest.split_last().ok_or("semaphore without a value")?;
+        let v = self
+            .views
+            .get(view)
+            .ok_or("the view was not lowered")?
+            .clone();
+        let mut b = before(ctx, o);
+        let i64t = b.i64();
+        let mut addr = v.base;
+        for (d, &x) in offsets.iter().enumerate() {
+            let x = ExtSIOp::build(&mut b, x, i64t).out(b.ctx());
+            let off = match v.static_strides.get(d).copied().flatten() {
+                Some(st) => b.mul_const(x, st * 4),
+                None => {
+                    let st = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
+                    let st = b.mul_const(st, 4);
+                    b.mul(x, st)
+                }
+            };
+            addr = b.add(addr, off);
+        }
+        if lock {
+            b.asm(
+                "{\n.reg .pred P;\n.reg .b32 V;\nLAB_SEM:\nld.acquire.gpu.global.b32 V, [$0];\nsetp.ne.s32 P, V, $1;\n@P bra LAB_SEM;\n}",
+                &[addr, *value],
+                &[],
+            );
+        } else {
+            b.inst(
+                "st.release.gpu.global.b32",
+                "[$0], $1",
+                &[addr, *value],
+                &[],
+                None,
+            );
+        }
+        Ok(())
+    }
+
     fn shared_access(&mut self, ctx: &mut Context, o: OpId, store: bool) -> R<()> {
         let (smem, val) = if store {
             (ctx.operands(o)[1], Some(ctx.operands(o)[0]))
@@ -991,8 +1048,9 @@ impl Lowering {
             toff = b.add(toff, x);
         }
         let rep = if store { b.replica0(&reps) } else { None };
+        let vw = shared_vector_width(b.ctx(), smem, &layout, &strides, swz, bytes);
         let mut out = Vec::new();
-        for l in 0..n {
+        for l in (0..n).step_by(vw as usize) {
             let lp = lpart(&layout, l);
             let k: i64 = lp.iter().zip(&strides).map(|(c, s)| c * s).sum();
             let (a, imm_b) = match swz {
@@ -1015,25 +1073,15 @@ impl Lowering {
             } else {
                 (a, imm_b)
             };
+            let l = l as usize;
             match &vals {
                 Some(vs) => {
-                    b.inst(
-                        &format!("st.shared.{sfx}"),
-                        &format!("[$0{}], $1", imm(kk)),
-                        &[a, vs[l as usize]],
-                        &[],
-                        rep,
-                    );
+                    let part = &vs[l..l + vw as usize];
+                    vector_store(&mut b, "shared", a, kk, part, elem, bytes, sfx, rep);
                 }
                 None => {
-                    let v = b.inst(
-                        &format!("ld.shared.{sfx}"),
-                        &format!("[$0{}]", imm(kk)),
-                        &[a],
-                        &[elem],
-                        None,
-                    )[0];
-                    out.push(v);
+                    let v = vector_load(&mut b, "shared", a, kk, elem, vw as usize, bytes, sfx);
+                    out.extend(v);
                 }
             }
         }
@@ -1846,6 +1894,108 @@ impl Lowering {
         Ok(())
     }
 
+    /// An `scf.if` whose results include register tensors: each becomes one result per
+    /// register, in the layout its type names (else the layout the then-branch yields it in,
+    /// which the else-branch is gathered into).
+    fn lower_if(&mut self, ctx: &mut Context, i: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(i).loc;
+        let cond = ctx.operands(i)[0];
+        let regions = ctx.regions(i).to_vec();
+        let results = ctx.results(i).to_vec();
+        let blocks: Vec<BlockId> = regions
+            .iter()
+            .map(|r| ctx.region_blocks(*r).first().copied())
+            .collect::<Option<_>>()
+            .filter(|b: &Vec<BlockId>| b.len() == 2)
+            .ok_or_else(|| {
+                Diagnostic::op(
+                    i,
+                    "lower-tiles: an scf.if with register tensor results needs both branches",
+                )
+            })?;
+        for &bb in &blocks {
+            self.block(ctx, bb)?;
+        }
+        let yields: Vec<OpId> = blocks
+            .iter()
+            .map(|&bb| {
+                ctx.block_last(bb)
+                    .expect("an scf.if branch ends with its yield")
+            })
+            .collect();
+        let mut layouts: Vec<Option<RegisterLayout>> = Vec::new();
+        for (k, r) in results.iter().enumerate() {
+            if !is_reg(ctx, *r) {
+                layouts.push(None);
+                continue;
+            }
+            let l = match ty_of(ctx, *r).and_then(|t| t.register_layout()) {
+                Some(l) => l,
+                None => {
+                    let v = ctx.operands(yields[0])[k];
+                    self.tile(v)
+                        .map_err(|m| Diagnostic::op(i, m))?
+                        .layout
+                        .clone()
+                }
+            };
+            layouts.push(Some(l));
+        }
+        let mut rtys: Vec<Type> = Vec::new();
+        for y in &yields {
+            let yops = ctx.operands(*y).to_vec();
+            let mut ny = Vec::new();
+            let mut tail = Vec::new();
+            for (k, v) in yops.iter().enumerate() {
+                match &layouts[k] {
+                    Some(l) => {
+                        tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(*y, m))?)
+                    }
+                    None => ny.push(*v),
+                }
+            }
+            ny.extend(tail);
+            rtys = ny.iter().map(|v| ctx.value_type(*v)).collect();
+            let mut b = before(ctx, *y);
+            YieldOp::build(&mut b, &ny);
+            ctx.erase_op(*y);
+        }
+        let mut st = OperationState::of(ctx, IfOp::DEF)
+            .with_operands(vec![cond])
+            .with_results(rtys);
+        st.loc = loc;
+        st.properties = ctx.op(i).properties;
+        let mut new_regions = Vec::new();
+        for &bb in &blocks {
+            let r = ctx.create_region();
+            super::set_region_blocks(ctx, r, &[bb]);
+            new_regions.push(r);
+        }
+        st.regions = new_regions;
+        let ni = ctx.create_op(st);
+        ctx.insert_op_before(i, ni);
+        let nres = ctx.results(ni).to_vec();
+        let mut scalar_i = 0;
+        let mut tail_i = results.iter().filter(|r| !is_reg(ctx, **r)).count();
+        for (k, r) in results.iter().enumerate() {
+            match &layouts[k] {
+                None => {
+                    let mut rw = Rewriter::new(ctx);
+                    rw.replace_all_uses_with(*r, nres[scalar_i]);
+                    scalar_i += 1;
+                }
+                Some(l) => {
+                    let n = l.local_size() as usize;
+                    self.set_tile(*r, nres[tail_i..tail_i + n].to_vec(), l.clone(), false);
+                    tail_i += n;
+                }
+            }
+        }
+        self.dead.push(i);
+        self.count += 1;
+        Ok(())
+    }
+
     fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(f).loc;
         let ops = ctx.operands(f).to_vec();
@@ -2140,6 +2290,85 @@ fn build_if(
     YieldOp::build(b, &ev);
     b.set_insertion_point(saved);
     b.ctx().results(i).to_vec()
+}
+
+/// How many registers of a `load_shared`/`store_shared` one instruction moves (up to 16
+/// bytes): a run of registers that are consecutive elements along the shared tensor's
+/// stride-1 dimension, starting at a multiple of the width in every thread, inside one
+/// swizzle chunk (the swizzle moves whole chunks, so a chunk stays contiguous), with every
+/// other stride and the view's offset in its allocation multiples of the width. The
+/// wgmma accumulator's two adjacent columns then go as one 32-bit word, a row-major tile's
+/// eight f16 as one 16-byte vector.
+fn shared_vector_width(
+    ctx: &Context,
+    smem: Value,
+    layout: &RegisterLayout,
+    strides: &[i64],
+    swz: Option<Swizzle>,
+    bytes: i64,
+) -> i64 {
+    let Some(last) = strides.iter().rposition(|&s| s == 1) else {
+        return 1;
+    };
+    let n = layout.local_size();
+    let rank = layout.rank();
+    let lparts: Vec<Vec<i64>> = (0..n).map(|l| lpart(layout, l)).collect();
+    let g = geo(layout);
+    let mut vw = if bytes >= 2 { 16 / bytes } else { 1 };
+    if let Some(sw) = swz {
+        vw = vw.min(1i64 << sw.base);
+    }
+    let ok = |vw: i64| -> bool {
+        n % vw == 0
+            && g.tdig.iter().all(|&(p, _, _)| {
+                p < 0 || g.mode_dim[p as usize] != last || g.mode_weight[p as usize] % vw == 0
+            })
+            && (0..rank).all(|d| d == last || strides[d] % vw == 0)
+            && view_offset_aligned(ctx, smem, vw)
+            && (0..n).step_by(vw as usize).all(|l| {
+                let a = &lparts[l as usize];
+                a[last] % vw == 0
+                    && (1..vw).all(|i| {
+                        let c = &lparts[(l + i) as usize];
+                        (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
+                    })
+            })
+    };
+    while vw > 1 && !ok(vw) {
+        vw /= 2;
+    }
+    vw.max(1)
+}
+
+/// Whether a shared view starts at a multiple of `vw` elements from its allocation (which is
+/// at least 128-byte aligned): every slice on the way indexes dimensions whose strides are
+/// multiples of `vw`; permutations and reshapes keep the start.
+fn view_offset_aligned(ctx: &Context, mut v: Value, vw: i64) -> bool {
+    loop {
+        let Some(d) = ctx.defining_op(v) else {
+            return false;
+        };
+        if SharedTensorOp::is(ctx, d) {
+            return true;
+        }
+        if let Some(sl) = SliceSharedOp::cast(ctx, d) {
+            let src = sl.src(ctx);
+            let Some(t) = ty_of(ctx, src) else {
+                return false;
+            };
+            let st = t.strides.clone().unwrap_or_else(|| row_major(&t.shape));
+            if st[..sl.indices(ctx).len()].iter().any(|s| s % vw != 0) {
+                return false;
+            }
+            v = src;
+        } else if let Some(p) = PermuteSharedOp::cast(ctx, d) {
+            v = p.src(ctx);
+        } else if let Some(r) = ReshapeSharedOp::cast(ctx, d) {
+            v = r.src(ctx);
+        } else {
+            return false;
+        }
+    }
 }
 
 /// `vw` contiguous elements from `[a+k]`.

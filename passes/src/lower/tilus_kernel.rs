@@ -30,6 +30,10 @@ use tilus_dialects::tilus_types::{attr_i64s, prop_i64, ptr_elem};
 use tilus_ir::handle::KeywordEnum;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, OperationState, Type};
 
+/// Shared memory of one H100 SM (228 KiB): a block using more than half of it runs alone on
+/// its SM.
+const SM_SHARED_BYTES: i64 = 228 * 1024;
+
 declare_pass! {
     /// The pass; its field is its option.
     pub struct LowerTilusKernel {
@@ -204,8 +208,19 @@ impl LowerTilusKernel {
         // setmaxnreg (lowered by lower-threadgroups) needs the register count at entry, which
         // ptxas ignores the instruction without; .maxnreg pins it to the count the register
         // split was planned from (and the interpreter starts every warp with).
+        // A kernel whose shared memory leaves room for one block per SM gets the same bound:
+        // ptxas otherwise caps a large block's registers as if two could share the SM (168
+        // for 288 threads, spilling a split-K matmul's epilogue), which the shared memory
+        // already rules out.
         let setmaxnreg = tilus_dialects::tilus::attr_names::SETMAXNREG;
-        if ctx.get_attr(k, setmaxnreg).is_some() {
+        let smem = ctx
+            .get_attr(k, tilus_dialects::tilus::attr_names::SMEM_BYTES)
+            .and_then(|a| match ctx.attr_kind(a) {
+                tilus_ir::AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
+                _ => None,
+            })
+            .unwrap_or(0);
+        if ctx.get_attr(k, setmaxnreg).is_some() || 2 * smem > SM_SHARED_BYTES {
             let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
             props.push(("maxnreg".into(), i64_attr(ctx, n)));
         }

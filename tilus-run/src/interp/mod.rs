@@ -461,9 +461,15 @@ pub fn buffer_shapes(
         .into_iter()
         .map(|n| {
             n.map(|(dt, shapes, elems)| {
-                let first = shapes.first().cloned().flatten();
-                match first {
-                    Some(s) if shapes.iter().all(|x| x.as_ref() == Some(&s)) => (dt, s),
+                // The first compact view that covers every element any view reaches gives
+                // the shape (a kernel may view the same buffer as [M, N] and as
+                // [M, N / 64, 64]; the first view written is the one users read it as);
+                // otherwise the buffer is flat.
+                let covers = |x: &Vec<i64>| x.iter().product::<i64>() == elems;
+                match shapes.iter().flatten().next() {
+                    Some(s) if shapes.iter().all(|x| x.as_ref().is_some_and(covers)) => {
+                        (dt, s.clone())
+                    }
                     _ => (dt, vec![elems]),
                 }
             })

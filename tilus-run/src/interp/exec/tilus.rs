@@ -218,6 +218,17 @@ impl Machine<'_> {
                 v.view.layout = s.view.layout.permute(&perm);
                 self.set(ui, ps.result(ctx), Val::Shared(Rc::new(v)));
             }
+            K::ReshapeShared(rs) => {
+                // The verifier checked that source and result are row-major with the same
+                // element count: the view keeps the base and swizzle, with row-major strides.
+                let s = self.shared(ui, rs.src(ctx), op)?;
+                let rt = self.tensor_type(rs.result(ctx), op)?;
+                let mut v = (*s).clone();
+                let row_major = SharedLayout::row_major(&rt.shape);
+                v.view.layout.shape = row_major.shape;
+                v.view.layout.strides = row_major.strides;
+                self.set(ui, rs.result(ctx), Val::Shared(Rc::new(v)));
+            }
             K::Cast(c) => {
                 let t = self.tensor(ui, c.x(ctx), op)?;
                 let tt = self.tensor_type(c.result(ctx), op)?;
