@@ -53,7 +53,9 @@ pub struct Printer<'a> {
     locs: Vec<Attr>,
     /// The file name last printed in a location, and its quoted text.
     loc_file: Option<(Attr, String)>,
-    loc_ids: HashMap<Attr, usize>,
+    /// Alias number of each location by attribute index (`u32::MAX`: none yet); a dense table
+    /// because a file printed with locations looks one up per op, twice.
+    loc_ids: Vec<u32>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
     /// Generated `#map`/`#set` aliases, in order of first use.
@@ -229,7 +231,7 @@ impl<'a> Printer<'a> {
             distinct: HashMap::default(),
             locs: Vec::new(),
             loc_file: None,
-            loc_ids: HashMap::default(),
+            loc_ids: Vec::new(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
@@ -1344,10 +1346,10 @@ impl<'a> Printer<'a> {
             }
         }
         visit(ctx, op, &mut order);
-        self.loc_ids.reserve(order.len());
+        self.loc_ids.resize(ctx.num_attrs(), u32::MAX);
         self.locs.reserve(order.len());
         for (l, is_arg) in order {
-            if is_arg && !self.loc_ids.contains_key(&l) {
+            if is_arg && self.loc_ids[l.index()] == u32::MAX {
                 self.arg_locs.push(self.locs.len());
             }
             self.loc_alias_id(l);
@@ -1356,12 +1358,15 @@ impl<'a> Printer<'a> {
 
     /// The alias number of a location, giving it the next one the first time it is seen.
     fn loc_alias_id(&mut self, l: Attr) -> usize {
-        if let Some(n) = self.loc_ids.get(&l) {
-            return *n;
+        let i = l.index();
+        if i >= self.loc_ids.len() {
+            self.loc_ids.resize(i + 1, u32::MAX);
         }
-        self.locs.push(l);
-        self.loc_ids.insert(l, self.locs.len() - 1);
-        self.locs.len() - 1
+        if self.loc_ids[i] == u32::MAX {
+            self.loc_ids[i] = self.locs.len() as u32;
+            self.locs.push(l);
+        }
+        self.loc_ids[i] as usize
     }
 
     /// `#locN = loc(...)` for alias `i`, the location written out in full.
