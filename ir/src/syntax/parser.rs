@@ -3860,3 +3860,41 @@ pub fn check_int_range(v: BigInt, width: u32, sig: Signedness) -> Option<BigInt>
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Line and column by counting every byte before `offset`.
+    fn counted(src: &str, offset: usize) -> (u32, u32) {
+        let before = &src.as_bytes()[..offset];
+        let line = before.iter().filter(|&&c| c == b'\n').count() as u32 + 1;
+        let start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        (line, (offset - start + 1) as u32)
+    }
+
+    #[test]
+    fn line_table_answers_in_any_order() {
+        // Empty lines, `\r\n`, a last line without a newline; asked forward one by one,
+        // backward, and in jumps (as ops finishing after their regions ask).
+        let src = "a\n\nbc\r\n  d\n\n\n  efg\nh";
+        let n = src.len();
+        let mut order: Vec<usize> = (0..=n).collect();
+        order.extend((0..=n).rev());
+        order.extend((0..=n).map(|i| (i * 7) % (n + 1)));
+        order.extend([n, 0, n, 1, n - 1, 2]);
+        let mut ctx = Context::new();
+        let mut p = Parser::new(&mut ctx, src, "f");
+        for &o in &order {
+            assert_eq!(p.line_col(o), counted(src, o), "offset {o}");
+        }
+        // A file without any newline.
+        let mut ctx = Context::new();
+        let mut p = Parser::new(&mut ctx, "abc", "f");
+        assert_eq!(p.line_col(2), (1, 3));
+        assert_eq!(p.line_col(0), (1, 1));
+    }
+}
