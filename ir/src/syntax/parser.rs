@@ -323,6 +323,12 @@ impl<'c, 's> Parser<'c, 's> {
     /// Skips whitespace and `//` comments.
     pub fn skip_ws(&mut self) {
         let b = self.src.as_bytes();
+        // Most calls find a token right away (every punctuation check asks): they return after
+        // one look at the next byte, as no byte above the space is whitespace and only `/`
+        // starts a comment.
+        if b.get(self.pos).is_some_and(|&c| c > b' ' && c != b'/') {
+            return;
+        }
         loop {
             while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
@@ -2315,12 +2321,10 @@ impl<'c, 's> Parser<'c, 's> {
         } else {
             word(i)?
         };
-        // Comments are not part of a type's text; leave them to the slow path, and a type that
-        // goes on (`i32<...>`) too.
-        if b.get(end) == Some(&b'<')
-            || self.src[pos..end].contains("//")
-            || self.src[pos..end].contains('.')
-        {
+        // Comments are not part of a type's text; leave them to the slow path (none can start
+        // inside what was scanned, but the check is one pass with the one for `.`), and a
+        // type that goes on (`i32<...>`) too.
+        if b.get(end) == Some(&b'<') || memchr::memchr2(b'.', b'/', &b[pos..end]).is_some() {
             return None;
         }
         Some(end)
