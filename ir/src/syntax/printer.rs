@@ -61,6 +61,9 @@ pub struct Printer<'a> {
     /// Generated `#map`/`#set` aliases, in order of first use.
     map_aliases: Vec<(Attr, String)>,
     map_alias_ids: HashMap<Attr, String>,
+    /// Op names quoted for the generic form, by name index, made on first use (a file names a
+    /// few ops many times over).
+    quoted_names: Vec<Option<String>>,
     /// Location aliases that block arguments introduced (printed before the op).
     arg_locs: Vec<usize>,
     /// Where finished text goes while printing ([`print_op_to`]); `None`: it stays in `out`.
@@ -236,6 +239,7 @@ impl<'a> Printer<'a> {
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
             map_alias_ids: HashMap::default(),
+            quoted_names: Vec::new(),
             arg_locs: Vec::new(),
             sink: None,
             sink_error: None,
@@ -526,7 +530,16 @@ impl<'a> Printer<'a> {
     /// Prints an op in generic form.
     pub fn print_generic(&mut self, op: OpId) {
         let ctx = self.ctx;
-        write_escaped(&mut self.out, ctx.op_name_str(op).as_bytes());
+        let name = ctx.op(op).name;
+        if name.index() >= self.quoted_names.len() {
+            self.quoted_names.resize(name.index() + 1, None);
+        }
+        let quoted = self.quoted_names[name.index()].get_or_insert_with(|| {
+            let mut q = String::new();
+            write_escaped(&mut q, ctx.name_str(name).as_bytes());
+            q
+        });
+        self.out.push_str(quoted);
         self.out.push('(');
         let succs = ctx.successors(op);
         // Successor operands are part of the operand list in generic form.
