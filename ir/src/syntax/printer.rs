@@ -966,7 +966,14 @@ impl<'a> Printer<'a> {
                         .push_str(if value.bits() == 0 { "false" } else { "true" });
                     return;
                 }
-                let _ = write!(self.out, "{value}");
+                // Nearly every integer fits 64 bits: `itoa` costs a fraction of `BigInt`'s
+                // formatting.
+                match i64::try_from(value) {
+                    Ok(v) => self.out.push_str(itoa::Buffer::new().format(v)),
+                    Err(_) => {
+                        let _ = write!(self.out, "{value}");
+                    }
+                }
                 let is_i64 = matches!(
                     ctx.type_kind(*ty),
                     TypeKind::Integer {
