@@ -612,15 +612,14 @@ impl<'a> Printer<'a> {
 
     /// Prints `{k = v, ...}` skipping `elided` names; prints nothing when all are elided.
     pub fn print_attr_dict_entries(&mut self, attrs: &[(String, Attr)], elided: &[&str]) {
-        let shown: Vec<&(String, Attr)> = attrs
-            .iter()
-            .filter(|(k, _)| !elided.contains(&k.as_str()))
-            .collect();
-        if shown.is_empty() {
+        // Filtered twice rather than collected: most ops have a dictionary, and a vector
+        // per dictionary cost more than the second pass.
+        let shown = || attrs.iter().filter(|(k, _)| !elided.contains(&k.as_str()));
+        if shown().next().is_none() {
             return;
         }
         self.out.push('{');
-        for (i, (k, v)) in shown.into_iter().enumerate() {
+        for (i, (k, v)) in shown().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
