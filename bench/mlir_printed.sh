@@ -17,7 +17,8 @@
 # run.
 #
 # usage: bench/mlir_printed.sh [SIZES...]   (default: 100000 1000000; REPS=3, CG_SIZE=10000,
-#                                            CG_SIZE=0 skips callgrind)
+#                                            CG_SIZE=0 skips callgrind; TILUS=path times another
+#                                            tilus-opt build, e.g. a base commit's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MLIR_OPT=${MLIR_OPT:-/usr/lib/llvm-22/bin/mlir-opt}
@@ -26,7 +27,7 @@ CG_SIZE=${CG_SIZE:-10000}
 SIZES=("$@")
 [ ${#SIZES[@]} -eq 0 ] && SIZES=(100000 1000000)
 cargo build --release -q -p tilus-opt
-TILUS=target/release/tilus-opt
+TILUS=${TILUS:-target/release/tilus-opt}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 

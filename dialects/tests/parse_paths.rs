@@ -133,3 +133,88 @@ fn mlir_opt_printed_shapes() {
         check(&format!("case {i}"), c);
     }
 }
+
+/// The location fast path compares a file name with the last one it read as a whole; names
+/// that share a prefix with it, or continue with an escape after it, must still read as the
+/// grammar reads them. Nested locations mix aliases defined before and after their use, and
+/// ops without a location take theirs from the text around ops with one.
+#[test]
+fn locations_and_their_aliases() {
+    let cases = [
+        // File names: repeated, one a prefix of the other either way, an escape right after the
+        // last name, escapes of every kind, an empty name.
+        r#""t.a"() : () -> () loc("a.mlir":1:2)
+"t.b"() : () -> () loc("a.mlir":3:4)
+"t.c"() : () -> () loc("a.mlir.bak":5:6)
+"t.d"() : () -> () loc("a.mlir":7:8)
+"t.e"() : () -> () loc("a.ml":9:10)
+"t.f"() : () -> () loc("a.ml\"x":11:12)
+"t.g"() : () -> () loc("a.ml\\x":13:14)
+"t.h"() : () -> () loc("a.ml\0Ax\09\n\t":15:16)
+"t.i"() : () -> () loc("a.ml":17:18)
+"t.j"() : () -> () loc("":19:20)
+"t.k"() : () -> () loc("a.ml" :21:22)
+"t.l"() : () -> () loc("a.ml":23 :24)"#,
+        // Nested locations with aliases defined before and after their use, in op and block
+        // argument locations; the same location written out and through an alias.
+        r#"#before = loc("f.mlir":1:1)
+#name = loc("n"(#before))
+"t.r"() ({
+^bb0(%a: i32 loc(#after), %b: i32 loc(fused[#before, #after])):
+  "t.a"() : () -> () loc(fused<"meta">[#before, callsite(#after at "f.mlir":2:2), "g.mlir":3:3])
+  "t.b"() : () -> () loc(callsite(callsite(#name at #after) at fused[#before]))
+  "t.c"() : () -> () loc("x"(callsite("y"("f.mlir":1:1) at #late)))
+  "t.d"() : () -> () loc("f.mlir":1:1)
+  "t.e"() : () -> () loc(#before)
+}) : () -> () loc(#name)
+#after = loc("f.mlir":9:9)
+#late = loc(fused[#after, unknown])"#,
+        // Ops without a location take the line and column of their name, also after a nested
+        // region (an op with regions finishes after the ops inside it), with `\r\n` lines.
+        "\"t.r\"() ({\r\n  \"t.a\"() : () -> ()\r\n  %0 = \"t.b\"() : () -> i32 loc(\"f\":1:1)\r\n  \"t.r\"() ({\r\n    \"t.c\"() : () -> ()\r\n  }) : () -> ()\r\n}) : () -> ()\r\n  \"t.z\"() : () -> ()",
+        // A location alias used before its definition and never defined, among defined ones;
+        // in a block argument; inside a fused location.
+        r#""t.a"() : () -> () loc(#l1)
+"t.b"() : () -> () loc(#nowhere)
+"t.c"() : () -> () loc(#l1)
+#l1 = loc("f.mlir":1:1)"#,
+        r#""t.r"() ({
+^bb0(%a: i32 loc(#nowhere)):
+  "t.a"() : () -> ()
+}) : () -> ()"#,
+        r#""t.a"() : () -> () loc(fused[#l1, #nowhere])
+#l1 = loc("f.mlir":1:1)"#,
+        // An alias defined twice, before and after a use; an alias that is not a location.
+        r#"#l = loc("f.mlir":1:1)
+"t.a"() : () -> () loc(#l)
+#l = loc("f.mlir":2:2)"#,
+        r#""t.a"() : () -> () loc(#a)
+#a = 1 : i32"#,
+        r#""t.a"() : () -> () loc(#a.b)"#,
+        // Near misses of the location shapes.
+        r#""t.a"() : () -> () loc("f.mlir":1)"#,
+        r#""t.a"() : () -> () loc("f.mlir":1:2:3)"#,
+        r#""t.a"() : () -> () loc("f.mlir:1:2)"#,
+        r#""t.a"() : () -> () loc("f.mlir":1:2"#,
+    ];
+    for (i, c) in cases.iter().enumerate() {
+        check(&format!("case {i}"), c);
+    }
+    // What both ways give, where it matters: an alias never defined is reported at its use
+    // (`#nowhere`, bytes 51..59), the escapes read as the bytes they stand for.
+    let undefined = outcome(cases[3], false);
+    assert_eq!(
+        undefined,
+        "error at Span(Span { start: 51, end: 59 }): undefined symbol alias id 'nowhere'\n"
+    );
+    let names = outcome(cases[0], false);
+    for want in [
+        r#"loc("a.mlir.bak":5:6)"#,
+        r#"loc("a.ml\22x":11:12)"#,
+        r#"loc("a.ml\\x":13:14)"#,
+        r#"loc("a.ml\0Ax\09\0A\09":15:16)"#,
+        r#"loc("a.ml":23:24)"#,
+    ] {
+        assert!(names.contains(want), "{want} in\n{names}");
+    }
+}

@@ -1045,6 +1045,10 @@ impl Context {
     pub fn num_blocks(&self) -> usize {
         self.blocks.len()
     }
+    /// Number of attributes uniqued so far (for dense side tables keyed by [`Attr::index`]).
+    pub fn num_attrs(&self) -> usize {
+        self.attrs.len()
+    }
     /// The op's name text.
     pub fn op_name_str(&self, op: OpId) -> &str {
         self.name_str(self.ops[op.index()].name)

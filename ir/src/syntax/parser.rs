@@ -174,11 +174,17 @@ pub struct Parser<'c, 's> {
     /// The file name as a string attribute, made on first use (every op location shares it).
     file_attr: Option<Attr>,
     pos: usize,
-    /// Line of the last location computed: (offset, 1-based line, offset of that line's start).
-    /// Locations are asked for in increasing offset order, so counting newlines from here is
-    /// cheaper than indexing every line of the file up front.
-    line_cache: (usize, u32, usize),
-    attr_aliases: HashMap<String, Attr>,
+    /// Where each line after the first starts, for the locations of ops written without one;
+    /// built on the first such op, so a file whose ops all carry `loc(...)` never counts lines.
+    /// (Ops ask in the order they finish, which is not source order: an op with regions asks
+    /// after the ops inside it, so a table beats counting newlines on from the last answer.)
+    line_starts: Option<Vec<usize>>,
+    /// Index into `line_starts` of the last answer: the next op is nearly always on that line
+    /// or one of the next few.
+    line_hint: usize,
+    /// Attribute aliases by name (borrowed from the source: a file with locations defines one
+    /// per op).
+    attr_aliases: HashMap<&'s str, Attr>,
     type_aliases: HashMap<String, Type>,
     scopes: Vec<Scope<'s>>,
     /// Result names of the ops being parsed (a stack: nested ops push and pop above).
@@ -253,7 +259,8 @@ impl<'c, 's> Parser<'c, 's> {
             filename: filename.to_string(),
             file_attr: None,
             pos: 0,
-            line_cache: (0, 1, 0),
+            line_starts: None,
+            line_hint: 0,
             attr_aliases: HashMap::default(),
             type_aliases: HashMap::default(),
             scopes: Vec::new(),
@@ -316,6 +323,12 @@ impl<'c, 's> Parser<'c, 's> {
     /// Skips whitespace and `//` comments.
     pub fn skip_ws(&mut self) {
         let b = self.src.as_bytes();
+        // Most calls find a token right away (every punctuation check asks): they return after
+        // one look at the next byte, as no byte above the space is whitespace and only `/`
+        // starts a comment.
+        if b.get(self.pos).is_some_and(|&c| c > b' ' && c != b'/') {
+            return;
+        }
         loop {
             while self.pos < b.len() && matches!(b[self.pos], b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
@@ -506,20 +519,25 @@ impl<'c, 's> Parser<'c, 's> {
 
     /// 1-based line and (byte) column of `offset`.
     fn line_col(&mut self, offset: usize) -> (u32, u32) {
-        let (mut at, mut line, mut start) = self.line_cache;
-        if offset < at {
-            (at, line, start) = (0, 1, 0);
-        }
-        let b = &self.src.as_bytes()[at..offset.min(self.src.len())];
-        for (i, &c) in b.iter().enumerate() {
-            if c == b'\n' {
-                line += 1;
-                start = at + i + 1;
-            }
-        }
-        at = offset;
-        self.line_cache = (at, line, start);
-        (line, (offset - start + 1) as u32)
+        let src = self.src.as_bytes();
+        let starts = self.line_starts.get_or_insert_with(|| {
+            let mut v = Vec::with_capacity(src.len() / 64 + 1);
+            v.extend(memchr::memchr_iter(b'\n', src).map(|i| i + 1));
+            v
+        });
+        // `k` lines start at or before `offset`: it is on line `k + 1`, which starts at
+        // `starts[k - 1]` (the first line, at 0, is not in the table).
+        let fits = |k: usize| {
+            (k == 0 || starts[k - 1] <= offset) && starts.get(k).is_none_or(|&s| s > offset)
+        };
+        let hint = self.line_hint;
+        let k = match (hint..hint + 4).find(|&k| k <= starts.len() && fits(k)) {
+            Some(k) => k,
+            None => starts.partition_point(|&s| s <= offset),
+        };
+        self.line_hint = k;
+        let start = if k == 0 { 0 } else { starts[k - 1] };
+        (k as u32 + 1, (offset - start + 1) as u32)
     }
 
     /// The file name as a string attribute.
@@ -539,18 +557,19 @@ impl<'c, 's> Parser<'c, 's> {
         self.default_loc(at)
     }
 
-    /// The line and column of `offset` when ops take their location from the source, for
-    /// [`Parser::default_loc`] to intern only when the op has no location of its own (lines are
-    /// counted forward, so this is asked in source order).
-    fn default_loc_at(&mut self, offset: usize) -> Option<(u32, u32)> {
-        self.file_locations.then(|| self.line_col(offset))
+    /// Where an op's location points when ops take their location from the source, for
+    /// [`Parser::default_loc`] to turn into a line and column only when the op has no location
+    /// of its own.
+    fn default_loc_at(&mut self, offset: usize) -> Option<usize> {
+        self.file_locations.then_some(offset)
     }
 
     /// The location [`Parser::default_loc_at`] found.
-    fn default_loc(&mut self, at: Option<(u32, u32)>) -> Attr {
-        let Some((line, col)) = at else {
+    fn default_loc(&mut self, at: Option<usize>) -> Attr {
+        let Some(offset) = at else {
             return self.ctx.unknown_loc();
         };
+        let (line, col) = self.line_col(offset);
         let file = self.file_attr();
         self.ctx.attr(AttrKind::Loc(Location::File {
             file,
@@ -658,7 +677,7 @@ impl<'c, 's> Parser<'c, 's> {
         }
         let mut map = HashMap::default();
         for (name, ph, sp) in std::mem::take(&mut self.fwd_locs) {
-            match self.attr_aliases.get(&name) {
+            match self.attr_aliases.get(name.as_str()) {
                 Some(a) if matches!(self.ctx.attr_kind(*a), AttrKind::Loc(_)) => {
                     map.insert(ph, *a);
                 }
@@ -745,16 +764,11 @@ impl<'c, 's> Parser<'c, 's> {
     }
 
     fn parse_alias_def(&mut self) -> PResult<()> {
+        let src: &'s str = self.src;
         let start = self.pos;
-        let is_attr = self.src.as_bytes()[self.pos] == b'#';
-        let mut e = self.pos + 1;
-        let b = self.src.as_bytes();
-        while e < b.len()
-            && (b[e].is_ascii_alphanumeric() || matches!(b[e], b'_' | b'$' | b'.' | b'-'))
-        {
-            e += 1;
-        }
-        let name = self.src[start + 1..e].to_string();
+        let is_attr = src.as_bytes()[self.pos] == b'#';
+        let e = self.ident_end(start + 1);
+        let name = &src[start + 1..e];
         let name_span = Span::new(start, e);
         if name.contains('.') {
             return Err(Diagnostic::at(
@@ -770,6 +784,17 @@ impl<'c, 's> Parser<'c, 's> {
                 Some(l) => l?,
                 None => self.parse_attribute()?,
             };
+            if self.attr_aliases.is_empty()
+                || self.attr_aliases.len() == self.attr_aliases.capacity()
+            {
+                // The uses seen so far that wait for a definition are about as many as the
+                // definitions still to come (bounded by what the rest of the text can hold,
+                // `#a = loc(unknown)` being about 16 bytes): room for them at once saves
+                // growing the table step by step.
+                let pending = self.fwd_op_locs.len() + self.fwd_locs.len();
+                let room = pending.min((src.len() - self.pos) / 16);
+                self.attr_aliases.reserve(room);
+            }
             match self.attr_aliases.entry(name) {
                 Entry::Occupied(e) => {
                     return Err(Diagnostic::at(
@@ -782,14 +807,14 @@ impl<'c, 's> Parser<'c, 's> {
                 }
             }
         } else {
-            if self.type_aliases.contains_key(&name) {
+            if self.type_aliases.contains_key(name) {
                 return Err(Diagnostic::at(
                     name_span,
                     format!("redefinition of type alias id '{name}'"),
                 ));
             }
             let t = self.parse_type()?;
-            self.type_aliases.insert(name, t);
+            self.type_aliases.insert(name.to_string(), t);
         }
         Ok(())
     }
@@ -1139,7 +1164,7 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_generic_op(&mut self, loc_default: Option<(u32, u32)>) -> PResult<OpId> {
+    fn parse_generic_op(&mut self, loc_default: Option<usize>) -> PResult<OpId> {
         let mut name_span = Span::default();
         let mut name: Cow<'s, str> = Cow::Borrowed("");
         // Operands go on a stack shared by nested ops, like result names.
@@ -1358,11 +1383,7 @@ impl<'c, 's> Parser<'c, 's> {
         Ok(op)
     }
 
-    fn parse_custom_op(
-        &mut self,
-        num_results: usize,
-        loc_default: Option<(u32, u32)>,
-    ) -> PResult<OpId> {
+    fn parse_custom_op(&mut self, num_results: usize, loc_default: Option<usize>) -> PResult<OpId> {
         let p = self.rule(Rule::custom_op_name).map_err(|_| {
             let mut d = self.err_here("expected operation name in quotes or a custom op name");
             d.label = Some("expected an operation".into());
@@ -2300,12 +2321,10 @@ impl<'c, 's> Parser<'c, 's> {
         } else {
             word(i)?
         };
-        // Comments are not part of a type's text; leave them to the slow path, and a type that
-        // goes on (`i32<...>`) too.
-        if b.get(end) == Some(&b'<')
-            || self.src[pos..end].contains("//")
-            || self.src[pos..end].contains('.')
-        {
+        // Comments are not part of a type's text; leave them to the slow path (none can start
+        // inside what was scanned, but the check is one pass with the one for `.`), and a
+        // type that goes on (`i32<...>`) too.
+        if b.get(end) == Some(&b'<') || memchr::memchr2(b'.', b'/', &b[pos..end]).is_some() {
             return None;
         }
         Some(end)
@@ -2470,13 +2489,23 @@ impl<'c, 's> Parser<'c, 's> {
                 (self.alias_location(name, Span::new(s, e)), e)
             }
             b'"' => {
-                let mut q = s + 1;
-                while q < b.len() && b[q] != b'"' {
-                    if b[q] == b'\\' || b[q] == b'\n' {
-                        return None;
+                // A file's locations nearly all name the same file: compared with the last
+                // name whole, the name is not scanned byte by byte.
+                let (q, same_file) = match self.loc_file {
+                    Some((n, a))
+                        if b[s + 1..].starts_with(n.as_bytes())
+                            && b.get(s + 1 + n.len()) == Some(&b'"') =>
+                    {
+                        (s + 1 + n.len(), Some(a))
                     }
-                    q += 1;
-                }
+                    _ => {
+                        let q = s + 1 + memchr::memchr3(b'"', b'\\', b'\n', &b[s + 1..])?;
+                        if b[q] != b'"' {
+                            return None;
+                        }
+                        (q, None)
+                    }
+                };
                 if b.get(q + 1) != Some(&b':') {
                     return None;
                 }
@@ -2488,10 +2517,10 @@ impl<'c, 's> Parser<'c, 's> {
                 if b.get(i) != Some(&b')') {
                     return None;
                 }
-                let name = &src[s + 1..q];
-                let file = match self.loc_file {
-                    Some((n, a)) if n == name => a,
-                    _ => {
+                let file = match same_file {
+                    Some(a) => a,
+                    None => {
+                        let name = &src[s + 1..q];
                         let a = self.ctx.str_attr(name);
                         self.loc_file = Some((name, a));
                         a
@@ -2964,7 +2993,7 @@ impl<'c, 's> Parser<'c, 's> {
                 let (d, n, body) = self.dialect_symbol(p);
                 match (n, body) {
                     (None, None) => {
-                        return self.attr_aliases.get(&d).copied().ok_or_else(|| {
+                        return self.attr_aliases.get(d.as_str()).copied().ok_or_else(|| {
                             Diagnostic::at(sp, format!("undefined symbol alias id '{d}'"))
                         })
                     }
@@ -3833,5 +3862,43 @@ pub fn check_int_range(v: BigInt, width: u32, sig: Signedness) -> Option<BigInt>
             }
             Some(r)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Line and column by counting every byte before `offset`.
+    fn counted(src: &str, offset: usize) -> (u32, u32) {
+        let before = &src.as_bytes()[..offset];
+        let line = before.iter().filter(|&&c| c == b'\n').count() as u32 + 1;
+        let start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        (line, (offset - start + 1) as u32)
+    }
+
+    #[test]
+    fn line_table_answers_in_any_order() {
+        // Empty lines, `\r\n`, a last line without a newline; asked forward one by one,
+        // backward, and in jumps (as ops finishing after their regions ask).
+        let src = "a\n\nbc\r\n  d\n\n\n  efg\nh";
+        let n = src.len();
+        let mut order: Vec<usize> = (0..=n).collect();
+        order.extend((0..=n).rev());
+        order.extend((0..=n).map(|i| (i * 7) % (n + 1)));
+        order.extend([n, 0, n, 1, n - 1, 2]);
+        let mut ctx = Context::new();
+        let mut p = Parser::new(&mut ctx, src, "f");
+        for &o in &order {
+            assert_eq!(p.line_col(o), counted(src, o), "offset {o}");
+        }
+        // A file without any newline.
+        let mut ctx = Context::new();
+        let mut p = Parser::new(&mut ctx, "abc", "f");
+        assert_eq!(p.line_col(2), (1, 3));
+        assert_eq!(p.line_col(0), (1, 1));
     }
 }

@@ -53,12 +53,17 @@ pub struct Printer<'a> {
     locs: Vec<Attr>,
     /// The file name last printed in a location, and its quoted text.
     loc_file: Option<(Attr, String)>,
-    loc_ids: HashMap<Attr, usize>,
+    /// Alias number of each location by attribute index (`u32::MAX`: none yet); a dense table
+    /// because a file printed with locations looks one up per op, twice.
+    loc_ids: Vec<u32>,
     default_dialects: Vec<Option<&'static str>>,
     custom_names: Vec<String>,
     /// Generated `#map`/`#set` aliases, in order of first use.
     map_aliases: Vec<(Attr, String)>,
     map_alias_ids: HashMap<Attr, String>,
+    /// Op names quoted for the generic form, by name index, made on first use (a file names a
+    /// few ops many times over).
+    quoted_names: Vec<Option<String>>,
     /// Location aliases that block arguments introduced (printed before the op).
     arg_locs: Vec<usize>,
     /// Where finished text goes while printing ([`print_op_to`]); `None`: it stays in `out`.
@@ -229,11 +234,12 @@ impl<'a> Printer<'a> {
             distinct: HashMap::default(),
             locs: Vec::new(),
             loc_file: None,
-            loc_ids: HashMap::default(),
+            loc_ids: Vec::new(),
             default_dialects: Vec::new(),
             custom_names: Vec::new(),
             map_aliases: Vec::new(),
             map_alias_ids: HashMap::default(),
+            quoted_names: Vec::new(),
             arg_locs: Vec::new(),
             sink: None,
             sink_error: None,
@@ -524,7 +530,16 @@ impl<'a> Printer<'a> {
     /// Prints an op in generic form.
     pub fn print_generic(&mut self, op: OpId) {
         let ctx = self.ctx;
-        write_escaped(&mut self.out, ctx.op_name_str(op).as_bytes());
+        let name = ctx.op(op).name;
+        if name.index() >= self.quoted_names.len() {
+            self.quoted_names.resize(name.index() + 1, None);
+        }
+        let quoted = self.quoted_names[name.index()].get_or_insert_with(|| {
+            let mut q = String::new();
+            write_escaped(&mut q, ctx.name_str(name).as_bytes());
+            q
+        });
+        self.out.push_str(quoted);
         self.out.push('(');
         let succs = ctx.successors(op);
         // Successor operands are part of the operand list in generic form.
@@ -597,15 +612,14 @@ impl<'a> Printer<'a> {
 
     /// Prints `{k = v, ...}` skipping `elided` names; prints nothing when all are elided.
     pub fn print_attr_dict_entries(&mut self, attrs: &[(String, Attr)], elided: &[&str]) {
-        let shown: Vec<&(String, Attr)> = attrs
-            .iter()
-            .filter(|(k, _)| !elided.contains(&k.as_str()))
-            .collect();
-        if shown.is_empty() {
+        // Filtered twice rather than collected: most ops have a dictionary, and a vector
+        // per dictionary cost more than the second pass.
+        let shown = || attrs.iter().filter(|(k, _)| !elided.contains(&k.as_str()));
+        if shown().next().is_none() {
             return;
         }
         self.out.push('{');
-        for (i, (k, v)) in shown.into_iter().enumerate() {
+        for (i, (k, v)) in shown().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
@@ -951,7 +965,14 @@ impl<'a> Printer<'a> {
                         .push_str(if value.bits() == 0 { "false" } else { "true" });
                     return;
                 }
-                let _ = write!(self.out, "{value}");
+                // Nearly every integer fits 64 bits: `itoa` costs a fraction of `BigInt`'s
+                // formatting.
+                match i64::try_from(value) {
+                    Ok(v) => self.out.push_str(itoa::Buffer::new().format(v)),
+                    Err(_) => {
+                        let _ = write!(self.out, "{value}");
+                    }
+                }
                 let is_i64 = matches!(
                     ctx.type_kind(*ty),
                     TypeKind::Integer {
@@ -1344,10 +1365,10 @@ impl<'a> Printer<'a> {
             }
         }
         visit(ctx, op, &mut order);
-        self.loc_ids.reserve(order.len());
+        self.loc_ids.resize(ctx.num_attrs(), u32::MAX);
         self.locs.reserve(order.len());
         for (l, is_arg) in order {
-            if is_arg && !self.loc_ids.contains_key(&l) {
+            if is_arg && self.loc_ids[l.index()] == u32::MAX {
                 self.arg_locs.push(self.locs.len());
             }
             self.loc_alias_id(l);
@@ -1356,12 +1377,15 @@ impl<'a> Printer<'a> {
 
     /// The alias number of a location, giving it the next one the first time it is seen.
     fn loc_alias_id(&mut self, l: Attr) -> usize {
-        if let Some(n) = self.loc_ids.get(&l) {
-            return *n;
+        let i = l.index();
+        if i >= self.loc_ids.len() {
+            self.loc_ids.resize(i + 1, u32::MAX);
         }
-        self.locs.push(l);
-        self.loc_ids.insert(l, self.locs.len() - 1);
-        self.locs.len() - 1
+        if self.loc_ids[i] == u32::MAX {
+            self.loc_ids[i] = self.locs.len() as u32;
+            self.locs.push(l);
+        }
+        self.loc_ids[i] as usize
     }
 
     /// `#locN = loc(...)` for alias `i`, the location written out in full.
