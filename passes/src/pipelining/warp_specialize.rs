@@ -49,7 +49,7 @@
 
 use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
-use tilus_dialects::arith::{CmpIPredicate, IntBinOp};
+use tilus_dialects::arith::{AddIOp, CmpIPredicate, DivUIOp, IntBinOp, MulIOp, RemUIOp};
 use tilus_dialects::layout_algebra::{wgmma_accumulator, RegisterLayout};
 use tilus_dialects::mbarrier::{
     AllocOp, ArriveExpectTxOp, ArriveOp, ConsumerInitialPhaseOp, ProducerInitialPhaseOp, WaitOp,
@@ -158,7 +158,9 @@ impl Pass for WarpSpecialize {
             };
             let rings: Vec<Ring> = ctx
                 .block_ops(body)
-                .filter_map(|o| match_ring(ctx, body, o))
+                .filter_map(|o| {
+                    match_ring(ctx, body, o, None).or_else(|| match_persistent(ctx, body, o))
+                })
                 .collect();
             // One ring per kernel: the kernel's other code moves into the consumer group, which
             // can hold one producer/consumer split only.
@@ -244,8 +246,81 @@ struct Ring {
     refill: OpId,
     /// The refill's `scf.if` then-block (announce, copies).
     fill: BlockId,
-    /// `i + N`, the tile the refill loads.
+    /// `i + N`, the tile the refill loads (in a persistent kernel, step `base + i + N` of the
+    /// block's linear walk).
     next_tile: Value,
+    /// The tile loop of a persistent kernel around the main loop.
+    tile: Option<Tile>,
+}
+
+/// How a persistent kernel's refill names its tile: `pipeline` decomposes the walk's step `j`
+/// into the tile loop's induction value `lb + (j / T) * step` and the k step `j rem T` at the
+/// top of the fill block, and recomputes the tile's coordinates from them there.
+struct Tile {
+    /// The tile loop, directly in the kernel body.
+    for_op: ForOp,
+    /// The fill block's tile induction value and k step.
+    tile_iv: Value,
+    k_step: Value,
+    /// The four ops computing them (`divui`, `remui`, `muli`, `addi`), which the producer
+    /// replaces by its own loops.
+    decomposition: Vec<OpId>,
+}
+
+/// A ring whose main loop is nested in a tile loop `l` of the kernel body (the shape `pipeline`
+/// writes for a persistent kernel): tried on each loop of `l`'s body.
+fn match_persistent(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
+    let tile = ForOp::cast(ctx, l)?;
+    let body = single_block(ctx, l, 0)?;
+    let mut found = None;
+    for o in ctx.block_ops(body) {
+        if let Some(r) = match_ring(ctx, kbody, o, Some(tile)) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(r);
+        }
+    }
+    found
+}
+
+/// Finds in the fill block `fill` the decomposition of the walk's step `j` (see [`Tile`]).
+fn match_tile(ctx: &Context, tile: ForOp, fill: BlockId, j: Value) -> Option<Tile> {
+    let ops: Vec<OpId> = ctx.block_ops(fill).collect();
+    let [d, r, mu, ad] = ops.get(..4)? else {
+        return None;
+    };
+    let (d, r, mu, ad) = (*d, *r, *mu, *ad);
+    let div = DivUIOp::cast(ctx, d)?;
+    let rem = RemUIOp::cast(ctx, r)?;
+    let mul = MulIOp::cast(ctx, mu)?;
+    let add = AddIOp::cast(ctx, ad)?;
+    let u = div.result(ctx);
+    let ok = div.lhs(ctx) == j
+        && rem.lhs(ctx) == j
+        && rem.rhs(ctx) == div.rhs(ctx)
+        && mul.lhs(ctx) == u
+        && mul.rhs(ctx) == tile.step(ctx)
+        && add.lhs(ctx) == tile.lower_bound(ctx)
+        && add.rhs(ctx) == mul.result(ctx);
+    ok.then(|| Tile {
+        for_op: tile,
+        tile_iv: add.result(ctx),
+        k_step: rem.result(ctx),
+        decomposition: vec![d, r, mu, ad],
+    })
+}
+
+/// Whether `v` is defined outside `op` (not by it, nor inside its regions).
+fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+    let owner = match ctx.defining_op(v) {
+        Some(d) => Some(d),
+        None => ctx
+            .value_block(v)
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r)),
+    };
+    owner.is_some_and(|d| d != op && !is_inside(ctx, d, op))
 }
 
 fn single_block(ctx: &Context, op: OpId, region: usize) -> Option<BlockId> {
@@ -256,8 +331,10 @@ fn single_block(ctx: &Context, op: OpId, region: usize) -> Option<BlockId> {
     }
 }
 
-fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
+fn match_ring(ctx: &Context, kbody: BlockId, l: OpId, tile: Option<ForOp>) -> Option<Ring> {
     let main = ForOp::cast(ctx, l)?;
+    // The ring's set-up (barriers, prologue) sits in the kernel body before this op.
+    let anchor = tile.map_or(l, |t| t.op());
     if const_int(ctx, main.lower_bound(ctx)) != Some(0) || const_int(ctx, main.step(ctx)) != Some(1)
     {
         return None;
@@ -299,10 +376,21 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
     let cond = ctx.defining_op(iff.condition(ctx))?;
     let next_tile = *ctx.operands(cond).first()?;
     let add = ctx.defining_op(next_tile)?;
-    if !ctx.operands(add).contains(&iv) {
+    // `i + N`, or `(base + i) + N` in a persistent kernel.
+    let counts_steps = ctx.operands(add).contains(&iv)
+        || (tile.is_some()
+            && ctx.operands(add).iter().any(|&g| {
+                ctx.defining_op(g)
+                    .is_some_and(|d| AddIOp::is(ctx, d) && ctx.operands(d).contains(&iv))
+            }));
+    if !counts_steps {
         return None;
     }
     let fill = single_block(ctx, iff.op(), 0)?;
+    let tile = match tile {
+        Some(t) => Some(match_tile(ctx, t, fill, next_tile)?),
+        None => None,
+    };
     let mut announced = false;
     let mut copies = 0;
     for o in ctx.block_ops(fill) {
@@ -320,23 +408,44 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
     }
     // The producer recomputes what the fill reads from the main body: that must be effect-free
     // scalar code and views of `stage` and of `i + N` only.
+    // A persistent kernel's fill reads only its own ops, the stage, the decomposed step and
+    // values of the kernel body: the producer rebuilds it in its own tile and k loops.
     let fill_ops: Vec<OpId> = ctx.block_ops(fill).collect();
     for o in fill_ops {
+        if let Some(t) = &tile {
+            if t.decomposition.contains(&o) {
+                continue;
+            }
+        }
         for v in ctx.operands(o).to_vec() {
-            if !recomputable(ctx, v, body, stage, next_tile, 0) {
+            let ok = match &tile {
+                Some(t) => {
+                    v == stage
+                        || ctx.defining_op(v).and_then(|d| ctx.op_parent_block(d)) == Some(fill)
+                        || defined_outside(ctx, v, t.for_op.op())
+                }
+                None => recomputable(ctx, v, body, stage, next_tile, 0),
+            };
+            if !ok {
                 return None;
             }
         }
     }
     // The full barriers are used by the prologue, the wait and the refill only.
-    let prologue = ctx.block_ops(kbody).take_while(|&o| o != l).find(|&o| {
-        SingleThreadOp::is(ctx, o) && ctx.uses(full).iter().any(|u| is_inside(ctx, u.op, o))
-    })?;
+    let prologue = ctx
+        .block_ops(kbody)
+        .take_while(|&o| o != anchor)
+        .find(|&o| {
+            SingleThreadOp::is(ctx, o) && ctx.uses(full).iter().any(|u| is_inside(ctx, u.op, o))
+        })?;
     if ctx
         .uses(full)
         .iter()
         .any(|u| !is_inside(ctx, u.op, prologue) && !is_inside(ctx, u.op, l))
     {
+        return None;
+    }
+    if tile.is_some() && ctx.op_parent_block(anchor) != Some(kbody) {
         return None;
     }
     Some(Ring {
@@ -348,6 +457,7 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
         refill,
         fill,
         next_tile,
+        tile,
     })
 }
 
@@ -447,6 +557,8 @@ fn rewrite(
     // Every thread of every consumer group releases the stage.
     let consumers = 32 * warps * groups;
     let l = r.main.op();
+    // The producer and the consumers go where the main loop was, or its tile loop.
+    let anchor = r.tile.as_ref().map_or(l, |t| t.for_op.op());
     let loc = ctx.op(l).loc;
     let trip = r.main.upper_bound(ctx);
     let main_body = single_block(ctx, l, 0).expect("body");
@@ -468,7 +580,7 @@ fn rewrite(
 
     // Producer: warp K * W, or with setmaxnreg the warpgroup from warp K * W, which releases
     // registers and lets its first warp issue the copies.
-    b.set_insertion_point_before(l);
+    b.set_insertion_point_before(anchor);
     // `prod` is the producer's group op; `copier` the one-warp group that runs its loop.
     let (prod, copier) = match regs {
         None => {
@@ -493,24 +605,75 @@ fn rewrite(
     let pphase0 = ProducerInitialPhaseOp::build(&mut b, iv_ty).phase(b.ctx());
     let c0 = b.cint(iv_ty, 0);
     let c1 = b.cint(iv_ty, 1);
-    let pfor = ForOp::build(&mut b, c0, trip, c1, &[c0, pphase0], &[iv_ty, iv_ty], false);
+    // In a persistent kernel the producer walks the same tiles, its (stage, phase) carried from
+    // one tile's k loop to the next, so it fills the next tile's stages while the consumers
+    // finish the current one.
+    let mut map = IrMapping::new();
+    let (kinit, tile_loop) = match &r.tile {
+        Some(t) => {
+            let tf = t.for_op;
+            let (tlb, tub, tstep) = (
+                tf.lower_bound(b.ctx()),
+                tf.upper_bound(b.ctx()),
+                tf.step(b.ctx()),
+            );
+            let tfor = ForOp::build(
+                &mut b,
+                tlb,
+                tub,
+                tstep,
+                &[c0, pphase0],
+                &[iv_ty, iv_ty],
+                false,
+            );
+            let tregion = tfor.region(b.ctx());
+            let tbody = b.create_block_in(tregion, &[iv_ty, iv_ty, iv_ty]);
+            let targs = b.ctx().block_args(tbody).to_vec();
+            map.map_value(t.tile_iv, targs[0]);
+            b.set_insertion_point_to_end(tbody);
+            ([targs[1], targs[2]], Some((tfor, tbody)))
+        }
+        None => ([c0, pphase0], None),
+    };
+    let pfor = ForOp::build(&mut b, c0, trip, c1, &kinit, &[iv_ty, iv_ty], false);
     let pfor_region = pfor.region(b.ctx());
     let pbody = b.create_block_in(pfor_region, &[iv_ty, iv_ty, iv_ty]);
     let pargs = b.ctx().block_args(pbody).to_vec();
     let (pi, pstage, pphase) = (pargs[0], pargs[1], pargs[2]);
+    if let Some((_, tbody)) = tile_loop {
+        b.set_insertion_point_to_end(tbody);
+        let res = pfor.results(b.ctx()).to_vec();
+        YieldOp::build(&mut b, &res);
+    }
     b.set_insertion_point_to_end(pbody);
     WaitOp::build(&mut b, empty, pstage, pphase, None, None);
-    let mut map = IrMapping::new();
-    map.map_value(r.next_tile, pi);
+    match &r.tile {
+        Some(t) => map.map_value(t.k_step, pi),
+        None => map.map_value(r.next_tile, pi),
+    }
     map.map_value(stage, pstage);
     let fill_ops: Vec<OpId> = b.ctx().block_ops(r.fill).collect();
     for o in fill_ops {
-        if YieldOp::is(b.ctx(), o) {
+        if YieldOp::is(b.ctx(), o)
+            || r.tile
+                .as_ref()
+                .is_some_and(|t| t.decomposition.contains(&o))
+        {
             continue;
         }
         clone_operands_of(&mut b, o, main_body, &mut map, pbody);
         let c = clone_op(b.ctx_mut(), o, &mut map);
-        if ArriveExpectTxOp::is(b.ctx(), o) {
+        let invariant = tile_loop.is_some()
+            && b.ctx().regions(c).is_empty()
+            && tilus_ir::rewrite::is_effect_free(b.ctx(), o)
+            && b.ctx()
+                .operands(c)
+                .iter()
+                .all(|&v| defined_outside(b.ctx(), v, pfor.op()));
+        if invariant {
+            // The tile's coordinates: once per tile, before its k loop.
+            b.ctx_mut().insert_op_before(pfor.op(), c);
+        } else if ArriveExpectTxOp::is(b.ctx(), o) {
             // One elected thread announces; the warp issues the copies.
             b.set_insertion_point_to_end(pbody);
             let st = SingleThreadOp::build(&mut b, None);
@@ -526,7 +689,7 @@ fn rewrite(
     YieldOp::build(&mut b, &[ns, np]);
 
     // Consumers: warps 0 .. W (group 0; the other groups are copies of it, made at the end).
-    b.set_insertion_point_before(l);
+    b.set_insertion_point_before(anchor);
     let cons = WarpGroupOp::build(&mut b, 0, warps);
     let cregion = cons.body(b.ctx());
     let cblock = b.create_block_in(cregion, &[]);
@@ -577,7 +740,7 @@ fn rewrite(
     let kops: Vec<OpId> = ctx.block_ops(kbody).collect();
     let from = kops
         .iter()
-        .position(|&o| o == l)
+        .position(|&o| o == anchor)
         .expect("loop in kernel body");
     let mut moved: Vec<OpId> = kops[from..]
         .iter()
@@ -634,7 +797,14 @@ fn rewrite(
     let producer_warps = if regs.is_some() { 4 } else { 1 };
     kernel.set_warps(ctx, groups * warps + producer_warps);
     // The prologue's bound, the refill's guard and the consumers' tile offset are dead now.
-    for blk in [main_body, kbody] {
+    let tile_body = r
+        .tile
+        .as_ref()
+        .and_then(|t| single_block(ctx, t.for_op.op(), 0));
+    for blk in [Some(main_body), tile_body, Some(kbody)]
+        .into_iter()
+        .flatten()
+    {
         let ops: Vec<OpId> = ctx.block_ops(blk).collect();
         for &o in ops.iter().rev() {
             if ctx.regions(o).is_empty() && tilus_ir::rewrite::is_trivially_dead(ctx, o) {
