@@ -63,7 +63,7 @@ use tilus_dialects::tilus::{
 };
 use tilus_dialects::tilus_types::{const_int, BarriersType, Space, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
-use tilus_dialects::wgmma::MmaOp;
+use tilus_dialects::wgmma::{MmaOp, WaitGroupOp};
 use tilus_ir::rewrite::{clone_op, IrMapping};
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, Value};
 
@@ -87,6 +87,7 @@ declare_pass! {
             consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers)";
             producer_regs: i64 = 40, "producer-regs", "Registers per thread the producer warpgroup keeps (setmaxnreg.dec); 0: no setmaxnreg for it";
             consumer_regs: i64 = -1, "consumer-regs", "Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them";
+            mma_in_flight: i64 = 0, "mma-in-flight", "wgmma groups a consumer keeps in flight at its release: 0 waits for its MMA and releases its stage, 1 waits for the previous k step's MMA only and releases the previous stage (needs stages >= 2)";
         },
         statistics: {
             NUM_SPECIALIZED = "num-specialized", "Rings split into producer and consumers";
@@ -143,6 +144,15 @@ impl Pass for WarpSpecialize {
                     ),
                 )]);
             }
+        }
+        if !(0..=1).contains(&self.mma_in_flight) {
+            return Err(vec![Diagnostic::op(
+                op,
+                format!(
+                    "warp-specialize: mma-in-flight must be 0 or 1, got {}",
+                    self.mma_in_flight
+                ),
+            )]);
         }
         let mut kernels = Vec::new();
         ctx.walk(op, &mut |o| {
@@ -227,7 +237,24 @@ impl Pass for WarpSpecialize {
             } else {
                 None
             };
-            rewrite(ctx, kernel, body, &rings[0], groups, regs, split.as_ref())?;
+            if self.mma_in_flight == 1 && rings[0].stages < 2 {
+                return Err(vec![Diagnostic::op(
+                    rings[0].main.op(),
+                    "warp-specialize: mma-in-flight=1 releases the previous k step's stage while \
+                     the current one is read, which needs a ring of at least 2 stages (this one \
+                     has 1)",
+                )]);
+            }
+            rewrite(
+                ctx,
+                kernel,
+                body,
+                &rings[0],
+                groups,
+                regs,
+                split.as_ref(),
+                self.mma_in_flight == 1,
+            )?;
             n += 1;
         }
         stats.add(Self::NUM_SPECIALIZED, n);
@@ -544,6 +571,7 @@ fn clone_operands_of(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn rewrite(
     ctx: &mut Context,
     kernel: KernelOp,
@@ -552,6 +580,7 @@ fn rewrite(
     groups: i64,
     regs: Option<RegPlan>,
     split: Option<&Split>,
+    in_flight: bool,
 ) -> Result<(), Vec<Diagnostic>> {
     let warps = kernel.warps(ctx);
     // Every thread of every consumer group releases the stage.
@@ -731,6 +760,9 @@ fn rewrite(
         if SyncOp::is(ctx, s) {
             ctx.erase_op(s);
         }
+    }
+    if in_flight {
+        keep_mma_in_flight(ctx, r, main_body, empty)?;
     }
 
     // The prologue is the producer's first round now.
@@ -1179,4 +1211,114 @@ fn is_pure_int(ctx: &Context, op: OpId) -> bool {
         && ctx.results(op).len() == 1
         && TensorType::of_ref(ctx, ctx.value_type(ctx.results(op)[0])).is_none()
         && tilus_ir::rewrite::is_effect_free(ctx, op)
+}
+
+/// `mma-in-flight=1`: the consumer keeps its k step's MMA in flight and releases the stage of
+/// the previous one, as `examples/hopper_matmul_v4_persistent.mlir` does. The body's
+/// `wgmma.wait_group 0` before the release becomes `wait_group 1` (the previous group has
+/// retired), the release of `stage` becomes that of the previous stage from the second k step
+/// on, and after the loop `wait_group 0` retires the last group before the accumulator is read.
+/// The previous stage is `(i + N - 1) rem N` of the k loop's iteration when the ring starts at
+/// stage 0, and `(stage + N - 1) rem N` in a persistent kernel, whose k loop starts on the stage
+/// the previous tile left: there the last stage is released after the loop too, since the
+/// producer goes on filling stages for the next tile. The MMA results may be read only by the
+/// loop's yield (the next k step's MMA accumulates into them while they are in flight).
+fn keep_mma_in_flight(
+    ctx: &mut Context,
+    r: &Ring,
+    main_body: BlockId,
+    empty: Value,
+) -> Result<(), Vec<Diagnostic>> {
+    let l = r.main.op();
+    let ops: Vec<OpId> = ctx.block_ops(main_body).collect();
+    let arrive = ops
+        .iter()
+        .copied()
+        .find(|&o| ArriveOp::is(ctx, o))
+        .expect("release");
+    let at = ops.iter().position(|&o| o == arrive).expect("release");
+    let wait = ops[..at]
+        .iter()
+        .copied()
+        .rev()
+        .find(|&o| WaitGroupOp::is(ctx, o));
+    let err = |op: OpId, m: &str| {
+        vec![Diagnostic::op(
+            op,
+            format!("warp-specialize: mma-in-flight=1: {m}"),
+        )]
+    };
+    let Some(wait) =
+        wait.filter(|&w| WaitGroupOp::cast(ctx, w).is_some_and(|w| w.pending(ctx) == 0))
+    else {
+        return Err(err(
+            l,
+            "the consumer's loop has no wgmma.wait_group 0 before the release to relax",
+        ));
+    };
+    let yield_op = *ops.last().expect("terminator");
+    for &o in &ops {
+        if MmaOp::is(ctx, o)
+            && ctx
+                .results(o)
+                .iter()
+                .any(|&v| ctx.uses(v).iter().any(|u| u.op != yield_op))
+        {
+            return Err(err(
+                o,
+                "this MMA's result is read in the loop, so it cannot stay in flight past its k step",
+            ));
+        }
+    }
+    let margs = ctx.block_args(main_body).to_vec();
+    let (iv, stage) = (margs[0], margs[margs.len() - 2]);
+    let ity = ctx.value_type(stage);
+    let loc = ctx.op(l).loc;
+    let n = r.stages;
+    let persistent = r.tile.is_some();
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc(loc);
+    b.set_insertion_point_before(wait);
+    WaitGroupOp::build(&mut b, 1);
+    b.ctx_mut().erase_op(wait);
+    b.set_insertion_point_before(arrive);
+    let back = b.cint(ity, n - 1);
+    let cn = b.cint(ity, n);
+    let prev = if persistent {
+        let x = b.int_op(IntBinOp::AddI, stage, back);
+        b.int_op(IntBinOp::RemUI, x, cn)
+    } else {
+        let x = b.int_op(IntBinOp::AddI, iv, back);
+        b.int_op(IntBinOp::RemSI, x, cn)
+    };
+    let c1 = b.cint(ity, 1);
+    let has_prev = b.cmpi(CmpIPredicate::Sge, iv, c1);
+    let iff = IfOp::build(&mut b, has_prev, &[]);
+    let then_r = iff.then_region(b.ctx());
+    let tb = b.create_block_in(then_r, &[]);
+    b.set_insertion_point_to_end(tb);
+    ArriveOp::build(&mut b, empty, prev, None, None, None);
+    YieldOp::build(&mut b, &[]);
+    b.ctx_mut().erase_op(arrive);
+    // After the loop: the last group retires; a persistent kernel releases its stage.
+    b.set_insertion_point_after(l);
+    WaitGroupOp::build(&mut b, 0);
+    if persistent {
+        let trip = r.main.upper_bound(b.ctx());
+        let res = r.main.results(b.ctx()).to_vec();
+        let last_stage = res[res.len() - 2];
+        let c0 = b.cint(ity, 0);
+        let had = b.cmpi(CmpIPredicate::Sgt, trip, c0);
+        let back = b.cint(ity, n - 1);
+        let cn = b.cint(ity, n);
+        let x = b.int_op(IntBinOp::AddI, last_stage, back);
+        let last = b.int_op(IntBinOp::RemUI, x, cn);
+        let iff = IfOp::build(&mut b, had, &[]);
+        let then_r = iff.then_region(b.ctx());
+        let tb = b.create_block_in(then_r, &[]);
+        b.set_insertion_point_to_end(tb);
+        ArriveOp::build(&mut b, empty, last, None, None, None);
+        YieldOp::build(&mut b, &[]);
+    }
+    Ok(())
 }
