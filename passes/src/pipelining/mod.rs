@@ -23,7 +23,20 @@
 //!   when the stage wraps.
 //!
 //! Trip counts below N, not a multiple of N, or known only at run time need nothing special:
-//! the prologue's bound is `min(T, N)` and the refill's guard `i + N < T`. A loop that does
+//! the prologue's bound is `min(T, N)` and the refill's guard `i + N < T`.
+//!
+//! **Persistent kernels.** When the loop sits directly in the body of a tile loop (an `scf.for`
+//! in the kernel body, as in `examples/hopper_matmul_v1_persistent.mlir`) that carries the
+//! barrier's phase from one tile's loop to the next, the ring is carried across tiles instead
+//! of drained and refilled per tile: the block's k steps form one walk of `G = tiles * T`
+//! steps (step `j` is k step `j rem T` of the block's tile `j / T`, both counts clamped at 0),
+//! the prologue before the tile loop fills steps `0 .. min(G, N)`, the tile loop carries the
+//! stage and the walk's step at the tile's start (`base`) beside the phase, and the refill
+//! loads step `base + i + N` while it is `< G`, recomputing that tile's coordinates (the tile
+//! loop's effect-free code the copies read, cloned for tile `lb + (j / T) * step`). The
+//! decomposition of `j` is written first and in a fixed form (`divui`, `remui`, `muli`,
+//! `addi`), which `warp-specialize` reads back to give the producer its own tile and k loops.
+//! The k loop's bounds, the barrier and the buffers must be defined outside the tile loop. A loop that does
 //! not have this shape is left alone (the pass reports how many it pipelined), except a loop
 //! that stages tiles with plain loads (`tilus.load_global` then `tilus.store_shared` into a
 //! buffer allocated outside it), which is rejected with a diagnostic at the store: those loads
@@ -57,7 +70,9 @@ declare_pass! {
             min(T, N) stages, and a main loop that waits on its stage, computes and refills the \
             stage with tile i + N, stage and phase carried in iter_args. The result is what \
             examples/hopper_matmul_v2_pipeline.mlir writes by hand, and verify-barriers proves \
-            it for every trip count.",
+            it for every trip count. A loop nested in a persistent kernel's tile loop gets one \
+            ring carried across tiles: the block's k steps are one walk, which the prologue \
+            and the refills follow into the next tiles.",
         options: {
             stages: i64 = 3, "stages", "Number of stages (shared buffers and barriers) of the ring";
         },

@@ -7,6 +7,18 @@
 //! `stage` and `phase`, which waits on `full[stage]`, computes, and refills the stage with tile
 //! `i + N` from one thread (`single_thread { scf.if (i + N < T) { announce; copies } }`).
 //!
+//! In a persistent kernel (`pipeline`'s ring carried across tiles: the main loop in a tile loop
+//! of the kernel body, the refill reading its tile and k step from the decomposition of the
+//! walk's step) the producer walks the same tile loop with its own (stage, phase) carried from
+//! tile to tile, computing each tile's coordinates once before its k loop, and the consumers
+//! keep the tile loop with the k loop and the epilogue: the result has the shape of
+//! `examples/hopper_matmul_v4_persistent.mlir`.
+//!
+//! **`mma-in-flight=1`** (N >= 2) relaxes the consumers' `wgmma.wait_group 0` before the release
+//! to `wait_group 1` and releases the previous k step's stage from the second k step on, with
+//! `wait_group 0` after the loop (and, in a persistent kernel, the release of the last stage,
+//! which the producer needs for the next tile), as v4 does.
+//!
 //! The output is shaped like `examples/hopper_matmul_v3_warp_specialized.mlir`. With `W` the
 //! kernel's warps:
 //!
@@ -81,7 +93,8 @@ declare_pass! {
             they have read. With setmaxnreg (the default) the producer is a whole warpgroup \
             that releases registers to the consumers. The result has the shape of \
             examples/hopper_matmul_v3_warp_specialized.mlir; verify-barriers proves it for \
-            every trip count.",
+            every trip count. A ring carried across a persistent kernel's tiles gives a \
+            producer that walks the same tiles (v4's shape).",
         options: {
             producer_warps: i64 = 1, "producer-warps", "Warps of the producer group (only 1 is supported)";
             consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers)";
