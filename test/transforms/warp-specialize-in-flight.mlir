@@ -23,6 +23,11 @@
 // SWEEP-COUNT-18: groups=1 stages={{[2-4]}}{{( trips=[0-9]+)?}}: {{proved|ok}}
 // SWEEP-COUNT-18: groups=2 stages={{[2-4]}}{{( trips=[0-9]+)?}}: {{proved|ok}}
 // SWEEP-NOT: FAILED
+//
+// A consumer with no wgmma group to keep in flight (v0 computes with tilus.dot) is rejected at
+// its loop.
+// RUN: not tilus-opt %S/../../examples/hopper_matmul_v0_tma.mlir --pass-pipeline='builtin.module(pipeline{stages=2},warp-specialize{mma-in-flight=1})' --diagnostic-format mlir -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-WGMMA
+// NO-WGMMA: hopper_matmul_v0_tma.mlir:{{[0-9]+}}:{{[0-9]+}}: error: warp-specialize: mma-in-flight=1: the consumer's loop has no wgmma.wait_group 0 before the release to relax
 
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v1
 // CHECK:         %[[EMPTY:.*]] = mbarrier.alloc counts [128, 128, 128] : !mbarrier.barriers<3>

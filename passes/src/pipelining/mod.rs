@@ -389,7 +389,7 @@ fn match_outer(
         return None;
     }
     // The tile coordinates the fill reads.
-    let iv = f.op();
+    let k_loop = f.op();
     let kiv = ctx.block_args(body_block(ctx, f))[0];
     let mut coords: Vec<OpId> = Vec::new();
     let mut stack: Vec<Value> = reads.to_vec();
@@ -399,7 +399,7 @@ fn match_outer(
         }
         let d = ctx.defining_op(v)?;
         if ctx.op_parent_block(d) != Some(obody)
-            || d == iv
+            || d == k_loop
             || !ctx.regions(d).is_empty()
             || !tilus_ir::rewrite::is_effect_free(ctx, d)
         {
