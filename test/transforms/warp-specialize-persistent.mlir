@@ -37,7 +37,7 @@
 //
 // The options are checked: one stage cannot keep an MMA in flight over its own release.
 // RUN: not tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=1},warp-specialize{mma-in-flight=1})' --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=ONE-STAGE
-// ONE-STAGE: error: warp-specialize: mma-in-flight=1 releases the previous k step's stage while the current one is read, which needs a ring of at least 2 stages (this one has 1)
+// ONE-STAGE: error: warp-specialize: mma-in-flight=1: releasing the previous k step's stage while the current one is read needs a ring of at least 2 stages (this one has 1)
 // RUN: not tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=2},warp-specialize{mma-in-flight=2})' --diagnostic-format mlir 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
 // BAD-OPTION: error: warp-specialize: mma-in-flight must be 0 or 1, got 2
 //

@@ -72,7 +72,8 @@ declare_pass! {
             examples/hopper_matmul_v2_pipeline.mlir writes by hand, and verify-barriers proves \
             it for every trip count. A loop nested in a persistent kernel's tile loop gets one \
             ring carried across tiles: the block's k steps are one walk, which the prologue \
-            and the refills follow into the next tiles.",
+            and the refills follow into the next tiles (verify-barriers accepts that ring but \
+            does not prove it yet).",
         options: {
             stages: i64 = 3, "stages", "Number of stages (shared buffers and barriers) of the ring";
         },

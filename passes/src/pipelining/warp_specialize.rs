@@ -94,7 +94,8 @@ declare_pass! {
             that releases registers to the consumers. The result has the shape of \
             examples/hopper_matmul_v3_warp_specialized.mlir; verify-barriers proves it for \
             every trip count. A ring carried across a persistent kernel's tiles gives a \
-            producer that walks the same tiles (v4's shape).",
+            producer that walks the same tiles (v4's shape), which verify-barriers accepts \
+            but does not prove yet.",
         options: {
             producer_warps: i64 = 1, "producer-warps", "Warps of the producer group (only 1 is supported)";
             consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers)";
@@ -250,13 +251,8 @@ impl Pass for WarpSpecialize {
             } else {
                 None
             };
-            if self.mma_in_flight == 1 && rings[0].stages < 2 {
-                return Err(vec![Diagnostic::op(
-                    rings[0].main.op(),
-                    "warp-specialize: mma-in-flight=1 releases the previous k step's stage while \
-                     the current one is read, which needs a ring of at least 2 stages (this one \
-                     has 1)",
-                )]);
+            if self.mma_in_flight == 1 {
+                check_in_flight(ctx, &rings[0])?;
             }
             rewrite(
                 ctx,
@@ -1226,6 +1222,56 @@ fn is_pure_int(ctx: &Context, op: OpId) -> bool {
         && tilus_ir::rewrite::is_effect_free(ctx, op)
 }
 
+/// Checks, before anything is rewritten, that `mma-in-flight=1` applies to the ring: at least
+/// two stages, a `wgmma.wait_group 0` in the main loop's body before the refill (the one the
+/// release will follow), and MMA results read only by the loop's yield.
+fn check_in_flight(ctx: &Context, r: &Ring) -> Result<(), Vec<Diagnostic>> {
+    let l = r.main.op();
+    let err = |op: OpId, m: &str| {
+        vec![Diagnostic::op(
+            op,
+            format!("warp-specialize: mma-in-flight=1: {m}"),
+        )]
+    };
+    if r.stages < 2 {
+        return Err(err(
+            l,
+            "releasing the previous k step's stage while the current one is read needs a ring of \
+             at least 2 stages (this one has 1)",
+        ));
+    }
+    let body = single_block(ctx, l, 0).expect("body");
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let at = ops.iter().position(|&o| o == r.refill).expect("refill");
+    let wait = ops[..at]
+        .iter()
+        .copied()
+        .rev()
+        .find(|&o| WaitGroupOp::is(ctx, o))
+        .and_then(|w| WaitGroupOp::cast(ctx, w));
+    if !wait.is_some_and(|w| w.pending(ctx) == 0) {
+        return Err(err(
+            l,
+            "the consumer's loop has no wgmma.wait_group 0 before the release to relax",
+        ));
+    }
+    let yield_op = *ops.last().expect("terminator");
+    for &o in &ops {
+        if MmaOp::is(ctx, o)
+            && ctx
+                .results(o)
+                .iter()
+                .any(|&v| ctx.uses(v).iter().any(|u| u.op != yield_op))
+        {
+            return Err(err(
+                o,
+                "this MMA's result is read in the loop, so it cannot stay in flight past its k step",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `mma-in-flight=1`: the consumer keeps its k step's MMA in flight and releases the stage of
 /// the previous one, as `examples/hopper_matmul_v4_persistent.mlir` does. The body's
 /// `wgmma.wait_group 0` before the release becomes `wait_group 1` (the previous group has
@@ -1250,39 +1296,13 @@ fn keep_mma_in_flight(
         .find(|&o| ArriveOp::is(ctx, o))
         .expect("release");
     let at = ops.iter().position(|&o| o == arrive).expect("release");
+    // Checked by `check_in_flight` before the rewrite.
     let wait = ops[..at]
         .iter()
         .copied()
         .rev()
-        .find(|&o| WaitGroupOp::is(ctx, o));
-    let err = |op: OpId, m: &str| {
-        vec![Diagnostic::op(
-            op,
-            format!("warp-specialize: mma-in-flight=1: {m}"),
-        )]
-    };
-    let Some(wait) =
-        wait.filter(|&w| WaitGroupOp::cast(ctx, w).is_some_and(|w| w.pending(ctx) == 0))
-    else {
-        return Err(err(
-            l,
-            "the consumer's loop has no wgmma.wait_group 0 before the release to relax",
-        ));
-    };
-    let yield_op = *ops.last().expect("terminator");
-    for &o in &ops {
-        if MmaOp::is(ctx, o)
-            && ctx
-                .results(o)
-                .iter()
-                .any(|&v| ctx.uses(v).iter().any(|u| u.op != yield_op))
-        {
-            return Err(err(
-                o,
-                "this MMA's result is read in the loop, so it cannot stay in flight past its k step",
-            ));
-        }
-    }
+        .find(|&o| WaitGroupOp::is(ctx, o))
+        .expect("wait_group 0");
     let margs = ctx.block_args(main_body).to_vec();
     let (iv, stage) = (margs[0], margs[margs.len() - 2]);
     let ity = ctx.value_type(stage);
