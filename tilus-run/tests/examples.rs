@@ -431,17 +431,17 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
-        "hopper_matmul_v1_wgmma.mlir",
-        &[
-            ("hopper_matmul_v1", "hopper_matmul_v1"),
-            ("matmul_ref", "hopper_matmul_v1"),
-        ],
-    ),
-    (
         "hopper_matmul_v1_persistent.mlir",
         &[
             ("hopper_matmul_v1_persistent", "hopper_matmul_v1_persistent"),
             ("matmul_ref", "hopper_matmul_v1_persistent"),
+        ],
+    ),
+    (
+        "hopper_matmul_v1_wgmma.mlir",
+        &[
+            ("hopper_matmul_v1", "hopper_matmul_v1"),
+            ("matmul_ref", "hopper_matmul_v1"),
         ],
     ),
     (
