@@ -1249,7 +1249,7 @@ fn check_in_flight(ctx: &Context, r: &Ring) -> Result<(), Vec<Diagnostic>> {
         .rev()
         .find(|&o| WaitGroupOp::is(ctx, o))
         .and_then(|w| WaitGroupOp::cast(ctx, w));
-    if !wait.is_some_and(|w| w.pending(ctx) == 0) {
+    if wait.is_none_or(|w| w.pending(ctx) != 0) {
         return Err(err(
             l,
             "the consumer's loop has no wgmma.wait_group 0 before the release to relax",
