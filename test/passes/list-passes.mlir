@@ -14,6 +14,7 @@
 // CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
 // CHECK-NEXT:     --consumer-regs=<integer> {{ *}}- Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them (default: -1)
 // CHECK-NEXT:     --consumer-warpgroups=<integer> {{ *}}- Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers) (default: 1)
+// CHECK-NEXT:     --mma-in-flight=<integer> {{ *}}- wgmma groups a consumer keeps in flight at its release: 0 waits for its MMA and releases its stage, 1 waits for the previous k step's MMA only and releases the previous stage (needs stages >= 2) (default: 0)
 // CHECK-NEXT:     --producer-regs=<integer> {{ *}}- Registers per thread the producer warpgroup keeps (setmaxnreg.dec); 0: no setmaxnreg for it (default: 40)
 // CHECK-NEXT:     --producer-warps=<integer> {{ *}}- Warps of the producer group (only 1 is supported) (default: 1)
 // CHECK-NEXT: Pass Pipelines:

@@ -432,6 +432,13 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "hopper_matmul_v1_persistent.mlir",
+        &[
+            ("hopper_matmul_v1_persistent", "hopper_matmul_v1_persistent"),
+            ("matmul_ref", "hopper_matmul_v1_persistent"),
+        ],
+    ),
+    (
         "hopper_matmul_v1_wgmma.mlir",
         &[
             ("hopper_matmul_v1", "hopper_matmul_v1"),
@@ -632,6 +639,25 @@ fn hopper_matmul_v1() {
         "hopper_matmul_v1",
         true,
         matmul_reference,
+    );
+}
+
+/// The unpipelined persistent input of `pipeline` and `warp-specialize`: one barrier whose phase
+/// both the tile loop and the k loop carry, walked over more tiles than blocks.
+#[test]
+fn hopper_matmul_v1_persistent() {
+    check_kernel(
+        "hopper_matmul_v1_persistent.mlir",
+        "hopper_matmul_v1_persistent",
+        true,
+        |s| {
+            let tiles = ((s.int("m") + 127) / 128) * ((s.int("n") + 255) / 256);
+            assert!(
+                s.int("num_sms") < tiles,
+                "the defaults should make blocks walk tiles"
+            );
+            matmul_reference(s)
+        },
     );
 }
 

@@ -7,6 +7,18 @@
 //! `stage` and `phase`, which waits on `full[stage]`, computes, and refills the stage with tile
 //! `i + N` from one thread (`single_thread { scf.if (i + N < T) { announce; copies } }`).
 //!
+//! In a persistent kernel (`pipeline`'s ring carried across tiles: the main loop in a tile loop
+//! of the kernel body, the refill reading its tile and k step from the decomposition of the
+//! walk's step) the producer walks the same tile loop with its own (stage, phase) carried from
+//! tile to tile, computing each tile's coordinates once before its k loop, and the consumers
+//! keep the tile loop with the k loop and the epilogue: the result has the shape of
+//! `examples/hopper_matmul_v4_persistent.mlir`.
+//!
+//! **`mma-in-flight=1`** (N >= 2) relaxes the consumers' `wgmma.wait_group 0` before the release
+//! to `wait_group 1` and releases the previous k step's stage from the second k step on, with
+//! `wait_group 0` after the loop (and, in a persistent kernel, the release of the last stage,
+//! which the producer needs for the next tile), as v4 does.
+//!
 //! The output is shaped like `examples/hopper_matmul_v3_warp_specialized.mlir`. With `W` the
 //! kernel's warps:
 //!
@@ -49,7 +61,7 @@
 
 use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
-use tilus_dialects::arith::{CmpIPredicate, IntBinOp};
+use tilus_dialects::arith::{AddIOp, CmpIPredicate, DivUIOp, IntBinOp, MulIOp, RemUIOp};
 use tilus_dialects::layout_algebra::{wgmma_accumulator, RegisterLayout};
 use tilus_dialects::mbarrier::{
     AllocOp, ArriveExpectTxOp, ArriveOp, ConsumerInitialPhaseOp, ProducerInitialPhaseOp, WaitOp,
@@ -63,7 +75,7 @@ use tilus_dialects::tilus::{
 };
 use tilus_dialects::tilus_types::{const_int, BarriersType, Space, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
-use tilus_dialects::wgmma::MmaOp;
+use tilus_dialects::wgmma::{MmaOp, WaitGroupOp};
 use tilus_ir::rewrite::{clone_op, IrMapping};
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, Value};
 
@@ -81,12 +93,15 @@ declare_pass! {
             they have read. With setmaxnreg (the default) the producer is a whole warpgroup \
             that releases registers to the consumers. The result has the shape of \
             examples/hopper_matmul_v3_warp_specialized.mlir; verify-barriers proves it for \
-            every trip count.",
+            every trip count. A ring carried across a persistent kernel's tiles gives a \
+            producer that walks the same tiles (v4's shape), which verify-barriers accepts \
+            but does not prove yet.",
         options: {
             producer_warps: i64 = 1, "producer-warps", "Warps of the producer group (only 1 is supported)";
             consumer_warpgroups: i64 = 1, "consumer-warpgroups", "Consumer groups splitting the tile's rows (K > 1 needs wgmma consumers)";
             producer_regs: i64 = 40, "producer-regs", "Registers per thread the producer warpgroup keeps (setmaxnreg.dec); 0: no setmaxnreg for it";
             consumer_regs: i64 = -1, "consumer-regs", "Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them";
+            mma_in_flight: i64 = 0, "mma-in-flight", "wgmma groups a consumer keeps in flight at its release: 0 waits for its MMA and releases its stage, 1 waits for the previous k step's MMA only and releases the previous stage (needs stages >= 2)";
         },
         statistics: {
             NUM_SPECIALIZED = "num-specialized", "Rings split into producer and consumers";
@@ -144,6 +159,15 @@ impl Pass for WarpSpecialize {
                 )]);
             }
         }
+        if !(0..=1).contains(&self.mma_in_flight) {
+            return Err(vec![Diagnostic::op(
+                op,
+                format!(
+                    "warp-specialize: mma-in-flight must be 0 or 1, got {}",
+                    self.mma_in_flight
+                ),
+            )]);
+        }
         let mut kernels = Vec::new();
         ctx.walk(op, &mut |o| {
             if KernelOp::is(ctx, o) {
@@ -158,7 +182,9 @@ impl Pass for WarpSpecialize {
             };
             let rings: Vec<Ring> = ctx
                 .block_ops(body)
-                .filter_map(|o| match_ring(ctx, body, o))
+                .filter_map(|o| {
+                    match_ring(ctx, body, o, None).or_else(|| match_persistent(ctx, body, o))
+                })
                 .collect();
             // One ring per kernel: the kernel's other code moves into the consumer group, which
             // can hold one producer/consumer split only.
@@ -225,7 +251,19 @@ impl Pass for WarpSpecialize {
             } else {
                 None
             };
-            rewrite(ctx, kernel, body, &rings[0], groups, regs, split.as_ref())?;
+            if self.mma_in_flight == 1 {
+                check_in_flight(ctx, &rings[0])?;
+            }
+            rewrite(
+                ctx,
+                kernel,
+                body,
+                &rings[0],
+                groups,
+                regs,
+                split.as_ref(),
+                self.mma_in_flight == 1,
+            )?;
             n += 1;
         }
         stats.add(Self::NUM_SPECIALIZED, n);
@@ -244,8 +282,81 @@ struct Ring {
     refill: OpId,
     /// The refill's `scf.if` then-block (announce, copies).
     fill: BlockId,
-    /// `i + N`, the tile the refill loads.
+    /// `i + N`, the tile the refill loads (in a persistent kernel, step `base + i + N` of the
+    /// block's linear walk).
     next_tile: Value,
+    /// The tile loop of a persistent kernel around the main loop.
+    tile: Option<Tile>,
+}
+
+/// How a persistent kernel's refill names its tile: `pipeline` decomposes the walk's step `j`
+/// into the tile loop's induction value `lb + (j / T) * step` and the k step `j rem T` at the
+/// top of the fill block, and recomputes the tile's coordinates from them there.
+struct Tile {
+    /// The tile loop, directly in the kernel body.
+    for_op: ForOp,
+    /// The fill block's tile induction value and k step.
+    tile_iv: Value,
+    k_step: Value,
+    /// The four ops computing them (`divui`, `remui`, `muli`, `addi`), which the producer
+    /// replaces by its own loops.
+    decomposition: Vec<OpId>,
+}
+
+/// A ring whose main loop is nested in a tile loop `l` of the kernel body (the shape `pipeline`
+/// writes for a persistent kernel): tried on each loop of `l`'s body.
+fn match_persistent(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
+    let tile = ForOp::cast(ctx, l)?;
+    let body = single_block(ctx, l, 0)?;
+    let mut found = None;
+    for o in ctx.block_ops(body) {
+        if let Some(r) = match_ring(ctx, kbody, o, Some(tile)) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(r);
+        }
+    }
+    found
+}
+
+/// Finds in the fill block `fill` the decomposition of the walk's step `j` (see [`Tile`]).
+fn match_tile(ctx: &Context, tile: ForOp, fill: BlockId, j: Value) -> Option<Tile> {
+    let ops: Vec<OpId> = ctx.block_ops(fill).collect();
+    let [d, r, mu, ad] = ops.get(..4)? else {
+        return None;
+    };
+    let (d, r, mu, ad) = (*d, *r, *mu, *ad);
+    let div = DivUIOp::cast(ctx, d)?;
+    let rem = RemUIOp::cast(ctx, r)?;
+    let mul = MulIOp::cast(ctx, mu)?;
+    let add = AddIOp::cast(ctx, ad)?;
+    let u = div.result(ctx);
+    let ok = div.lhs(ctx) == j
+        && rem.lhs(ctx) == j
+        && rem.rhs(ctx) == div.rhs(ctx)
+        && mul.lhs(ctx) == u
+        && mul.rhs(ctx) == tile.step(ctx)
+        && add.lhs(ctx) == tile.lower_bound(ctx)
+        && add.rhs(ctx) == mul.result(ctx);
+    ok.then(|| Tile {
+        for_op: tile,
+        tile_iv: add.result(ctx),
+        k_step: rem.result(ctx),
+        decomposition: vec![d, r, mu, ad],
+    })
+}
+
+/// Whether `v` is defined outside `op` (not by it, nor inside its regions).
+fn defined_outside(ctx: &Context, v: Value, op: OpId) -> bool {
+    let owner = match ctx.defining_op(v) {
+        Some(d) => Some(d),
+        None => ctx
+            .value_block(v)
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r)),
+    };
+    owner.is_some_and(|d| d != op && !is_inside(ctx, d, op))
 }
 
 fn single_block(ctx: &Context, op: OpId, region: usize) -> Option<BlockId> {
@@ -256,8 +367,10 @@ fn single_block(ctx: &Context, op: OpId, region: usize) -> Option<BlockId> {
     }
 }
 
-fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
+fn match_ring(ctx: &Context, kbody: BlockId, l: OpId, tile: Option<ForOp>) -> Option<Ring> {
     let main = ForOp::cast(ctx, l)?;
+    // The ring's set-up (barriers, prologue) sits in the kernel body before this op.
+    let anchor = tile.map_or(l, |t| t.op());
     if const_int(ctx, main.lower_bound(ctx)) != Some(0) || const_int(ctx, main.step(ctx)) != Some(1)
     {
         return None;
@@ -299,10 +412,21 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
     let cond = ctx.defining_op(iff.condition(ctx))?;
     let next_tile = *ctx.operands(cond).first()?;
     let add = ctx.defining_op(next_tile)?;
-    if !ctx.operands(add).contains(&iv) {
+    // `i + N`, or `(base + i) + N` in a persistent kernel.
+    let counts_steps = ctx.operands(add).contains(&iv)
+        || (tile.is_some()
+            && ctx.operands(add).iter().any(|&g| {
+                ctx.defining_op(g)
+                    .is_some_and(|d| AddIOp::is(ctx, d) && ctx.operands(d).contains(&iv))
+            }));
+    if !counts_steps {
         return None;
     }
     let fill = single_block(ctx, iff.op(), 0)?;
+    let tile = match tile {
+        Some(t) => Some(match_tile(ctx, t, fill, next_tile)?),
+        None => None,
+    };
     let mut announced = false;
     let mut copies = 0;
     for o in ctx.block_ops(fill) {
@@ -320,23 +444,44 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
     }
     // The producer recomputes what the fill reads from the main body: that must be effect-free
     // scalar code and views of `stage` and of `i + N` only.
+    // A persistent kernel's fill reads only its own ops, the stage, the decomposed step and
+    // values of the kernel body: the producer rebuilds it in its own tile and k loops.
     let fill_ops: Vec<OpId> = ctx.block_ops(fill).collect();
     for o in fill_ops {
+        if let Some(t) = &tile {
+            if t.decomposition.contains(&o) {
+                continue;
+            }
+        }
         for v in ctx.operands(o).to_vec() {
-            if !recomputable(ctx, v, body, stage, next_tile, 0) {
+            let ok = match &tile {
+                Some(t) => {
+                    v == stage
+                        || ctx.defining_op(v).and_then(|d| ctx.op_parent_block(d)) == Some(fill)
+                        || defined_outside(ctx, v, t.for_op.op())
+                }
+                None => recomputable(ctx, v, body, stage, next_tile, 0),
+            };
+            if !ok {
                 return None;
             }
         }
     }
     // The full barriers are used by the prologue, the wait and the refill only.
-    let prologue = ctx.block_ops(kbody).take_while(|&o| o != l).find(|&o| {
-        SingleThreadOp::is(ctx, o) && ctx.uses(full).iter().any(|u| is_inside(ctx, u.op, o))
-    })?;
+    let prologue = ctx
+        .block_ops(kbody)
+        .take_while(|&o| o != anchor)
+        .find(|&o| {
+            SingleThreadOp::is(ctx, o) && ctx.uses(full).iter().any(|u| is_inside(ctx, u.op, o))
+        })?;
     if ctx
         .uses(full)
         .iter()
         .any(|u| !is_inside(ctx, u.op, prologue) && !is_inside(ctx, u.op, l))
     {
+        return None;
+    }
+    if tile.is_some() && ctx.op_parent_block(anchor) != Some(kbody) {
         return None;
     }
     Some(Ring {
@@ -348,6 +493,7 @@ fn match_ring(ctx: &Context, kbody: BlockId, l: OpId) -> Option<Ring> {
         refill,
         fill,
         next_tile,
+        tile,
     })
 }
 
@@ -434,6 +580,7 @@ fn clone_operands_of(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn rewrite(
     ctx: &mut Context,
     kernel: KernelOp,
@@ -442,11 +589,14 @@ fn rewrite(
     groups: i64,
     regs: Option<RegPlan>,
     split: Option<&Split>,
+    in_flight: bool,
 ) -> Result<(), Vec<Diagnostic>> {
     let warps = kernel.warps(ctx);
     // Every thread of every consumer group releases the stage.
     let consumers = 32 * warps * groups;
     let l = r.main.op();
+    // The producer and the consumers go where the main loop was, or its tile loop.
+    let anchor = r.tile.as_ref().map_or(l, |t| t.for_op.op());
     let loc = ctx.op(l).loc;
     let trip = r.main.upper_bound(ctx);
     let main_body = single_block(ctx, l, 0).expect("body");
@@ -468,7 +618,7 @@ fn rewrite(
 
     // Producer: warp K * W, or with setmaxnreg the warpgroup from warp K * W, which releases
     // registers and lets its first warp issue the copies.
-    b.set_insertion_point_before(l);
+    b.set_insertion_point_before(anchor);
     // `prod` is the producer's group op; `copier` the one-warp group that runs its loop.
     let (prod, copier) = match regs {
         None => {
@@ -493,24 +643,75 @@ fn rewrite(
     let pphase0 = ProducerInitialPhaseOp::build(&mut b, iv_ty).phase(b.ctx());
     let c0 = b.cint(iv_ty, 0);
     let c1 = b.cint(iv_ty, 1);
-    let pfor = ForOp::build(&mut b, c0, trip, c1, &[c0, pphase0], &[iv_ty, iv_ty], false);
+    // In a persistent kernel the producer walks the same tiles, its (stage, phase) carried from
+    // one tile's k loop to the next, so it fills the next tile's stages while the consumers
+    // finish the current one.
+    let mut map = IrMapping::new();
+    let (kinit, tile_loop) = match &r.tile {
+        Some(t) => {
+            let tf = t.for_op;
+            let (tlb, tub, tstep) = (
+                tf.lower_bound(b.ctx()),
+                tf.upper_bound(b.ctx()),
+                tf.step(b.ctx()),
+            );
+            let tfor = ForOp::build(
+                &mut b,
+                tlb,
+                tub,
+                tstep,
+                &[c0, pphase0],
+                &[iv_ty, iv_ty],
+                false,
+            );
+            let tregion = tfor.region(b.ctx());
+            let tbody = b.create_block_in(tregion, &[iv_ty, iv_ty, iv_ty]);
+            let targs = b.ctx().block_args(tbody).to_vec();
+            map.map_value(t.tile_iv, targs[0]);
+            b.set_insertion_point_to_end(tbody);
+            ([targs[1], targs[2]], Some((tfor, tbody)))
+        }
+        None => ([c0, pphase0], None),
+    };
+    let pfor = ForOp::build(&mut b, c0, trip, c1, &kinit, &[iv_ty, iv_ty], false);
     let pfor_region = pfor.region(b.ctx());
     let pbody = b.create_block_in(pfor_region, &[iv_ty, iv_ty, iv_ty]);
     let pargs = b.ctx().block_args(pbody).to_vec();
     let (pi, pstage, pphase) = (pargs[0], pargs[1], pargs[2]);
+    if let Some((_, tbody)) = tile_loop {
+        b.set_insertion_point_to_end(tbody);
+        let res = pfor.results(b.ctx()).to_vec();
+        YieldOp::build(&mut b, &res);
+    }
     b.set_insertion_point_to_end(pbody);
     WaitOp::build(&mut b, empty, pstage, pphase, None, None);
-    let mut map = IrMapping::new();
-    map.map_value(r.next_tile, pi);
+    match &r.tile {
+        Some(t) => map.map_value(t.k_step, pi),
+        None => map.map_value(r.next_tile, pi),
+    }
     map.map_value(stage, pstage);
     let fill_ops: Vec<OpId> = b.ctx().block_ops(r.fill).collect();
     for o in fill_ops {
-        if YieldOp::is(b.ctx(), o) {
+        if YieldOp::is(b.ctx(), o)
+            || r.tile
+                .as_ref()
+                .is_some_and(|t| t.decomposition.contains(&o))
+        {
             continue;
         }
         clone_operands_of(&mut b, o, main_body, &mut map, pbody);
         let c = clone_op(b.ctx_mut(), o, &mut map);
-        if ArriveExpectTxOp::is(b.ctx(), o) {
+        let invariant = tile_loop.is_some()
+            && b.ctx().regions(c).is_empty()
+            && tilus_ir::rewrite::is_effect_free(b.ctx(), o)
+            && b.ctx()
+                .operands(c)
+                .iter()
+                .all(|&v| defined_outside(b.ctx(), v, pfor.op()));
+        if invariant {
+            // The tile's coordinates: once per tile, before its k loop.
+            b.ctx_mut().insert_op_before(pfor.op(), c);
+        } else if ArriveExpectTxOp::is(b.ctx(), o) {
             // One elected thread announces; the warp issues the copies.
             b.set_insertion_point_to_end(pbody);
             let st = SingleThreadOp::build(&mut b, None);
@@ -526,7 +727,7 @@ fn rewrite(
     YieldOp::build(&mut b, &[ns, np]);
 
     // Consumers: warps 0 .. W (group 0; the other groups are copies of it, made at the end).
-    b.set_insertion_point_before(l);
+    b.set_insertion_point_before(anchor);
     let cons = WarpGroupOp::build(&mut b, 0, warps);
     let cregion = cons.body(b.ctx());
     let cblock = b.create_block_in(cregion, &[]);
@@ -569,6 +770,9 @@ fn rewrite(
             ctx.erase_op(s);
         }
     }
+    if in_flight {
+        keep_mma_in_flight(ctx, r, main_body, empty)?;
+    }
 
     // The prologue is the producer's first round now.
     ctx.erase_op(r.prologue);
@@ -577,7 +781,7 @@ fn rewrite(
     let kops: Vec<OpId> = ctx.block_ops(kbody).collect();
     let from = kops
         .iter()
-        .position(|&o| o == l)
+        .position(|&o| o == anchor)
         .expect("loop in kernel body");
     let mut moved: Vec<OpId> = kops[from..]
         .iter()
@@ -634,7 +838,14 @@ fn rewrite(
     let producer_warps = if regs.is_some() { 4 } else { 1 };
     kernel.set_warps(ctx, groups * warps + producer_warps);
     // The prologue's bound, the refill's guard and the consumers' tile offset are dead now.
-    for blk in [main_body, kbody] {
+    let tile_body = r
+        .tile
+        .as_ref()
+        .and_then(|t| single_block(ctx, t.for_op.op(), 0));
+    for blk in [Some(main_body), tile_body, Some(kbody)]
+        .into_iter()
+        .flatten()
+    {
         let ops: Vec<OpId> = ctx.block_ops(blk).collect();
         for &o in ops.iter().rev() {
             if ctx.regions(o).is_empty() && tilus_ir::rewrite::is_trivially_dead(ctx, o) {
@@ -1009,4 +1220,138 @@ fn is_pure_int(ctx: &Context, op: OpId) -> bool {
         && ctx.results(op).len() == 1
         && TensorType::of_ref(ctx, ctx.value_type(ctx.results(op)[0])).is_none()
         && tilus_ir::rewrite::is_effect_free(ctx, op)
+}
+
+/// Checks, before anything is rewritten, that `mma-in-flight=1` applies to the ring: at least
+/// two stages, a `wgmma.wait_group 0` in the main loop's body before the refill (the one the
+/// release will follow), and MMA results read only by the loop's yield.
+fn check_in_flight(ctx: &Context, r: &Ring) -> Result<(), Vec<Diagnostic>> {
+    let l = r.main.op();
+    let err = |op: OpId, m: &str| {
+        vec![Diagnostic::op(
+            op,
+            format!("warp-specialize: mma-in-flight=1: {m}"),
+        )]
+    };
+    if r.stages < 2 {
+        return Err(err(
+            l,
+            "releasing the previous k step's stage while the current one is read needs a ring of \
+             at least 2 stages (this one has 1)",
+        ));
+    }
+    let body = single_block(ctx, l, 0).expect("body");
+    let ops: Vec<OpId> = ctx.block_ops(body).collect();
+    let at = ops.iter().position(|&o| o == r.refill).expect("refill");
+    let wait = ops[..at]
+        .iter()
+        .copied()
+        .rev()
+        .find(|&o| WaitGroupOp::is(ctx, o))
+        .and_then(|w| WaitGroupOp::cast(ctx, w));
+    if wait.is_none_or(|w| w.pending(ctx) != 0) {
+        return Err(err(
+            l,
+            "the consumer's loop has no wgmma.wait_group 0 before the release to relax",
+        ));
+    }
+    let yield_op = *ops.last().expect("terminator");
+    for &o in &ops {
+        if MmaOp::is(ctx, o)
+            && ctx
+                .results(o)
+                .iter()
+                .any(|&v| ctx.uses(v).iter().any(|u| u.op != yield_op))
+        {
+            return Err(err(
+                o,
+                "this MMA's result is read in the loop, so it cannot stay in flight past its k step",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `mma-in-flight=1`: the consumer keeps its k step's MMA in flight and releases the stage of
+/// the previous one, as `examples/hopper_matmul_v4_persistent.mlir` does. The body's
+/// `wgmma.wait_group 0` before the release becomes `wait_group 1` (the previous group has
+/// retired), the release of `stage` becomes that of the previous stage from the second k step
+/// on, and after the loop `wait_group 0` retires the last group before the accumulator is read.
+/// The previous stage is `(i + N - 1) rem N` of the k loop's iteration when the ring starts at
+/// stage 0, and `(stage + N - 1) rem N` in a persistent kernel, whose k loop starts on the stage
+/// the previous tile left: there the last stage is released after the loop too, since the
+/// producer goes on filling stages for the next tile. The MMA results may be read only by the
+/// loop's yield (the next k step's MMA accumulates into them while they are in flight).
+fn keep_mma_in_flight(
+    ctx: &mut Context,
+    r: &Ring,
+    main_body: BlockId,
+    empty: Value,
+) -> Result<(), Vec<Diagnostic>> {
+    let l = r.main.op();
+    let ops: Vec<OpId> = ctx.block_ops(main_body).collect();
+    let arrive = ops
+        .iter()
+        .copied()
+        .find(|&o| ArriveOp::is(ctx, o))
+        .expect("release");
+    let at = ops.iter().position(|&o| o == arrive).expect("release");
+    // Checked by `check_in_flight` before the rewrite.
+    let wait = ops[..at]
+        .iter()
+        .copied()
+        .rev()
+        .find(|&o| WaitGroupOp::is(ctx, o))
+        .expect("wait_group 0");
+    let margs = ctx.block_args(main_body).to_vec();
+    let (iv, stage) = (margs[0], margs[margs.len() - 2]);
+    let ity = ctx.value_type(stage);
+    let loc = ctx.op(l).loc;
+    let n = r.stages;
+    let persistent = r.tile.is_some();
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc(loc);
+    b.set_insertion_point_before(wait);
+    WaitGroupOp::build(&mut b, 1);
+    b.ctx_mut().erase_op(wait);
+    b.set_insertion_point_before(arrive);
+    let back = b.cint(ity, n - 1);
+    let cn = b.cint(ity, n);
+    let prev = if persistent {
+        let x = b.int_op(IntBinOp::AddI, stage, back);
+        b.int_op(IntBinOp::RemUI, x, cn)
+    } else {
+        let x = b.int_op(IntBinOp::AddI, iv, back);
+        b.int_op(IntBinOp::RemSI, x, cn)
+    };
+    let c1 = b.cint(ity, 1);
+    let has_prev = b.cmpi(CmpIPredicate::Sge, iv, c1);
+    let iff = IfOp::build(&mut b, has_prev, &[]);
+    let then_r = iff.then_region(b.ctx());
+    let tb = b.create_block_in(then_r, &[]);
+    b.set_insertion_point_to_end(tb);
+    ArriveOp::build(&mut b, empty, prev, None, None, None);
+    YieldOp::build(&mut b, &[]);
+    b.ctx_mut().erase_op(arrive);
+    // After the loop: the last group retires; a persistent kernel releases its stage.
+    b.set_insertion_point_after(l);
+    WaitGroupOp::build(&mut b, 0);
+    if persistent {
+        let trip = r.main.upper_bound(b.ctx());
+        let res = r.main.results(b.ctx()).to_vec();
+        let last_stage = res[res.len() - 2];
+        let c0 = b.cint(ity, 0);
+        let had = b.cmpi(CmpIPredicate::Sgt, trip, c0);
+        let back = b.cint(ity, n - 1);
+        let cn = b.cint(ity, n);
+        let x = b.int_op(IntBinOp::AddI, last_stage, back);
+        let last = b.int_op(IntBinOp::RemUI, x, cn);
+        let iff = IfOp::build(&mut b, had, &[]);
+        let then_r = iff.then_region(b.ctx());
+        let tb = b.create_block_in(then_r, &[]);
+        b.set_insertion_point_to_end(tb);
+        ArriveOp::build(&mut b, empty, last, None, None, None);
+        YieldOp::build(&mut b, &[]);
+    }
+    Ok(())
 }
