@@ -16,14 +16,19 @@
 # is printed beside |C|'s largest value. The bf16 kernel is the example with every `f16`
 # spelled `bf16` (the kernels are written for 16-bit inputs and f32 accumulation).
 #
-# EXAMPLE (default the clustered persistent matmul; the kernel takes m, n, k and num_sms), LOWERING (default: tilus-run's),
+# EXAMPLE picks the kernel (it takes m, n, k and num_sms). The default, `auto`, is how a caller
+# of our GEMMs would choose, per shape, before looking at any timing: the split-K matmul
+# (examples/hopper_matmul_v7_split_k.mlir) when C has fewer 128 x 256 tiles than half the SMs
+# (v6 would leave most SMs idle), else the clustered TMA-epilogue matmul
+# (examples/hopper_matmul_v6_tma_epilogue.mlir); the table names the kernel each row ran.
+# LOWERING (default: tilus-run's),
 # SHAPES, DTYPES, REPS (default 30) can be set from the environment. Table: $OUT/gemm_sweep.txt.
 set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
 tmp=/tmp/tilus-sweep
 mkdir -p "$out" "$tmp"
-EXAMPLE=${EXAMPLE:-examples/hopper_matmul_v5_cluster.mlir}
+EXAMPLE=${EXAMPLE:-auto}
 LOWERING=${LOWERING:-}
 REPS=${REPS:-30}
 DTYPES=${DTYPES:-"f16 bf16"}
@@ -40,10 +45,18 @@ table=$out/gemm_sweep.txt
   printf '%-5s %-18s %10s %10s %8s %s\n' dtype "M,N,K" "ours TF/s" "cuBLAS TF/s" "ratio" "checks"
 } | tee -a "$table"
 for dt in $DTYPES; do
-  kfile=$tmp/kernel_$dt.mlir
-  if [ "$dt" = f16 ]; then cp "$EXAMPLE" "$kfile"; else sed 's/f16/bf16/g' "$EXAMPLE" >"$kfile"; fi
   for shape in $SHAPES; do
     IFS=, read -r m n k <<<"$shape"
+    ex=$EXAMPLE
+    if [ "$ex" = auto ]; then
+      if [ $(( ((m + 127) / 128) * ((n + 255) / 256) * 2 )) -lt "$num_sms" ]; then
+        ex=examples/hopper_matmul_v7_split_k.mlir
+      else
+        ex=examples/hopper_matmul_v6_tma_epilogue.mlir
+      fi
+    fi
+    kfile=$tmp/kernel_$dt.mlir
+    if [ "$dt" = f16 ]; then cp "$ex" "$kfile"; else sed 's/f16/bf16/g' "$ex" >"$kfile"; fi
     python3 - "$m" "$n" "$k" "$dt" "$tmp" <<'PY'
 import sys, numpy as np, torch
 m, n, k, dt, d = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -80,7 +93,7 @@ err = (c - r).abs().max().item()
 print(f"f64 ref: max abs err {err:.3g} (|C| max {r.abs().max().item():.3g})")
 PY
 )
-    printf '%-5s %-18s %10s %10s %7s%% vs cuBLAS %s; %s rc=%d\n' "$dt" "$shape" "${ours:-?}" "${theirs:-?}" "${ratio:-?}" "${vs_cublas:-?}" "$ref" "$rc" | tee -a "$table"
+    printf '%-5s %-18s %10s %10s %7s%% vs cuBLAS %s; %s rc=%d %s\n' "$dt" "$shape" "${ours:-?}" "${theirs:-?}" "${ratio:-?}" "${vs_cublas:-?}" "$ref" "$rc" "$(basename "$ex" .mlir)" | tee -a "$table"
     rm -f "$tmp/c.npy"
   done
 done

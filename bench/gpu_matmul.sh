@@ -6,7 +6,7 @@
 #   device: run(command="bash bench/gpu_matmul.sh", carry=["target/release/tilus-run"])
 #
 # For M = N = K in $SIZES (default 4096 8192): f16 A [M, K] and B [N, K] from .npy files,
-# `tilus-run --backend cuda --bench` (CUDA events, median of 20 after 3 warm-ups) for each
+# `tilus-run --backend cuda --bench` (CUDA events, median of $REPS (default 30) after 5 warm-ups) for each
 # example, C written with --output and compared with torch (A @ B^T in f32, then f16), then
 # torch.matmul(A, B.T) in f16 timed the same way. Each tilus-run also runs `--compare cublas`:
 # cuBLAS's GemmEx (f16 in, f32 accumulation, f16 out) on the same device buffers in the same
@@ -55,7 +55,7 @@ PY
     o=$("$bin" "$f" --backend cuda --no-reference --timeout 60 "${lflag[@]}" \
         --arg m=$s --arg n=$s --arg k=$s $extra \
         --input a=$tmp/a_$s.npy --input b=$tmp/b_$s.npy --output c=$tmp/c_$s.npy \
-        --bench --bench-reps 20 --bench-warmup 3 --flops $flops --compare cublas 2>&1)
+        --bench --bench-reps "${REPS:-30}" --bench-warmup 5 --flops $flops --compare cublas 2>&1)
     rc=$?
     echo "== $ex $s rc=$rc" >>"$out/matmul.log"
     echo "$o" >>"$out/matmul.log"
