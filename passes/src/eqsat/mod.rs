@@ -154,9 +154,12 @@ impl Pass for Eqsat {
             for r in ctx.regions(o) {
                 blocks.extend_from_slice(ctx.region_blocks(*r));
             }
-            if let Some(c) = classify(ctx, o) {
-                if let (Some(bits), Some(Kind::Ty(t))) = (c.bits, c.head) {
-                    consts.insert((t, bits));
+            // Only constants matter here; checking the op first keeps the walk cheap.
+            if ConstantOp::cast(ctx, o).is_some() {
+                if let Some(c) = classify(ctx, o) {
+                    if let (Some(bits), Some(Kind::Ty(t))) = (c.bits, c.head) {
+                        consts.insert((t, bits));
+                    }
                 }
             }
         });

@@ -120,9 +120,15 @@ fn ty_of(eg: &EG, s: &Subst, t: Var) -> Option<Ty> {
 
 /// Adds the constant `bits` of type `ty`.
 pub fn add_const(eg: &mut EG, ty: Ty, bits: u128) -> Id {
+    let bits = bits & mask(ty.width);
+    if let Some(c) = eg.analysis.consts.get(&(ty, bits)) {
+        return eg.find(*c);
+    }
     let t = eg.add(Node::leaf(Kind::Ty(ty)));
-    let n = eg.add(Node::leaf(Kind::Num(sext(bits & mask(ty.width), ty.width))));
-    eg.add(Node::op(Kind::Const, &[t, n]))
+    let n = eg.add(Node::leaf(Kind::Num(sext(bits, ty.width))));
+    let c = eg.add(Node::op(Kind::Const, &[t, n]));
+    eg.analysis.consts.insert((ty, bits), c);
+    c
 }
 
 fn add_bin(eg: &mut EG, op: IntBinOp, t: Id, a: Id, b: Id) -> Id {
