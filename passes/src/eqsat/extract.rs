@@ -78,6 +78,21 @@ impl CostModel {
             0.0,
             "an index_cast between i64 and index (no instruction)",
         ),
+        (
+            "tile-elem",
+            1.0,
+            "per element a thread holds: a tile cast or element-wise op",
+        ),
+        (
+            "tile-convert",
+            2.0,
+            "per element a thread holds: a layout.convert (a shuffle or a trip through shared memory)",
+        ),
+        (
+            "tile-view",
+            1.0,
+            "a shared-memory view such as permute_shared (no data moves; an op to lower)",
+        ),
     ];
 
     /// The cost of the key at position `i` of [`CostModel::KEYS`] (the table keeps that order).
@@ -130,7 +145,31 @@ impl CostModel {
     pub fn node_cost(&self, eg: &EG, node: &Node) -> f64 {
         let data = |i: usize| -> &Facts { &eg[node.args[i]].data };
         match node.kind {
-            Kind::Var(_) | Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => 0.0,
+            Kind::Var(_)
+            | Kind::Ty(_)
+            | Kind::Pred(_)
+            | Kind::Num(_)
+            | Kind::TileTy(_)
+            | Kind::Perm(_) => 0.0,
+            Kind::Tile(i) => {
+                let def = super::lang::TILE_OPS[i as usize].0;
+                // A view moves nothing; the rest work on every element a thread holds.
+                if std::ptr::eq(def, &tilus_dialects::tilus::PERMUTE_SHARED) {
+                    return self.at(16);
+                }
+                let per_thread = match eg[node.args[0]].data.meta {
+                    Some(Kind::TileTy(t)) => {
+                        eg.analysis.tiles.get(&t).map_or(1.0, |i| i.per_thread)
+                    }
+                    _ => 1.0,
+                };
+                let key = if std::ptr::eq(def, &tilus_dialects::layout::CONVERT) {
+                    15
+                } else {
+                    14
+                };
+                per_thread * self.at(key)
+            }
             Kind::Const => {
                 let f = &eg[node.args[0]].data;
                 let known = match (f.meta, eg[node.args[1]].data.meta) {
@@ -199,7 +238,10 @@ fn key_positions_match_the_lookups() {
             "cmp",
             "select",
             "cast",
-            "index-cast-same-width"
+            "index-cast-same-width",
+            "tile-elem",
+            "tile-convert",
+            "tile-view"
         ]
     );
 }
