@@ -470,10 +470,10 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
         let mut children = Vec::new();
         if let Some(h) = c.head {
             if let Kind::TileTy(t) = h {
-                if !eg.analysis.tiles.contains_key(&t) {
-                    let info = tile_info(ctx, t).expect("classified tile ops have tile types");
-                    eg.analysis.tiles.insert(t, info);
-                }
+                eg.analysis
+                    .tiles
+                    .entry(t)
+                    .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
             }
             children.push(eg.add(Node::leaf(h)));
         }

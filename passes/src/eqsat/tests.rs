@@ -259,7 +259,9 @@ fn eval_choice(
             let x = arg(1, memo)?;
             Some(c.semantics().eval(x, from, to.width))
         }
-        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => None,
+        // Scalar DAGs only: no tile nodes, and leaves are not values.
+        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) | Kind::Tile(_) | Kind::TileTy(_) => None,
+        Kind::Perm(_) => None,
     };
     memo.insert(id, v);
     v
