@@ -314,11 +314,12 @@ pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
 /// its inner loop, so it is kept in vectors indexed by this numbering instead of hash maps
 /// keyed by e-class id (a third of extraction's instructions were hash lookups).
 struct Dense {
-    /// The classes, in the order they were found.
+    /// The classes, in egg's class order (the worklist's starting order).
     ids: Vec<Id>,
     /// Each class's nodes, their children as dense numbers and their own costs.
     nodes: Vec<Vec<(Node, [u32; 4], f64)>>,
-    /// Each class's parents among the classes looked at (dense numbers, deduplicated).
+    /// Each class's parents among the classes looked at (dense numbers, in egg's order; a
+    /// parent with several nodes here appears once per node).
     parents: Vec<Vec<u32>>,
 }
 
