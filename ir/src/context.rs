@@ -1271,11 +1271,19 @@ fn slot_at<T>(table: &mut Vec<Option<T>>, i: usize) -> &mut Option<T> {
 fn remove_use(uses: &mut UseList, op: OpId, index: u32) {
     let hit = |u: &Use| u.op == op && u.index == index;
     let s = uses.as_slice();
-    let p = if s.last().is_some_and(hit) {
-        Some(s.len() - 1)
-    } else {
-        s.iter().position(hit)
-    };
+    // From both ends at once: erasing ops in block order finds their uses near the front,
+    // erasing in reverse (as rewrites do after building replacements, whose uses come last)
+    // finds them near the back; either way the scan is short.
+    let n = s.len();
+    let p = (0..n.div_ceil(2)).find_map(|i| {
+        if hit(&s[n - 1 - i]) {
+            Some(n - 1 - i)
+        } else if hit(&s[i]) {
+            Some(i)
+        } else {
+            None
+        }
+    });
     if let Some(p) = p {
         uses.remove(p);
     }

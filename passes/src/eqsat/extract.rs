@@ -78,6 +78,21 @@ impl CostModel {
             0.0,
             "an index_cast between i64 and index (no instruction)",
         ),
+        (
+            "tile-elem",
+            1.0,
+            "per element a thread holds: a tile cast or element-wise op",
+        ),
+        (
+            "tile-convert",
+            2.0,
+            "per element a thread holds: a layout.convert (a shuffle or a trip through shared memory)",
+        ),
+        (
+            "tile-view",
+            1.0,
+            "a shared-memory view such as permute_shared (no data moves; an op to lower)",
+        ),
     ];
 
     /// The cost of the key at position `i` of [`CostModel::KEYS`] (the table keeps that order).
@@ -130,7 +145,31 @@ impl CostModel {
     pub fn node_cost(&self, eg: &EG, node: &Node) -> f64 {
         let data = |i: usize| -> &Facts { &eg[node.args[i]].data };
         match node.kind {
-            Kind::Var(_) | Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => 0.0,
+            Kind::Var(_)
+            | Kind::Ty(_)
+            | Kind::Pred(_)
+            | Kind::Num(_)
+            | Kind::TileTy(_)
+            | Kind::Perm(_) => 0.0,
+            Kind::Tile(i) => {
+                let def = super::lang::TILE_OPS[i as usize].0;
+                // A view moves nothing; the rest work on every element a thread holds.
+                if std::ptr::eq(def, &tilus_dialects::tilus::PERMUTE_SHARED) {
+                    return self.at(16);
+                }
+                let per_thread = match eg[node.args[0]].data.meta {
+                    Some(Kind::TileTy(t)) => {
+                        eg.analysis.tiles.get(&t).map_or(1.0, |i| i.per_thread)
+                    }
+                    _ => 1.0,
+                };
+                let key = if std::ptr::eq(def, &tilus_dialects::layout::CONVERT) {
+                    15
+                } else {
+                    14
+                };
+                per_thread * self.at(key)
+            }
             Kind::Const => {
                 let f = &eg[node.args[0]].data;
                 let known = match (f.meta, eg[node.args[1]].data.meta) {
@@ -199,7 +238,10 @@ fn key_positions_match_the_lookups() {
             "cmp",
             "select",
             "cast",
-            "index-cast-same-width"
+            "index-cast-same-width",
+            "tile-elem",
+            "tile-convert",
+            "tile-view"
         ]
     );
 }
@@ -257,35 +299,152 @@ pub fn dag_cost(eg: &EG, costs: &CostModel, choice: &Choice, roots: &[Id]) -> Op
 /// (its children's costs summed): keeps extraction linear in the size of the graph.
 const SET_CAP: usize = 64;
 
-#[derive(Clone)]
-struct Best {
-    cost: f64,
-    node: Node,
-    /// The classes under the choice with their own costs, sorted; `None` past [`SET_CAP`].
-    set: Option<Vec<(Id, f64)>>,
-}
-
 /// Greedy DAG extraction (extraction-gym's `greedy-dag`): every class takes the node whose
 /// sub-DAG (the union of its children's sub-DAGs, each class once) is cheapest, repeated
 /// until nothing improves. A node is never chosen when its own class is in a child's sub-DAG,
 /// so the choice is acyclic.
 pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
-    greedy_dag_with(eg, &own_costs(eg, costs), &FxHashSet::default())
+    let all: Vec<Id> = eg.classes().map(|c| c.id).collect();
+    let dense = Dense::new(eg, &all, costs);
+    dense.greedy(&FxHashSet::default(), false)
 }
 
-/// Each class's nodes' own costs, in node order: computed once per extraction and shared by
-/// its greedy rounds.
-type OwnCosts = FxHashMap<Id, Vec<f64>>;
+/// The classes extraction looks at, numbered densely, with their nodes' own costs computed
+/// once per extraction and shared by its greedy rounds. Extraction reads per-class state in
+/// its inner loop, so it is kept in vectors indexed by this numbering instead of hash maps
+/// keyed by e-class id (a third of extraction's instructions were hash lookups).
+struct Dense {
+    /// The classes, in egg's class order (the worklist's starting order).
+    ids: Vec<Id>,
+    /// Each class's nodes, their children as dense numbers and their own costs.
+    nodes: Vec<Vec<(Node, [u32; 4], f64)>>,
+    /// Each class's parents among the classes looked at (dense numbers, in egg's order; a
+    /// parent with several nodes here appears once per node).
+    parents: Vec<Vec<u32>>,
+}
 
-fn own_costs(eg: &EG, costs: &CostModel) -> OwnCosts {
-    eg.classes()
-        .map(|c| {
-            (
-                c.id,
-                c.nodes.iter().map(|n| costs.node_cost(eg, n)).collect(),
-            )
-        })
-        .collect()
+impl Dense {
+    /// The classes reachable from `roots` through any node: no other class can be chosen.
+    fn new(eg: &EG, roots: &[Id], costs: &CostModel) -> Dense {
+        let len = eg
+            .classes()
+            .map(|c| usize::from(c.id) + 1)
+            .max()
+            .unwrap_or(0);
+        let mut num = vec![u32::MAX; len];
+        let mut ids = Vec::new();
+        let mut stack: Vec<Id> = roots.iter().map(|r| eg.find(*r)).collect();
+        while let Some(c) = stack.pop() {
+            if num[usize::from(c)] != u32::MAX {
+                continue;
+            }
+            num[usize::from(c)] = ids.len() as u32;
+            ids.push(c);
+            for n in &eg[c].nodes {
+                stack.extend(n.children().iter().map(|x| eg.find(*x)));
+            }
+        }
+        // Renumbered in egg's class order, which the worklist starts from.
+        ids = eg
+            .classes()
+            .map(|c| c.id)
+            .filter(|c| num[usize::from(*c)] != u32::MAX)
+            .collect();
+        for (i, c) in ids.iter().enumerate() {
+            num[usize::from(*c)] = i as u32;
+        }
+        let nodes = ids
+            .iter()
+            .map(|c| {
+                eg[*c]
+                    .nodes
+                    .iter()
+                    .map(|n| {
+                        let mut kids = [u32::MAX; 4];
+                        for (k, ch) in n.children().iter().enumerate() {
+                            kids[k] = num[usize::from(eg.find(*ch))];
+                        }
+                        (n.clone(), kids, costs.node_cost(eg, n))
+                    })
+                    .collect()
+            })
+            .collect();
+        // In egg's order (the worklist's order decides between equal costs).
+        let parents = ids
+            .iter()
+            .map(|c| {
+                eg[*c]
+                    .parents()
+                    .map(|p| num[usize::from(eg.find(p))])
+                    .filter(|p| *p != u32::MAX)
+                    .collect()
+            })
+            .collect();
+        Dense {
+            ids,
+            nodes,
+            parents,
+        }
+    }
+
+    /// Greedy DAG extraction where a reference to a class in `free` costs nothing.
+    fn greedy(&self, free: &FxHashSet<Id>, reverse: bool) -> Choice {
+        let n = self.ids.len();
+        let free: Vec<bool> = self.ids.iter().map(|c| free.contains(c)).collect();
+        let mut best: Vec<Option<Best>> = vec![None; n];
+        // A worklist, leaves first: a class is looked at again only when a child got cheaper.
+        let mut queue: std::collections::VecDeque<u32> = if reverse {
+            (0..n as u32).rev().collect()
+        } else {
+            (0..n as u32).collect()
+        };
+        let mut queued = vec![true; n];
+        let mut budget = 64 * n + 1024;
+        while let Some(cid) = queue.pop_front() {
+            queued[cid as usize] = false;
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let mut improved = false;
+            for (node, kids, own) in &self.nodes[cid as usize] {
+                let Some(cand) = candidate(*own, &best, &free, cid, node, kids) else {
+                    continue;
+                };
+                let better = match &best[cid as usize] {
+                    None => true,
+                    Some(b) => cand.cost + 1e-9 < b.cost,
+                };
+                if better {
+                    best[cid as usize] = Some(cand);
+                    improved = true;
+                }
+            }
+            if improved {
+                for p in &self.parents[cid as usize] {
+                    if !queued[*p as usize] {
+                        queued[*p as usize] = true;
+                        queue.push_back(*p);
+                    }
+                }
+            }
+        }
+        best.into_iter()
+            .enumerate()
+            .filter_map(|(i, b)| b.map(|b| (self.ids[i], b.node)))
+            .collect()
+    }
+}
+
+#[derive(Clone)]
+struct Best {
+    cost: f64,
+    node: Node,
+    /// The classes under the choice (dense numbers) with their own costs, sorted; `None` past
+    /// [`SET_CAP`].
+    set: Option<Vec<(u32, f64)>>,
+    /// The sum of `set`'s costs.
+    set_sum: f64,
 }
 
 /// The default extraction for `roots`: the cheaper of [`greedy_dag`] and `start` (the
@@ -295,30 +454,44 @@ fn own_costs(eg: &EG, costs: &CostModel) -> OwnCosts {
 /// root, so it misses that `b + x*64` is already paid for by another root when choosing
 /// `(b + x*64) + x*2` over `b + x*66`. Only classes that stay needed count as free (the
 /// roots, and classes with several users): a class used once is free only as long as that
-/// one use stays, so counting it free would keep a choice for no reason. Returns the choice
-/// and its DAG cost.
+/// one use stays, so counting it free would keep a choice for no reason. Only classes
+/// reachable from the roots are looked at. Returns the choice and its DAG cost.
 pub fn extract(
     eg: &EG,
     costs: &CostModel,
     roots: &[Id],
     start: Option<Choice>,
 ) -> Option<(Choice, f64)> {
-    let own = own_costs(eg, costs);
-    let greedy = greedy_dag_with(eg, &own, &FxHashSet::default());
-    let g = dag_cost(eg, costs, &greedy, roots);
-    let s = start.as_ref().and_then(|c| dag_cost(eg, costs, c, roots));
-    let (mut best, mut cost) = match (g, s) {
-        (Some(g), Some(s)) if s < g => (start.expect("costed"), s),
-        (Some(g), _) => (greedy, g),
-        (None, Some(s)) => (start.expect("costed"), s),
-        (None, None) => return None,
+    let dense = Dense::new(eg, roots, costs);
+    // Greedy breaks ties between equal costs by the order it meets classes, and which tie it
+    // keeps changes what later rounds can share, so each step tries the worklist started in
+    // both orders and keeps the cheaper program.
+    let mut best: Option<(Choice, f64)> = None;
+    let consider = |c: Choice, best: &mut Option<(Choice, f64)>| {
+        if let Some(cost) = dag_cost(eg, costs, &c, roots) {
+            if best.as_ref().is_none_or(|b| cost + 1e-9 < b.1) {
+                *best = Some((c, cost));
+            }
+        }
     };
+    // The program as it was first, so it wins ties.
+    if let Some(s) = start {
+        consider(s, &mut best);
+    }
+    for reverse in [false, true] {
+        consider(dense.greedy(&FxHashSet::default(), reverse), &mut best);
+    }
+    let (mut best, mut cost) = best?;
     for _ in 0..4 {
-        let cand = greedy_dag_with(eg, &own, &shared(eg, &best, roots));
-        match dag_cost(eg, costs, &cand, roots) {
-            Some(c) if c + 1e-9 < cost => {
-                best = cand;
-                cost = c;
+        let free = shared(eg, &best, roots);
+        let mut round = None;
+        for reverse in [false, true] {
+            consider(dense.greedy(&free, reverse), &mut round);
+        }
+        match round {
+            Some((c, k)) if k + 1e-9 < cost => {
+                best = c;
+                cost = k;
             }
             _ => break,
         }
@@ -364,62 +537,23 @@ pub fn reachable(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
     seen
 }
 
-/// [`greedy_dag`] where a reference to a class in `free` costs nothing.
-fn greedy_dag_with(eg: &EG, own: &OwnCosts, free: &FxHashSet<Id>) -> Choice {
-    let mut best: FxHashMap<Id, Best> = FxHashMap::default();
-    // A worklist: a class is looked at again only when one of its children got cheaper.
-    let mut queue: std::collections::VecDeque<Id> = eg.classes().map(|c| c.id).collect();
-    let mut queued: FxHashSet<Id> = queue.iter().copied().collect();
-    let mut budget = 64 * queue.len() + 1024;
-    while let Some(cid) = queue.pop_front() {
-        queued.remove(&cid);
-        if budget == 0 {
-            break;
-        }
-        budget -= 1;
-        let mut improved = false;
-        for (i, node) in eg[cid].nodes.iter().enumerate() {
-            let Some(cand) = candidate(eg, own[&cid][i], &best, free, cid, node) else {
-                continue;
-            };
-            let better = match best.get(&cid) {
-                None => true,
-                Some(b) => cand.cost + 1e-9 < b.cost,
-            };
-            if better {
-                best.insert(cid, cand);
-                improved = true;
-            }
-        }
-        if improved {
-            for p in eg[cid].parents() {
-                let p = eg.find(p);
-                if queued.insert(p) {
-                    queue.push_back(p);
-                }
-            }
-        }
-    }
-    best.into_iter().map(|(k, b)| (k, b.node)).collect()
-}
-
+/// The cost of choosing `node` for class `cid` given the children's current best choices.
 fn candidate(
-    eg: &EG,
     own: f64,
-    best: &FxHashMap<Id, Best>,
-    free: &FxHashSet<Id>,
-    cid: Id,
+    best: &[Option<Best>],
+    free: &[bool],
+    cid: u32,
     node: &Node,
+    kids: &[u32; 4],
 ) -> Option<Best> {
-    let mut set: Option<Vec<(Id, f64)>> = Some(Vec::new());
+    let mut set: Option<Vec<(u32, f64)>> = Some(Vec::new());
     let mut tree_sum = own;
-    for c in node.children() {
-        let c = eg.find(*c);
+    for &c in &kids[..node.children().len()] {
         if c == cid {
             return None;
         }
-        let b = best.get(&c)?;
-        if free.contains(&c) {
+        let b = best[c as usize].as_ref()?;
+        if free[c as usize] {
             continue;
         }
         tree_sum += b.cost;
@@ -428,26 +562,32 @@ fn candidate(
                 if cs.binary_search_by_key(&cid, |e| e.0).is_ok() {
                     return None;
                 }
-                let mut merged = Vec::with_capacity(s.len() + cs.len() + 1);
-                let (mut i, mut j) = (0, 0);
-                while i < s.len() || j < cs.len() {
-                    if j == cs.len() || (i < s.len() && s[i].0 < cs[j].0) {
-                        merged.push(s[i]);
-                        i += 1;
-                    } else if i == s.len() || cs[j].0 < s[i].0 {
-                        merged.push(cs[j]);
-                        j += 1;
-                    } else {
-                        merged.push(s[i]);
-                        i += 1;
-                        j += 1;
+                let child_own = b.cost - b.set_sum;
+                if s.is_empty() {
+                    // The first costed child: its set as it is (no merge).
+                    s.reserve(cs.len() + 1);
+                    s.extend_from_slice(cs);
+                } else if !cs.is_empty() {
+                    let mut merged = Vec::with_capacity(s.len() + cs.len() + 1);
+                    let (mut i, mut j) = (0, 0);
+                    while i < s.len() || j < cs.len() {
+                        if j == cs.len() || (i < s.len() && s[i].0 < cs[j].0) {
+                            merged.push(s[i]);
+                            i += 1;
+                        } else if i == s.len() || cs[j].0 < s[i].0 {
+                            merged.push(cs[j]);
+                            j += 1;
+                        } else {
+                            merged.push(s[i]);
+                            i += 1;
+                            j += 1;
+                        }
                     }
+                    *s = merged;
                 }
-                match merged.binary_search_by_key(&c, |e| e.0) {
-                    Ok(_) => {}
-                    Err(p) => merged.insert(p, (c, b.cost - cs.iter().map(|e| e.1).sum::<f64>())),
+                if let Err(p) = s.binary_search_by_key(&c, |e| e.0) {
+                    s.insert(p, (c, child_own));
                 }
-                *s = merged;
                 if s.len() > SET_CAP {
                     set = None;
                 }
@@ -455,14 +595,18 @@ fn candidate(
             _ => set = None,
         }
     }
-    let cost = match &set {
-        Some(s) => own + s.iter().map(|e| e.1).sum::<f64>(),
-        None => tree_sum,
+    let (cost, set_sum) = match &set {
+        Some(s) => {
+            let sum = s.iter().map(|e| e.1).sum::<f64>();
+            (own + sum, sum)
+        }
+        None => (tree_sum, 0.0),
     };
     Some(Best {
         cost,
         node: node.clone(),
         set,
+        set_sum,
     })
 }
 

@@ -1,4 +1,5 @@
-//! The e-graph language of `eqsat`: scalar integer arith ops over typed operands, and the
+//! The e-graph language of `eqsat`: scalar integer arith ops over typed operands, the pure
+//! tile ops ([`TILE_OPS`], typed by a [`Kind::TileTy`] leaf holding the IR type), and the
 //! e-class analysis that folds constants and tracks value ranges.
 //!
 //! Types, predicates and literals are leaf e-nodes (children of the op nodes) rather than
@@ -20,8 +21,15 @@ use tilus_dialects::arith::{
     DIVUI, EXTSI, EXTUI, FLOORDIVSI, INDEX_CAST, INDEX_CASTUI, MAXSI, MAXUI, MINSI, MINUI, MULI,
     ORI, REMSI, REMUI, SELECT, SHLI, SHRSI, SHRUI, SUBI, TRUNCI, XORI,
 };
+use tilus_dialects::layout::CONVERT;
+use tilus_dialects::tilus::{
+    ABS, ADD, CAST, DIV, EXP, EXP2, LOG, MAXIMUM, MINIMUM, MOD, MUL, NEG, PERMUTE_SHARED, RSQRT,
+    SQRT, SUB, TANH,
+};
+use tilus_dialects::tilus_types::DType;
 use tilus_ir::handle::KeywordEnum;
 use tilus_ir::opdef::OpDef;
+use tilus_ir::Type;
 
 /// Every integer binary op of arith the language has, with its declaration.
 pub const BIN_OPS: &[(IntBinOp, &OpDef)] = &[
@@ -53,6 +61,150 @@ pub fn bin_def(op: IntBinOp) -> &'static OpDef {
         .find(|(o, _)| *o == op)
         .map(|(_, d)| *d)
         .expect("every IntBinOp is in BIN_OPS")
+}
+
+/// How a pure tile op's operands sit among its node's children.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TileShape {
+    /// `[result-type, x]`.
+    Unary,
+    /// `[result-type, lhs, rhs]`.
+    Binary,
+    /// `[result-type, perm, x]`: `tilus.permute_shared`, whose permutation is a
+    /// [`Kind::Perm`] leaf.
+    Permute,
+}
+
+/// The pure tile ops the language has, with their declarations: the value-to-value ops of
+/// the tilus and layout dialects that have no attribute but the result type (and the
+/// permutation of `tilus.permute_shared`), so a node and its result type say all there is.
+/// [`Kind::Tile`] indexes this table.
+pub const TILE_OPS: &[(&OpDef, TileShape)] = &[
+    (&CAST, TileShape::Unary),
+    (&CONVERT, TileShape::Unary),
+    (&PERMUTE_SHARED, TileShape::Permute),
+    (&ADD, TileShape::Binary),
+    (&SUB, TileShape::Binary),
+    (&MUL, TileShape::Binary),
+    (&DIV, TileShape::Binary),
+    (&MOD, TileShape::Binary),
+    (&MAXIMUM, TileShape::Binary),
+    (&MINIMUM, TileShape::Binary),
+    (&EXP, TileShape::Unary),
+    (&EXP2, TileShape::Unary),
+    (&LOG, TileShape::Unary),
+    (&SQRT, TileShape::Unary),
+    (&RSQRT, TileShape::Unary),
+    (&TANH, TileShape::Unary),
+    (&NEG, TileShape::Unary),
+    (&ABS, TileShape::Unary),
+];
+
+/// The index in [`TILE_OPS`] of the op declared by `def`.
+pub fn tile_index(def: &OpDef) -> Option<u8> {
+    TILE_OPS
+        .iter()
+        .position(|(d, _)| std::ptr::eq(*d, def))
+        .map(|i| i as u8)
+}
+
+impl TileShape {
+    /// Children of a node of this shape, the result type included.
+    pub fn arity(self) -> usize {
+        match self {
+            TileShape::Unary => 2,
+            TileShape::Binary | TileShape::Permute => 3,
+        }
+    }
+}
+
+/// A permutation of at most 15 dimensions packed in a word: the rank in the top four bits,
+/// dimension `i` in bits `4i..4i+4`, so a permutation can be a leaf's payload.
+pub fn pack_perm(perm: &[usize]) -> Option<u64> {
+    if perm.len() > 15 || perm.iter().any(|p| *p > 15) {
+        return None;
+    }
+    let mut w = (perm.len() as u64) << 60;
+    for (i, p) in perm.iter().enumerate() {
+        w |= (*p as u64) << (4 * i);
+    }
+    Some(w)
+}
+
+/// The permutation [`pack_perm`] packed.
+pub fn unpack_perm(w: u64) -> Vec<usize> {
+    let n = (w >> 60) as usize;
+    (0..n).map(|i| ((w >> (4 * i)) & 15) as usize).collect()
+}
+
+/// What the rules and the cost model need of a tile type, computed by the pass from the IR
+/// type (the analysis has no `Context`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileInfo {
+    /// The element type.
+    pub dtype: DType,
+    /// Elements each thread holds (the whole tile when the type has no register layout).
+    pub per_thread: f64,
+}
+
+/// Whether converting every value of `from` to `to` keeps it exactly (as `tilus.cast`
+/// converts: integers keep their value when it fits, floats round to nearest), so a cast
+/// through `to` is the same as no cast. Integers read signless as signed; one-bit
+/// integers are left out (a cast to `i1` is `x != 0`, not a wrap).
+pub fn exact_conversion(from: DType, to: DType) -> bool {
+    use tilus_ir::types::Signedness::Unsigned;
+    // (exponent bits, mantissa bits) of the IEEE-like formats whose value sets nest.
+    let float = |d: DType| match d {
+        DType::F16 => Some((5, 10)),
+        DType::BF16 => Some((8, 7)),
+        DType::F32 => Some((8, 23)),
+        DType::F64 => Some((11, 52)),
+        DType::F8E4M3 => Some((4, 3)),
+        DType::F8E5M2 => Some((5, 2)),
+        DType::F6E2M3 => Some((2, 3)),
+        DType::F6E3M2 => Some((3, 2)),
+        DType::F4E2M1 => Some((2, 1)),
+        DType::TF32 | DType::Int { .. } => None,
+    };
+    match (from, to) {
+        (
+            DType::Int {
+                bits: a,
+                signedness: sa,
+            },
+            DType::Int {
+                bits: b,
+                signedness: sb,
+            },
+        ) if a > 1 && b > 1 => match (sa == Unsigned, sb == Unsigned) {
+            (false, false) | (true, true) => b >= a,
+            (true, false) => b > a,
+            (false, true) => false,
+        },
+        (DType::Int { bits, signedness }, t) if bits > 1 => {
+            // Every integer of `bits` bits has a mantissa of at most `bits` (unsigned) or
+            // `bits - 1` (signed) significant bits.
+            let sig = if signedness == Unsigned {
+                bits
+            } else {
+                bits - 1
+            };
+            float(t).is_some_and(|(e, m)| sig <= m + 1 && sig < (1 << (e - 1)))
+        }
+        (f, t) => match (float(f), float(t)) {
+            // The f8/f6/f4 formats have no infinities and use the top exponent for values,
+            // so they fit a format with more exponent bits, not one with as many.
+            (Some((ef, mf)), Some((et, mt))) if f != t => {
+                let small = matches!(
+                    f,
+                    DType::F8E4M3 | DType::F6E2M3 | DType::F6E3M2 | DType::F4E2M1
+                );
+                let e_ok = if small { et > ef } else { et >= ef };
+                e_ok && mt >= mf
+            }
+            _ => false,
+        },
+    }
 }
 
 /// The integer conversions, each with its declaration and its semantics.
@@ -155,6 +307,13 @@ pub enum Kind {
     Var(u32),
     /// An integer literal (leaf).
     Num(i128),
+    /// `TILE_OPS[i]`, children as its [`TileShape`] says.
+    Tile(u8),
+    /// A tile type (leaf): the IR type itself, so shape, element type and layout are all part
+    /// of the node and nothing merges across types.
+    TileTy(Type),
+    /// A permutation, packed by [`pack_perm`] (leaf).
+    Perm(u64),
 }
 
 /// An e-node: its kind and up to four children.
@@ -238,6 +397,9 @@ impl fmt::Display for Node {
             Kind::Pred(p) => f.write_str(CmpIPredicate::KEYWORDS[p as usize]),
             Kind::Var(v) => write!(f, "%{v}"),
             Kind::Num(n) => write!(f, "{n}"),
+            Kind::Tile(i) => f.write_str(TILE_OPS[i as usize].0.name),
+            Kind::TileTy(t) => write!(f, "!tile{t:?}"),
+            Kind::Perm(p) => write!(f, "{:?}", unpack_perm(p)),
         }
     }
 }
@@ -262,6 +424,9 @@ pub fn parse_kind(op: &str) -> Option<(Kind, usize)> {
     }
     if op == CMPI.name {
         return Some((Kind::Cmp, 3));
+    }
+    if let Some(i) = TILE_OPS.iter().position(|(d, _)| d.name == op) {
+        return Some((Kind::Tile(i as u8), TILE_OPS[i].1.arity()));
     }
     if op == SELECT.name {
         return Some((Kind::Select, 4));
@@ -310,6 +475,8 @@ pub struct Facts {
     pub hi: u128,
     /// Known trailing zero bits (the value is a multiple of `2^tz`).
     pub tz: u32,
+    /// The type of a tile value (`ty` is then `None`).
+    pub tile: Option<Type>,
 }
 
 impl Facts {
@@ -321,6 +488,7 @@ impl Facts {
             lo: 0,
             hi: mask(ty.width),
             tz: 0,
+            tile: None,
         }
     }
     /// The constant `bits` of type `ty`.
@@ -336,6 +504,7 @@ impl Facts {
             } else {
                 bits.trailing_zeros().min(ty.width)
             },
+            tile: None,
         }
     }
     /// A value of type `ty` in `[lo, hi]` (unsigned), a multiple of `2^tz`.
@@ -353,6 +522,7 @@ impl Facts {
             lo,
             hi,
             tz: tz.min(ty.width),
+            tile: None,
         }
     }
     fn meta(k: Kind) -> Facts {
@@ -362,6 +532,18 @@ impl Facts {
             lo: 0,
             hi: 0,
             tz: 0,
+            tile: None,
+        }
+    }
+    /// A tile value of type `t`.
+    pub fn tile(t: Type) -> Facts {
+        Facts {
+            ty: None,
+            meta: None,
+            lo: 0,
+            hi: 0,
+            tz: 0,
+            tile: Some(t),
         }
     }
     /// The value, when only one is possible.
@@ -387,6 +569,8 @@ pub struct EqAnalysis {
     /// The class of each constant the graph has, by type and bits: folding a class then
     /// costs one union instead of three hash-consed adds (most classes of a large block fold).
     pub consts: rustc_hash::FxHashMap<(Ty, u128), Id>,
+    /// What the pass read off each tile type the graph has.
+    pub tiles: rustc_hash::FxHashMap<Type, TileInfo>,
 }
 
 /// The egg e-graph of this language.
@@ -477,7 +661,27 @@ pub fn transfer(kind: Kind, args: &[&Facts]) -> Option<Facts> {
                 Facts::top(to)
             }
         }
-        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => Facts::meta(kind),
+        Kind::Tile(i) => {
+            let Some(Kind::TileTy(t)) = args[0].meta else {
+                return None;
+            };
+            let operands = match TILE_OPS[i as usize].1 {
+                TileShape::Permute => {
+                    if !matches!(args[1].meta, Some(Kind::Perm(_))) {
+                        return None;
+                    }
+                    &args[2..]
+                }
+                _ => &args[1..],
+            };
+            if operands.iter().any(|a| a.tile.is_none()) {
+                return None;
+            }
+            Facts::tile(t)
+        }
+        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) | Kind::TileTy(_) | Kind::Perm(_) => {
+            Facts::meta(kind)
+        }
         Kind::Var(_) => return None,
     })
 }

@@ -1,7 +1,9 @@
 //! `eqsat`: equality saturation over the pure integer arithmetic of every block, with `egg`.
 //!
 //! Per block, the scalar integer and index ops of arith (binary ops, `cmpi`, `select`,
-//! extensions, truncations, `index_cast`, constants) go into an e-graph ([`lang`]); every other
+//! extensions, truncations, `index_cast`, constants) and the pure tile ops ([`lang::TILE_OPS`]:
+//! `tilus.cast`, `layout.convert`, `tilus.permute_shared`, element-wise ops, each node with its
+//! result type) go into an e-graph ([`lang`]); every other
 //! op — loads, stores, barriers, async ops, region ops, terminators, float math — is the
 //! skeleton and stays where it is. Values from outside the block and results of skeleton ops
 //! are leaves, so nothing moves across a side effect. The graph is saturated with the rules of
@@ -23,12 +25,14 @@ pub mod rules;
 use crate::{declare_pass, Changed, Pass, Statistics};
 use egg::{Id, Language, Rewrite, Runner, StopReason};
 use extract::{Choice, CostModel};
-use lang::{Cast, EqAnalysis, Facts, Kind, Node, Ty, EG};
+use lang::{Cast, EqAnalysis, Facts, Kind, Node, TileInfo, TileShape, Ty, EG};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::Duration;
 use tilus_dialects::arith::{ArithOpKind, CmpIOp, ConstantOp, IntBinOp, SELECT};
 use tilus_dialects::ptx::{EntryOp, SpecialOp};
 use tilus_dialects::scf::ForOp;
+use tilus_dialects::tilus::PermuteSharedOp;
+use tilus_dialects::tilus_types::{attr_i64s, TensorType};
 use tilus_ir::builder::OpBuilder;
 use tilus_ir::handle::KeywordEnum;
 use tilus_ir::rewrite::{constant_of, int_attr, int_bits};
@@ -40,11 +44,13 @@ declare_pass! {
     pub struct Eqsat {
         name: "eqsat",
         summary: "Rewrite the integer arithmetic of each block by equality saturation (egg)",
-        description: "Puts the pure scalar integer and index ops of arith of each block into \
-            an e-graph (side-effecting ops, region ops and block boundaries stay fixed; values \
-            from outside the block are leaves), applies algebraic, strength-reduction, \
-            range-aware and select/cmp rules until saturation or a limit, and writes back the \
-            cheapest program under a PTX instruction cost model, sharing common values. Range \
+        description: "Puts the pure scalar integer and index ops of arith of each block, and \
+            its pure tile ops (tilus.cast, layout.convert, tilus.permute_shared, element-wise \
+            ops, typed by their result types), into an e-graph (side-effecting ops, region \
+            ops and block boundaries stay fixed; values from outside the block are leaves), \
+            applies algebraic, strength-reduction, range-aware, select/cmp and tile \
+            conversion/view rules until saturation or a limit, and writes back the cheapest \
+            program under a PTX instruction cost model, sharing common values. Range \
             facts come from thread, lane and block ids, loop bounds and constants. Run it on \
             the arith level before convert-arith-to-ptx; tilus-to-ptx does.",
         options: {
@@ -154,9 +160,12 @@ impl Pass for Eqsat {
             for r in ctx.regions(o) {
                 blocks.extend_from_slice(ctx.region_blocks(*r));
             }
-            if let Some(c) = classify(ctx, o) {
-                if let (Some(bits), Some(Kind::Ty(t))) = (c.bits, c.head) {
-                    consts.insert((t, bits));
+            // Only constants matter here; checking the op first keeps the walk cheap.
+            if ConstantOp::cast(ctx, o).is_some() {
+                if let Some(c) = classify(ctx, o) {
+                    if let (Some(bits), Some(Kind::Ty(t))) = (c.bits, c.head) {
+                        consts.insert((t, bits));
+                    }
                 }
             }
         });
@@ -227,11 +236,15 @@ pub struct Classified {
     pub operands: Vec<Value>,
     /// For constants, the bits.
     pub bits: Option<u128>,
+    /// A leaf child after the head (the permutation of `tilus.permute_shared`).
+    pub extra: Option<Kind>,
 }
 
 /// Classifies `op` (see [`Classified`]).
 pub fn classify(ctx: &Context, op: OpId) -> Option<Classified> {
-    let k = ArithOpKind::classify(ctx, op)?;
+    let Some(k) = ArithOpKind::classify(ctx, op) else {
+        return classify_tile(ctx, op);
+    };
     let results = ctx.results(op);
     if results.len() != 1 {
         return None;
@@ -253,6 +266,7 @@ pub fn classify(ctx: &Context, op: OpId) -> Option<Classified> {
                 head: Some(Kind::Ty(rty)),
                 operands,
                 bits: Some(bits),
+                extra: None,
             });
         }
         ArithOpKind::CmpI(h) => (Kind::Cmp, Kind::Pred(h.predicate(ctx).index() as u8)),
@@ -272,6 +286,56 @@ pub fn classify(ctx: &Context, op: OpId) -> Option<Classified> {
         head: Some(head),
         operands,
         bits: None,
+        extra: None,
+    })
+}
+
+/// Classifies a pure tile op of [`lang::TILE_OPS`] whose operands and result are tiles.
+fn classify_tile(ctx: &Context, op: OpId) -> Option<Classified> {
+    let i = lang::tile_index(ctx.op_def(op)?)?;
+    let results = ctx.results(op);
+    if results.len() != 1 {
+        return None;
+    }
+    let rty = ctx.value_type(results[0]);
+    let operands = ctx.operands(op).to_vec();
+    if std::iter::once(rty)
+        .chain(operands.iter().map(|v| ctx.value_type(*v)))
+        .any(|t| TensorType::of_ref(ctx, t).is_none())
+    {
+        return None;
+    }
+    let extra = match lang::TILE_OPS[i as usize].1 {
+        TileShape::Permute => {
+            let p = PermuteSharedOp::cast(ctx, op)?;
+            let perm = attr_i64s(ctx, p.perm(ctx))?;
+            let perm: Vec<usize> = perm
+                .iter()
+                .map(|d| usize::try_from(*d).ok())
+                .collect::<Option<_>>()?;
+            Some(Kind::Perm(lang::pack_perm(&perm)?))
+        }
+        _ => None,
+    };
+    Some(Classified {
+        kind: Kind::Tile(i),
+        head: Some(Kind::TileTy(rty)),
+        operands,
+        bits: None,
+        extra,
+    })
+}
+
+/// What the rules and costs read off tile type `t`; `None` when it is not a tile.
+pub fn tile_info(ctx: &Context, t: Type) -> Option<TileInfo> {
+    let tt = TensorType::of_ref(ctx, t)?;
+    let per_thread = match tt.register_layout() {
+        Some(l) => l.local_size(),
+        None => tt.num_elements(),
+    };
+    Some(TileInfo {
+        dtype: tt.dtype,
+        per_thread: per_thread.max(1) as f64,
     })
 }
 
@@ -405,7 +469,16 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     for (op, c) in &cands {
         let mut children = Vec::new();
         if let Some(h) = c.head {
+            if let Kind::TileTy(t) = h {
+                eg.analysis
+                    .tiles
+                    .entry(t)
+                    .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
+            }
             children.push(eg.add(Node::leaf(h)));
+        }
+        if let Some(x) = c.extra {
+            children.push(eg.add(Node::leaf(x)));
         }
         if let Some(bits) = c.bits {
             let Some(Kind::Ty(t)) = c.head else {
@@ -549,11 +622,20 @@ fn leaf(
     var_facts: &mut Vec<Facts>,
     cache: &mut FxHashMap<Value, Facts>,
 ) -> Id {
-    let ty = ty_of(ctx, ctx.value_type(v)).expect("classified operands are integers");
-    if let Some((bits, _)) = constant_of(ctx, v).and_then(|a| int_bits(ctx, a)) {
-        return rules::add_const(eg, ty, bits);
-    }
-    let f = seed_facts(ctx, v, 12, cache).unwrap_or(Facts::top(ty));
+    let vt = ctx.value_type(v);
+    let f = match ty_of(ctx, vt) {
+        Some(ty) => {
+            if let Some((bits, _)) = constant_of(ctx, v).and_then(|a| int_bits(ctx, a)) {
+                return rules::add_const(eg, ty, bits);
+            }
+            seed_facts(ctx, v, 12, cache).unwrap_or(Facts::top(ty))
+        }
+        None => {
+            let info = tile_info(ctx, vt).expect("classified operands are integers or tiles");
+            eg.analysis.tiles.insert(vt, info);
+            Facts::tile(vt)
+        }
+    };
     let i = vars.len() as u32;
     vars.push(v);
     var_facts.push(f.clone());
@@ -615,6 +697,28 @@ fn materialize(
             let c = ConstantOp::build(b, t, a);
             known.insert((ty, bits));
             c.result(b.ctx())
+        }
+        Kind::Tile(i) => {
+            let Some(Kind::TileTy(t)) = eg[node.args[0]].data.meta else {
+                unreachable!("tile nodes have their type first")
+            };
+            let (def, shape) = lang::TILE_OPS[i as usize];
+            let first = if shape == TileShape::Permute { 2 } else { 1 };
+            let args: Vec<Value> = node.children()[first..]
+                .iter()
+                .map(|c| materialize(b, eg, choice, vars, eg.find(*c), built, known))
+                .collect();
+            if shape == TileShape::Permute {
+                let Some(Kind::Perm(p)) = eg[node.args[1]].data.meta else {
+                    unreachable!("permutes have their permutation second")
+                };
+                let perm: Vec<i64> = lang::unpack_perm(p).iter().map(|d| *d as i64).collect();
+                let a = b.ctx_mut().int_array_attr(64, &perm);
+                let op = PermuteSharedOp::build(b, args[0], t, a);
+                op.result(b.ctx())
+            } else {
+                one_result(b, def, args, t)
+            }
         }
         _ => {
             let args: Vec<Value> = node.children()[1..]

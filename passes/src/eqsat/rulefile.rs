@@ -344,6 +344,10 @@ impl Checker {
                         }
                         Ok((format!("({op} {})", parts.join(" ")), t))
                     }
+                    Kind::Tile(_) => Err(items[0].err(format!(
+                        "'{op}' is a tile op; rule files rewrite scalar integer ops (the tile \
+                         rules are built in)"
+                    ))),
                     _ => Err(items[0].err(format!("'{op}' is not an op"))),
                 }
             }

@@ -21,7 +21,10 @@
 //!   (x ^ z) + y` when `x` and `y` have no bit that may be set in both (the sum cannot carry)
 //!   and `y` none in common with `m` or `z`;
 //! - **select/cmp**: `select c x x → x`, `select` of a decided condition, `cmpi` of equal
-//!   operands.
+//!   operands;
+//! - **tile conversions and views**: `convert(convert(x))` keeps the last layout, a convert or
+//!   cast to the value's own type is the value, a cast through an exact intermediate type is
+//!   the direct cast, permutes compose (see [`tile_rules`]).
 //!
 //! Comparisons decided by ranges and constants need no rule: the analysis folds them.
 
@@ -120,9 +123,15 @@ fn ty_of(eg: &EG, s: &Subst, t: Var) -> Option<Ty> {
 
 /// Adds the constant `bits` of type `ty`.
 pub fn add_const(eg: &mut EG, ty: Ty, bits: u128) -> Id {
+    let bits = bits & mask(ty.width);
+    if let Some(c) = eg.analysis.consts.get(&(ty, bits)) {
+        return eg.find(*c);
+    }
     let t = eg.add(Node::leaf(Kind::Ty(ty)));
-    let n = eg.add(Node::leaf(Kind::Num(sext(bits & mask(ty.width), ty.width))));
-    eg.add(Node::op(Kind::Const, &[t, n]))
+    let n = eg.add(Node::leaf(Kind::Num(sext(bits, ty.width))));
+    let c = eg.add(Node::op(Kind::Const, &[t, n]));
+    eg.analysis.consts.insert((ty, bits), c);
+    c
 }
 
 fn add_bin(eg: &mut EG, op: IntBinOp, t: Id, a: Id, b: Id) -> Id {
@@ -530,7 +539,115 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &format!("({select} ?t ({cmpi} ugt ?a ?b) ?a ?b)"),
         &b(MaxUI, "?a", "?b"),
     ));
+    tile_rules(&mut r);
     r
+}
+
+/// The type a [`Kind::TileTy`] leaf names.
+fn tile_ty(eg: &EG, s: &Subst, t: Var) -> Option<tilus_ir::Type> {
+    match eg[s[t]].data.meta {
+        Some(Kind::TileTy(t)) => Some(t),
+        _ => None,
+    }
+}
+
+/// The element type of tile type `t`, as the pass recorded it.
+fn tile_dtype(eg: &EG, t: tilus_ir::Type) -> Option<tilus_dialects::tilus_types::DType> {
+    eg.analysis.tiles.get(&t).map(|i| i.dtype)
+}
+
+/// The pure tile op rules: conversions and views that undo or compose. Each result has a type
+/// the input already had, so no rule invents a type (the analysis has no `Context` to make
+/// one) and a rewrite never merges values of different types.
+fn tile_rules(r: &mut Vec<Rewrite<Node, super::lang::EqAnalysis>>) {
+    use super::lang::{tile_index, TILE_OPS};
+    let name = |def: &tilus_ir::opdef::OpDef| {
+        let i = tile_index(def).expect("a tile op of the language");
+        TILE_OPS[i as usize].0.name
+    };
+    let convert = name(&tilus_dialects::layout::CONVERT);
+    let cast = name(&tilus_dialects::tilus::CAST);
+    let permute = name(&tilus_dialects::tilus::PERMUTE_SHARED);
+    // A conversion to the layout the value already has moves nothing; a cast to the type the
+    // value already has changes nothing.
+    for (rule, op) in [("convert-same-type", convert), ("cast-same-type", cast)] {
+        r.push(computed(
+            rule,
+            &format!("({op} ?t ?x)"),
+            &["?t", "?x"],
+            |eg, s, vs| {
+                let t = tile_ty(eg, s, vs[0])?;
+                (facts(eg, s, vs[1]).tile == Some(t)).then_some(s[vs[1]])
+            },
+        ));
+    }
+    // Only the last layout of a chain of conversions matters: every conversion keeps the
+    // logical tensor.
+    r.push(rw(
+        "convert-convert",
+        &format!("({convert} ?t2 ({convert} ?t1 ?x))"),
+        &format!("({convert} ?t2 ?x)"),
+    ));
+    // A cast through a type that holds every value of the source exactly (f16 → f32 → bf16,
+    // i8 → i32 → i16) is the direct cast: the second conversion sees the source's value.
+    // Back to the source's type (widening then narrowing back) it is the value itself.
+    r.push(computed(
+        "cast-exact-cast",
+        &format!("({cast} ?t2 ({cast} ?t1 ?x))"),
+        &["?t1", "?t2", "?x"],
+        |eg, s, vs| {
+            let (t1, t2) = (tile_ty(eg, s, vs[0])?, tile_ty(eg, s, vs[1])?);
+            let from = facts(eg, s, vs[2]).tile?;
+            let exact = super::lang::exact_conversion(tile_dtype(eg, from)?, tile_dtype(eg, t1)?);
+            if !exact {
+                return None;
+            }
+            if from == t2 {
+                return Some(s[vs[2]]);
+            }
+            let i = tile_index(&tilus_dialects::tilus::CAST).expect("in the language");
+            Some(eg.add(Node::op(Kind::Tile(i), &[s[vs[1]], s[vs[2]]])))
+        },
+    ));
+    // Views compose: result dimension i of the outer permute is dimension p2[i] of the inner,
+    // which is dimension p1[p2[i]] of the source. The identity on the source's own type is
+    // the source.
+    r.push(computed(
+        "permute-permute",
+        &format!("({permute} ?t2 ?p2 ({permute} ?t1 ?p1 ?x))"),
+        &["?t2", "?p2", "?p1", "?x"],
+        |eg, s, vs| {
+            let perm = |v: Var| match eg[s[v]].data.meta {
+                Some(Kind::Perm(p)) => Some(super::lang::unpack_perm(p)),
+                _ => None,
+            };
+            let (p2, p1) = (perm(vs[1])?, perm(vs[2])?);
+            if p1.len() != p2.len() || p2.iter().any(|i| *i >= p1.len()) {
+                return None;
+            }
+            let composed: Vec<usize> = p2.iter().map(|i| p1[*i]).collect();
+            let packed = super::lang::pack_perm(&composed)?;
+            let p = eg.add(Node::leaf(Kind::Perm(packed)));
+            let i = tile_index(&tilus_dialects::tilus::PERMUTE_SHARED).expect("in the language");
+            Some(eg.add(Node::op(Kind::Tile(i), &[s[vs[0]], p, s[vs[3]]])))
+        },
+    ));
+    r.push(computed(
+        "permute-identity",
+        &format!("({permute} ?t ?p ?x)"),
+        &["?t", "?p", "?x"],
+        |eg, s, vs| {
+            let Some(Kind::Perm(p)) = eg[s[vs[1]]].data.meta else {
+                return None;
+            };
+            let identity = super::lang::unpack_perm(p)
+                .iter()
+                .enumerate()
+                .all(|(i, d)| i == *d);
+            let t = tile_ty(eg, s, vs[0])?;
+            (identity && facts(eg, s, vs[2]).tile == Some(t)).then_some(s[vs[2]])
+        },
+    ));
 }
 
 fn signed_to_unsigned(eg: &mut EG, s: &Subst, vs: &[Var], to: IntBinOp) -> Option<Id> {

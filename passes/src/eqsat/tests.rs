@@ -259,7 +259,9 @@ fn eval_choice(
             let x = arg(1, memo)?;
             Some(c.semantics().eval(x, from, to.width))
         }
-        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) => None,
+        // Scalar DAGs only: no tile nodes, and leaves are not values.
+        Kind::Ty(_) | Kind::Pred(_) | Kind::Num(_) | Kind::Tile(_) | Kind::TileTy(_) => None,
+        Kind::Perm(_) => None,
     };
     memo.insert(id, v);
     v
@@ -611,4 +613,98 @@ fn cost_files_override_and_report_errors() {
     assert_eq!((e.0, e.1), (2, 1));
     let e = CostModel::parse("add -1\n").unwrap_err();
     assert_eq!((e.0, e.1), (1, 5));
+}
+
+/// `exact_conversion`, the condition of `cast-exact-cast`, against every value of small
+/// integer types: it may claim exactness only when every value of the source fits the target
+/// (integers by range, floats by significant bits and exponent), and for integers it claims
+/// every such pair.
+#[test]
+fn exact_conversions_keep_every_value() {
+    use super::lang::exact_conversion;
+    use tilus_dialects::tilus_types::DType;
+    use tilus_ir::types::Signedness;
+    let int = |bits, signedness| DType::Int { bits, signedness };
+    let range = |bits: u32, s: Signedness| -> (i64, i64) {
+        if s == Signedness::Unsigned {
+            (0, (1i64 << bits) - 1)
+        } else {
+            (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+        }
+    };
+    // A float format's integers: significant bits at most `m + 1`, exponent at most `max_exp`.
+    let fits_float = |v: i64, m: u32, max_exp: u32| {
+        let a = v.unsigned_abs();
+        a == 0 || {
+            let top = 63 - a.leading_zeros();
+            top <= max_exp && top - a.trailing_zeros() <= m
+        }
+    };
+    let signs = [
+        Signedness::Signless,
+        Signedness::Signed,
+        Signedness::Unsigned,
+    ];
+    for a in 2..=9u32 {
+        for sa in signs {
+            let (lo, hi) = range(a, sa);
+            for b in 2..=10u32 {
+                for sb in signs {
+                    let (tlo, thi) = range(b, sb);
+                    let all_fit = lo >= tlo && hi <= thi;
+                    assert_eq!(
+                        exact_conversion(int(a, sa), int(b, sb)),
+                        all_fit,
+                        "i{a} {sa:?} -> i{b} {sb:?}"
+                    );
+                }
+            }
+            for (f, m, max_exp) in [(DType::F16, 10, 15), (DType::BF16, 7, 127)] {
+                if exact_conversion(int(a, sa), f) {
+                    assert!(
+                        (lo..=hi).all(|v| fits_float(v, m, max_exp)),
+                        "i{a} {sa:?} -> {f:?} claimed exact"
+                    );
+                }
+            }
+        }
+    }
+    // Floats nest by exponent and mantissa; narrowing and same-type are not "through".
+    for (from, to, exact) in [
+        (DType::F16, DType::F32, true),
+        (DType::BF16, DType::F32, true),
+        (DType::F32, DType::F64, true),
+        (DType::F8E4M3, DType::F16, true),
+        (DType::F8E5M2, DType::F16, true),
+        (DType::F4E2M1, DType::F6E3M2, true),
+        (DType::F16, DType::BF16, false),
+        (DType::BF16, DType::F16, false),
+        (DType::F32, DType::F16, false),
+        (DType::F16, DType::F16, false),
+        (DType::F32, DType::TF32, false),
+        (DType::F16, int(32, Signedness::Signless), false),
+        (
+            int(1, Signedness::Signless),
+            int(8, Signedness::Signless),
+            false,
+        ),
+    ] {
+        assert_eq!(exact_conversion(from, to), exact, "{from:?} -> {to:?}");
+    }
+}
+
+/// Permutations survive packing into a leaf's payload; too long ones are refused.
+#[test]
+fn permutations_pack_and_unpack() {
+    use super::lang::{pack_perm, unpack_perm};
+    for p in [
+        vec![],
+        vec![0],
+        vec![1, 0],
+        vec![2, 0, 1],
+        (0..15).rev().collect(),
+    ] {
+        assert_eq!(unpack_perm(pack_perm(&p).expect("packs")), p);
+    }
+    assert!(pack_perm(&(0..16).collect::<Vec<_>>()).is_none());
 }

@@ -42,6 +42,10 @@ func.func @conditioned(%x: i32) -> i32 {
 // TYPE: 2 │             (arith.addi i64 ?x ?y))
 // TYPE-NEXT: ·             ─────┬─────
 
+// RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/tile-op.eqs})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TILE
+// TILE: 'tilus.cast' is a tile op; rule files rewrite scalar integer ops (the tile rules are built in) ({{.*}}tile-op.eqs:2:21)
+
 // RUN: not tilus-opt %s --pass-pipeline='builtin.module(eqsat{rules=%S/Inputs/missing.eqs})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=MISSING
 // MISSING: eqsat: cannot read rule file '{{.*}}missing.eqs'
