@@ -163,6 +163,10 @@ struct Lowering {
     /// instructions) to move down to their first user once the kernel is lowered; see
     /// [`Lowering::sink`].
     sinkable: Vec<OpId>,
+    /// The end (bytes past `scratch_off`) of a region of the scratch that a cross-warp
+    /// reduction read without a barrier after: until a barrier, later users must stay clear
+    /// of it ([`Lowering::fence_scratch`]).
+    unfenced: Option<i64>,
 }
 
 type R<T> = Result<T, String>;
@@ -422,7 +426,33 @@ impl Lowering {
     }
 
     fn block(&mut self, ctx: &mut Context, b: BlockId) -> Result<(), Diagnostic> {
+        cluster_loads(ctx, b);
         let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        self.block_ops(ctx, b, &ops)?;
+        // A reduction that expected a later one in this block, which then did not use the
+        // scratch: fence before the block ends (a loop body runs again).
+        if self.unfenced.is_some() {
+            let parent = ctx.block_parent(b).and_then(|r| ctx.region_parent(r));
+            let in_kernel_body = parent.is_some_and(|p| {
+                TilusOpKind::classify(ctx, p).is_some_and(|k| matches!(k, TilusOpKind::Kernel(_)))
+            });
+            if !in_kernel_body {
+                if let Some(last) = ctx.block_ops(b).last() {
+                    self.unfenced = None;
+                    SyncOp::build(&mut before(ctx, last));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block_ops(
+        &mut self,
+        ctx: &mut Context,
+        _b: BlockId,
+        ops: &[OpId],
+    ) -> Result<(), Diagnostic> {
+        let ops = ops.to_vec();
         for o in ops {
             if !ctx.is_alive(o) {
                 continue;
@@ -1383,9 +1413,12 @@ impl Lowering {
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
         let k = partial.len() as i64;
-        self.scratch_bytes = self.scratch_bytes.max(k * threads * bytes);
+        // After a reduction whose reads no barrier followed, this one writes past its region.
+        let off = self.unfenced.take().unwrap_or(0);
+        let end = (off + k * threads * bytes + 15) / 16 * 16;
+        self.scratch_bytes = self.scratch_bytes.max(end);
         let base = super::shared_memory::smem_base(b);
-        let base = b.add_const(base, self.scratch_off);
+        let base = b.add_const(base, self.scratch_off + off);
         let tb = b.mul_const(t, bytes);
         let mine = b.add(base, tb);
         for (i, v) in partial.iter().enumerate() {
@@ -1435,9 +1468,49 @@ impl Lowering {
             }
             out.push(acc.expect("a warp digit"));
         }
-        SyncOp::build(b);
-        let _ = o;
+        if self.next_scratch_is_reduce(b.ctx(), o) {
+            // The next user of the scratch is another reduction (writing past this region,
+            // then a barrier before its reads) or nothing: no barrier here.
+            self.unfenced = Some(end);
+        } else {
+            SyncOp::build(b);
+        }
         Ok(out)
+    }
+
+    /// Whether, after `o`, the next op of its block that may use the shared scratch is a
+    /// `tilus.reduce`, or there is none and the block is the kernel's body. Only pure
+    /// region-free ops (element-wise, casts, register tensors) and global loads and stores are
+    /// passed over; a conversion, a dot, a loop, a branch or anything else stops the search.
+    fn next_scratch_is_reduce(&self, ctx: &Context, o: OpId) -> bool {
+        let mut at = ctx.next_op(o);
+        while let Some(q) = at {
+            match TilusOpKind::classify(ctx, q) {
+                Some(TilusOpKind::Reduce(_)) => return true,
+                Some(TilusOpKind::LoadGlobal(_) | TilusOpKind::StoreGlobal(_)) => {}
+                Some(TilusOpKind::Dot(_)) => return false,
+                _ => {
+                    let pure = ctx.op_def(q).is_some_and(|d| d.has(tilus_ir::Trait::Pure))
+                        && ctx.regions(q).is_empty();
+                    if ConvertOp::is(ctx, q) || !pure {
+                        // The kernel body's end is not an op of the block.
+                        return false;
+                    }
+                }
+            }
+            at = ctx.next_op(q);
+        }
+        ctx.parent_op(o).is_some_and(|p| {
+            TilusOpKind::classify(ctx, p).is_some_and(|k| matches!(k, TilusOpKind::Kernel(_)))
+        })
+    }
+
+    /// Before a scratch user that writes from offset 0 (a conversion, a dot's staging): a
+    /// barrier if a reduction's reads are still unfenced.
+    fn fence_scratch(&mut self, ctx: &mut Context, o: OpId) {
+        if self.unfenced.take().is_some() {
+            SyncOp::build(&mut before(ctx, o));
+        }
     }
 
     /// `layout.convert` within warps: when every register `l` of the target layout is, in every
@@ -1546,6 +1619,7 @@ impl Lowering {
         src: Value,
         lt: &RegisterLayout,
     ) -> R<Vec<Value>> {
+        self.fence_scratch(ctx, o);
         let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
         let s = self.tile(src)?.clone();
         let ls = s.layout.clone();
@@ -1848,6 +1922,7 @@ impl Lowering {
     /// `fma.rn.f32` per register, `k` ascending (the interpreter's order; an f16·f16 product is
     /// exact in f32, so `fma` and `mul`+`add` agree). A sync after the loop frees the scratch.
     fn dot(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        self.fence_scratch(ctx, o);
         let ops = ctx.operands(o).to_vec();
         let (a, bm, c) = (ops[0], ops[1], ops[2]);
         let r = ctx.results(o)[0];
@@ -2187,6 +2262,46 @@ impl GPlan {
             ps.push(b.cmpi(CmpIPredicate::Ult, i, self.ext[d]));
         }
         b.all(&ps)
+    }
+}
+
+/// Moves each global tile load of `block` up to just after the previous one, across ops that
+/// are pure and hold no regions (register arithmetic: casts, reductions, element-wise) and
+/// define none of its operands. A load written after some arithmetic (LayerNorm's weight and
+/// bias rows, loaded after both row reductions) then issues beside the first, and its latency
+/// hides behind that arithmetic instead of following it; loads keep their order, and nothing
+/// moves across a store, a barrier or a loop.
+fn cluster_loads(ctx: &mut Context, block: BlockId) {
+    let is_load = |ctx: &Context, o: OpId| {
+        matches!(
+            TilusOpKind::classify(ctx, o),
+            Some(TilusOpKind::LoadGlobal(_))
+        )
+    };
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let mut prev_load: Option<OpId> = None;
+    for o in ops {
+        if !is_load(ctx, o) {
+            continue;
+        }
+        if let Some(prev) = prev_load {
+            let operands: FxHashSet<Value> = ctx.operands(o).iter().copied().collect();
+            let mut to = o;
+            let mut at = ctx.prev_op(o);
+            while let Some(q) = at.filter(|q| *q != prev) {
+                let pure = ctx.op_def(q).is_some_and(|d| d.has(tilus_ir::Trait::Pure))
+                    && ctx.regions(q).is_empty();
+                if !pure || ctx.results(q).iter().any(|r| operands.contains(r)) {
+                    break;
+                }
+                to = q;
+                at = ctx.prev_op(q);
+            }
+            if to != o {
+                ctx.move_op_before(o, to);
+            }
+        }
+        prev_load = Some(o);
     }
 }
 
