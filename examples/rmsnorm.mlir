@@ -18,8 +18,10 @@
 // The row reduction turns the column digits into replication: the [256, 1] sum is held by
 // the 16 threads (wn, ln) that shared the row. The weight row w[j] is held in the layout with
 // the row digits replicated, so both broadcasts (over columns, over rows) move no data.
-// Pass 1 sums x^2 over the column tiles; pass 2 normalizes them (spec §9 LayerNorm has the
-// same two-pass shape).
+// Pass 1 sums each column tile's x^2 along its rows into the [256, 1] sum; pass 2 normalizes
+// the tiles (spec §9 LayerNorm has the same two-pass shape). Lowered for sm_90a it spills no
+// registers (test/lower/ptxas-rmsnorm-spills.mlir): a thread holds one 128-register x tile at
+// a time.
 //
 // Check: tilus-opt examples/rmsnorm.mlir
 // RUN: tilus-opt %s | FileCheck %s
@@ -34,7 +36,8 @@
 // CHECK:         scf.for
 // CHECK:           tilus.load_global {{.*}} -> !tilus.reg<256x256xf16, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
 // CHECK:           tilus.mul
-// CHECK:         tilus.reduce sum %{{.*}} dim(1) keepdim : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)> -> !tilus.reg<256x1xf32, layout = [[RED:.*]]>
+// CHECK:           tilus.reduce sum %{{.*}} dim(1) keepdim : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)> -> !tilus.reg<256x1xf32, layout = [[RED:.*]]>
+// CHECK:           tilus.add
 // CHECK:         tilus.rsqrt %{{.*}} : !tilus.reg<256x1xf32, layout = [[RED]]>
 // CHECK:         scf.for
 // CHECK:           tilus.load_global {{.*}} -> !tilus.reg<256xf16, layout = local(4) * replicate(2) * spatial(2) * replicate(8) * spatial(8) * local(4)>
@@ -51,18 +54,20 @@ tilus.kernel @rmsnorm(%x: !tilus.ptr<f16>, %w: !tilus.ptr<f16>, %y: !tilus.ptr<f
   %gy = tilus.global_view %y[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
   %gw = tilus.global_view %w[%n] : !tilus.ptr<f16> -> !tilus.global<?xf16>
 
-  // Pass 1: acc += x^2 over the column tiles (n is a multiple of 256).
-  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
-  %acc = scf.for %k = %c0 to %n step %c256 iter_args(%a = %acc0) -> (!tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>) : i32 {
+  // Pass 1: ss += rowsum(x^2), tile by tile. As in CK-Tile's two-pass pipeline, what crosses
+  // the column loop is the reduced [256, 1] tile, never a [256, 256] accumulator (256 more f32
+  // registers a thread). Each tile's row sums: in-thread (16 registers per repeat row), in-warp
+  // over ln (shuffles), across the wn warp pair (shared memory); every thread of a row ends
+  // with its sum.
+  %ss0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>
+  %ss = scf.for %k = %c0 to %n step %c256 iter_args(%a = %ss0) -> (!tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>) : i32 {
     %xh = tilus.load_global %gx[%row, %k] : !tilus.global<?x?xf16> -> !tilus.reg<256x256xf16, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
     %xf = tilus.cast %xh : !tilus.reg<256x256xf16, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)> to !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
     %sq = tilus.mul %xf, %xf : (!tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>, !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>) -> !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
-    %a2 = tilus.add %a, %sq : (!tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>, !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>) -> !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
-    scf.yield %a2 : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)>
+    %ts = tilus.reduce sum %sq dim(1) keepdim : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)> -> !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>
+    %a2 = tilus.add %a, %ts : (!tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>, !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>) -> !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>
+    scf.yield %a2 : !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>
   }
-  // Sum along the row: in-thread (16 registers per repeat row), in-warp over ln (shuffles),
-  // across the wn warp pair (shared memory). Every thread of the row ends with its sum.
-  %ss = tilus.reduce sum %acc dim(1) keepdim : !tilus.reg<256x256xf32, layout = local(4, 4) * spatial(2, 2) * spatial(8, 8) * local(4, 4)> -> !tilus.reg<256x1xf32, layout = local(4, 1) * spatial(2, 1) * replicate(2) * spatial(8, 1) * replicate(8) * local(4, 1)>
   // rstd = rsqrt(ss / n + eps), on [256, 1].
   %nf = arith.sitofp %n : i32 to f32
   %nt = tilus.register_tensor init(%nf : f32) : !tilus.reg<1x1xf32>

@@ -139,14 +139,16 @@ pub fn dot_anchor(
 /// The layout a global access of a `shape` tile of `bits`-bit elements by `threads` threads
 /// wants, with `contig` the dimension of stride 1 and `reduced` the dimensions reduced later:
 ///
-/// `replicate(rw) * spatial(warps) * local(rest) * replicate(rl) * spatial(lanes) * local(V)`
+/// `replicate(rw) * spatial(warps) * local(rest) * replicate(rl) * spatial(lanes) * local(K) * local(V)`
 ///
 /// `V` elements (16 bytes, fewer when the dimension is shorter) along `contig`; the 32 lanes
 /// of a warp along `contig` first, then the other dimensions innermost first; the warps over
 /// the dimensions not in `reduced` (outermost first), then the reduced ones; what is left of
 /// each dimension stays in registers between warps and lanes, so each warp covers one
 /// contiguous block and every access instruction of a warp reads whole 16-byte vectors of
-/// consecutive lanes. Threads left over (a tile smaller than the group) replicate.
+/// consecutive lanes. Threads left over (a tile smaller than the group) replicate. `K` is 1
+/// except along a transposed view, where it takes up to `V` of the last dimension's leftover
+/// registers, adjacent.
 pub fn access_layout(
     shape: &[i64],
     bits: u32,
@@ -192,6 +194,19 @@ pub fn access_layout(
     let warp_rep = left;
     let mut inner = vec![1i64; rank];
     inner[contig] = vec;
+    // Along a transposed view (contiguous dimension not the last), the registers left over in
+    // the last dimension are taken adjacent (up to a vector's worth) rather than one lane
+    // stride apart: each thread then holds a small block, so a conversion from a row layout
+    // through shared memory reads a few adjacent elements of a row at once (lower-tiles'
+    // `convert_via_shared`) instead of one element per load. The global access is unchanged:
+    // `V` along `contig` innermost, whole 16-byte vectors of consecutive lanes.
+    let last = rank - 1;
+    let mut inner_last = vec![1i64; rank];
+    if contig != last {
+        let k = gcd(rest[last], vec);
+        inner_last[last] = k;
+        rest[last] /= k;
+    }
     let mut l = RegisterLayout::spatial(&warps).compose(&RegisterLayout::local(&rest));
     if lane_rep > 1 {
         l = l.compose(&RegisterLayout::replicate(lane_rep));
@@ -205,6 +220,7 @@ pub fn access_layout(
     l = l
         .compose(&RegisterLayout::spatial(&lanes_other))
         .compose(&RegisterLayout::spatial(&lanes_contig))
+        .compose(&RegisterLayout::local(&inner_last))
         .compose(&RegisterLayout::local(&inner));
     if warp_rep > 1 {
         l = RegisterLayout::replicate(warp_rep).compose(&l);
@@ -853,12 +869,14 @@ mod tests {
         // Contiguous along dim 0 (a transposed view).
         let l = access_layout(&[64, 64], 16, 128, 0, &[]);
         assert_eq!(contiguous_dim(&l), Some(0));
-        // Lane 1 holds the next 8 rows of the same column; lane 8 the next column; warp 1
+        // Lane 1 holds the next 8 rows of the same columns; each thread 4 adjacent columns
+        // (registers 8, 16, 24 start the next ones), so lane 8 starts 4 columns on; warp 1
         // the next 16 columns.
         assert_eq!(l.coords(1, 0), vec![8, 0]);
-        assert_eq!(l.coords(8, 0), vec![0, 1]);
+        assert_eq!(l.coords(8, 0), vec![0, 4]);
         assert_eq!(l.coords(32, 0), vec![0, 16]);
         assert_eq!(l.coords(0, 1), vec![1, 0]);
+        assert_eq!(l.coords(0, 8), vec![0, 1]);
     }
 
     #[test]

@@ -1,17 +1,24 @@
 // A transpose without any layout: y = x^T for x [m, n] f16, in 64 x 64 tiles. The store goes
 // through a transposed view of y (strides [1, m]: dimension 0 is contiguous), so the load wants
 // vectors along dimension 1 and the store along dimension 0. infer-layouts keeps each access
-// coalesced and inserts one layout.convert between them, which goes through shared memory.
+// coalesced and inserts one layout.convert between them, which goes through shared memory:
+// each thread stores its rows in 16-byte vectors and reads back 4 adjacent columns of each of
+// its 8 rows (8 bytes a load, 8 loads instead of 32 2-byte ones) from a scratch whose 16-byte
+// chunks are XOR-swizzled by row, so neither side has bank conflicts.
 //
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(infer-layouts)' | FileCheck %s
 // CHECK-LABEL: tilus.kernel @transpose
 // CHECK: tilus.load_global {{.*}} -> !tilus.reg<64x64xf16, layout = spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)>
-// CHECK: layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = spatial(1, 4) * local(1, 4) * column_spatial(8, 4) * local(8, 1)>
+// CHECK: layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = spatial(1, 4) * column_spatial(8, 4) * column_local(8, 4)>
 // CHECK: tilus.store_global
 // CHECK-LABEL: tilus.kernel @transpose_ref
 //
 // RUN: tilus-run %s --dump-ptx --kernel transpose | FileCheck %s --check-prefix=PTX
 // PTX: ld.global.v4.b32
+// PTX-COUNT-4: st.shared.v4.b32
+// PTX-NOT: ld.shared.b16
+// PTX-COUNT-8: ld.shared.v2.b32
+// PTX-NOT: ld.shared
 // PTX: st.global.v4.b32
 // RUN: tilus-run %s --kernel transpose | FileCheck %s --check-prefix=INTERP
 // INTERP: check y vs reference @transpose_ref: ok

@@ -3,14 +3,16 @@
 
 // A [2, 64] tile over 32 threads, 2 contiguous f32 per row per thread: the loop carries the
 // 4 registers, the loads are ld.global.v2 on the block-uniform fast path and predicated scalar
-// loads (reading 0) otherwise; the row sums fold in the thread then over 5 lane bits; the
-// replicated result is stored by thread 0 only.
+// loads (reading 0) otherwise (the second row's address, base + the dynamic row stride, is
+// made inside each branch, so no address is live across it); the row sums fold in the thread
+// then over 5 lane bits; the replicated result is stored by thread 0 only.
 // CHECK-LABEL: tilus.kernel @sum_rows(%x: i64, %y: i64, %n: i32)
 // CHECK:         %[[T:.*]] = tilus.thread_id
 // CHECK:         %[[L:.*]]:4 = scf.for %{{.*}} = %{{.*}} to %n step %{{.*}} iter_args(%[[A0:.*]] = %cst, %[[A1:.*]] = %cst, %[[A2:.*]] = %cst, %[[A3:.*]] = %cst) -> (f32, f32, f32, f32)  : i32 {
 // CHECK:           %[[V:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
-// CHECK-NEXT:        %[[R0:.*]]:2 = ptx.inst "ld.global.v2.f32" [%{{.*}}] : (i64) -> (f32, f32)
-// CHECK-NEXT:        %[[R1:.*]]:2 = ptx.inst "ld.global.v2.f32" [%{{.*}}] : (i64) -> (f32, f32)
+// CHECK-NEXT:        %[[R0:.*]]:2 = ptx.inst "ld.global.v2.f32" [%[[B:.*]]] : (i64) -> (f32, f32)
+// CHECK-NEXT:        %[[B1:.*]] = arith.addi %[[B]], %{{.*}} : i64
+// CHECK-NEXT:        %[[R1:.*]]:2 = ptx.inst "ld.global.v2.f32" [%[[B1]]] : (i64) -> (f32, f32)
 // CHECK-NEXT:        scf.yield %[[R0]]#0, %[[R0]]#1, %[[R1]]#0, %[[R1]]#1
 // CHECK-NEXT:      } else {
 // CHECK:             ptx.asm "mov.f32 $0, 0f00000000;\0A@$2 ld.global.f32 $0, [$1];"

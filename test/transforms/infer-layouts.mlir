@@ -110,12 +110,13 @@ tilus.kernel @loops(%p: !tilus.ptr<f32>, %n: i32) warps(4) blocks(affine_map<(d0
 
 // Two anchors that disagree (a row-major load, a store through a transposed view): one
 // layout.convert, on the cheapest edge between them: the f16 value before the store, not the
-// f32 values (half the bytes).
+// f32 values (half the bytes). Along the transposed view each thread takes 4 adjacent columns
+// of 8 rows (column_local(8, 4)), so the conversion reads 4 columns of a row at once.
 // CHECK-LABEL: tilus.kernel @cheapest
 // CHECK:         tilus.load_global {{.*}} -> !tilus.reg<64x64xf16, layout = spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)>
 // CHECK:         tilus.exp {{.*}} : !tilus.reg<64x64xf32, layout = spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)>
 // CHECK:         tilus.cast {{.*}} to !tilus.reg<64x64xf16, layout = spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)>
-// CHECK-NEXT:    layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = spatial(1, 4) * local(1, 4) * column_spatial(8, 4) * local(8, 1)>
+// CHECK-NEXT:    layout.convert {{.*}} to !tilus.reg<64x64xf16, layout = spatial(1, 4) * column_spatial(8, 4) * column_local(8, 4)>
 // CHECK-NEXT:    tilus.store_global
 tilus.kernel @cheapest(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f16>) warps(4) blocks(affine_map<(d0, d1) -> (1)>) {
   %c0 = arith.constant 0 : i32

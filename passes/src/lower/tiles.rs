@@ -51,13 +51,13 @@
 use super::build::{before, group_body, group_pos, run_on_kernels, LowerBuilder};
 use super::shared_memory::{row_major, shared_addr};
 use crate::{declare_pass, Changed, Pass, Statistics};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use tilus_dialects::arith::{
     CmpFPredicate, CmpIPredicate, ExtFOp, ExtSIOp, ExtUIOp, FPToSIOp, FPToUIOp, FloatBinOp,
     IntBinOp, NegFOp, SIToFPOp, TruncFOp, TruncIOp, UIToFPOp,
 };
 use tilus_dialects::layout::ConvertOp;
-use tilus_dialects::layout_algebra::{RegisterLayout, Swizzle};
+use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
@@ -161,6 +161,14 @@ struct Lowering {
     /// dynamic buffer (after what plan-shared-memory placed) and the most bytes one use needs.
     scratch_off: i64,
     scratch_bytes: i64,
+    /// Pure scalar ops made here (unpacking loaded words, the element-wise and cast tile ops'
+    /// instructions) to move down to their first user once the kernel is lowered; see
+    /// [`Lowering::sink`].
+    sinkable: Vec<OpId>,
+    /// The end (bytes past `scratch_off`) of a region of the scratch that a cross-warp
+    /// reduction read without a barrier after: until a barrier, later users must stay clear
+    /// of it ([`Lowering::fence_scratch`]).
+    unfenced: Option<i64>,
 }
 
 type R<T> = Result<T, String>;
@@ -305,6 +313,7 @@ impl Lowering {
                 ctx.erase_block_arg(b, i);
             }
         }
+        self.sink(ctx);
         // Shared tensors, views and frees nobody uses any more.
         loop {
             let mut gone = Vec::new();
@@ -336,8 +345,116 @@ impl Lowering {
         Ok(())
     }
 
+    /// Moves each [`Lowering::sinkable`] op to just before its first user in its own block.
+    ///
+    /// Tiles are lowered op by op, so a tile's conversions sit where the tile op was, and every
+    /// value they make is live across whatever comes before its use: a loaded f16 tile unpacked
+    /// (or widened to f32) before the next tile's load carries all its halves through that
+    /// load's fast/slow `scf.if`, where ptxas cannot move them. Sunk to its user, an unpack
+    /// keeps one word live instead of two halves, and an element-wise chain (unpack, widen,
+    /// scale, narrow, pack) runs element by element instead of tile by tile, so one element
+    /// rather than a whole f32 tile is in flight between its steps. Later ops first, so a chain
+    /// sinks as a whole; moving a pure op later in its block, still before every user, keeps
+    /// every value defined before it is used.
+    fn sink(&mut self, ctx: &mut Context) {
+        let order: FxHashMap<OpId, usize> = self
+            .sinkable
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (*o, i))
+            .collect();
+        let mut moved: FxHashSet<OpId> = FxHashSet::default();
+        for (i, &o) in self.sinkable.iter().enumerate().rev() {
+            if !ctx.is_alive(o) {
+                continue;
+            }
+            let Some(block) = ctx.op_parent_block(o) else {
+                continue;
+            };
+            // The users, each seen as its ancestor in `o`'s block.
+            let mut users: FxHashSet<OpId> = FxHashSet::default();
+            for &r in ctx.results(o) {
+                for u in ctx.uses(r) {
+                    let mut a = u.op;
+                    while ctx.op_parent_block(a) != Some(block) {
+                        match ctx.parent_op(a) {
+                            Some(p) => a = p,
+                            None => break,
+                        }
+                    }
+                    if ctx.op_parent_block(a) == Some(block) {
+                        users.insert(a);
+                    }
+                }
+            }
+            let mut at = ctx.next_op(o);
+            while let Some(a) = at {
+                if users.contains(&a) {
+                    break;
+                }
+                at = ctx.next_op(a);
+            }
+            if let Some(mut a) = at {
+                // Ops sunk to the same place keep their order: in front of those made after.
+                while let Some(p) = ctx.prev_op(a).filter(|p| *p != o) {
+                    if moved.contains(&p) && order.get(&p).is_some_and(|&j| j > i) {
+                        a = p;
+                    } else {
+                        break;
+                    }
+                }
+                if ctx.next_op(o) != Some(a) {
+                    ctx.move_op_before(o, a);
+                }
+                moved.insert(o);
+            }
+        }
+    }
+
+    /// Marks as sinkable the scalar ops just made in front of the element-wise tile op `o`
+    /// (those after `prev`, the op that preceded `o` before it was lowered).
+    fn sink_made(&mut self, ctx: &Context, o: OpId, prev: Option<OpId>) {
+        let block = ctx.op_parent_block(o).expect("in a block");
+        let mut at = match prev {
+            Some(p) => ctx.next_op(p),
+            None => ctx.block_ops(block).next(),
+        };
+        while let Some(a) = at.filter(|a| *a != o) {
+            if ctx.regions(a).is_empty() {
+                self.sinkable.push(a);
+            }
+            at = ctx.next_op(a);
+        }
+    }
+
     fn block(&mut self, ctx: &mut Context, b: BlockId) -> Result<(), Diagnostic> {
+        cluster_loads(ctx, b);
         let ops: Vec<OpId> = ctx.block_ops(b).collect();
+        self.block_ops(ctx, b, &ops)?;
+        // A reduction that expected a later one in this block, which then did not use the
+        // scratch: fence before the block ends (a loop body runs again).
+        if self.unfenced.is_some() {
+            let parent = ctx.block_parent(b).and_then(|r| ctx.region_parent(r));
+            let in_kernel_body = parent.is_some_and(|p| {
+                TilusOpKind::classify(ctx, p).is_some_and(|k| matches!(k, TilusOpKind::Kernel(_)))
+            });
+            if !in_kernel_body {
+                if let Some(last) = ctx.block_ops(b).last() {
+                    self.unfenced = None;
+                    SyncOp::build(&mut before(ctx, last));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn block_ops(
+        &mut self,
+        ctx: &mut Context,
+        _b: BlockId,
+        ops: &[OpId],
+    ) -> Result<(), Diagnostic> {
+        let ops = ops.to_vec();
         for o in ops {
             if !ctx.is_alive(o) {
                 continue;
@@ -779,12 +896,14 @@ impl Lowering {
             };
             addr = b.add(addr, s);
         }
-        // Per-register byte deltas: constants when the strides are.
+        // Per-register byte deltas: constants when the strides are. A dynamic stride's part is
+        // computed where the access is (`GPlan::addr_of`), inside the fast or slow branch:
+        // addresses made here would be live across the branch, two registers per row group.
         let mut deltas = Vec::new();
         let mut stride64: Vec<Option<Value>> = vec![None; rank];
         for l in 0..n as usize {
             let mut k = 0i64;
-            let mut dynv: Option<Value> = None;
+            let mut dynamic = Vec::new();
             for d in 0..rank {
                 let c = lparts[l][d];
                 if c == 0 {
@@ -793,29 +912,18 @@ impl Lowering {
                 match v.static_strides[d] {
                     Some(s) => k += c * s * bytes,
                     None => {
-                        let s64 = match stride64[d] {
-                            Some(s) => s,
-                            None => {
-                                let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
-                                let s = b.mul_const(s, bytes);
-                                stride64[d] = Some(s);
-                                s
-                            }
-                        };
-                        let t = b.mul_const(s64, c);
-                        dynv = Some(match dynv {
-                            Some(a) => b.add(a, t),
-                            None => t,
-                        });
+                        if stride64[d].is_none() {
+                            let s = ExtSIOp::build(&mut b, v.strides[d], i64t).out(b.ctx());
+                            stride64[d] = Some(b.mul_const(s, bytes));
+                        }
+                        dynamic.push((d, c));
                     }
                 }
             }
-            deltas.push(match dynv {
-                None => Delta::Imm(k),
-                Some(dv) => {
-                    let a = b.add(addr, dv);
-                    Delta::Addr(a, k)
-                }
+            deltas.push(if dynamic.is_empty() {
+                Delta::Imm(k)
+            } else {
+                Delta::Dyn(dynamic, k)
             });
         }
         // Fast path: the box is inside the view, everything aligned.
@@ -850,6 +958,7 @@ impl Lowering {
             lparts,
             addr,
             deltas,
+            stride64,
             vw,
             fast,
             rep,
@@ -866,27 +975,41 @@ impl Lowering {
         let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
-        let tys = vec![elem; n];
         let mut b = before(ctx, o);
         let sfx = ld_suffix(t.dtype)?;
-        let vals = build_if(
+        // 16-bit elements cross the fast/slow join as the 32-bit words the fast path loads, and
+        // are unpacked after it: ptxas gives every 16-bit value live at a join a register of its
+        // own, so a tile joined as halves needs twice the registers (the CK-Tile RMSNorm's
+        // 256-half x tile spilled for this alone).
+        let packed = p.bytes == 2 && p.vw >= 2;
+        let i32t = b.i32();
+        let tys = if packed {
+            vec![i32t; n / 2]
+        } else {
+            vec![elem; n]
+        };
+        let joined = build_if(
             &mut b,
             p.fast,
             &tys,
             |b| {
                 let mut out = Vec::new();
                 for l in (0..n).step_by(p.vw as usize) {
-                    let (a, k) = p.addr_of(l);
-                    out.extend(vector_load(
-                        b,
-                        "global",
-                        a,
-                        k,
-                        elem,
-                        p.vw as usize,
-                        p.bytes,
-                        sfx,
-                    ));
+                    let (a, k) = p.addr_of(b, l);
+                    if packed {
+                        out.extend(vector_load_words(b, "global", a, k, p.vw as usize / 2));
+                    } else {
+                        out.extend(vector_load(
+                            b,
+                            "global",
+                            a,
+                            k,
+                            elem,
+                            p.vw as usize,
+                            p.bytes,
+                            sfx,
+                        ));
+                    }
                 }
                 out
             },
@@ -894,14 +1017,35 @@ impl Lowering {
                 let mut out = Vec::new();
                 for l in 0..n {
                     let inb = p.in_bounds(b, l);
-                    let (a, k) = p.addr_of(l);
+                    let (a, k) = p.addr_of(b, l);
                     let z = zero_imm(b.ctx(), elem);
                     let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
                     out.push(b.asm(&text, &[a, inb], &[elem])[0]);
+                    // Each pair packed as soon as it is loaded: halves are never all live.
+                    if packed && l % 2 == 1 {
+                        let hi = out.pop().expect("pushed");
+                        let lo = out.pop().expect("pushed");
+                        out.push(pack_halves(b, lo, hi));
+                    }
                 }
                 out
             },
         );
+        let vals: Vec<Value> = if packed {
+            joined
+                .into_iter()
+                .flat_map(|w| unpack_word(&mut b, w, elem))
+                .collect()
+        } else {
+            joined
+        };
+        if packed {
+            let unpacks = vals
+                .iter()
+                .step_by(2)
+                .filter_map(|v| b.ctx().defining_op(*v));
+            self.sinkable.extend(unpacks);
+        }
         self.set_tile(r, vals, layout, false);
         Ok(())
     }
@@ -919,46 +1063,89 @@ impl Lowering {
         let n = layout.local_size() as usize;
         let sfx = ld_suffix(t.dtype)?;
         let mut b = before(ctx, o);
-        build_if(
-            &mut b,
-            p.fast,
-            &[],
-            |b| {
-                for l in (0..n).step_by(p.vw as usize) {
-                    let (a, k) = p.addr_of(l);
-                    vector_store(
-                        b,
-                        "global",
-                        a,
-                        k,
-                        &vals[l..l + p.vw as usize],
-                        elem,
-                        p.bytes,
-                        sfx,
-                        p.rep,
-                    );
-                }
-                vec![]
-            },
-            |b| {
-                for l in 0..n {
-                    let inb = p.in_bounds(b, l);
-                    let g = match p.rep {
-                        Some(r) => b.and(inb, r),
-                        None => inb,
-                    };
-                    let (a, k) = p.addr_of(l);
-                    b.inst(
-                        &format!("st.global.{sfx}"),
-                        &format!("[$0{}], $1", imm(k)),
-                        &[a, vals[l]],
-                        &[],
-                        Some(g),
-                    );
-                }
-                vec![]
-            },
-        );
+        let vw = p.vw as usize;
+        // One fast/slow branch per [`STORE_CHUNK_BYTES`] of vectors when the tile is vectorized,
+        // so each chunk's values are made (their element-wise producers sink to it, see `sink`)
+        // right before they are stored: a branch over the whole tile keeps the whole tile live
+        // across it, with the slow path's temporaries on top (the CK-Tile RMSNorm's 128 words
+        // spilled there). The condition is block-uniform, so the branches do not diverge.
+        let chunk = if vw >= 2 {
+            (STORE_CHUNK_BYTES / p.bytes as usize).max(vw).min(n) / vw * vw
+        } else {
+            n
+        };
+        for c0 in (0..n).step_by(chunk) {
+            let vals = &vals[c0..(c0 + chunk).min(n)];
+            let chunk = vals.len();
+            // 16-bit values cross the branch packed into the words the fast path stores.
+            let packed = p.bytes == 2 && vw >= 2;
+            let words: Vec<Value> = if packed {
+                let ws: Vec<Value> = vals
+                    .chunks(2)
+                    .map(|h| pack_halves(&mut b, h[0], h[1]))
+                    .collect();
+                self.sinkable
+                    .extend(ws.iter().filter_map(|w| b.ctx().defining_op(*w)));
+                ws
+            } else {
+                Vec::new()
+            };
+            build_if(
+                &mut b,
+                p.fast,
+                &[],
+                |b| {
+                    for l in (0..chunk).step_by(vw) {
+                        let (a, k) = p.addr_of(b, c0 + l);
+                        if packed {
+                            let w = &words[l / 2..(l + vw) / 2];
+                            vector_store_words(b, "global", a, k, w, p.rep);
+                            continue;
+                        }
+                        vector_store(
+                            b,
+                            "global",
+                            a,
+                            k,
+                            &vals[l..l + vw],
+                            elem,
+                            p.bytes,
+                            sfx,
+                            p.rep,
+                        );
+                    }
+                    vec![]
+                },
+                |b| {
+                    let mut pair: Vec<Value> = Vec::new();
+                    for l in 0..chunk {
+                        // Each word unpacked just before its two stores.
+                        let v = if packed {
+                            if l % 2 == 0 {
+                                pair = unpack_word(b, words[l / 2], elem);
+                            }
+                            pair[l % 2]
+                        } else {
+                            vals[l]
+                        };
+                        let inb = p.in_bounds(b, c0 + l);
+                        let g = match p.rep {
+                            Some(r) => b.and(inb, r),
+                            None => inb,
+                        };
+                        let (a, k) = p.addr_of(b, c0 + l);
+                        b.inst(
+                            &format!("st.global.{sfx}"),
+                            &format!("[$0{}], $1", imm(k)),
+                            &[a, v],
+                            &[],
+                            Some(g),
+                        );
+                    }
+                    vec![]
+                },
+            );
+        }
         Ok(())
     }
 
@@ -1103,11 +1290,13 @@ impl Lowering {
         let pred = prop_i64(ctx, o, "predicate").unwrap_or(0);
         let n = lt.local_size() as usize;
         let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
+        let before_o = ctx.prev_op(o);
         let mut b = before(ctx, o);
         let vals = map_cached(
             (0..n).map(|l| ins.iter().map(|v| v[l]).collect::<Vec<_>>()),
             |k| scalar_binary(&mut b, kind, k, dt, pred),
         )?;
+        self.sink_made(ctx, o, before_o);
         self.set_tile(r, vals, lt, all_splat);
         Ok(())
     }
@@ -1123,6 +1312,7 @@ impl Lowering {
         };
         let ins = self.gather(ctx, x, &lt)?;
         let splat = self.tile(x)?.splat.is_some();
+        let before_o = ctx.prev_op(o);
         let mut b = before(ctx, o);
         let vals = map_cached(ins, |&v| {
             if kind == "cast" {
@@ -1131,6 +1321,7 @@ impl Lowering {
                 scalar_unary(&mut b, kind, v, src)
             }
         })?;
+        self.sink_made(ctx, o, before_o);
         self.set_tile(r, vals, lt, splat);
         Ok(())
     }
@@ -1270,9 +1461,12 @@ impl Lowering {
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
         let k = partial.len() as i64;
-        self.scratch_bytes = self.scratch_bytes.max(k * threads * bytes);
+        // After a reduction whose reads no barrier followed, this one writes past its region.
+        let off = self.unfenced.take().unwrap_or(0);
+        let end = (off + k * threads * bytes + 15) / 16 * 16;
+        self.scratch_bytes = self.scratch_bytes.max(end);
         let base = super::shared_memory::smem_base(b);
-        let base = b.add_const(base, self.scratch_off);
+        let base = b.add_const(base, self.scratch_off + off);
         let tb = b.mul_const(t, bytes);
         let mine = b.add(base, tb);
         for (i, v) in partial.iter().enumerate() {
@@ -1322,9 +1516,49 @@ impl Lowering {
             }
             out.push(acc.expect("a warp digit"));
         }
-        SyncOp::build(b);
-        let _ = o;
+        if self.next_scratch_is_reduce(b.ctx(), o) {
+            // The next user of the scratch is another reduction (writing past this region,
+            // then a barrier before its reads) or nothing: no barrier here.
+            self.unfenced = Some(end);
+        } else {
+            SyncOp::build(b);
+        }
         Ok(out)
+    }
+
+    /// Whether, after `o`, the next op of its block that may use the shared scratch is a
+    /// `tilus.reduce`, or there is none and the block is the kernel's body. Only pure
+    /// region-free ops (element-wise, casts, register tensors) and global loads and stores are
+    /// passed over; a conversion, a dot, a loop, a branch or anything else stops the search.
+    fn next_scratch_is_reduce(&self, ctx: &Context, o: OpId) -> bool {
+        let mut at = ctx.next_op(o);
+        while let Some(q) = at {
+            match TilusOpKind::classify(ctx, q) {
+                Some(TilusOpKind::Reduce(_)) => return true,
+                Some(TilusOpKind::LoadGlobal(_) | TilusOpKind::StoreGlobal(_)) => {}
+                Some(TilusOpKind::Dot(_)) => return false,
+                _ => {
+                    let pure = ctx.op_def(q).is_some_and(|d| d.has(tilus_ir::Trait::Pure))
+                        && ctx.regions(q).is_empty();
+                    if ConvertOp::is(ctx, q) || !pure {
+                        // The kernel body's end is not an op of the block.
+                        return false;
+                    }
+                }
+            }
+            at = ctx.next_op(q);
+        }
+        ctx.parent_op(o).is_some_and(|p| {
+            TilusOpKind::classify(ctx, p).is_some_and(|k| matches!(k, TilusOpKind::Kernel(_)))
+        })
+    }
+
+    /// Before a scratch user that writes from offset 0 (a conversion, a dot's staging): a
+    /// barrier if a reduction's reads are still unfenced.
+    fn fence_scratch(&mut self, ctx: &mut Context, o: OpId) {
+        if self.unfenced.take().is_some() {
+            SyncOp::build(&mut before(ctx, o));
+        }
     }
 
     /// `layout.convert` within warps: when every register `l` of the target layout is, in every
@@ -1417,6 +1651,15 @@ impl Lowering {
     /// padded by 16 bytes, so a column read by consecutive lanes (a transpose) falls in
     /// different banks, and runs of registers that are consecutive along the last dimension
     /// (and aligned) move as one 16-byte (or narrower) vector.
+    /// A conversion through a shared scratch: each thread stores its registers in the source
+    /// layout and, after a barrier, loads them in the target layout.
+    ///
+    /// Both sides access vectors along the last dimension (up to 16 bytes), each a group of
+    /// registers with consecutive coordinates there, in whatever register order the layout
+    /// keeps them ([`vector_groups`]): a transpose's target holds columns of rows, and still
+    /// reads a few adjacent columns of a row at once. The scratch is a row-major tile, either
+    /// padded by 16 bytes a row or XOR-swizzled by 16-byte chunks ([`scratch_layout`] picks
+    /// whichever serves both sides' vectors in the fewest bank wavefronts).
     fn convert_via_shared(
         &mut self,
         ctx: &mut Context,
@@ -1424,19 +1667,15 @@ impl Lowering {
         src: Value,
         lt: &RegisterLayout,
     ) -> R<Vec<Value>> {
+        self.fence_scratch(ctx, o);
         let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
         let s = self.tile(src)?.clone();
         let ls = s.layout.clone();
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
-        let rank = lt.rank();
         let maxv = if dt.bits() >= 16 { 16 / bytes } else { 1 };
-        let mut padded = lt.shape.clone();
-        if rank >= 2 && maxv > 1 && lt.shape[rank - 1] % maxv == 0 {
-            padded[rank - 1] += maxv;
-        }
-        let rm = row_major(&padded);
-        let footprint = padded[0] * rm[0] * bytes;
+        let (sl, (_, gs), (vt, gt)) = scratch_layout(&ls, lt, bytes, maxv);
+        let footprint = sl.shape[0] * sl.strides[0] * bytes;
         self.scratch_bytes = self.scratch_bytes.max(footprint);
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
@@ -1444,85 +1683,65 @@ impl Lowering {
         let mut b = before(ctx, o);
         let base = super::shared_memory::smem_base(&mut b);
         let base = b.add_const(base, scratch);
-        let lin = |b: &mut OpBuilder<'_>, tp: &[Value]| -> Value {
+        // The thread's element offset (before the swizzle) from its per-dimension parts.
+        let toff = |b: &mut OpBuilder<'_>, tp: &[Value]| -> Value {
             let mut acc = b.c32(0);
             for (d, v) in tp.iter().enumerate() {
-                let x = b.mul_const(*v, rm[d] * bytes);
+                let x = b.mul_const(*v, sl.strides[d]);
                 acc = b.add(acc, x);
             }
-            b.add(base, acc)
+            acc
         };
-        // The widest vector (up to 16 bytes) such that each run of `vw` registers of `l` is
-        // consecutive along the last dimension from an aligned element, with every thread
-        // part along it a multiple of `vw` (and the padded row a multiple of the vector).
-        let width = |l: &RegisterLayout| -> i64 {
-            let g = geo(l);
-            let n = l.local_size();
-            let last = rank - 1;
-            let mut vw = maxv;
-            while vw > 1 {
-                let ok = n % vw == 0
-                    && rm.iter().all(|s| s % vw == 0 || *s == 1)
-                    && g.tdig.iter().all(|&(p, _, _)| {
-                        p < 0
-                            || g.mode_dim[p as usize] != last
-                            || g.mode_weight[p as usize] % vw == 0
-                    })
-                    && (0..n).step_by(vw as usize).all(|l0| {
-                        let a = lpart(l, l0);
-                        a[last] % vw == 0
-                            && (1..vw).all(|i| {
-                                let c = lpart(l, l0 + i);
-                                (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
-                            })
-                    });
-                if ok {
-                    break;
+        // The address of the element at offset `t + k`: a register and an immediate.
+        let addr = |b: &mut OpBuilder<'_>, t: Value, k: i64| -> (Value, i64) {
+            match sl.swizzle {
+                None => {
+                    let tb = b.mul_const(t, bytes);
+                    (b.add(base, tb), k * bytes)
                 }
-                vw /= 2;
+                Some(sw) => {
+                    let off = b.add_const(t, k);
+                    let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
+                    let m = b.c32(mask);
+                    let hi = b.and(off, m);
+                    let sh = b.c32(sw.shift as i64);
+                    let hi = b.int_op(IntBinOp::ShRUI, hi, sh);
+                    let x = b.int_op(IntBinOp::XOrI, off, hi);
+                    let x = b.mul_const(x, bytes);
+                    (b.add(base, x), 0)
+                }
             }
-            vw
+        };
+        let offset = |l: &RegisterLayout, i: usize| -> i64 {
+            lpart(l, i as i64)
+                .iter()
+                .zip(&sl.strides)
+                .map(|(c, s)| c * s)
+                .sum()
         };
         let rep = b.replica0(&reps);
-        let offset = |l: &RegisterLayout, i: i64| -> i64 {
-            lpart(l, i).iter().zip(&rm).map(|(c, s)| c * s).sum()
-        };
-        let a = lin(&mut b, &tps);
+        let ts = toff(&mut b, &tps);
         let elem = b.ctx().value_type(s.vals[0]);
-        let vs = width(&ls) as usize;
-        for l in (0..s.vals.len()).step_by(vs) {
-            let k = offset(&ls, l as i64);
-            vector_store(
-                &mut b,
-                "shared",
-                a,
-                k * bytes,
-                &s.vals[l..l + vs],
-                elem,
-                bytes,
-                sfx,
-                rep,
-            );
+        for g in &gs {
+            let (a, k) = addr(&mut b, ts, offset(&ls, g[0]));
+            let vals: Vec<Value> = g.iter().map(|&r| s.vals[r]).collect();
+            vector_store(&mut b, "shared", a, k, &vals, elem, bytes, sfx, rep);
         }
         SyncOp::build(&mut b);
-        let a = lin(&mut b, &tpt);
-        let vt = width(lt) as usize;
-        let mut out = Vec::new();
-        for l in (0..lt.local_size() as usize).step_by(vt) {
-            let k = offset(lt, l as i64);
-            out.extend(vector_load(
-                &mut b,
-                "shared",
-                a,
-                k * bytes,
-                elem,
-                vt,
-                bytes,
-                sfx,
-            ));
+        let tt = toff(&mut b, &tpt);
+        let mut out = vec![None; lt.local_size() as usize];
+        for g in &gt {
+            let (a, k) = addr(&mut b, tt, offset(lt, g[0]));
+            let vals = vector_load(&mut b, "shared", a, k, elem, vt as usize, bytes, sfx);
+            for (&r, v) in g.iter().zip(vals) {
+                out[r] = Some(v);
+            }
         }
         SyncOp::build(&mut b);
-        Ok(out)
+        Ok(out
+            .into_iter()
+            .map(|v| v.expect("every register loaded"))
+            .collect())
     }
 
     fn shuffle(&mut self, ctx: &mut Context, o: OpId, up: bool) -> R<()> {
@@ -1751,6 +1970,7 @@ impl Lowering {
     /// `fma.rn.f32` per register, `k` ascending (the interpreter's order; an f16·f16 product is
     /// exact in f32, so `fma` and `mul`+`add` agree). A sync after the loop frees the scratch.
     fn dot(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        self.fence_scratch(ctx, o);
         let ops = ctx.operands(o).to_vec();
         let (a, bm, c) = (ops[0], ops[1], ops[2]);
         let r = ctx.results(o)[0];
@@ -2141,12 +2361,18 @@ fn check_wgmma_fragment(l: &RegisterLayout, opcode: &str, shape: &[i64], b: i64,
 }
 
 /// How a register's address is formed.
-#[derive(Clone, Copy, Debug)]
+/// How many bytes of a thread's registers one fast/slow branch of a vectorized global store
+/// covers (see `store_global`): enough vectors to amortize the branch and share the slow path's
+/// bounds checks, few enough registers to keep live across it.
+const STORE_CHUNK_BYTES: usize = 64;
+
+#[derive(Clone, Debug)]
 enum Delta {
     /// Thread address plus a constant.
     Imm(i64),
-    /// Its own address plus a constant.
-    Addr(Value, i64),
+    /// Thread address plus `Σ c · stride_d` over dynamic strides (dimension, coefficient),
+    /// plus a constant.
+    Dyn(Vec<(usize, i64)>, i64),
 }
 
 struct GPlan {
@@ -2155,6 +2381,8 @@ struct GPlan {
     lparts: Vec<Vec<i64>>,
     addr: Value,
     deltas: Vec<Delta>,
+    /// Byte strides (i64) of the dynamic dimensions the deltas use.
+    stride64: Vec<Option<Value>>,
     vw: i64,
     fast: Value,
     rep: Option<Value>,
@@ -2162,10 +2390,19 @@ struct GPlan {
 }
 
 impl GPlan {
-    fn addr_of(&self, l: usize) -> (Value, i64) {
-        match self.deltas[l] {
-            Delta::Imm(k) => (self.addr, k),
-            Delta::Addr(a, k) => (a, k),
+    /// The address of register `l` as (register, constant), computed at `b`'s insertion point.
+    fn addr_of(&self, b: &mut OpBuilder<'_>, l: usize) -> (Value, i64) {
+        match &self.deltas[l] {
+            Delta::Imm(k) => (self.addr, *k),
+            Delta::Dyn(parts, k) => {
+                let mut a = self.addr;
+                for &(d, c) in parts {
+                    let s = self.stride64[d].expect("dynamic stride");
+                    let t = b.mul_const(s, c);
+                    a = b.add(a, t);
+                }
+                (a, *k)
+            }
         }
     }
     fn in_bounds(&self, b: &mut OpBuilder<'_>, l: usize) -> Value {
@@ -2176,6 +2413,199 @@ impl GPlan {
         }
         b.all(&ps)
     }
+}
+
+/// Moves each global tile load of `block` up to just after the previous one, across ops that
+/// are pure and hold no regions (register arithmetic: casts, reductions, element-wise) and
+/// define none of its operands. A load written after some arithmetic (LayerNorm's weight and
+/// bias rows, loaded after both row reductions) then issues beside the first, and its latency
+/// hides behind that arithmetic instead of following it; loads keep their order, and nothing
+/// moves across a store, a barrier or a loop.
+fn cluster_loads(ctx: &mut Context, block: BlockId) {
+    let is_load = |ctx: &Context, o: OpId| {
+        matches!(
+            TilusOpKind::classify(ctx, o),
+            Some(TilusOpKind::LoadGlobal(_))
+        )
+    };
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let mut prev_load: Option<OpId> = None;
+    for o in ops {
+        if !is_load(ctx, o) {
+            continue;
+        }
+        if let Some(prev) = prev_load {
+            let operands: FxHashSet<Value> = ctx.operands(o).iter().copied().collect();
+            let mut to = o;
+            let mut at = ctx.prev_op(o);
+            while let Some(q) = at.filter(|q| *q != prev) {
+                let pure = ctx.op_def(q).is_some_and(|d| d.has(tilus_ir::Trait::Pure))
+                    && ctx.regions(q).is_empty();
+                if !pure || ctx.results(q).iter().any(|r| operands.contains(r)) {
+                    break;
+                }
+                to = q;
+                at = ctx.prev_op(q);
+            }
+            if to != o {
+                ctx.move_op_before(o, to);
+            }
+        }
+        prev_load = Some(o);
+    }
+}
+
+/// The registers of `l` cut into vectors of `vw` elements along the last dimension: groups
+/// (first register first) whose coordinates run `c, c + 1, ..., c + vw - 1` there from an
+/// aligned `c`, the rest equal, with every thread part along it a multiple of `vw` so the
+/// whole vector is aligned. `None` when the registers do not split so.
+fn vector_groups(l: &RegisterLayout, vw: i64) -> Option<Vec<Vec<usize>>> {
+    let n = l.local_size();
+    let rank = l.rank();
+    let last = rank - 1;
+    if n % vw != 0 {
+        return None;
+    }
+    let g = geo(l);
+    let aligned = g.tdig.iter().all(|&(p, _, _)| {
+        p < 0 || g.mode_dim[p as usize] != last || g.mode_weight[p as usize] % vw == 0
+    });
+    if !aligned {
+        return None;
+    }
+    let parts: Vec<Vec<i64>> = (0..n).map(|r| lpart(l, r)).collect();
+    let at: FxHashMap<&[i64], usize> = parts
+        .iter()
+        .enumerate()
+        .map(|(r, p)| (p.as_slice(), r))
+        .collect();
+    if at.len() != n as usize {
+        return None;
+    }
+    let mut groups = Vec::new();
+    for (r, p) in parts.iter().enumerate() {
+        if p[last] % vw != 0 {
+            continue;
+        }
+        let mut grp = vec![r];
+        let mut q = p.clone();
+        for _ in 1..vw {
+            q[last] += 1;
+            grp.push(*at.get(q.as_slice())?);
+        }
+        groups.push(grp);
+    }
+    (groups.len() as i64 * vw == n).then_some(groups)
+}
+
+/// The widest vector (up to `maxv` elements) the registers of `l` split into along the last
+/// dimension of a scratch with row stride `row`, and the split.
+fn widest_groups(l: &RegisterLayout, maxv: i64, row: i64) -> (i64, Vec<Vec<usize>>) {
+    let mut vw = maxv;
+    while vw > 1 {
+        if row % vw == 0 {
+            if let Some(g) = vector_groups(l, vw) {
+                return (vw, g);
+            }
+        }
+        vw /= 2;
+    }
+    (1, (0..l.local_size() as usize).map(|r| vec![r]).collect())
+}
+
+/// Bank wavefronts of accessing `sl` with the vectors `groups` (of `vw` elements) of register
+/// layout `l`, summed over instructions and warps: per instruction, the most distinct 4-byte
+/// words any bank serves, at least the bytes over 128. A store counts replica 0 only.
+fn scratch_wavefronts(
+    l: &RegisterLayout,
+    sl: &SharedLayout,
+    groups: &[Vec<usize>],
+    vw: i64,
+    bytes: i64,
+    store: bool,
+) -> i64 {
+    let threads = l.num_threads();
+    let mut total = 0;
+    for g in groups {
+        for w in 0..(threads + 31) / 32 {
+            let mut banks: FxHashMap<i64, FxHashSet<i64>> = FxHashMap::default();
+            let mut lanes = 0;
+            for t in w * 32..((w + 1) * 32).min(threads) {
+                let idx = l.coords(t, g[0] as i64);
+                if store && l.holders(&idx).0.first() != Some(&t) {
+                    continue;
+                }
+                lanes += 1;
+                let a = sl.offset(&idx) * bytes;
+                for word in a / 4..=(a + vw * bytes - 1) / 4 {
+                    banks.entry(word % 32).or_default().insert(word);
+                }
+            }
+            let ideal = (lanes * vw * bytes + 127) / 128;
+            let worst = banks.values().map(|s| s.len() as i64).max().unwrap_or(0);
+            total += worst.max(ideal);
+        }
+    }
+    total
+}
+
+/// The scratch of a conversion from `ls` to `lt` (elements of `bytes` bytes, vectors of up to
+/// `maxv`) and each side's vectors: a row-major tile padded by one vector a row (the rows of
+/// a column fall in different banks) or, where the rows are a power of two of whole 16-byte
+/// chunks, unpadded with the chunks of a row XORed by bits of the row number, whichever costs
+/// fewer wavefronts over both sides (the padded one on a tie). A swizzle can serve both sides
+/// without conflicts where padding cannot: a transpose whose target reads a few columns of
+/// rows 8 apart puts them in one bank under any padding of 16 bytes.
+#[allow(clippy::type_complexity)]
+fn scratch_layout(
+    ls: &RegisterLayout,
+    lt: &RegisterLayout,
+    bytes: i64,
+    maxv: i64,
+) -> (SharedLayout, (i64, Vec<Vec<usize>>), (i64, Vec<Vec<usize>>)) {
+    let shape = lt.shape.clone();
+    let rank = shape.len();
+    let mut padded = shape.clone();
+    if rank >= 2 && maxv > 1 && shape[rank - 1] % maxv == 0 {
+        padded[rank - 1] += maxv;
+    }
+    let strides = row_major(&padded);
+    let mut best = SharedLayout::strided(&shape, &strides);
+    let cost = |sl: &SharedLayout| {
+        let row = if rank >= 2 { sl.strides[rank - 2] } else { 1 };
+        let (vs, gs) = widest_groups(ls, maxv, row);
+        let (vt, gt) = widest_groups(lt, maxv, row);
+        let c = scratch_wavefronts(ls, sl, &gs, vs, bytes, true)
+            + scratch_wavefronts(lt, sl, &gt, vt, bytes, false);
+        (c, (vs, gs), (vt, gt))
+    };
+    let (mut best_cost, mut bs, mut bt) = cost(&best);
+    let cols = shape[rank - 1];
+    let chunk = 16 / bytes;
+    let rows: i64 = shape[..rank - 1].iter().product();
+    if rank >= 2
+        && bytes <= 16
+        && cols % chunk == 0
+        && (cols / chunk).count_ones() == 1
+        && cols / chunk >= 2
+    {
+        let plain = row_major(&shape);
+        let bits = (cols / chunk).min(8).trailing_zeros();
+        let base = chunk.trailing_zeros();
+        let row_bit = cols.trailing_zeros();
+        // XOR the chunk index with bits of row / 2^s.
+        let mut s = 0;
+        while (1i64 << s) < rows {
+            let mut sl = SharedLayout::strided(&shape, &plain);
+            sl.swizzle = Some(Swizzle::new(bits, base, row_bit - base + s));
+            let (c, gs, gt) = cost(&sl);
+            if c < best_cost {
+                (best, best_cost, bs, bt) = (sl, c, gs, gt);
+            }
+            s += 1;
+        }
+    }
+    (best, bs, bt)
 }
 
 fn imm(k: i64) -> String {
@@ -2397,9 +2827,23 @@ fn vector_load(
         );
     }
     // 16-bit elements: 32-bit words, then unpacked.
-    let words = vw / 2;
+    vector_load_words(b, space, a, k, vw / 2)
+        .into_iter()
+        .flat_map(|w| unpack_word(b, w, elem))
+        .collect()
+}
+
+/// `words` contiguous 32-bit words from `[a+k]` (one `ld`, vectorized when `words > 1`).
+fn vector_load_words(
+    b: &mut OpBuilder<'_>,
+    space: &str,
+    a: Value,
+    k: i64,
+    words: usize,
+) -> Vec<Value> {
+    let addr = format!("[$0{}]", imm(k));
     let i32t = b.i32();
-    let ws = if words == 1 {
+    if words == 1 {
         b.inst(&format!("ld.{space}.b32"), &addr, &[a], &[i32t], None)
     } else {
         b.inst(
@@ -2409,12 +2853,41 @@ fn vector_load(
             &vec![i32t; words],
             None,
         )
-    };
-    let mut out = Vec::new();
-    for w in ws {
-        out.extend(b.inst("mov.b32", "$0", &[w], &[elem, elem], None));
     }
-    out
+}
+
+/// Stores the 32-bit `words` (contiguous) at `[a+k]`, under `guard` when given.
+fn vector_store_words(
+    b: &mut OpBuilder<'_>,
+    space: &str,
+    a: Value,
+    k: i64,
+    words: &[Value],
+    guard: Option<Value>,
+) {
+    let mut all = vec![a];
+    all.extend(words.iter().copied());
+    let (op, form) = if words.len() == 1 {
+        (format!("st.{space}.b32"), format!("[$0{}], $1", imm(k)))
+    } else {
+        let list: Vec<String> = (1..all.len()).map(|i| format!("${i}")).collect();
+        (
+            format!("st.{space}.v{}.b32", words.len()),
+            format!("[$0{}], {{{}}}", imm(k), list.join(", ")),
+        )
+    };
+    b.inst(&op, &form, &all, &[], guard);
+}
+
+/// The 32-bit word holding the 16-bit values `lo` (low half) and `hi`.
+fn pack_halves(b: &mut OpBuilder<'_>, lo: Value, hi: Value) -> Value {
+    let i32t = b.i32();
+    b.inst("mov.b32", "{$0, $1}", &[lo, hi], &[i32t], None)[0]
+}
+
+/// The two 16-bit values (low half first) of the word `w`, as `elem`.
+fn unpack_word(b: &mut OpBuilder<'_>, w: Value, elem: Type) -> Vec<Value> {
+    b.inst("mov.b32", "$0", &[w], &[elem, elem], None)
 }
 
 /// Stores `vals` (contiguous) at `[a+k]`.
@@ -2787,8 +3260,114 @@ fn shfl_any(
 
 #[cfg(test)]
 mod tests {
-    use super::default_layout;
-    use tilus_dialects::layout_algebra::RegisterLayout;
+    use super::{default_layout, scratch_layout, scratch_wavefronts};
+    use std::collections::HashMap;
+    use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout};
+
+    /// Runs a conversion through the scratch on paper: every thread stores its vectors of `ls`
+    /// (replica 0 only) at the scratch's offsets, then loads its vectors of `lt`; each loaded
+    /// element must be the one its register names. Also checks each vector's registers really
+    /// are consecutive along the last dimension.
+    fn simulate(ls: &RegisterLayout, lt: &RegisterLayout, bytes: i64, maxv: i64) -> SharedLayout {
+        let (sl, (vs, gs), (vt, gt)) = scratch_layout(ls, lt, bytes, maxv);
+        let last = ls.rank() - 1;
+        let step = |idx: &[i64], i: i64| {
+            let mut v = idx.to_vec();
+            v[last] += i;
+            v
+        };
+        let mut mem: HashMap<i64, Vec<i64>> = HashMap::new();
+        for t in 0..ls.num_threads() {
+            for g in &gs {
+                let first = ls.coords(t, g[0] as i64);
+                if ls.holders(&first).0.first() != Some(&t) {
+                    continue;
+                }
+                let a = sl.offset(&first);
+                assert_eq!(a % vs, 0, "misaligned vector");
+                for (i, &r) in g.iter().enumerate() {
+                    let idx = ls.coords(t, r as i64);
+                    assert_eq!(idx, step(&first, i as i64));
+                    assert!(
+                        mem.insert(a + i as i64, idx).is_none(),
+                        "two elements at one offset"
+                    );
+                }
+            }
+        }
+        for t in 0..lt.num_threads() {
+            for g in &gt {
+                let first = lt.coords(t, g[0] as i64);
+                let a = sl.offset(&first);
+                assert_eq!(a % vt, 0, "misaligned vector");
+                for (i, &r) in g.iter().enumerate() {
+                    assert_eq!(mem.get(&(a + i as i64)), Some(&lt.coords(t, r as i64)));
+                }
+            }
+        }
+        sl
+    }
+
+    /// The layout-less transpose's conversion (infer-layouts' load and transposed-store
+    /// layouts of a 64×64 f16 tile over 4 warps): rows stored in 16-byte vectors, read back
+    /// 4 columns (8 bytes) of a row at a time, through an XOR-swizzled scratch that serves
+    /// both sides in the ideal number of wavefronts, where the padded one has 8-way conflicts
+    /// on the reads (rows 8 apart share a bank under any 16-byte padding).
+    #[test]
+    fn transpose_scratch() {
+        let ls = RegisterLayout::parse("spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)")
+            .unwrap();
+        let lt = RegisterLayout::parse("spatial(1, 4) * column_spatial(8, 4) * column_local(8, 4)")
+            .unwrap();
+        let sl = simulate(&ls, &lt, 2, 8);
+        assert!(sl.swizzle.is_some(), "{sl}");
+        assert_eq!(sl.footprint(), 64 * 64, "no padding");
+        let (_, (vs, gs), (vt, gt)) = scratch_layout(&ls, &lt, 2, 8);
+        assert_eq!((vs, gs.len(), vt, gt.len()), (8, 4, 4, 8));
+        // 4 warps; a store moves 512 bytes a warp (4 wavefronts), a load 256 (2).
+        assert_eq!(scratch_wavefronts(&ls, &sl, &gs, vs, 2, true), 4 * 4 * 4);
+        assert_eq!(scratch_wavefronts(&lt, &sl, &gt, vt, 2, false), 8 * 4 * 2);
+        let padded = SharedLayout::strided(&[64, 64], &[72, 1]);
+        assert_eq!(
+            scratch_wavefronts(&lt, &padded, &gt, vt, 2, false),
+            8 * 4 * 8
+        );
+    }
+
+    /// Conversions where padding is as good keep the padded scratch, and every kind of
+    /// conversion lands each element where the target wants it.
+    #[test]
+    fn scratch_round_trips() {
+        let cases = [
+            // A row vector replicated over warps, to one spread over lanes.
+            (
+                "spatial(4, 1) * local(1, 2) * spatial(1, 32) * local(1, 4)",
+                "spatial(4, 32) * local(1, 8)",
+                4,
+                4,
+            ),
+            // f16 rows to f16 columns (the transpose's source and the old target).
+            (
+                "spatial(4, 1) * local(4, 1) * spatial(4, 8) * local(1, 8)",
+                "spatial(1, 4) * local(1, 4) * column_spatial(8, 4) * local(8, 1)",
+                2,
+                8,
+            ),
+            // f32, 16 × 32 over 2 warps.
+            (
+                "spatial(2, 1) * local(2, 1) * spatial(4, 8) * local(1, 4)",
+                "spatial(1, 2) * column_spatial(8, 4) * local(2, 4)",
+                4,
+                4,
+            ),
+        ];
+        for (a, b, bytes, maxv) in cases {
+            let ls = RegisterLayout::parse(a).unwrap();
+            let lt = RegisterLayout::parse(b).unwrap();
+            assert_eq!(ls.shape, lt.shape, "{a} vs {b}");
+            simulate(&ls, &lt, bytes, maxv);
+        }
+    }
 
     fn same(a: &RegisterLayout, b: &str) -> bool {
         a.same_mapping(&RegisterLayout::parse(b).unwrap())
