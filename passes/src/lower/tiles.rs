@@ -71,9 +71,12 @@ use tilus_ir::{
 
 #[path = "mma.rs"]
 mod mma;
+#[path = "wgmma_dot.rs"]
+mod wgmma_dot;
+pub(crate) use wgmma_dot::plan as wgmma_dot_plan;
 
 declare_pass! {
-    /// The pass. It has no options.
+    /// The pass. Its `target` option decides whether `tilus.dot` may use wgmma.
     pub struct LowerTiles {
         name: "lower-tiles",
         class: "LowerTiles",
@@ -87,7 +90,12 @@ declare_pass! {
             layouts, reductions fold in the thread then shfl.sync.bfly across lanes, shuffles \
             become shfl.sync.up/down. Global views are consumed and pointer parameters become \
             i64.",
-        options: {},
+        options: {
+            target: String = "sm_90a".into(), "target",
+                "PTX target: on sm_90a a tilus.dot that whole warpgroups can compute (f16/bf16 \
+                 with f32 accumulation) lowers to wgmma, elsewhere to mma.sync",
+                check = super::check_ptx_target;
+        },
         statistics: {
             NUM_OPS = "num-ops", "Number of tile ops lowered";
         },
@@ -102,7 +110,10 @@ impl Pass for LowerTiles {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         run_on_kernels(ctx, op, stats, Self::NUM_OPS, |ctx, k| {
-            let mut l = Lowering::default();
+            let mut l = Lowering {
+                wgmma: self.target == "sm_90a",
+                ..Lowering::default()
+            };
             l.kernel(ctx, k).map_err(|d| vec![d])?;
             Ok(l.count)
         })
@@ -159,6 +170,12 @@ struct Lowering {
     /// dynamic buffer (after what plan-shared-memory placed) and the most bytes one use needs.
     scratch_off: i64,
     scratch_bytes: i64,
+    /// The target has wgmma (`sm_90a`): dots that fit it lower to it (`wgmma_dot.rs`).
+    wgmma: bool,
+    /// The shared buffers of the dots lowered to wgmma.
+    dot_buffers: FxHashMap<OpId, wgmma_dot::DotBuffer>,
+    /// The loops a sync was put after (for the dots alternating buffers in them).
+    synced_after: Vec<OpId>,
 }
 
 type R<T> = Result<T, String>;
@@ -281,9 +298,10 @@ impl Lowering {
     fn kernel(&mut self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         let body = ctx.region_blocks(ctx.regions(k)[0])[0];
         let planned = prop_i64(ctx, k, tilus_dialects::tilus::attr_names::SMEM_BYTES).unwrap_or(0);
-        self.scratch_off = (planned + 127) / 128 * 128;
+        let dots_end = self.plan_dot_buffers(ctx, k, planned);
+        self.scratch_off = (dots_end + 127) / 128 * 128;
         self.block(ctx, body)?;
-        if self.scratch_bytes > 0 {
+        if self.scratch_bytes > 0 || dots_end > planned {
             let total = self.scratch_off + self.scratch_bytes;
             if total > super::shared_memory::SMEM_LIMIT {
                 return Err(Diagnostic::op(k, format!("lower-tiles: the kernel needs {total} bytes of shared memory with the reduction scratch")));
@@ -601,7 +619,7 @@ impl Lowering {
                 Ok(true)
             }
             Some(K::Dot(_)) => {
-                if !self.dot_mma(ctx, o)? {
+                if !self.dot_wgmma(ctx, o)? && !self.dot_mma(ctx, o)? {
                     self.dot(ctx, o)?;
                 }
                 Ok(true)
@@ -855,8 +873,53 @@ impl Lowering {
         let elem = elem_type(ctx, t.dtype);
         let n = layout.local_size() as usize;
         let tys = vec![elem; n];
-        let mut b = before(ctx, o);
         let sfx = ld_suffix(t.dtype)?;
+        // 16-bit elements loaded in vectors: both paths give 32-bit words (two registers
+        // each), unpacked only right before the first op that uses the tile. Unpacking reads
+        // the loaded register, which waits for the load; so a load whose tile is first used by
+        // the `scf.yield` of a loop (a prefetch for the next iteration) stays in flight over
+        // the rest of the iteration.
+        if t.dtype.bits() == 16 && p.vw >= 2 && n.is_multiple_of(2) {
+            let i32t = ctx.int_type(32);
+            let mut b = before(ctx, o);
+            let words = build_if(
+                &mut b,
+                p.fast,
+                &vec![i32t; n / 2],
+                |b| {
+                    let mut out = Vec::new();
+                    for l in (0..n).step_by(p.vw as usize) {
+                        let (a, k) = p.addr_of(l);
+                        out.extend(vector_load_words(b, "global", a, k, p.vw as usize / 2));
+                    }
+                    out
+                },
+                |b| {
+                    let mut out = Vec::new();
+                    for l in (0..n).step_by(2) {
+                        let mut pair = Vec::new();
+                        for e in l..l + 2 {
+                            let inb = p.in_bounds(b, e);
+                            let (a, k) = p.addr_of(e);
+                            let z = zero_imm(b.ctx(), elem);
+                            let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
+                            pair.push(b.asm(&text, &[a, inb], &[elem])[0]);
+                        }
+                        out.extend(b.inst("mov.b32", "{$0, $1}", &pair, &[i32t], None));
+                    }
+                    out
+                },
+            );
+            let at = first_user_in_block(ctx, o, r);
+            let mut b = before(ctx, at);
+            let mut vals = Vec::new();
+            for w in words {
+                vals.extend(b.inst("mov.b32", "$0", &[w], &[elem, elem], None));
+            }
+            self.set_tile(r, vals, layout, false);
+            return Ok(());
+        }
+        let mut b = before(ctx, o);
         let vals = build_if(
             &mut b,
             p.fast,
@@ -2186,6 +2249,46 @@ fn vector_load(
         out.extend(b.inst("mov.b32", "$0", &[w], &[elem, elem], None));
     }
     out
+}
+
+/// Loads `words` 32-bit words at `[a+k]` (one vector access).
+fn vector_load_words(
+    b: &mut OpBuilder<'_>,
+    space: &str,
+    a: Value,
+    k: i64,
+    words: usize,
+) -> Vec<Value> {
+    let addr = format!("[$0{}]", imm(k));
+    let i32t = b.i32();
+    if words == 1 {
+        b.inst(&format!("ld.{space}.b32"), &addr, &[a], &[i32t], None)
+    } else {
+        b.inst(
+            &format!("ld.{space}.v{words}.b32"),
+            &addr,
+            &[a],
+            &vec![i32t; words],
+            None,
+        )
+    }
+}
+
+/// The first op after `o` in its block that uses `v` (itself or inside its regions), else the
+/// block's last op: where a value computed at `o` is needed at the latest.
+fn first_user_in_block(ctx: &Context, o: OpId, v: Value) -> OpId {
+    let mut cur = ctx.next_op(o);
+    let mut last = o;
+    while let Some(op) = cur {
+        let mut uses = false;
+        ctx.walk(op, &mut |x| uses |= ctx.operands(x).contains(&v));
+        if uses {
+            return op;
+        }
+        last = op;
+        cur = ctx.next_op(op);
+    }
+    last
 }
 
 /// Stores `vals` (contiguous) at `[a+k]`.
