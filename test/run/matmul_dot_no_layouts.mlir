@@ -1,5 +1,6 @@
-// examples/matmul_dot.mlir's kernel written without any layout, as a user would: it verifies
-// and runs on the interpreter, and `infer-layouts` chooses every layout when it lowers. On
+// A smaller examples/matmul_dot.mlir (128 x 128 block tile, K steps of 32), written without any
+// layout as a user would: it verifies and runs on the interpreter, and `infer-layouts` chooses
+// every layout when it lowers. On
 // sm_90a (the default target) the 8 warps are two warpgroups and the dot lowers to wgmma
 // (passes/src/lower/wgmma_dot.rs): the accumulator is carried in the wgmma fragment, A and B
 // are stored from the registers of the previous iteration's loads into a swizzled K-major

@@ -567,7 +567,21 @@ impl Lowering {
                 s.st.emit(&mut b, base, row, colb)
             });
             let run = &vals[l as usize..(l + vw) as usize];
-            vector_store(&mut b, "shared", addr, off, run, elem, bytes, sfx, guard);
+            // 16-bit pairs unpacked from a word (a load's, a loop's) are stored as that word.
+            let words: Option<Vec<Value>> = (bytes == 2 && vw >= 2)
+                .then(|| {
+                    run.chunks(2)
+                        .map(|p| self.packed.get(&(p[0], p[1])).copied())
+                        .collect()
+                })
+                .flatten();
+            match words {
+                Some(w) => {
+                    let i32t = b.i32();
+                    vector_store(&mut b, "shared", addr, off, &w, i32t, 4, "b32", guard)
+                }
+                None => vector_store(&mut b, "shared", addr, off, run, elem, bytes, sfx, guard),
+            }
         }
         Ok(())
     }

@@ -176,6 +176,9 @@ struct Lowering {
     dot_buffers: FxHashMap<OpId, wgmma_dot::DotBuffer>,
     /// The loops a sync was put after (for the dots alternating buffers in them).
     synced_after: Vec<OpId>,
+    /// 16-bit register pairs unpacked from a 32-bit word (a vector load's, or a loop-carried
+    /// one): packing them again reuses the word, which no instruction has to wait for.
+    packed: FxHashMap<(Value, Value), Value>,
 }
 
 type R<T> = Result<T, String>;
@@ -910,12 +913,8 @@ impl Lowering {
                     out
                 },
             );
-            let at = first_user_in_block(ctx, o, r);
-            let mut b = before(ctx, at);
-            let mut vals = Vec::new();
-            for w in words {
-                vals.extend(b.inst("mov.b32", "$0", &[w], &[elem, elem], None));
-            }
+            let at = first_user_in_block(ctx, ctx.next_op(o), r);
+            let vals = self.unpack_words(ctx, at, &words, elem);
             self.set_tile(r, vals, layout, false);
             return Ok(());
         }
@@ -1909,6 +1908,32 @@ impl Lowering {
         Ok(())
     }
 
+    /// Unpacks 32-bit `words` into pairs of 16-bit `elem` registers before `at`, remembering
+    /// each pair's word (see `packed`).
+    fn unpack_words(&mut self, ctx: &mut Context, at: OpId, words: &[Value], elem: Type) -> Vec<Value> {
+        let mut b = before(ctx, at);
+        let mut vals = Vec::new();
+        for &w in words {
+            let h = b.inst("mov.b32", "$0", &[w], &[elem, elem], None);
+            self.packed.insert((h[0], h[1]), w);
+            vals.extend(h);
+        }
+        vals
+    }
+
+    /// The 32-bit words of 16-bit registers `vals` (pairs in order): the word a pair was
+    /// unpacked from, else a `mov.b32` packing it before `at`.
+    fn pack_words(&mut self, ctx: &mut Context, at: OpId, vals: &[Value]) -> Vec<Value> {
+        let mut b = before(ctx, at);
+        let i32t = b.i32();
+        vals.chunks(2)
+            .map(|p| match self.packed.get(&(p[0], p[1])) {
+                Some(w) => *w,
+                None => b.inst("mov.b32", "{$0, $1}", &[p[0], p[1]], &[i32t], None)[0],
+            })
+            .collect()
+    }
+
     fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(f).loc;
         let ops = ctx.operands(f).to_vec();
@@ -1932,6 +1957,17 @@ impl Lowering {
                 let vals = self
                     .gather(ctx, init, &l)
                     .map_err(|m| Diagnostic::op(f, m))?;
+                // 16-bit tiles are carried as 32-bit words (two registers each), unpacked
+                // right before their first use in the body: a word loaded in the previous
+                // iteration is then not waited for before that use, and a store of the tile
+                // (a dot's staging) takes the words as they are.
+                let packed = ty_of(ctx, init).is_some_and(|t| t.dtype.bits() == 16)
+                    && vals.len() % 2 == 0;
+                let vals = if packed {
+                    self.pack_words(ctx, f, &vals)
+                } else {
+                    vals
+                };
                 // New block args for its registers.
                 let mut args = Vec::new();
                 for v in &vals {
@@ -1939,9 +1975,16 @@ impl Lowering {
                     args.push(ctx.add_block_arg(body, t, None));
                 }
                 tail_inits.extend(vals);
-                self.set_tile(old_args[i], args, l.clone(), false);
+                if packed {
+                    let elem = elem_type(ctx, ty_of(ctx, init).expect("a tensor").dtype);
+                    let at = first_user_in_block(ctx, ctx.block_first(body), old_args[i]);
+                    let halves = self.unpack_words(ctx, at, &args, elem);
+                    self.set_tile(old_args[i], halves, l.clone(), false);
+                } else {
+                    self.set_tile(old_args[i], args, l.clone(), false);
+                }
                 self.dead_args.push((body, old_args[i]));
-                layouts.push(Some(l));
+                layouts.push(Some((l, packed)));
             } else {
                 new_inits.push(init);
                 layouts.push(None);
@@ -1958,7 +2001,14 @@ impl Lowering {
         let mut tail = Vec::new();
         for (i, v) in yops.iter().enumerate() {
             match &layouts[i] {
-                Some(l) => tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?),
+                Some((l, packed)) => {
+                    let vals = self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?;
+                    if *packed {
+                        tail.extend(self.pack_words(ctx, y, &vals));
+                    } else {
+                        tail.extend(vals);
+                    }
+                }
                 None => ny.push(*v),
             }
         }
@@ -1990,10 +2040,19 @@ impl Lowering {
                     rw.replace_all_uses_with(*r, nres[scalar_i]);
                     scalar_i += 1;
                 }
-                Some(l) => {
+                Some((l, packed)) => {
                     let k = l.local_size() as usize;
-                    self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
-                    tail_i += k;
+                    if *packed {
+                        let words = nres[tail_i..tail_i + k / 2].to_vec();
+                        let elem = elem_type(ctx, ty_of(ctx, *r).expect("a tensor").dtype);
+                        let at = first_user_in_block(ctx, ctx.next_op(f), *r);
+                        let halves = self.unpack_words(ctx, at, &words, elem);
+                        self.set_tile(*r, halves, l.clone(), false);
+                        tail_i += k / 2;
+                    } else {
+                        self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
+                        tail_i += k;
+                    }
                 }
             }
         }
@@ -2274,11 +2333,11 @@ fn vector_load_words(
     }
 }
 
-/// The first op after `o` in its block that uses `v` (itself or inside its regions), else the
-/// block's last op: where a value computed at `o` is needed at the latest.
-fn first_user_in_block(ctx: &Context, o: OpId, v: Value) -> OpId {
-    let mut cur = ctx.next_op(o);
-    let mut last = o;
+/// The first op from `start` on in its block that uses `v` (itself or inside its regions),
+/// else the block's last op: where a value available before `start` is needed at the latest.
+fn first_user_in_block(ctx: &Context, start: Option<OpId>, v: Value) -> OpId {
+    let mut cur = start;
+    let mut last = start.expect("a block with ops after the value's definition");
     while let Some(op) = cur {
         let mut uses = false;
         ctx.walk(op, &mut |x| uses |= ctx.operands(x).contains(&v));
