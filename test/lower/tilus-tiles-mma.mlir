@@ -2,7 +2,7 @@
 // layout are stored into the shared scratch, loaded per warp with ldmatrix, and multiplied with
 // mma.sync; the accumulator stays in the mma fragment. Shapes or types mma.sync has no
 // instruction for keep the SIMT fma loop. The target is sm_80: on sm_90a the dots that whole
-// warpgroups can compute lower to wgmma instead (test/lower/tilus-tiles-wgmma.mlir).
+// warpgroups can compute lower to wgmma instead (test/lower/tilus-tiles-dot-wgmma.mlir).
 // RUN: tilus-opt %s --split-input-file --pass-pipeline='builtin.module(plan-shared-memory,lower-tiles{target=sm_80},canonicalize,cse)' | FileCheck %s
 
 // f16 x f16 + f32 over 4 warps (a 2 x 2 warp grid of 32 x 32 tiles): per warp and K step of 16,
