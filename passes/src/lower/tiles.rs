@@ -882,7 +882,7 @@ impl Lowering {
         // the loaded register, which waits for the load; so a load whose tile is first used by
         // the `scf.yield` of a loop (a prefetch for the next iteration) stays in flight over
         // the rest of the iteration.
-        if t.dtype.bits() == 16 && p.vw >= 2 && n.is_multiple_of(2) {
+        if t.dtype.bits() == 16 && p.vw >= 2 && n.is_multiple_of(2) && ctx.next_op(o).is_some() {
             let i32t = ctx.int_type(32);
             let mut b = before(ctx, o);
             let words = build_if(
@@ -1910,7 +1910,13 @@ impl Lowering {
 
     /// Unpacks 32-bit `words` into pairs of 16-bit `elem` registers before `at`, remembering
     /// each pair's word (see `packed`).
-    fn unpack_words(&mut self, ctx: &mut Context, at: OpId, words: &[Value], elem: Type) -> Vec<Value> {
+    fn unpack_words(
+        &mut self,
+        ctx: &mut Context,
+        at: OpId,
+        words: &[Value],
+        elem: Type,
+    ) -> Vec<Value> {
         let mut b = before(ctx, at);
         let mut vals = Vec::new();
         for &w in words {
@@ -1962,7 +1968,8 @@ impl Lowering {
                 // iteration is then not waited for before that use, and a store of the tile
                 // (a dot's staging) takes the words as they are.
                 let packed = ty_of(ctx, init).is_some_and(|t| t.dtype.bits() == 16)
-                    && vals.len() % 2 == 0;
+                    && vals.len() % 2 == 0
+                    && ctx.next_op(f).is_some();
                 let vals = if packed {
                     self.pack_words(ctx, f, &vals)
                 } else {
