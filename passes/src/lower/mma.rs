@@ -803,4 +803,30 @@ mod tests {
             assert_eq!(banks.len(), 8);
         }
     }
+    /// The wgmma staging layout is the hardware's: each byte lands where the 32B/64B/128B
+    /// swizzle (the dialect's TMA definition, `Swizzle::from_mode` on bytes) puts the byte of
+    /// the canonical K-major layout (atoms of one span, `span` bytes per row), every 16-byte
+    /// chunk stays whole, and no two bytes share an address.
+    #[test]
+    fn wgmma_staging_is_the_hardware_swizzle() {
+        use tilus_dialects::layout_algebra::Swizzle;
+        for (rows, row_bytes) in [(64i64, 32i64), (128, 64), (64, 128), (128, 256)] {
+            let (s, size) = Staged::wgmma(0, rows, row_bytes);
+            assert_eq!(size, rows * row_bytes);
+            let span = row_bytes.min(128);
+            let swz = Swizzle::from_mode(s.swizzle(), 8).unwrap().unwrap();
+            let mut seen = vec![false; size as usize];
+            for r in 0..rows {
+                for cb in 0..row_bytes {
+                    let lin = (cb / span) * rows * span + r * span + cb % span;
+                    assert_eq!(s.linear(r, cb), lin);
+                    let a = s.at(r, cb);
+                    assert_eq!(a, swz.apply(lin), "{row_bytes}: ({r}, {cb})");
+                    assert_eq!(a % 16, cb % 16);
+                    assert!(!seen[a as usize]);
+                    seen[a as usize] = true;
+                }
+            }
+        }
+    }
 }

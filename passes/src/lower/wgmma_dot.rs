@@ -17,18 +17,26 @@
 //! 3. **MMA.** `wgmma.fence`, then per K step of 16, M block of 64 and N block of `inst_n` one
 //!    `wgmma.mma_async` on accumulator register block `i·rn + j` (its registers tied: read and
 //!    written in place) with descriptors built as `lower-async-to-ptx` builds them for
-//!    `wgmma.mma` ([`wgmma_descriptor_hi`], [`smem_descriptor`]), `commit_group`,
-//!    `wait_group 0`.
+//!    `wgmma.mma` ([`wgmma_descriptor_hi`], [`smem_descriptor`]), `commit_group`, and
+//!    `wait_group 0` (`1` in the three-buffer mode below).
 //!
-//! **Buffers.** Each such dot has a buffer of its own in the dynamic shared memory, before the
-//! general scratch (so no other op's use of the scratch can overwrite it while a warpgroup's
-//! MMA still reads it). A dot directly in the body of an `scf.for` with a constant step gets
-//! two, used on alternate iterations: iteration `i` writes buffer `i % 2` while the MMAs of
-//! iteration `i - 1` may still read the other one in another warpgroup, and every warpgroup
-//! has waited for those of `i - 2` before the sync of iteration `i - 1` that the writer has
-//! passed. One sync per K step then suffices; a sync after the loop keeps a later run of the
-//! loop from writing a buffer the last iteration still reads. Any other dot has one buffer
-//! and a sync after its MMAs.
+//! **Buffers.** Each such dot has buffers of its own in the dynamic shared memory, before the
+//! general scratch (so no other op's use of the scratch can overwrite one while a warpgroup's
+//! MMA still reads it). A dot directly in the body of an `scf.for` with a constant step and an
+//! `i32` induction variable uses buffer `((iv - lb) / step) % S`:
+//!
+//! * `S = 2`: iteration `i` writes the buffer the MMAs of `i - 2` read, and every warpgroup
+//!   waited for those (`wait_group 0`) before the sync of iteration `i - 1` that the writer has
+//!   passed; one sync per K step suffices.
+//! * `S = 3` when the accumulator is only carried ([`in_flight_loop`]): `wait_group 1` leaves
+//!   this iteration's MMAs in flight while the next iteration stores and syncs (the next MMAs
+//!   chain on the same registers). Iteration `i` writes the buffer of `i - 3`, whose MMAs every
+//!   warpgroup retired (`wait_group 1` at the end of `i - 2`) before the sync of `i - 1`. After
+//!   the loop `wait_group 0` and `fence.acq_rel.cta` (see `lower-async-to-ptx`'s wait_group)
+//!   come before anything reads the accumulator.
+//!
+//! Either way a sync after the loop keeps a later run of the loop from writing a buffer the
+//! last iteration still reads. Any other dot has one buffer and a sync after its MMAs.
 
 use super::mma::{Staged, Store};
 use super::*;
