@@ -128,3 +128,33 @@ tilus.kernel @not_wgmma(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f32>) warps(4) block
     tilus.store_global %d2, %gc[%c0, %c0] : !tilus.reg<32x32xf32>, !tilus.global<?x?xf32>
   }
 }
+
+// -----
+
+// Buffers that would not fit shrink: three (or two) buffers of A and B 256 x 128 f16 (128 KiB
+// each) exceed the 227 KiB a block may have, so the loop's dot takes one buffer, waits for its
+// MMAs and syncs after them every iteration.
+// CHECK-LABEL: tilus.kernel @dot_loop_big
+// CHECK-SAME:    tilus.smem_bytes = 131072
+// CHECK:         scf.for
+// CHECK:           ptx.inst "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"
+// CHECK:           ptx.inst "wgmma.wait_group.sync.aligned" 0
+// CHECK-NEXT:      threadgroup.sync
+// CHECK-NEXT:      scf.yield
+tilus.kernel @dot_loop_big(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f32>, %k: i32) warps(8) blocks(affine_map<(d0, d1, d2) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
+  %zero = arith.constant 0.0 : f32
+  %ga = tilus.global_view %p[%c256, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gb = tilus.global_view %p[%k, %c256] strides[%k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [1, ?]>
+  %gc = tilus.global_view %q[%c256, %c256] : !tilus.ptr<f32> -> !tilus.global<?x?xf32>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<256x256xf32>
+  %acc = scf.for %kk = %c0 to %k step %c128 iter_args(%acc_i = %acc0) -> (!tilus.reg<256x256xf32>) : i32 {
+    %a = tilus.load_global %ga[%c0, %kk] : !tilus.global<?x?xf16> -> !tilus.reg<256x128xf16>
+    %b = tilus.load_global %gb[%kk, %c0] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<128x256xf16>
+    %d = tilus.dot %a, %b, %acc_i : (!tilus.reg<256x128xf16>, !tilus.reg<128x256xf16>, !tilus.reg<256x256xf32>) -> !tilus.reg<256x256xf32>
+    scf.yield %d : !tilus.reg<256x256xf32>
+  }
+  tilus.store_global %acc, %gc[%c0, %c0] : !tilus.reg<256x256xf32>, !tilus.global<?x?xf32>
+}

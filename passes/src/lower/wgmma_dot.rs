@@ -36,7 +36,9 @@
 //!   come before anything reads the accumulator.
 //!
 //! Either way a sync after the loop keeps a later run of the loop from writing a buffer the
-//! last iteration still reads. Any other dot has one buffer and a sync after its MMAs.
+//! last iteration still reads. Any other dot has one buffer and a sync after its MMAs, and so
+//! has a loop's dot whose buffers would not fit in shared memory (`S` shrinks to what fits;
+//! with none the dot stays on `mma.sync`).
 
 use super::mma::{Staged, Store};
 use super::*;
@@ -152,13 +154,22 @@ impl Lowering {
         for (o, d) in dots {
             let (m, n, k) = (d.rm * 64 * d.warpgroups, d.rn * d.inst_n, d.rk * 16);
             let (_, _, bytes) = regions(m, n, k);
-            let stages = if in_flight_loop(ctx, o) {
+            let mut stages = if in_flight_loop(ctx, o) {
                 3
             } else if alternating_loop(ctx, o).is_some() {
                 2
             } else {
                 1
             };
+            // Fewer buffers where they would not fit (a loop keeps `wait_group 0` and a trailing
+            // sync with one); none leaves the dot to mma.sync.
+            let limit = crate::lower::shared_memory::SMEM_LIMIT;
+            while stages > 0 && off + stages * bytes > limit {
+                stages -= 1;
+            }
+            if stages == 0 {
+                continue;
+            }
             self.dot_buffers.insert(o, DotBuffer { off, bytes, stages });
             off += stages * bytes;
         }
