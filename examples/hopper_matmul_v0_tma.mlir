@@ -10,7 +10,8 @@
 //   * issues the two `tma.global_to_shared` copies, which complete_tx on the barrier;
 //   * waits for the phase.
 // Then the whole block synchronizes, loads both tiles into registers and runs `tilus.dot`
-// (mma.sync), synchronizes again before the next copy overwrites the tiles, and flips the phase.
+// (wgmma on sm_90a, mma.sync on sm_80), synchronizes again before the next copy overwrites
+// the tiles, and flips the phase.
 // The tiles are 128B-swizzled: a 64-wide f16 row is exactly one 128-byte swizzle span, the
 // layout TMA writes and tensor cores read (docs/guide/layouts.md). B is stored [N, K] and viewed
 // as [K, N] with `tilus.permute_shared` (a free transpose).

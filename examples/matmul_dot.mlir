@@ -1,35 +1,34 @@
-// A tiled matmul with `tilus.dot` on the tensor cores: C[M, N] = A[M, K] . B[N, K]^T, f16
-// in, f32 accumulate, f16 out; A and B are K-major (row-major A, B stored [N, K]: cuBLAS's
-// `A . B^T`, which `tilus-run --bench --compare cublas` times beside it). B is read through a
-// transposed view `[K, N]` of strides `[1, K]`, so the dot sees `[M, K] x [K, N]`.
+// A tiled matmul with `tilus.dot` on the tensor cores, written without any layout, shared
+// memory, TMA, barrier or hand-written pipeline: C[M, N] = A[M, K] . B[N, K]^T, f16 in, f32
+// accumulate, f16 out; A and B are K-major (row-major A, B stored [N, K]: cuBLAS's `A . B^T`,
+// which `tilus-run --bench --compare cublas` times beside it). B is read through a transposed
+// view `[K, N]` of strides `[1, K]`, so the dot sees `[M, K] x [K, N]`.
 //
-// 8 warps per block, a 128 x 128 block tile, K in steps of 32. Before the dot of the current
-// K tile the block already loads the next one into registers (double buffering through
-// registers, the way Triton writes it); past the end of K those loads read zeros and are
-// never used. No shared memory, TMA or barrier is written: `tilus.dot` lowers to mma.sync and
-// brings its operands through shared memory itself (docs/design/lowering.md).
+// 8 warps (two warpgroups) per block, a 128 x 256 block tile, K in steps of 64. Before the dot
+// of the current K tile the block already loads the next one into registers (double buffering
+// through registers, the way Triton writes it); past the end of K those loads read zeros and
+// are never used.
 //
-// Two layouts are written out, the ones `infer-layouts` is to choose (test/run/matmul_dot_no_layouts.mlir
-// is this kernel without any, checked on the interpreter):
-//   * the accumulator carried by the loop: the mma.sync fragment of `dot_layouts(128, 128, 32,
-//     f16, f32, 8 warps)` (dialects/src/layout_mma.rs), so the dot reads and writes the loop's
-//     registers in place: spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2);
-//   * the B tile, read through the transposed view: 16-byte vectors along K, the contiguous
-//     dimension in memory (the default layout would put them along N, 2-byte loads):
-//     local(1, 2) * column_spatial(4, 64) * local(8, 1).
+// What the compiler makes of it on sm_90a (the default target; docs/design/lowering.md,
+// "tilus.dot"): `infer-layouts` gives the loads 16-byte vectors along K and the accumulator
+// the wgmma fragment (warpgroup g owns rows 64g..), and `lower-tiles` lowers the dot to
+// `wgmma.mma_async.m64n256k16` (4 per warpgroup and K tile) reading A and B from a swizzled
+// K-major shared buffer the registers of the previous iteration's loads are stored into; the
+// loop cycles through three such buffers and leaves one group of MMAs in flight per iteration,
+// so the MMAs overlap the next stores and the loads overlap both. On sm_80
+// (`tilus-to-ptx{target=sm_80}`) the same kernel takes mma.sync fed by ldmatrix.
 //
 // Check: tilus-opt examples/matmul_dot.mlir
 // RUN: tilus-opt %s | FileCheck %s
 //
-// It lowers to mma.sync fed by ldmatrix (no SIMT fma); test/lower/ptxas-matmul-dot.mlir
-// assembles it with ptxas -v and checks there are no spills:
+// test/lower/ptxas-matmul-dot.mlir assembles it with ptxas -v and checks there are no spills:
 // RUN: tilus-run %s --dump-ptx > %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
 // PTX: ld.global.v4.b32
 // PTX: st.shared.v4.b32
-// PTX: bar.sync
-// PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX: fence.proxy.async.shared::cta;
+// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PTX: wgmma.wait_group.sync.aligned 1;
 // PTX-NOT: fma.rn.f32
 // PTX-NOT: ld.local
 //
@@ -43,36 +42,38 @@
 //   tilus-run examples/matmul_dot.mlir --kernel matmul_dot --backend cuda --bench --compare cublas --arg m=4096 --arg n=4096 --arg k=4096 --flops 137438953472
 
 // CHECK-LABEL: tilus.kernel @matmul_dot
+// CHECK-NOT:     layout =
 // CHECK:         scf.for
 // CHECK:           tilus.load_global
 // CHECK:           tilus.load_global
 // CHECK:           tilus.dot
 tilus.kernel @matmul_dot(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
-    warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 128, d4 ceildiv 128)>)
+    warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (d3 ceildiv 128, d4 ceildiv 256)>)
     attributes {tilus.args = {m = 256 : i32, n = 256 : i32, k = 128 : i32}, tilus.outputs = ["c"], tilus.reference = "matmul_ref"} {
   %c0 = arith.constant 0 : i32
-  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
   %c128 = arith.constant 128 : i32
+  %c256 = arith.constant 256 : i32
   %zero = arith.constant 0.0 : f32
   %bx = tilus.block_id x
   %by = tilus.block_id y
   %om = arith.muli %bx, %c128 : i32
-  %on = arith.muli %by, %c128 : i32
+  %on = arith.muli %by, %c256 : i32
   %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
   %gb = tilus.global_view %b[%k, %n] strides[%k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [1, ?]>
   %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
-  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
-  %a0 = tilus.load_global %ga[%om, %c0] : !tilus.global<?x?xf16> -> !tilus.reg<128x32xf16>
-  %b0 = tilus.load_global %gb[%c0, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<32x128xf16, layout = local(1, 2) * column_spatial(4, 64) * local(8, 1)>
-  %res:3 = scf.for %kk = %c0 to %k step %c32 iter_args(%acc = %acc0, %ra = %a0, %rb = %b0) -> (!tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>, !tilus.reg<128x32xf16>, !tilus.reg<32x128xf16, layout = local(1, 2) * column_spatial(4, 64) * local(8, 1)>) : i32 {
-    %kn = arith.addi %kk, %c32 : i32
-    %na = tilus.load_global %ga[%om, %kn] : !tilus.global<?x?xf16> -> !tilus.reg<128x32xf16>
-    %nb = tilus.load_global %gb[%kn, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<32x128xf16, layout = local(1, 2) * column_spatial(4, 64) * local(8, 1)>
-    %d = tilus.dot %ra, %rb, %acc : (!tilus.reg<128x32xf16>, !tilus.reg<32x128xf16, layout = local(1, 2) * column_spatial(4, 64) * local(8, 1)>, !tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>) -> !tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
-    scf.yield %d, %na, %nb : !tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>, !tilus.reg<128x32xf16>, !tilus.reg<32x128xf16, layout = local(1, 2) * column_spatial(4, 64) * local(8, 1)>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<128x256xf32>
+  %a0 = tilus.load_global %ga[%om, %c0] : !tilus.global<?x?xf16> -> !tilus.reg<128x64xf16>
+  %b0 = tilus.load_global %gb[%c0, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<64x256xf16>
+  %res:3 = scf.for %kk = %c0 to %k step %c64 iter_args(%acc = %acc0, %ra = %a0, %rb = %b0) -> (!tilus.reg<128x256xf32>, !tilus.reg<128x64xf16>, !tilus.reg<64x256xf16>) : i32 {
+    %kn = arith.addi %kk, %c64 : i32
+    %na = tilus.load_global %ga[%om, %kn] : !tilus.global<?x?xf16> -> !tilus.reg<128x64xf16>
+    %nb = tilus.load_global %gb[%kn, %on] : !tilus.global<?x?xf16, strides = [1, ?]> -> !tilus.reg<64x256xf16>
+    %d = tilus.dot %ra, %rb, %acc : (!tilus.reg<128x64xf16>, !tilus.reg<64x256xf16>, !tilus.reg<128x256xf32>) -> !tilus.reg<128x256xf32>
+    scf.yield %d, %na, %nb : !tilus.reg<128x256xf32>, !tilus.reg<128x64xf16>, !tilus.reg<64x256xf16>
   }
-  %out = tilus.cast %res#0 : !tilus.reg<128x128xf32, layout = spatial(4, 2) * local(2, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)> to !tilus.reg<128x128xf16>
-  tilus.store_global %out, %gc[%om, %on] : !tilus.reg<128x128xf16>, !tilus.global<?x?xf16>
+  %out = tilus.cast %res#0 : !tilus.reg<128x256xf32> to !tilus.reg<128x256xf16>
+  tilus.store_global %out, %gc[%om, %on] : !tilus.reg<128x256xf16>, !tilus.global<?x?xf16>
 }
 
 // The naive reference `tilus-run` compares C with: one 64 x 64 tile per block, no

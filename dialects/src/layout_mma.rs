@@ -207,6 +207,82 @@ pub fn dot_layouts(
     })
 }
 
+/// A `tilus.dot` computed by whole warpgroups with `wgmma.mma_async` (sm_90a): warpgroup `g`
+/// of the group owns accumulator rows `g·M/W ..` (W warpgroups along M, each reading all of B),
+/// repeating `m64n{inst_n}k16` over `rm` row blocks of 64, `rn` column blocks and `rk` K steps.
+/// Both operands are read from shared memory (K-major, swizzled), so only the accumulator has
+/// a fixed register layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WgmmaDot {
+    /// The accumulator and result `[M, N]`: `spatial(W, 1)` over the warpgroups, each holding
+    /// the wgmma fragment of its `M/W x N` rows.
+    pub acc: RegisterLayout,
+    /// Warpgroups along M.
+    pub warpgroups: i64,
+    /// The instruction's N: `gcd(N, 256)`, the largest the tile allows.
+    pub inst_n: i64,
+    /// Instructions per warpgroup along M (blocks of 64 rows), N and K (steps of 16).
+    pub rm: i64,
+    pub rn: i64,
+    pub rk: i64,
+    /// PTX type of A and B (`f16`, `bf16`).
+    pub ab_type: &'static str,
+}
+
+impl WgmmaDot {
+    /// The PTX opcode of one instruction (`wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16`).
+    pub fn opcode(&self) -> String {
+        let ab = self.ab_type;
+        format!(
+            "wgmma.mma_async.sync.aligned.m64n{}k16.f32.{ab}.{ab}",
+            self.inst_n
+        )
+    }
+}
+
+/// The wgmma plan of an `[M, K] x [K, N] + [M, N]` dot over `threads` threads, or `None` when
+/// wgmma cannot compute it as [`WgmmaDot`] describes: A/B f16 or bf16 with an f32 accumulator
+/// (the 16-bit inputs every Hopper wgmma takes; tf32 and 8-bit dots keep `mma.sync`), whole
+/// warpgroups, `M` a multiple of 64 per warpgroup, `N` a multiple of 8, and `K` a multiple of
+/// 16 whose row of `2K` bytes is one 32-, 64- or 128-byte swizzle span or a whole number of
+/// 128-byte spans (the K-major canonical layouts wgmma reads).
+pub fn wgmma_dot(m: i64, n: i64, k: i64, ab: DType, acc: DType, threads: i64) -> Option<WgmmaDot> {
+    let ab_type = match (ab, acc) {
+        (DType::F16, DType::F32) => "f16",
+        (DType::BF16, DType::F32) => "bf16",
+        _ => return None,
+    };
+    if threads < 128 || threads % 128 != 0 || n < 8 || n % 8 != 0 || k < 16 || k % 16 != 0 {
+        return None;
+    }
+    let w = threads / 128;
+    if m % (64 * w) != 0 || m == 0 {
+        return None;
+    }
+    let row_bytes = 2 * k;
+    if !matches!(row_bytes, 32 | 64) && row_bytes % 128 != 0 {
+        return None;
+    }
+    let mut inst_n = 256;
+    while n % inst_n != 0 {
+        inst_n /= 2;
+    }
+    let acc = RegisterLayout::spatial(&[w, 1]).compose(&crate::layout_algebra::wgmma_accumulator(
+        m / w,
+        n,
+        inst_n,
+    ));
+    Some(WgmmaDot {
+        acc,
+        warpgroups: w,
+        inst_n,
+        rm: m / w / 64,
+        rn: n / inst_n,
+        rk: k / 16,
+        ab_type,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,5 +475,45 @@ mod tests {
         let text = d.acc.to_string();
         let back = RegisterLayout::parse(&text).unwrap();
         assert!(back.same_mapping(&d.acc), "{text}");
+    }
+    /// The warpgroup-tiled accumulator puts element `(r, c)` where wgmma leaves it (PTX ISA,
+    /// wgmma D fragment: rows `16·warp + L/4` and `+8`, columns `2·(L % 4) + {0, 1}` of every
+    /// 8-column chunk) in warpgroup `r / (M/W)`, and every element in exactly one thread.
+    #[test]
+    fn wgmma_accumulator_over_warpgroups() {
+        for (m, n, threads) in [
+            (128, 128, 256),
+            (128, 256, 256),
+            (64, 64, 128),
+            (256, 96, 256),
+        ] {
+            let d = wgmma_dot(m, n, 32, DType::F16, DType::F32, threads).unwrap();
+            let mw = m / d.warpgroups;
+            let mut seen = std::collections::HashSet::new();
+            for t in 0..threads {
+                let (g, warp, lane) = (t / 128, (t % 128) / 32, t % 32);
+                for l in 0..d.acc.local_size() {
+                    let c = d.acc.coords(t, l);
+                    let (r, col) = (c[0], c[1]);
+                    assert_eq!(r / mw, g, "{m}x{n}: thread {t} reg {l}");
+                    let rr = r % 64;
+                    assert_eq!(rr / 16, warp);
+                    assert_eq!(rr % 8, lane / 4);
+                    assert_eq!((col % 8) / 2, lane % 4);
+                    assert!(seen.insert((r, col)));
+                }
+            }
+            assert_eq!(seen.len() as i64, m * n);
+        }
+        assert!(wgmma_dot(128, 128, 32, DType::F16, DType::F32, 96).is_none());
+        assert!(wgmma_dot(64, 128, 32, DType::F16, DType::F32, 256).is_none());
+        assert!(wgmma_dot(128, 128, 48, DType::F16, DType::F32, 256).is_none());
+        assert!(wgmma_dot(128, 128, 32, DType::TF32, DType::F32, 256).is_none());
+        assert_eq!(
+            wgmma_dot(128, 192, 64, DType::BF16, DType::F32, 256)
+                .unwrap()
+                .opcode(),
+            "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"
+        );
     }
 }

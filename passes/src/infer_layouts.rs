@@ -52,7 +52,8 @@ use tilus_dialects::tilus_types::{Space, TensorType, DYN};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
 
 declare_pass! {
-    /// The layout inference pass. It has no options.
+    /// The layout inference pass. Its `target` option says which tensor-core lowering a
+    /// `tilus.dot` accumulator is laid out for.
     pub struct InferLayouts {
         name: "infer-layouts",
         class: "InferLayouts",
@@ -67,7 +68,12 @@ declare_pass! {
             layout.convert is inserted on the cheapest def-use edge between them (fewest bytes \
             moved). Runs first in tilus-to-ptx; --print-ir-after=infer-layouts shows the \
             chosen layouts.",
-        options: {},
+        options: {
+            target: String = "sm_90a".into(), "target",
+                "PTX target: on sm_90a a tilus.dot that lowers to wgmma gets the wgmma \
+                 accumulator layout, elsewhere the mma.sync one (as lower-tiles' target)",
+                check = crate::lower::check_ptx_target;
+        },
         statistics: {
             NUM_CHOSEN = "num-chosen", "Register tensors given a layout";
             NUM_CONVERTS = "num-converts", "layout.convert ops inserted between disagreeing anchors";
@@ -85,7 +91,7 @@ impl Pass for InferLayouts {
         let mut errors = Vec::new();
         let (mut chosen, mut converts) = (0, 0);
         for k in ops_where(ctx, op, KernelOp::is) {
-            match infer_kernel(ctx, k) {
+            match infer_kernel(ctx, k, self.target == "sm_90a") {
                 Ok((c, v)) => {
                     chosen += c;
                     converts += v;
@@ -107,9 +113,11 @@ impl Pass for InferLayouts {
 }
 
 /// The layout of a `tilus.dot` result (and its `c`) of `shape` over `threads` threads: the
-/// accumulator fragment of the tensor-core lowering (`layout_mma::dot_layouts`, the layout the
-/// `mma.sync` instructions leave their results in) when the dot has one, so the accumulator
-/// never moves between k-steps; otherwise (types or shapes the tensor cores do not take, which
+/// accumulator fragment of the tensor-core lowering the dot will get, so the accumulator never
+/// moves between k-steps: with `wgmma` (an sm_90a target) the wgmma accumulator when
+/// `lower-tiles` lowers the dot to wgmma (`lower::tiles::wgmma_dot_plan`), else the `mma.sync`
+/// one (`layout_mma::dot_layouts`, the layout the `mma.sync` instructions leave their results
+/// in) when the dot has one; otherwise (types or shapes the tensor cores do not take, which
 /// lower through the SIMT path) the access layout of the result's shape.
 pub fn dot_anchor(
     ctx: &Context,
@@ -117,7 +125,11 @@ pub fn dot_anchor(
     shape: &[i64],
     bits: u32,
     threads: i64,
+    wgmma: bool,
 ) -> RegisterLayout {
+    if let Some(d) = crate::lower::tiles::wgmma_dot_plan(ctx, dot.op(), wgmma) {
+        return d.acc;
+    }
     let tensor = |v: Value| TensorType::of(ctx, ctx.value_type(v));
     if let (Some(a), Some(r)) = (tensor(dot.a(ctx)), tensor(dot.result(ctx))) {
         if a.shape.len() == 2 && shape.len() == 2 && threads > 0 && threads % 32 == 0 {
@@ -439,7 +451,7 @@ impl Graph {
 }
 
 /// Records every register tensor of the kernel and what ties them.
-fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
+fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic> {
     let mut g = Graph::default();
     let mut ops = Vec::new();
     ctx.walk(k, &mut |o| ops.push(o));
@@ -532,7 +544,8 @@ fn build_graph(ctx: &Context, k: OpId) -> Result<Graph, Diagnostic> {
                 let res = defs[0];
                 if g.class[res].fixed.is_none() {
                     let cl = &g.class[res];
-                    g.class[res].fixed = Some(dot_anchor(ctx, d, &cl.shape, cl.bits, cl.threads));
+                    g.class[res].fixed =
+                        Some(dot_anchor(ctx, d, &cl.shape, cl.bits, cl.threads, wgmma));
                 }
                 if let Some(i) = reg_operands.iter().position(|&i| ctx.operands(o)[i] == c) {
                     g.ties.push((uses[i], res, o));
@@ -656,8 +669,8 @@ fn contiguous_of_view(ctx: &Context, view: Value, rank: usize) -> usize {
     }
 }
 
-fn infer_kernel(ctx: &mut Context, k: OpId) -> Result<(u64, u64), Diagnostic> {
-    let mut g = build_graph(ctx, k)?;
+fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), Diagnostic> {
+    let mut g = build_graph(ctx, k, wgmma)?;
     // Ties: these nodes must share one layout.
     for (a, b, o) in g.ties.clone() {
         if !g.mergeable(a, b) {

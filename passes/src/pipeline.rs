@@ -1078,7 +1078,8 @@ mod tests {
         let text = pm.to_pipeline_string();
         assert!(
             text.starts_with(
-                "builtin.module(cse,verify-barriers,infer-layouts,lower-async-to-ptx,plan-shared-memory,"
+                "builtin.module(cse,verify-barriers,infer-layouts{target=sm_100a},lower-async-to-ptx,\
+                 plan-shared-memory,lower-tiles{target=sm_100a},"
             ),
             "{text}"
         );

@@ -1,8 +1,9 @@
 // lower-tiles: tilus.dot on the tensor cores (passes/src/lower/mma.rs). Operands in any
 // layout are stored into the shared scratch, loaded per warp with ldmatrix, and multiplied with
 // mma.sync; the accumulator stays in the mma fragment. Shapes or types mma.sync has no
-// instruction for keep the SIMT fma loop.
-// RUN: tilus-opt %s --split-input-file --plan-shared-memory --lower-tiles --canonicalize --cse | FileCheck %s
+// instruction for keep the SIMT fma loop. The target is sm_80: on sm_90a the dots that whole
+// warpgroups can compute lower to wgmma instead (test/lower/tilus-tiles-dot-wgmma.mlir).
+// RUN: tilus-opt %s --split-input-file --pass-pipeline='builtin.module(plan-shared-memory,lower-tiles{target=sm_80},canonicalize,cse)' | FileCheck %s
 
 // f16 x f16 + f32 over 4 warps (a 2 x 2 warp grid of 32 x 32 tiles): per warp and K step of 16,
 // two A ldmatrix.x4 (16 rows x 32 bytes each), one B ldmatrix.x4.trans (two n8 fragments of the

@@ -21,7 +21,7 @@
 // CHECK-NEXT:   --tilus-to-ptx {{ *}}-   Lower Tilus kernels to the ptx dialect (the whole pipeline) (runs on 'builtin.module')
 // CHECK-NEXT:     --eqsat=<bool> {{ *}}- Run eqsat (then canonicalize and cse) on the integer arithmetic before convert-scf-to-cf (default: true)
 // CHECK-NEXT:     --infer-layouts=<bool> {{ *}}- Run infer-layouts first, so register tensors without a layout get one chosen for the whole kernel (default: true)
-// CHECK-NEXT:     --target=<string> {{ *}}- PTX target of the kernels, passed to lower-tilus-kernel (default: sm_90a)
+// CHECK-NEXT:     --target=<string> {{ *}}- PTX target of the kernels, passed to infer-layouts, lower-tiles (sm_90a: tilus.dot on wgmma where it fits) and lower-tilus-kernel (default: sm_90a)
 
 // Each pass is also a flag of its own.
 // RUN: tilus-opt --help | FileCheck %s --check-prefix=HELP

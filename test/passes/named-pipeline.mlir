@@ -1,16 +1,16 @@
 // A named pipeline (tilus-to-ptx) is expanded by the pipeline parser into its steps, which are
 // ordinary passes: --dump-pass-pipeline shows them, with the pipeline's `target` option passed
-// on to lower-tilus-kernel, and --print-ir-after, --timing and --pass-statistics see each one.
+// on to infer-layouts, lower-tiles and lower-tilus-kernel, and --print-ir-after, --timing and --pass-statistics see each one.
 
 // RUN: tilus-opt %s -o /dev/null --pass-pipeline='builtin.module(tilus-to-ptx{target=sm_100a})' \
 // RUN:   --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=DUMP
 // DUMP:      Pass Manager with 14 passes:
 // DUMP-NEXT: builtin.module(
 // DUMP-NEXT:   verify-barriers,
-// DUMP-NEXT:   infer-layouts,
+// DUMP-NEXT:   infer-layouts{target=sm_100a},
 // DUMP-NEXT:   lower-async-to-ptx,
 // DUMP-NEXT:   plan-shared-memory,
-// DUMP-NEXT:   lower-tiles,
+// DUMP-NEXT:   lower-tiles{target=sm_100a},
 // DUMP-NEXT:   lower-threadgroups,
 // DUMP-NEXT:   lower-tilus-kernel{target=sm_100a},
 // DUMP-NEXT:   canonicalize{{{.*}}},

@@ -1,15 +1,33 @@
-// examples/matmul_dot.mlir written without any layout, as a user would: it verifies and runs
-// on the interpreter, and lowers, but slowly: the loop carries the accumulator in the default
-// layout, so every dot converts it into the mma fragment and back through shared memory, and B
-// is loaded 2 bytes at a time. `infer-layouts` (issue 16) is to choose the layouts
-// examples/matmul_dot.mlir writes out; then this file becomes the example.
+// A smaller examples/matmul_dot.mlir (128 x 128 block tile, K steps of 32), written without any
+// layout as a user would: it verifies and runs on the interpreter, and `infer-layouts` chooses
+// every layout when it lowers. On
+// sm_90a (the default target) the 8 warps are two warpgroups and the dot lowers to wgmma
+// (passes/src/lower/wgmma_dot.rs): the accumulator is carried in the wgmma fragment, A and B
+// are stored from the registers of the previous iteration's loads into a swizzled K-major
+// buffer (three, used in turn, with one group of MMAs left in flight per iteration).
 //
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %s --arg m=200 --arg n=136 --arg k=80 | FileCheck %s --check-prefix=INTERP
 // INTERP: check c vs reference @matmul_ref: ok
 // RUN: tilus-run %s --dump-ptx | FileCheck %s --check-prefix=PTX
-// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PTX:       ld.global.v4.b32
+// PTX:       st.shared.v4.b32
+// PTX:       fence.proxy.async.shared::cta;
+// PTX-NEXT:  bar.sync 0;
+// PTX-NEXT:  wgmma.fence.sync.aligned;
+// PTX-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PTX:       wgmma.commit_group.sync.aligned;
+// PTX-NEXT:  wgmma.wait_group.sync.aligned 1;
+// PTX:       wgmma.wait_group.sync.aligned 0;
+// PTX-NEXT:  fence.acq_rel.cta;
+// PTX-NEXT:  bar.sync 0;
+// PTX-NOT:   mma.sync
+// On sm_80 the same kernel takes mma.sync:
+// RUN: tilus-run %s --lowering 'builtin.module(tilus-to-ptx{target=sm_80})' --dump-ptx | FileCheck %s --check-prefix=SM80
+// SM80: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM80: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM80-NOT: wgmma
 
 // CHECK-LABEL: tilus.kernel @matmul_dot
 // CHECK-NOT:     layout =

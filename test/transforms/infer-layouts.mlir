@@ -172,14 +172,21 @@ tilus.kernel @dot_and_shuffle(%p: !tilus.ptr<f32>, %s: f32) warps(1) blocks(affi
 
 // -----
 
-// An f16 dot the tensor cores take: the result and c take mma.sync's accumulator fragment
-// (layout_mma::dot_layouts over the 4 warps, here 2 x 2 warps of 32 x 32, each repeating the
-// m16n8 fragment 2 x 4 times), so the accumulator of a k-loop never moves; a and b keep their
-// load layouts (the lowering stages them through shared memory for ldmatrix).
+// An f16 dot the tensor cores take: the result and c take the accumulator fragment of the
+// instruction lower-tiles will use, so the accumulator of a k-loop never moves; a and b keep
+// their load layouts (the lowering stages them through shared memory). On sm_90a (the
+// default target) the 4 warps are one warpgroup and the dot lowers to wgmma: the wgmma
+// accumulator, wgmma_accumulator(64, 64, inst_n = 64). On sm_80, mma.sync's fragment
+// (layout_mma::dot_layouts: 2 x 2 warps of 32 x 32, each repeating the m16n8 fragment 2 x 4
+// times).
+// RUN: tilus-opt %s --split-input-file --pass-pipeline='builtin.module(infer-layouts{target=sm_80})' | FileCheck %s --check-prefix=SM80
 // CHECK-LABEL: tilus.kernel @dot_on_tensor_cores
 // CHECK:         tilus.load_global {{.*}} -> !tilus.reg<64x32xf16, layout =
-// CHECK:         tilus.dot {{.*}} -> !tilus.reg<64x64xf32, layout = [[ACC:spatial\(2, 2\) \* local\(2, 1\) \* column_local\(2, 4\) \* spatial\(8, 4\) \* local\(1, 2\)]]>
+// CHECK:         tilus.dot {{.*}} -> !tilus.reg<64x64xf32, layout = [[ACC:spatial\(4, 1\) \* column_local\(2, 8\) \* spatial\(8, 4\) \* local\(1, 2\)]]>
 // CHECK:         tilus.store_global {{.*}} : !tilus.reg<64x64xf32, layout = [[ACC]]>
+// SM80-LABEL:    tilus.kernel @dot_on_tensor_cores
+// SM80:          tilus.dot {{.*}} -> !tilus.reg<64x64xf32, layout = [[ACC:spatial\(2, 2\) \* local\(2, 1\) \* column_local\(2, 4\) \* spatial\(8, 4\) \* local\(1, 2\)]]>
+// SM80:          tilus.store_global {{.*}} : !tilus.reg<64x64xf32, layout = [[ACC]]>
 tilus.kernel @dot_on_tensor_cores(%pa: !tilus.ptr<f16>, %pb: !tilus.ptr<f16>, %pc: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0, d1, d2) -> (1)>) {
   %c0 = arith.constant 0 : i32
   %zero = arith.constant 0.0 : f32

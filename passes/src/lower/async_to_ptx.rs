@@ -669,6 +669,13 @@ impl AsyncBuilder for OpBuilder<'_> {
     }
 }
 
+/// A 64-bit wgmma/tcgen05 shared-memory descriptor `((base + off) >> 4) & 0x3fff | hi` (`hi`
+/// from [`wgmma_descriptor_hi`] or [`tcgen05_descriptor_hi`]), built as `arith` before the
+/// builder's insertion point; also used by `lower-tiles` for a `tilus.dot` on wgmma.
+pub(crate) fn smem_descriptor(b: &mut OpBuilder<'_>, base: Value, off: i64, hi: u64) -> Value {
+    b.descriptor(base, off, hi)
+}
+
 // ----- the kernel ---------------------------------------------------------------------------------
 
 /// The ops this pass lowers: those declared `Trait::Async`.

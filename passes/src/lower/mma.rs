@@ -28,17 +28,20 @@
 //! (in and out of the fragment) until `infer-layouts` writes the fragment layout into the types.
 
 use super::*;
+use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::layout_mma::{dot_layouts, DotLayouts};
 
 /// One operand staged in the shared scratch: `rows` rows of `row_bytes` bytes.
 #[derive(Clone, Copy, Debug)]
-struct Staged {
+pub(super) struct Staged {
     /// Byte offset of the region in the scratch.
     off: i64,
     row_bytes: i64,
     /// `Some(s)`: chunks are swizzled with the row bits above `2^s` chunks; `None`: rows are
     /// padded instead, to an odd number of 16-byte chunks.
     shift: Option<u32>,
+    /// `Some((span, rows))`: wgmma's K-major canonical layout instead ([`Staged::wgmma`]).
+    atom: Option<(i64, i64)>,
 }
 
 impl Staged {
@@ -50,34 +53,95 @@ impl Staged {
             off,
             row_bytes,
             shift,
+            atom: None,
         };
         (s, rows * s.stride())
     }
 
+    /// The K-major layout wgmma reads with a swizzled descriptor: rows of `row_bytes` (the K
+    /// of the tile) cut into atoms of one swizzle span (`min(row_bytes, 128)` bytes: 32, 64 or
+    /// 128), atom `a` holding bytes `a·span ..` of every row, `span` bytes per row, one atom
+    /// after the other; within the region the 16-byte chunk bits `4..` of each byte offset
+    /// are XORed with bits `7..` (the hardware's 32B/64B/128B swizzle, which reads the
+    /// address, hence `off` and the region's base are multiples of 1024). Returns the
+    /// region's size.
+    pub(super) fn wgmma(off: i64, rows: i64, row_bytes: i64) -> (Staged, i64) {
+        let span = row_bytes.min(128);
+        debug_assert!(off % 1024 == 0 && row_bytes % span == 0);
+        let s = Staged {
+            off,
+            row_bytes,
+            shift: None,
+            atom: Some((span, rows)),
+        };
+        (s, rows * row_bytes)
+    }
+
+    /// The swizzle mode of a [`Staged::wgmma`] region.
+    pub(super) fn swizzle(&self) -> SwizzleMode {
+        match self.atom.map(|(span, _)| span) {
+            Some(32) => SwizzleMode::B32,
+            Some(64) => SwizzleMode::B64,
+            Some(_) => SwizzleMode::B128,
+            None => SwizzleMode::None,
+        }
+    }
+
+    /// The region's offset in the scratch.
+    pub(super) fn offset(&self) -> i64 {
+        self.off
+    }
+
     /// Bytes from one row to the next.
     fn stride(&self) -> i64 {
-        match self.shift {
-            Some(_) => self.row_bytes,
-            None => ((self.row_bytes / 16) | 1) * 16,
+        match (self.atom, self.shift) {
+            (Some((span, _)), _) => span,
+            (None, Some(_)) => self.row_bytes,
+            (None, None) => ((self.row_bytes / 16) | 1) * 16,
         }
+    }
+
+    /// For a [`Staged::wgmma`] region: the unswizzled offset (from the region's start) of byte
+    /// `colb` of row `row`, the address a descriptor starts from.
+    pub(super) fn linear(&self, row: i64, colb: i64) -> i64 {
+        let (span, rows) = self.atom.expect("a wgmma region");
+        (colb / span) * rows * span + row * span + colb % span
     }
 
     /// The byte offset (in the scratch) of byte `colb` of row `row`, at compile time.
     fn at(&self, row: i64, colb: i64) -> i64 {
         self.off
-            + match self.shift {
-                Some(s) => {
+            + match (self.atom, self.shift) {
+                (Some((span, _)), _) => {
+                    let lin = self.linear(row, colb);
+                    lin ^ ((lin >> 3) & (span - 16))
+                }
+                (None, Some(s)) => {
                     let lin = row * self.row_bytes + colb;
                     lin ^ (((lin >> (4 + s)) & 7) << 4)
                 }
-                None => row * self.stride() + colb,
+                (None, None) => row * self.stride() + colb,
             }
     }
 
     /// [`Staged::at`] at run time, added to `base` (the scratch's shared address).
     fn emit(&self, b: &mut OpBuilder<'_>, base: Value, row: Value, colb: Value) -> Value {
-        let phys = match self.shift {
-            Some(s) => {
+        let phys = match (self.atom, self.shift) {
+            (Some((span, rows)), _) => {
+                let r = b.mul_const(row, span);
+                let within = b.urem_const(colb, span);
+                let mut lin = b.add(r, within);
+                if self.row_bytes > span {
+                    let atom = b.udiv_const(colb, span);
+                    let a = b.mul_const(atom, rows * span);
+                    lin = b.add(lin, a);
+                }
+                let k = b.udiv_const(lin, 8);
+                let m = b.c32(span - 16);
+                let k = b.and(k, m);
+                b.int_op(IntBinOp::XOrI, lin, k)
+            }
+            (None, Some(s)) => {
                 let r = b.mul_const(row, self.row_bytes);
                 let lin = b.add(r, colb);
                 let k = b.udiv_const(lin, 1 << (4 + s));
@@ -85,7 +149,7 @@ impl Staged {
                 let k = b.mul_const(k, 16);
                 b.int_op(IntBinOp::XOrI, lin, k)
             }
-            None => {
+            (None, None) => {
                 let r = b.mul_const(row, self.stride());
                 b.add(r, colb)
             }
@@ -119,9 +183,9 @@ impl AddrCache {
 
 /// How an operand is stored into the scratch: tile dim `row_dim` becomes the scratch row.
 #[derive(Clone, Copy)]
-struct Store {
-    st: Staged,
-    row_dim: usize,
+pub(super) struct Store {
+    pub(super) st: Staged,
+    pub(super) row_dim: usize,
 }
 
 /// The thread coordinates an ldmatrix address is built from: warp row/column, the matrix
@@ -286,9 +350,12 @@ impl Lowering {
         let staged = a_store.is_some() || b_store.is_some();
         if staged {
             self.scratch_bytes = self.scratch_bytes.max(used);
+            let mut b = before(ctx, o);
+            let base = crate::lower::shared_memory::smem_base(&mut b);
+            let base = b.add_const(base, self.scratch_off);
             for (src, t, s) in [(a, &ta, a_store), (bm, &tb, b_store)] {
                 if let Some(s) = s {
-                    self.stage(ctx, o, src, t.dtype, s)?;
+                    self.stage(ctx, o, src, t.dtype, s, base)?;
                 }
             }
             SyncOp::build(&mut before(ctx, o));
@@ -448,10 +515,19 @@ impl Lowering {
         Ok(Some(words))
     }
 
-    /// Stores operand `src` (`[R, C]` in its own layout) into its scratch region: tile dim
-    /// `row_dim` is the scratch row, the other the byte column. Replica 0 of each element
+    /// Stores operand `src` (`[R, C]` in its own layout) into its scratch region (`base` is
+    /// the shared address the region's offset counts from): tile dim `row_dim` is the scratch
+    /// row, the other the byte column. Replica 0 of each element
     /// stores; 16-byte vectors where the layout gives every thread 16 contiguous bytes.
-    fn stage(&mut self, ctx: &mut Context, o: OpId, src: Value, dt: DType, s: Store) -> R<()> {
+    pub(super) fn stage(
+        &mut self,
+        ctx: &mut Context,
+        o: OpId,
+        src: Value,
+        dt: DType,
+        s: Store,
+        base: Value,
+    ) -> R<()> {
         let tile = self.tile(src)?.clone();
         let threads = Self::group_size(ctx, o);
         let ls = self.operand_layout(ctx, o, src)?;
@@ -473,8 +549,6 @@ impl Lowering {
         let vw = store_width(&ls, s.row_dim, bytes);
         let (tp, reps) = self.tparts(ctx, o, &ls);
         let mut b = before(ctx, o);
-        let base = crate::lower::shared_memory::smem_base(&mut b);
-        let base = b.add_const(base, self.scratch_off);
         let guard = b.replica0(&reps);
         let elem = b.ctx().value_type(vals[0]);
         let mut cache = AddrCache { regs: Vec::new() };
@@ -493,7 +567,21 @@ impl Lowering {
                 s.st.emit(&mut b, base, row, colb)
             });
             let run = &vals[l as usize..(l + vw) as usize];
-            vector_store(&mut b, "shared", addr, off, run, elem, bytes, sfx, guard);
+            // 16-bit pairs unpacked from a word (a load's, a loop's) are stored as that word.
+            let words: Option<Vec<Value>> = (bytes == 2 && vw >= 2)
+                .then(|| {
+                    run.chunks(2)
+                        .map(|p| self.packed.get(&(p[0], p[1])).copied())
+                        .collect()
+                })
+                .flatten();
+            match words {
+                Some(w) => {
+                    let i32t = b.i32();
+                    vector_store(&mut b, "shared", addr, off, &w, i32t, 4, "b32", guard)
+                }
+                None => vector_store(&mut b, "shared", addr, off, run, elem, bytes, sfx, guard),
+            }
         }
         Ok(())
     }
@@ -713,6 +801,32 @@ mod tests {
             banks.sort_unstable();
             banks.dedup();
             assert_eq!(banks.len(), 8);
+        }
+    }
+    /// The wgmma staging layout is the hardware's: each byte lands where the 32B/64B/128B
+    /// swizzle (the dialect's TMA definition, `Swizzle::from_mode` on bytes) puts the byte of
+    /// the canonical K-major layout (atoms of one span, `span` bytes per row), every 16-byte
+    /// chunk stays whole, and no two bytes share an address.
+    #[test]
+    fn wgmma_staging_is_the_hardware_swizzle() {
+        use tilus_dialects::layout_algebra::Swizzle;
+        for (rows, row_bytes) in [(64i64, 32i64), (128, 64), (64, 128), (128, 256)] {
+            let (s, size) = Staged::wgmma(0, rows, row_bytes);
+            assert_eq!(size, rows * row_bytes);
+            let span = row_bytes.min(128);
+            let swz = Swizzle::from_mode(s.swizzle(), 8).unwrap().unwrap();
+            let mut seen = vec![false; size as usize];
+            for r in 0..rows {
+                for cb in 0..row_bytes {
+                    let lin = (cb / span) * rows * span + r * span + cb % span;
+                    assert_eq!(s.linear(r, cb), lin);
+                    let a = s.at(r, cb);
+                    assert_eq!(a, swz.apply(lin), "{row_bytes}: ({r}, {cb})");
+                    assert_eq!(a % 16, cb % 16);
+                    assert!(!seen[a as usize]);
+                    seen[a as usize] = true;
+                }
+            }
         }
     }
 }

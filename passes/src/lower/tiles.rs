@@ -73,9 +73,12 @@ use tilus_ir::{
 
 #[path = "mma.rs"]
 mod mma;
+#[path = "wgmma_dot.rs"]
+mod wgmma_dot;
+pub(crate) use wgmma_dot::plan as wgmma_dot_plan;
 
 declare_pass! {
-    /// The pass. It has no options.
+    /// The pass. Its `target` option decides whether `tilus.dot` may use wgmma.
     pub struct LowerTiles {
         name: "lower-tiles",
         class: "LowerTiles",
@@ -89,7 +92,12 @@ declare_pass! {
             layouts, reductions fold in the thread then shfl.sync.bfly across lanes, shuffles \
             become shfl.sync.up/down. Global views are consumed and pointer parameters become \
             i64.",
-        options: {},
+        options: {
+            target: String = "sm_90a".into(), "target",
+                "PTX target: on sm_90a a tilus.dot that whole warpgroups can compute (f16/bf16 \
+                 with f32 accumulation) lowers to wgmma, elsewhere to mma.sync",
+                check = super::check_ptx_target;
+        },
         statistics: {
             NUM_OPS = "num-ops", "Number of tile ops lowered";
         },
@@ -104,7 +112,10 @@ impl Pass for LowerTiles {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         run_on_kernels(ctx, op, stats, Self::NUM_OPS, |ctx, k| {
-            let mut l = Lowering::default();
+            let mut l = Lowering {
+                wgmma: self.target == "sm_90a",
+                ..Lowering::default()
+            };
             l.kernel(ctx, k).map_err(|d| vec![d])?;
             Ok(l.count)
         })
@@ -169,6 +180,15 @@ struct Lowering {
     /// reduction read without a barrier after: until a barrier, later users must stay clear
     /// of it ([`Lowering::fence_scratch`]).
     unfenced: Option<i64>,
+    /// The target has wgmma (`sm_90a`): dots that fit it lower to it (`wgmma_dot.rs`).
+    wgmma: bool,
+    /// The shared buffers of the dots lowered to wgmma.
+    dot_buffers: FxHashMap<OpId, wgmma_dot::DotBuffer>,
+    /// The loops a sync was put after (for the dots alternating buffers in them).
+    synced_after: Vec<OpId>,
+    /// 16-bit register pairs unpacked from a 32-bit word (a vector load's, or a loop-carried
+    /// one): packing them again reuses the word, which no instruction has to wait for.
+    packed: FxHashMap<(Value, Value), Value>,
 }
 
 type R<T> = Result<T, String>;
@@ -291,9 +311,10 @@ impl Lowering {
     fn kernel(&mut self, ctx: &mut Context, k: OpId) -> Result<(), Diagnostic> {
         let body = ctx.region_blocks(ctx.regions(k)[0])[0];
         let planned = prop_i64(ctx, k, tilus_dialects::tilus::attr_names::SMEM_BYTES).unwrap_or(0);
-        self.scratch_off = (planned + 127) / 128 * 128;
+        let dots_end = self.plan_dot_buffers(ctx, k, planned);
+        self.scratch_off = (dots_end + 127) / 128 * 128;
         self.block(ctx, body)?;
-        if self.scratch_bytes > 0 {
+        if self.scratch_bytes > 0 || dots_end > planned {
             let total = self.scratch_off + self.scratch_bytes;
             if total > super::shared_memory::SMEM_LIMIT {
                 return Err(Diagnostic::op(k, format!("lower-tiles: the kernel needs {total} bytes of shared memory with the reduction scratch")));
@@ -730,7 +751,7 @@ impl Lowering {
                 Ok(true)
             }
             Some(K::Dot(_)) => {
-                if !self.dot_mma(ctx, o)? {
+                if !self.dot_wgmma(ctx, o)? && !self.dot_mma(ctx, o)? {
                     self.dot(ctx, o)?;
                 }
                 Ok(true)
@@ -1032,10 +1053,14 @@ impl Lowering {
             },
         );
         let vals: Vec<Value> = if packed {
-            joined
-                .into_iter()
-                .flat_map(|w| unpack_word(&mut b, w, elem))
-                .collect()
+            let mut vals = Vec::with_capacity(n);
+            for w in joined {
+                let h = unpack_word(&mut b, w, elem);
+                // Packing the pair again (a wgmma dot's staging) reuses the loaded word.
+                self.packed.insert((h[0], h[1]), w);
+                vals.extend(h);
+            }
+            vals
         } else {
             joined
         };
@@ -2216,6 +2241,38 @@ impl Lowering {
         Ok(())
     }
 
+    /// Unpacks 32-bit `words` into pairs of 16-bit `elem` registers before `at`, remembering
+    /// each pair's word (see `packed`).
+    fn unpack_words(
+        &mut self,
+        ctx: &mut Context,
+        at: OpId,
+        words: &[Value],
+        elem: Type,
+    ) -> Vec<Value> {
+        let mut b = before(ctx, at);
+        let mut vals = Vec::new();
+        for &w in words {
+            let h = b.inst("mov.b32", "$0", &[w], &[elem, elem], None);
+            self.packed.insert((h[0], h[1]), w);
+            vals.extend(h);
+        }
+        vals
+    }
+
+    /// The 32-bit words of 16-bit registers `vals` (pairs in order): the word a pair was
+    /// unpacked from, else a `mov.b32` packing it before `at`.
+    fn pack_words(&mut self, ctx: &mut Context, at: OpId, vals: &[Value]) -> Vec<Value> {
+        let mut b = before(ctx, at);
+        let i32t = b.i32();
+        vals.chunks(2)
+            .map(|p| match self.packed.get(&(p[0], p[1])) {
+                Some(w) => *w,
+                None => b.inst("mov.b32", "{$0, $1}", &[p[0], p[1]], &[i32t], None)[0],
+            })
+            .collect()
+    }
+
     fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(f).loc;
         let ops = ctx.operands(f).to_vec();
@@ -2239,6 +2296,18 @@ impl Lowering {
                 let vals = self
                     .gather(ctx, init, &l)
                     .map_err(|m| Diagnostic::op(f, m))?;
+                // 16-bit tiles are carried as 32-bit words (two registers each), unpacked
+                // right before their first use in the body: a word loaded in the previous
+                // iteration is then not waited for before that use, and a store of the tile
+                // (a dot's staging) takes the words as they are.
+                let packed = ty_of(ctx, init).is_some_and(|t| t.dtype.bits() == 16)
+                    && vals.len() % 2 == 0
+                    && ctx.next_op(f).is_some();
+                let vals = if packed {
+                    self.pack_words(ctx, f, &vals)
+                } else {
+                    vals
+                };
                 // New block args for its registers.
                 let mut args = Vec::new();
                 for v in &vals {
@@ -2246,9 +2315,16 @@ impl Lowering {
                     args.push(ctx.add_block_arg(body, t, None));
                 }
                 tail_inits.extend(vals);
-                self.set_tile(old_args[i], args, l.clone(), false);
+                if packed {
+                    let elem = elem_type(ctx, ty_of(ctx, init).expect("a tensor").dtype);
+                    let at = first_user_in_block(ctx, ctx.block_first(body), old_args[i]);
+                    let halves = self.unpack_words(ctx, at, &args, elem);
+                    self.set_tile(old_args[i], halves, l.clone(), false);
+                } else {
+                    self.set_tile(old_args[i], args, l.clone(), false);
+                }
                 self.dead_args.push((body, old_args[i]));
-                layouts.push(Some(l));
+                layouts.push(Some((l, packed)));
             } else {
                 new_inits.push(init);
                 layouts.push(None);
@@ -2265,7 +2341,14 @@ impl Lowering {
         let mut tail = Vec::new();
         for (i, v) in yops.iter().enumerate() {
             match &layouts[i] {
-                Some(l) => tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?),
+                Some((l, packed)) => {
+                    let vals = self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?;
+                    if *packed {
+                        tail.extend(self.pack_words(ctx, y, &vals));
+                    } else {
+                        tail.extend(vals);
+                    }
+                }
                 None => ny.push(*v),
             }
         }
@@ -2297,10 +2380,19 @@ impl Lowering {
                     rw.replace_all_uses_with(*r, nres[scalar_i]);
                     scalar_i += 1;
                 }
-                Some(l) => {
+                Some((l, packed)) => {
                     let k = l.local_size() as usize;
-                    self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
-                    tail_i += k;
+                    if *packed {
+                        let words = nres[tail_i..tail_i + k / 2].to_vec();
+                        let elem = elem_type(ctx, ty_of(ctx, *r).expect("a tensor").dtype);
+                        let at = first_user_in_block(ctx, ctx.next_op(f), *r);
+                        let halves = self.unpack_words(ctx, at, &words, elem);
+                        self.set_tile(*r, halves, l.clone(), false);
+                        tail_i += k / 2;
+                    } else {
+                        self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
+                        tail_i += k;
+                    }
                 }
             }
         }
@@ -2888,6 +2980,23 @@ fn pack_halves(b: &mut OpBuilder<'_>, lo: Value, hi: Value) -> Value {
 /// The two 16-bit values (low half first) of the word `w`, as `elem`.
 fn unpack_word(b: &mut OpBuilder<'_>, w: Value, elem: Type) -> Vec<Value> {
     b.inst("mov.b32", "$0", &[w], &[elem, elem], None)
+}
+
+/// The first op from `start` on in its block that uses `v` (itself or inside its regions),
+/// else the block's last op: where a value available before `start` is needed at the latest.
+fn first_user_in_block(ctx: &Context, start: Option<OpId>, v: Value) -> OpId {
+    let mut cur = start;
+    let mut last = start.expect("a block with ops after the value's definition");
+    while let Some(op) = cur {
+        let mut uses = false;
+        ctx.walk(op, &mut |x| uses |= ctx.operands(x).contains(&v));
+        if uses {
+            return op;
+        }
+        last = op;
+        cur = ctx.next_op(op);
+    }
+    last
 }
 
 /// Stores `vals` (contiguous) at `[a+k]`.

@@ -2,8 +2,9 @@
 //! (see [`crate::pipelines`]) whose steps are the lowering passes:
 //!
 //! ```text
-//! verify-barriers, infer-layouts, lower-async-to-ptx, plan-shared-memory, lower-tiles, lower-threadgroups,
-//! lower-tilus-kernel{target=...}, canonicalize, cse, eqsat, canonicalize, cse,
+//! verify-barriers, infer-layouts{target=...}, lower-async-to-ptx, plan-shared-memory,
+//! lower-tiles{target=...}, lower-threadgroups, lower-tilus-kernel{target=...}, canonicalize,
+//! cse, eqsat, canonicalize, cse,
 //! convert-scf-to-cf, convert-arith-to-ptx
 //! ```
 //!
@@ -47,13 +48,15 @@ declare_pipeline! {
                 "Run infer-layouts first, so register tensors without a layout get one chosen \
                  for the whole kernel";
             target: String = "sm_90a".into(), "target",
-                "PTX target of the kernels, passed to lower-tilus-kernel",
+                "PTX target of the kernels, passed to infer-layouts, lower-tiles (sm_90a: \
+                 tilus.dot on wgmma where it fits) and lower-tilus-kernel",
                 check = super::check_ptx_target;
             eqsat: bool = true, "eqsat",
                 "Run eqsat (then canonicalize and cse) on the integer arithmetic before \
                  convert-scf-to-cf";
         },
-        steps: "verify-barriers,[infer-layouts]infer-layouts,lower-async-to-ptx,plan-shared-memory,lower-tiles,\
+        steps: "verify-barriers,[infer-layouts]infer-layouts{target=${target}},lower-async-to-ptx,\
+                plan-shared-memory,lower-tiles{target=${target}},\
                 lower-threadgroups,lower-tilus-kernel{target=${target}},canonicalize,cse,\
                 [eqsat]eqsat,[eqsat]canonicalize,[eqsat]cse,convert-scf-to-cf,\
                 convert-arith-to-ptx",
