@@ -220,8 +220,14 @@ impl LowerTilusKernel {
                 _ => None,
             })
             .unwrap_or(0);
-        if ctx.get_attr(k, setmaxnreg).is_some() || 2 * smem > SM_SHARED_BYTES {
+        if ctx.get_attr(k, setmaxnreg).is_some() {
             let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
+            props.push(("maxnreg".into(), i64_attr(ctx, n)));
+        } else if 2 * smem > SM_SHARED_BYTES {
+            // Without setmaxnreg the count need not be a multiple of 8: up to PTX's 255 where
+            // the sub-partitions have room for 256.
+            let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
+            let n = if n == 248 { 255 } else { n };
             props.push(("maxnreg".into(), i64_attr(ctx, n)));
         }
         let cluster = ctx
