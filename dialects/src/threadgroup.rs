@@ -249,17 +249,24 @@ fn verify_setmaxnreg(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     require_group(ctx, op, Need::Warpgroups)
 }
 
-/// The per-thread register count a block of `threads` threads starts with when its kernel
-/// adjusts registers with `setmaxnreg` (or runs alone on its SM): the register file is split
-/// between the SM's four sub-partitions, whose warps share their quarter, so the count is a
-/// quarter of the file over the warps of the fullest sub-partition (`ceil(warps / 4)`),
-/// rounded down to the allocation unit of 8 and at most 248 (the largest multiple of 8 below
-/// PTX's 255). For 9 warps that is 168, not 65536 / 288: a launch asking for more fails with
-/// "too many resources requested".
-pub fn launch_registers(threads: i64) -> i64 {
+/// The most registers a thread of a block of `threads` threads may have and still launch: the
+/// register file is split between the SM's four sub-partitions, whose warps share their
+/// quarter, so it is a quarter of the file over the warps of the fullest sub-partition
+/// (`ceil(warps / 4)`), rounded down to the allocation unit of 8, and at most PTX's 255. For 9
+/// warps that is 168, not 65536 / 288: a launch asking for more fails with "too many
+/// resources requested".
+pub fn block_register_limit(threads: i64) -> i64 {
     let warps = (threads.max(1) + 31) / 32;
     let per_partition = (warps + 3) / 4;
-    ((REGISTER_FILE / 4 / (32 * per_partition)) / 8 * 8).min(248)
+    let n = (REGISTER_FILE / 4 / (32 * per_partition)) / 8 * 8;
+    n.min(255)
+}
+
+/// The per-thread register count a block of `threads` threads starts with when its kernel
+/// adjusts registers with `setmaxnreg`: [`block_register_limit`], at most 248 (setmaxnreg's
+/// counts are multiples of 8).
+pub fn launch_registers(threads: i64) -> i64 {
+    block_register_limit(threads).min(248)
 }
 
 /// The threadgroup dialect's ops.

@@ -323,8 +323,8 @@ fn static_shared_offset(ctx: &Context, mut v: tilus_ir::Value) -> Option<i64> {
         if crate::tilus::SharedTensorOp::is(ctx, d) {
             return i64::try_from(bytes).ok();
         }
-        if crate::tilus::PermuteSharedOp::is(ctx, d) || crate::tilus::ReshapeSharedOp::is(ctx, d) {
-            v = ctx.operands(d)[0];
+        if let Some(src) = crate::tilus::same_start_view_source(ctx, d) {
+            v = src;
             continue;
         }
         if !crate::tilus::SliceSharedOp::is(ctx, d) {

@@ -61,9 +61,7 @@ use tilus_dialects::mbarrier::{
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::tcgen05::{CommitOp as TcCommitOp, MmaOp as TcMmaOp};
 use tilus_dialects::threadgroup::{group_of, group_range};
-use tilus_dialects::tilus::{
-    KernelOp, LoadSharedOp, PermuteSharedOp, ReshapeSharedOp, SliceSharedOp,
-};
+use tilus_dialects::tilus::{same_start_view_source, KernelOp, LoadSharedOp, SliceSharedOp};
 use tilus_dialects::tilus_types::{attr_i64s, const_int, TensorType};
 use tilus_dialects::tma::GlobalToSharedOp;
 use tilus_dialects::wgmma::{CommitGroupOp, MmaOp as WgmmaOp, WaitGroupOp};
@@ -850,10 +848,8 @@ fn buffer_root(ctx: &Context, mut v: Value) -> Value {
     while let Some(d) = ctx.defining_op(v) {
         if let Some(s) = SliceSharedOp::cast(ctx, d) {
             v = s.src(ctx);
-        } else if let Some(p) = PermuteSharedOp::cast(ctx, d) {
-            v = p.src(ctx);
-        } else if let Some(r) = ReshapeSharedOp::cast(ctx, d) {
-            v = r.src(ctx);
+        } else if let Some(src) = same_start_view_source(ctx, d) {
+            v = src;
         } else {
             break;
         }
@@ -1739,11 +1735,7 @@ fn stage_index(ctx: &Context, mut v: Value) -> Option<Value> {
         if let Some(s) = SliceSharedOp::cast(ctx, d) {
             return s.indices(ctx).first().copied();
         }
-        v = match (PermuteSharedOp::cast(ctx, d), ReshapeSharedOp::cast(ctx, d)) {
-            (Some(p), _) => p.src(ctx),
-            (_, Some(r)) => r.src(ctx),
-            _ => return None,
-        };
+        v = same_start_view_source(ctx, d)?;
     }
     None
 }

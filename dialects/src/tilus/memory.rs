@@ -370,6 +370,17 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// The tensor `view` is a view of when the view starts where that tensor does (a
+/// `tilus.permute_shared` or `tilus.reshape_shared`): analyses that follow a view to its
+/// buffer or its address look through these, and only a `tilus.slice_shared` moves the start.
+pub fn same_start_view_source(ctx: &Context, view: OpId) -> Option<Value> {
+    if let Some(p) = PermuteSharedOp::cast(ctx, view) {
+        Some(p.src(ctx))
+    } else {
+        ReshapeSharedOp::cast(ctx, view).map(|r| r.src(ctx))
+    }
+}
+
 /// `tilus.shared_addr`.
 pub static SHARED_ADDR: OpDef = OpDef {
     name: "tilus.shared_addr",

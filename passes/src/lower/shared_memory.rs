@@ -21,8 +21,7 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::mbarrier::{AddrOp, AllocOp as BarrierAllocOp};
 use tilus_dialects::ptx::{AddressofOp, SharedDeclOp};
 use tilus_dialects::tilus::{
-    FreeSharedOp, KernelOp, PermuteSharedOp, ReshapeSharedOp, SharedAddrOp, SharedTensorOp,
-    SliceSharedOp,
+    same_start_view_source, FreeSharedOp, KernelOp, SharedAddrOp, SharedTensorOp, SliceSharedOp,
 };
 use tilus_dialects::tilus_types::{attr_i64, barrier_count, prop_i64, TensorType};
 use tilus_ir::{AttrKind, Context, Diagnostic, OpId, Value};
@@ -170,10 +169,9 @@ fn root_alloc(ctx: &Context, v: Value) -> Option<OpId> {
     let d = ctx.defining_op(v)?;
     if SharedTensorOp::is(ctx, d) || BarrierAllocOp::is(ctx, d) {
         Some(d)
-    } else if SliceSharedOp::is(ctx, d)
-        || PermuteSharedOp::is(ctx, d)
-        || ReshapeSharedOp::is(ctx, d)
-    {
+    } else if let Some(src) = same_start_view_source(ctx, d) {
+        root_alloc(ctx, src)
+    } else if SliceSharedOp::is(ctx, d) {
         root_alloc(ctx, ctx.operands(d)[0])
     } else {
         None
@@ -267,9 +265,8 @@ pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, Stri
             }
             Ok(addr)
         }
-    } else if PermuteSharedOp::is(ctx, d) || ReshapeSharedOp::is(ctx, d) {
-        // Views that keep the first element where it was.
-        shared_addr(b, b.ctx().operands(d)[0])
+    } else if let Some(src) = same_start_view_source(ctx, d) {
+        shared_addr(b, src)
     } else {
         Err(format!(
             "cannot find the address of a shared tensor made by '{}'",

@@ -62,7 +62,7 @@ use tilus_dialects::ptx::InstOp;
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
-    PermuteSharedOp, ReshapeSharedOp, SharedTensorOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
+    same_start_view_source, SharedTensorOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
 };
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
@@ -859,7 +859,6 @@ impl Lowering {
         let n = layout.local_size();
         let lparts: Vec<Vec<i64>> = (0..n).map(|l| lpart(layout, l)).collect();
         // Vector width.
-        let g = geo(layout);
         let mut vw = if dtype.bits() >= 16 { 16 / bytes } else { 1 };
         // Vectors run along the view's contiguous dimension (static stride 1): the last one,
         // or dimension 0 of a transposed view.
@@ -868,36 +867,15 @@ impl Lowering {
             .iter()
             .rposition(|s| *s == Some(1))
             .unwrap_or(rank - 1);
-        let ok_vec = |vw: i64| -> bool {
-            if vw == 1 {
-                return true;
-            }
-            if n % vw != 0 || v.static_strides[last] != Some(1) {
-                return false;
-            }
-            for &(p, _, _) in &g.tdig {
-                if p >= 0 && g.mode_dim[p as usize] == last && g.mode_weight[p as usize] % vw != 0 {
-                    return false;
-                }
-            }
-            for d in (0..rank).filter(|&d| d != last) {
-                if let Some(s) = v.static_strides[d] {
-                    if s % vw != 0 {
-                        return false;
-                    }
-                }
-            }
-            (0..n).step_by(vw as usize).all(|l| {
-                let a = &lparts[l as usize];
-                a[last] % vw == 0
-                    && (1..vw).all(|i| {
-                        let c = &lparts[(l + i) as usize];
-                        (0..rank).all(|d| c[d] == a[d] + if d == last { i } else { 0 })
-                    })
-            })
-        };
-        while vw > 1 && !ok_vec(vw) {
-            vw /= 2;
+        if v.static_strides[last] == Some(1) {
+            // Other strides only known at run time are checked on the fast path below.
+            vw = register_vector_width(layout, &lparts, last, vw, |vw| {
+                (0..rank)
+                    .filter(|&d| d != last)
+                    .all(|d| v.static_strides[d].is_none_or(|s| s % vw == 0))
+            });
+        } else {
+            vw = 1;
         }
         let mut b = before(ctx, o);
         // Element coordinates of the thread's register 0 part.
@@ -1053,24 +1031,14 @@ impl Lowering {
             },
         );
         let vals: Vec<Value> = if packed {
-            let mut vals = Vec::with_capacity(n);
-            for w in joined {
-                let h = unpack_word(&mut b, w, elem);
-                // Packing the pair again (a wgmma dot's staging) reuses the loaded word.
-                self.packed.insert((h[0], h[1]), w);
-                vals.extend(h);
-            }
+            // Packing a pair again (a wgmma dot's staging) reuses the loaded word.
+            let vals = self.unpack_words(ctx, o, &joined, elem);
+            let unpacks = vals.iter().step_by(2).filter_map(|v| ctx.defining_op(*v));
+            self.sinkable.extend(unpacks);
             vals
         } else {
             joined
         };
-        if packed {
-            let unpacks = vals
-                .iter()
-                .step_by(2)
-                .filter_map(|v| b.ctx().defining_op(*v));
-            self.sinkable.extend(unpacks);
-        }
         self.set_tile(r, vals, layout, false);
         Ok(())
     }
@@ -2253,7 +2221,7 @@ impl Lowering {
         let mut b = before(ctx, at);
         let mut vals = Vec::new();
         for &w in words {
-            let h = b.inst("mov.b32", "$0", &[w], &[elem, elem], None);
+            let h = unpack_word(&mut b, w, elem);
             self.packed.insert((h[0], h[1]), w);
             vals.extend(h);
         }
@@ -2832,21 +2800,38 @@ fn shared_vector_width(
     let Some(last) = strides.iter().rposition(|&s| s == 1) else {
         return 1;
     };
-    let n = layout.local_size();
-    let rank = layout.rank();
-    let lparts: Vec<Vec<i64>> = (0..n).map(|l| lpart(layout, l)).collect();
-    let g = geo(layout);
+    let lparts: Vec<Vec<i64>> = (0..layout.local_size()).map(|l| lpart(layout, l)).collect();
     let mut vw = if bytes >= 2 { 16 / bytes } else { 1 };
     if let Some(sw) = swz {
         vw = vw.min(1i64 << sw.base);
     }
+    register_vector_width(layout, &lparts, last, vw, |vw| {
+        (0..strides.len()).all(|d| d == last || strides[d] % vw == 0)
+            && view_offset_aligned(ctx, smem, vw)
+    })
+}
+
+/// The widest width (a power of two, at most `max`) at which every run of `width` registers
+/// is `width` consecutive elements along dimension `last` starting at a multiple of
+/// `width` in every thread (the layout's thread digits along `last` step by multiples of it),
+/// and `memory_ok(width)` holds for the memory side (its other strides, its alignment): the
+/// one rule for vector accesses to global and shared memory.
+fn register_vector_width(
+    layout: &RegisterLayout,
+    lparts: &[Vec<i64>],
+    last: usize,
+    max: i64,
+    memory_ok: impl Fn(i64) -> bool,
+) -> i64 {
+    let n = layout.local_size();
+    let rank = layout.rank();
+    let g = geo(layout);
     let ok = |vw: i64| -> bool {
         n % vw == 0
             && g.tdig.iter().all(|&(p, _, _)| {
                 p < 0 || g.mode_dim[p as usize] != last || g.mode_weight[p as usize] % vw == 0
             })
-            && (0..rank).all(|d| d == last || strides[d] % vw == 0)
-            && view_offset_aligned(ctx, smem, vw)
+            && memory_ok(vw)
             && (0..n).step_by(vw as usize).all(|l| {
                 let a = &lparts[l as usize];
                 a[last] % vw == 0
@@ -2856,10 +2841,11 @@ fn shared_vector_width(
                     })
             })
     };
+    let mut vw = max.max(1);
     while vw > 1 && !ok(vw) {
         vw /= 2;
     }
-    vw.max(1)
+    vw
 }
 
 /// Whether a shared view starts at a multiple of `vw` elements from its allocation (which is
@@ -2883,10 +2869,8 @@ fn view_offset_aligned(ctx: &Context, mut v: Value, vw: i64) -> bool {
                 return false;
             }
             v = src;
-        } else if let Some(p) = PermuteSharedOp::cast(ctx, d) {
-            v = p.src(ctx);
-        } else if let Some(r) = ReshapeSharedOp::cast(ctx, d) {
-            v = r.src(ctx);
+        } else if let Some(src) = same_start_view_source(ctx, d) {
+            v = src;
         } else {
             return false;
         }

@@ -213,21 +213,17 @@ impl LowerTilusKernel {
         // for 288 threads, spilling a split-K matmul's epilogue), which the shared memory
         // already rules out.
         let setmaxnreg = tilus_dialects::tilus::attr_names::SETMAXNREG;
-        let smem = ctx
-            .get_attr(k, tilus_dialects::tilus::attr_names::SMEM_BYTES)
-            .and_then(|a| match ctx.attr_kind(a) {
-                tilus_ir::AttrKind::Integer { value, .. } => i64::try_from(value).ok(),
-                _ => None,
-            })
-            .unwrap_or(0);
+        let smem = tilus_dialects::tilus_types::prop_i64(
+            ctx,
+            k,
+            tilus_dialects::tilus::attr_names::SMEM_BYTES,
+        )
+        .unwrap_or(0);
         if ctx.get_attr(k, setmaxnreg).is_some() {
             let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
             props.push(("maxnreg".into(), i64_attr(ctx, n)));
         } else if 2 * smem > SM_SHARED_BYTES {
-            // Without setmaxnreg the count need not be a multiple of 8: up to PTX's 255 where
-            // the sub-partitions have room for 256.
-            let n = tilus_dialects::threadgroup::launch_registers(32 * warps);
-            let n = if n == 248 { 255 } else { n };
+            let n = tilus_dialects::threadgroup::block_register_limit(32 * warps);
             props.push(("maxnreg".into(), i64_attr(ctx, n)));
         }
         let cluster = ctx
