@@ -1,0 +1,321 @@
+//! `scf.for` and `scf.if` carrying register tensors (one value per register), and building
+//! `scf` loops and branches.
+
+use super::*;
+
+impl Lowering {
+    /// An `scf.if` whose results include register tensors: each becomes one result per
+    /// register, in the layout its type names (else the layout the then-branch yields it in,
+    /// which the else-branch is gathered into).
+    pub(super) fn lower_if(&mut self, ctx: &mut Context, i: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(i).loc;
+        let cond = ctx.operands(i)[0];
+        let regions = ctx.regions(i).to_vec();
+        let results = ctx.results(i).to_vec();
+        let blocks: Vec<BlockId> = regions
+            .iter()
+            .map(|r| ctx.region_blocks(*r).first().copied())
+            .collect::<Option<_>>()
+            .filter(|b: &Vec<BlockId>| b.len() == 2)
+            .ok_or_else(|| {
+                Diagnostic::op(
+                    i,
+                    "lower-tiles: an scf.if with register tensor results needs both branches",
+                )
+            })?;
+        for &bb in &blocks {
+            self.block(ctx, bb)?;
+        }
+        let yields: Vec<OpId> = blocks
+            .iter()
+            .map(|&bb| {
+                ctx.block_last(bb)
+                    .expect("an scf.if branch ends with its yield")
+            })
+            .collect();
+        let mut layouts: Vec<Option<RegisterLayout>> = Vec::new();
+        for (k, r) in results.iter().enumerate() {
+            if !is_reg(ctx, *r) {
+                layouts.push(None);
+                continue;
+            }
+            let l = match ty_of(ctx, *r).and_then(|t| t.register_layout()) {
+                Some(l) => l,
+                None => {
+                    let v = ctx.operands(yields[0])[k];
+                    self.tile(v)
+                        .map_err(|m| Diagnostic::op(i, m))?
+                        .layout
+                        .clone()
+                }
+            };
+            layouts.push(Some(l));
+        }
+        let mut rtys: Vec<Type> = Vec::new();
+        for y in &yields {
+            let yops = ctx.operands(*y).to_vec();
+            let mut ny = Vec::new();
+            let mut tail = Vec::new();
+            for (k, v) in yops.iter().enumerate() {
+                match &layouts[k] {
+                    Some(l) => {
+                        tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(*y, m))?)
+                    }
+                    None => ny.push(*v),
+                }
+            }
+            ny.extend(tail);
+            rtys = ny.iter().map(|v| ctx.value_type(*v)).collect();
+            let mut b = before(ctx, *y);
+            YieldOp::build(&mut b, &ny);
+            ctx.erase_op(*y);
+        }
+        let mut st = OperationState::of(ctx, IfOp::DEF)
+            .with_operands(vec![cond])
+            .with_results(rtys);
+        st.loc = loc;
+        st.properties = ctx.op(i).properties;
+        let mut new_regions = Vec::new();
+        for &bb in &blocks {
+            let r = ctx.create_region();
+            crate::lower::set_region_blocks(ctx, r, &[bb]);
+            new_regions.push(r);
+        }
+        st.regions = new_regions;
+        let ni = ctx.create_op(st);
+        ctx.insert_op_before(i, ni);
+        let nres = ctx.results(ni).to_vec();
+        let mut scalar_i = 0;
+        let mut tail_i = results.iter().filter(|r| !is_reg(ctx, **r)).count();
+        for (k, r) in results.iter().enumerate() {
+            match &layouts[k] {
+                None => {
+                    let mut rw = Rewriter::new(ctx);
+                    rw.replace_all_uses_with(*r, nres[scalar_i]);
+                    scalar_i += 1;
+                }
+                Some(l) => {
+                    let n = l.local_size() as usize;
+                    self.set_tile(*r, nres[tail_i..tail_i + n].to_vec(), l.clone(), false);
+                    tail_i += n;
+                }
+            }
+        }
+        self.dead.push(i);
+        self.count += 1;
+        Ok(())
+    }
+
+    pub(super) fn lower_for(&mut self, ctx: &mut Context, f: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(f).loc;
+        let ops = ctx.operands(f).to_vec();
+        let (bounds, inits) = ops.split_at(3);
+        let body = ctx.region_blocks(ctx.regions(f)[0])[0];
+        let old_args: Vec<Value> = ctx.block_args(body)[1..].to_vec();
+        let results = ctx.results(f).to_vec();
+        let mut new_inits = Vec::new();
+        let mut tail_inits = Vec::new();
+        let mut layouts = Vec::new();
+        for (i, &init) in inits.iter().enumerate() {
+            if is_reg(ctx, init) {
+                let l = match ty_of(ctx, init).and_then(|t| t.register_layout()) {
+                    Some(l) => l,
+                    None => self
+                        .tile(init)
+                        .map_err(|m| Diagnostic::op(f, m))?
+                        .layout
+                        .clone(),
+                };
+                let vals = self
+                    .gather(ctx, init, &l)
+                    .map_err(|m| Diagnostic::op(f, m))?;
+                // 16-bit tiles are carried as 32-bit words (two registers each), unpacked
+                // right before their first use in the body: a word loaded in the previous
+                // iteration is then not waited for before that use, and a store of the tile
+                // (a dot's staging) takes the words as they are.
+                let packed = ty_of(ctx, init).is_some_and(|t| t.dtype.bits() == 16)
+                    && vals.len() % 2 == 0
+                    && ctx.next_op(f).is_some();
+                let vals = if packed {
+                    self.pack_words(ctx, f, &vals)
+                } else {
+                    vals
+                };
+                // New block args for its registers.
+                let mut args = Vec::new();
+                for v in &vals {
+                    let t = ctx.value_type(*v);
+                    args.push(ctx.add_block_arg(body, t, None));
+                }
+                tail_inits.extend(vals);
+                if packed {
+                    let elem = elem_type(ctx, ty_of(ctx, init).expect("a tensor").dtype);
+                    let at = first_user_in_block(ctx, ctx.block_first(body), old_args[i]);
+                    let halves = self.unpack_words(ctx, at, &args, elem);
+                    self.set_tile(old_args[i], halves, l.clone(), false);
+                } else {
+                    self.set_tile(old_args[i], args, l.clone(), false);
+                }
+                self.dead_args.push((body, old_args[i]));
+                layouts.push(Some((l, packed)));
+            } else {
+                new_inits.push(init);
+                layouts.push(None);
+            }
+        }
+        new_inits.extend(tail_inits);
+        self.block(ctx, body)?;
+        // The yield.
+        let y = ctx
+            .block_last(body)
+            .expect("an scf.for body ends with its yield");
+        let yops = ctx.operands(y).to_vec();
+        let mut ny = Vec::new();
+        let mut tail = Vec::new();
+        for (i, v) in yops.iter().enumerate() {
+            match &layouts[i] {
+                Some((l, packed)) => {
+                    let vals = self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?;
+                    if *packed {
+                        tail.extend(self.pack_words(ctx, y, &vals));
+                    } else {
+                        tail.extend(vals);
+                    }
+                }
+                None => ny.push(*v),
+            }
+        }
+        ny.extend(tail);
+        let mut b = before(ctx, y);
+        YieldOp::build(&mut b, &ny);
+        ctx.erase_op(y);
+        // The new loop.
+        let mut operands = bounds.to_vec();
+        operands.extend(new_inits.iter().copied());
+        let rtys: Vec<Type> = new_inits.iter().map(|v| ctx.value_type(*v)).collect();
+        let mut st = OperationState::of(ctx, ForOp::DEF)
+            .with_operands(operands)
+            .with_results(rtys);
+        st.loc = loc;
+        st.properties = ctx.op(f).properties;
+        let region = ctx.create_region();
+        crate::lower::set_region_blocks(ctx, region, &[body]);
+        st.regions = vec![region];
+        let nf = ctx.create_op(st);
+        ctx.insert_op_before(f, nf);
+        let nres = ctx.results(nf).to_vec();
+        let mut scalar_i = 0;
+        let mut tail_i = results.iter().filter(|r| !is_reg(ctx, **r)).count();
+        for (i, r) in results.iter().enumerate() {
+            match &layouts[i] {
+                None => {
+                    let mut rw = Rewriter::new(ctx);
+                    rw.replace_all_uses_with(*r, nres[scalar_i]);
+                    scalar_i += 1;
+                }
+                Some((l, packed)) => {
+                    let k = l.local_size() as usize;
+                    if *packed {
+                        let words = nres[tail_i..tail_i + k / 2].to_vec();
+                        let elem = elem_type(ctx, ty_of(ctx, *r).expect("a tensor").dtype);
+                        let at = first_user_in_block(ctx, ctx.next_op(f), *r);
+                        let halves = self.unpack_words(ctx, at, &words, elem);
+                        self.set_tile(*r, halves, l.clone(), false);
+                        tail_i += k / 2;
+                    } else {
+                        self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
+                        tail_i += k;
+                    }
+                }
+            }
+        }
+        self.dead.push(f);
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// `scf.if cond -> (tys) { then } else { else }`, returning the results.
+/// `scf.for %i = lo to hi step st iter_args(inits)` (i32 bounds) with the body from `body_f`
+/// (given the induction variable and the carried values, returning the yielded ones).
+pub(super) fn build_for(
+    b: &mut OpBuilder<'_>,
+    lo: Value,
+    hi: Value,
+    st: Value,
+    inits: &[Value],
+    body_f: impl FnOnce(&mut OpBuilder<'_>, Value, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let i32t = b.i32();
+    let mut arg_tys = vec![i32t];
+    arg_tys.extend(inits.iter().map(|v| b.ctx().value_type(*v)));
+    let ctx = b.ctx_mut();
+    let body = ctx.create_block(&arg_tys);
+    let region = ctx.create_region();
+    ctx.push_block(region, body);
+    let loc = b.loc();
+    let mut operands = vec![lo, hi, st];
+    operands.extend(inits);
+    let mut state = OperationState::of(b.ctx_mut(), ForOp::DEF)
+        .with_operands(operands)
+        .with_results(arg_tys[1..].to_vec())
+        .with_regions(vec![region]);
+    state.loc = loc;
+    let f = b.create(state);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(body);
+    let args = b.ctx().block_args(body).to_vec();
+    let ys = body_f(b, args[0], &args[1..]);
+    YieldOp::build(b, &ys);
+    b.set_insertion_point(saved);
+    b.ctx().results(f).to_vec()
+}
+
+pub(super) fn build_if(
+    b: &mut OpBuilder<'_>,
+    cond: Value,
+    tys: &[Type],
+    then_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
+    else_f: impl FnOnce(&mut OpBuilder<'_>) -> Vec<Value>,
+) -> Vec<Value> {
+    let ctx = b.ctx_mut();
+    let tb = ctx.create_block(&[]);
+    let eb = ctx.create_block(&[]);
+    let tr = ctx.create_region();
+    ctx.push_block(tr, tb);
+    let er = ctx.create_region();
+    ctx.push_block(er, eb);
+    let loc = b.loc();
+    let mut st = OperationState::of(b.ctx_mut(), IfOp::DEF)
+        .with_operands(vec![cond])
+        .with_results(tys.to_vec())
+        .with_regions(vec![tr, er]);
+    st.loc = loc;
+    let i = b.create(st);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(tb);
+    let tv = then_f(b);
+    YieldOp::build(b, &tv);
+    b.set_insertion_point_to_end(eb);
+    let ev = else_f(b);
+    YieldOp::build(b, &ev);
+    b.set_insertion_point(saved);
+    b.ctx().results(i).to_vec()
+}
+
+/// The first op from `start` on in its block that uses `v` (itself or inside its regions),
+/// else the block's last op: where a value available before `start` is needed at the latest.
+fn first_user_in_block(ctx: &Context, start: Option<OpId>, v: Value) -> OpId {
+    let mut cur = start;
+    let mut last = start.expect("a block with ops after the value's definition");
+    while let Some(op) = cur {
+        let mut uses = false;
+        ctx.walk(op, &mut |x| uses |= ctx.operands(x).contains(&v));
+        if uses {
+            return op;
+        }
+        last = op;
+        cur = ctx.next_op(op);
+    }
+    last
+}

@@ -1,0 +1,159 @@
+//! `tilus.dot` without tensor cores (the SIMT fallback); `mma.rs` and `wgmma_dot.rs` have the
+//! tensor-core lowerings.
+
+use super::*;
+
+impl Lowering {
+    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation), the simple correct
+    /// way (a SIMT dot, no tensor cores): every thread stores its registers of A and B, as
+    /// f32, into the shared scratch (A row-major `[M][K+1]`, B `[K][N+1]`, the `+1` spreads a
+    /// column over the banks), the group syncs, then one `scf.for` over `k` carries the
+    /// accumulator registers: per step each thread loads `a[row, k]` for each distinct row of
+    /// its output registers and `b[k, col]` for each distinct column, and does one
+    /// `fma.rn.f32` per register, `k` ascending (the interpreter's order; an f16·f16 product is
+    /// exact in f32, so `fma` and `mul`+`add` agree). A sync after the loop frees the scratch.
+    pub(super) fn dot(&mut self, ctx: &mut Context, o: OpId) -> R<()> {
+        self.fence_scratch(ctx, o);
+        let ops = ctx.operands(o).to_vec();
+        let (a, bm, c) = (ops[0], ops[1], ops[2]);
+        let r = ctx.results(o)[0];
+        let (ta, tb, tc, tr) = (
+            ty_of(ctx, a).ok_or("bad type")?,
+            ty_of(ctx, bm).ok_or("bad type")?,
+            ty_of(ctx, c).ok_or("bad type")?,
+            ty_of(ctx, r).ok_or("bad type")?,
+        );
+        if ta.shape.len() != 2 || tb.shape.len() != 2 || tc.shape.len() != 2 {
+            return Err("tilus.dot: only 2-D operands are lowered".into());
+        }
+        if tc.dtype != DType::F32 || tr.dtype != DType::F32 {
+            return Err("tilus.dot: only an f32 accumulator and result are lowered".into());
+        }
+        for (t, n) in [(&ta, "A"), (&tb, "B")] {
+            if !matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32) {
+                return Err(format!(
+                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32)",
+                    t.dtype.name()
+                ));
+            }
+        }
+        let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
+        let lc = Self::result_layout(ctx, o, r)?;
+        let acc = self.gather(ctx, c, &lc)?;
+        let sa = k + 1; // A row stride (elements)
+        let sb = n + 1; // B row stride
+        let a_bytes = m * sa * 4;
+        let total = a_bytes + k * sb * 4;
+        self.scratch_bytes = self.scratch_bytes.max(total);
+        let scratch = self.scratch_off;
+        // Store A and B as f32.
+        for (src, t, stride, off) in [(a, &ta, sa, 0i64), (bm, &tb, sb, a_bytes)] {
+            let tile = self.tile(src)?.clone();
+            let (vals, ls) = if tile.splat.is_some() {
+                let l = default_layout(&t.shape, t.dtype.bits(), Self::group_size(ctx, o))?;
+                (self.gather(ctx, src, &l)?, l)
+            } else {
+                (tile.vals.clone(), tile.layout.clone())
+            };
+            let (tp, reps) = self.tparts(ctx, o, &ls);
+            let mut b = before(ctx, o);
+            let base = crate::lower::shared_memory::smem_base(&mut b);
+            let base = b.add_const(base, scratch + off);
+            let rep = b.replica0(&reps);
+            let row = b.mul_const(tp[0], stride * 4);
+            let col = b.mul_const(tp[1], 4);
+            let x = b.add(row, col);
+            let addr = b.add(base, x);
+            let mut cache: FxHashMap<Value, Value> = FxHashMap::default();
+            for (l, v) in vals.iter().enumerate() {
+                let lp = lpart(&ls, l as i64);
+                let f = match cache.get(v) {
+                    Some(f) => *f,
+                    None => {
+                        let f = scalar_cast(&mut b, *v, t.dtype, DType::F32)?;
+                        cache.insert(*v, f);
+                        f
+                    }
+                };
+                b.inst(
+                    "st.shared.f32",
+                    &format!("[$0{}], $1", imm((lp[0] * stride + lp[1]) * 4)),
+                    &[addr, f],
+                    &[],
+                    rep,
+                );
+            }
+        }
+        // Thread parts of the output layout.
+        let (tp, _) = self.tparts(ctx, o, &lc);
+        let nl = lc.local_size();
+        let lps: Vec<Vec<i64>> = (0..nl).map(|l| lpart(&lc, l)).collect();
+        let mut rows: Vec<i64> = lps.iter().map(|p| p[0]).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let mut cols: Vec<i64> = lps.iter().map(|p| p[1]).collect();
+        cols.sort_unstable();
+        cols.dedup();
+        let mut b = before(ctx, o);
+        SyncOp::build(&mut b);
+        let base = crate::lower::shared_memory::smem_base(&mut b);
+        let abase = b.add_const(base, scratch);
+        let arow = b.mul_const(tp[0], sa * 4);
+        let a0 = b.add(abase, arow);
+        let bbase = b.add_const(base, scratch + a_bytes);
+        let bcol = b.mul_const(tp[1], 4);
+        let b0 = b.add(bbase, bcol);
+        let lo = b.c32(0);
+        let hi = b.c32(k);
+        let one = b.c32(1);
+        let f32t = b.f32();
+        let out = build_for(&mut b, lo, hi, one, &acc, |b, kv, accs| {
+            let ka = b.mul_const(kv, 4);
+            let pa = b.add(a0, ka);
+            let kb = b.mul_const(kv, sb * 4);
+            let pb = b.add(b0, kb);
+            let av: FxHashMap<i64, Value> = rows
+                .iter()
+                .map(|&rr| {
+                    let v = b.inst(
+                        "ld.shared.f32",
+                        &format!("[$0{}]", imm(rr * sa * 4)),
+                        &[pa],
+                        &[f32t],
+                        None,
+                    )[0];
+                    (rr, v)
+                })
+                .collect();
+            let bv: FxHashMap<i64, Value> = cols
+                .iter()
+                .map(|&cc| {
+                    let v = b.inst(
+                        "ld.shared.f32",
+                        &format!("[$0{}]", imm(cc * 4)),
+                        &[pb],
+                        &[f32t],
+                        None,
+                    )[0];
+                    (cc, v)
+                })
+                .collect();
+            accs.iter()
+                .enumerate()
+                .map(|(l, &acc)| {
+                    let p = &lps[l];
+                    b.inst(
+                        "fma.rn.f32",
+                        "$0, $1, $2",
+                        &[av[&p[0]], bv[&p[1]], acc],
+                        &[f32t],
+                        None,
+                    )[0]
+                })
+                .collect()
+        });
+        SyncOp::build(&mut b);
+        self.set_tile(r, out, lc, false);
+        Ok(())
+    }
+}

@@ -1,0 +1,305 @@
+//! Element-wise and unary tile ops: one scalar `arith` or `ptx.inst` per register, casts, and
+//! the approximate math functions.
+
+use super::*;
+
+impl Lowering {
+    pub(super) fn elementwise(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+        let r = ctx.results(o)[0];
+        let lt = Self::result_layout(ctx, o, r)?;
+        let args = ctx.operands(o).to_vec();
+        let ins: Vec<Vec<Value>> = args
+            .iter()
+            .map(|a| self.gather(ctx, *a, &lt))
+            .collect::<R<_>>()?;
+        let dt = ty_of(ctx, args[args.len() - 1]).ok_or("bad type")?.dtype;
+        let pred = prop_i64(ctx, o, "predicate").unwrap_or(0);
+        let n = lt.local_size() as usize;
+        let all_splat = args.iter().all(|a| self.tiles[a].splat.is_some());
+        let before_o = ctx.prev_op(o);
+        let mut b = before(ctx, o);
+        let vals = map_cached(
+            (0..n).map(|l| ins.iter().map(|v| v[l]).collect::<Vec<_>>()),
+            |k| scalar_binary(&mut b, kind, k, dt, pred),
+        )?;
+        self.sink_made(ctx, o, before_o);
+        self.set_tile(r, vals, lt, all_splat);
+        Ok(())
+    }
+
+    pub(super) fn unary(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+        let r = ctx.results(o)[0];
+        let x = ctx.operands(o)[0];
+        let src = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let dst = ty_of(ctx, r).ok_or("bad type")?.dtype;
+        let lt = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
+            Some(l) => l,
+            None => self.tile(x)?.layout.clone(),
+        };
+        let ins = self.gather(ctx, x, &lt)?;
+        let splat = self.tile(x)?.splat.is_some();
+        let before_o = ctx.prev_op(o);
+        let mut b = before(ctx, o);
+        let vals = map_cached(ins, |&v| {
+            if kind == "cast" {
+                scalar_cast(&mut b, v, src, dst)
+            } else {
+                scalar_unary(&mut b, kind, v, src)
+            }
+        })?;
+        self.sink_made(ctx, o, before_o);
+        self.set_tile(r, vals, lt, splat);
+        Ok(())
+    }
+}
+
+pub(super) fn zero_of(b: &mut OpBuilder<'_>, t: Type) -> Value {
+    match b.ctx().type_kind(t).clone() {
+        TypeKind::Float(_) => b.cfloat_bits(t, 0),
+        _ => b.cint(t, 0),
+    }
+}
+
+fn float_kind(d: DType) -> Option<FloatKind> {
+    Some(match d {
+        DType::F16 => FloatKind::F16,
+        DType::BF16 => FloatKind::BF16,
+        DType::F32 => FloatKind::F32,
+        DType::F64 => FloatKind::F64,
+        _ => return None,
+    })
+}
+
+/// One element of a binary op (`kind` is the tilus op name without `tilus.`).
+pub(super) fn scalar_binary(
+    b: &mut OpBuilder<'_>,
+    kind: &str,
+    a: &[Value],
+    dt: DType,
+    pred: i64,
+) -> R<Value> {
+    let float = float_kind(dt).is_some();
+    let unsigned = matches!(
+        dt,
+        DType::Int {
+            signedness: tilus_ir::types::Signedness::Unsigned,
+            ..
+        }
+    );
+    enum Bin {
+        I(IntBinOp),
+        F(FloatBinOp),
+    }
+    let op = match (kind, float) {
+        ("add", true) => Bin::F(FloatBinOp::AddF),
+        ("add", false) => Bin::I(IntBinOp::AddI),
+        ("sub", true) => Bin::F(FloatBinOp::SubF),
+        ("sub", false) => Bin::I(IntBinOp::SubI),
+        ("mul", true) => Bin::F(FloatBinOp::MulF),
+        ("mul", false) => Bin::I(IntBinOp::MulI),
+        ("div", true) => Bin::F(FloatBinOp::DivF),
+        ("div", false) => {
+            if unsigned {
+                Bin::I(IntBinOp::DivUI)
+            } else {
+                Bin::I(IntBinOp::DivSI)
+            }
+        }
+        ("mod", false) => {
+            if unsigned {
+                Bin::I(IntBinOp::RemUI)
+            } else {
+                Bin::I(IntBinOp::RemSI)
+            }
+        }
+        ("maximum", true) => Bin::F(FloatBinOp::MaximumF),
+        ("maximum", false) => {
+            if unsigned {
+                Bin::I(IntBinOp::MaxUI)
+            } else {
+                Bin::I(IntBinOp::MaxSI)
+            }
+        }
+        ("minimum", true) => Bin::F(FloatBinOp::MinimumF),
+        ("minimum", false) => {
+            if unsigned {
+                Bin::I(IntBinOp::MinUI)
+            } else {
+                Bin::I(IntBinOp::MinSI)
+            }
+        }
+        ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
+        ("cmp", true) => {
+            use CmpFPredicate as P;
+            let p = [P::Oeq, P::Une, P::Olt, P::Ole, P::Ogt, P::Oge][pred.clamp(0, 5) as usize];
+            return Ok(b.cmpf(p, a[0], a[1]));
+        }
+        ("cmp", false) => {
+            use CmpIPredicate as P;
+            let s = [P::Eq, P::Ne, P::Slt, P::Sle, P::Sgt, P::Sge];
+            let u = [P::Eq, P::Ne, P::Ult, P::Ule, P::Ugt, P::Uge];
+            let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
+            return Ok(b.cmpi(p, a[0], a[1]));
+        }
+        _ => {
+            return Err(format!(
+                "element-wise '{kind}' on {} is not lowered",
+                dt.name()
+            ))
+        }
+    };
+    Ok(match op {
+        Bin::I(o) => b.int_op(o, a[0], a[1]),
+        Bin::F(o) => b.float_op(o, a[0], a[1]),
+    })
+}
+
+/// Runs `f` in f32 for half types.
+fn via_f32(
+    b: &mut OpBuilder<'_>,
+    v: Value,
+    dt: DType,
+    f: impl FnOnce(&mut OpBuilder<'_>, Value) -> Value,
+) -> Value {
+    match dt {
+        DType::F32 => f(b, v),
+        _ => {
+            let f32t = b.f32();
+            let t = b.ctx().value_type(v);
+            let x = ExtFOp::build(b, v, f32t, None).out(b.ctx());
+            let y = f(b, x);
+            TruncFOp::build(b, y, t, None, None).out(b.ctx())
+        }
+    }
+}
+
+fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
+    let t = b.f32();
+    b.cfloat_bits(t, x.to_bits() as u128)
+}
+
+fn scalar_unary(b: &mut OpBuilder<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
+    let float = float_kind(dt).is_some();
+    if matches!(kind, "neg" | "abs") {
+        let ty = b.ctx().value_type(v);
+        return Ok(match (kind, float) {
+            ("neg", true) => NegFOp::build(b, v, ty, None).result(b.ctx()),
+            ("neg", false) => {
+                let z = b.cint(ty, 0);
+                b.int_op(IntBinOp::SubI, z, v)
+            }
+            ("abs", true) => {
+                let s = match dt {
+                    DType::F64 => "abs.f64",
+                    DType::F32 => "abs.f32",
+                    DType::BF16 => "abs.bf16",
+                    _ => "abs.f16",
+                };
+                b.inst1(s, &[v], ty)
+            }
+            _ => {
+                let bits = dt.bits();
+                b.inst1(&format!("abs.s{bits}"), &[v], ty)
+            }
+        });
+    }
+    if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
+        return Err(format!("'{kind}' on {} is not lowered", dt.name()));
+    }
+    let kind = kind.to_string();
+    Ok(via_f32(b, v, dt, |b, x| {
+        let f = b.f32();
+        match kind.as_str() {
+            "exp" => {
+                let c = cf32(b, std::f32::consts::LOG2_E);
+                let y = b.float_op(FloatBinOp::MulF, x, c);
+                b.inst1("ex2.approx.ftz.f32", &[y], f)
+            }
+            "exp2" => b.inst1("ex2.approx.ftz.f32", &[x], f),
+            "log" => {
+                let y = b.inst1("lg2.approx.ftz.f32", &[x], f);
+                let c = cf32(b, std::f32::consts::LN_2);
+                b.float_op(FloatBinOp::MulF, y, c)
+            }
+            "sqrt" => b.inst1("sqrt.rn.f32", &[x], f),
+            "rsqrt" => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
+            _ => b.inst1("tanh.approx.f32", &[x], f),
+        }
+    }))
+}
+
+pub(super) fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DType) -> R<Value> {
+    if src == dst {
+        return Ok(v);
+    }
+    let t = dst.to_type(b.ctx_mut());
+    type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
+    macro_rules! cast {
+        ($h:ident $(, $extra:expr)*) => {
+            (|b: &mut OpBuilder<'_>, v: Value, t: Type| -> Value {
+                $h::build(b, v, t $(, $extra)*).out(b.ctx())
+            }) as Build
+        };
+    }
+    let build = match (float_kind(src), float_kind(dst)) {
+        (Some(_), Some(_)) => {
+            if dst.bits() > src.bits() {
+                cast!(ExtFOp, None)
+            } else if dst.bits() < src.bits() {
+                cast!(TruncFOp, None, None)
+            } else {
+                // f16 <-> bf16 through f32.
+                let f = b.f32();
+                let x = ExtFOp::build(b, v, f, None).out(b.ctx());
+                return Ok(TruncFOp::build(b, x, t, None, None).out(b.ctx()));
+            }
+        }
+        (None, Some(_)) => {
+            if matches!(
+                src,
+                DType::Int {
+                    signedness: tilus_ir::types::Signedness::Unsigned,
+                    ..
+                }
+            ) {
+                cast!(UIToFPOp)
+            } else {
+                cast!(SIToFPOp)
+            }
+        }
+        (Some(_), None) => {
+            if matches!(
+                dst,
+                DType::Int {
+                    signedness: tilus_ir::types::Signedness::Unsigned,
+                    ..
+                }
+            ) {
+                cast!(FPToUIOp)
+            } else {
+                cast!(FPToSIOp)
+            }
+        }
+        (None, None) => {
+            if dst.bits() > src.bits() {
+                if matches!(
+                    src,
+                    DType::Int {
+                        signedness: tilus_ir::types::Signedness::Unsigned,
+                        ..
+                    }
+                ) || src.bits() == 1
+                {
+                    cast!(ExtUIOp)
+                } else {
+                    cast!(ExtSIOp)
+                }
+            } else if dst.bits() < src.bits() {
+                cast!(TruncIOp, None)
+            } else {
+                return Ok(v);
+            }
+        }
+    };
+    Ok(build(b, v, t))
+}

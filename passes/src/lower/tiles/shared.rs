@@ -1,0 +1,147 @@
+//! `tilus.load_shared` and `tilus.store_shared` through the shared layout and its swizzle.
+
+use super::*;
+
+impl Lowering {
+    pub(super) fn shared_access(&mut self, ctx: &mut Context, o: OpId, store: bool) -> R<()> {
+        let (smem, val) = if store {
+            (ctx.operands(o)[1], Some(ctx.operands(o)[0]))
+        } else {
+            (ctx.operands(o)[0], None)
+        };
+        let st = ty_of(ctx, smem).ok_or("bad shared type")?;
+        let (rv, layout) = match val {
+            Some(v) => {
+                let t = ty_of(ctx, v).ok_or("bad type")?;
+                let l = match t.register_layout() {
+                    Some(l) => l,
+                    None => self.tile(v)?.layout.clone(),
+                };
+                (v, l)
+            }
+            None => {
+                let r = ctx.results(o)[0];
+                (r, Self::result_layout(ctx, o, r)?)
+            }
+        };
+        let vals = match val {
+            Some(v) => Some(self.gather(ctx, v, &layout)?),
+            None => None,
+        };
+        let (tp, reps) = self.tparts(ctx, o, &layout);
+        let strides = st.strides.clone().unwrap_or_else(|| row_major(&st.shape));
+        let swz = Swizzle::from_mode(st.swizzle, st.dtype.bits())?;
+        let bytes = (st.dtype.bits() / 8).max(1) as i64;
+        let elem = elem_type(ctx, st.dtype);
+        let sfx = ld_suffix(st.dtype)?;
+        let n = layout.local_size();
+        let mut b = before(ctx, o);
+        let base = shared_addr(&mut b, smem)?;
+        // Thread part of the (unswizzled) element offset.
+        let mut toff = b.c32(0);
+        for (d, s) in strides.iter().enumerate() {
+            let x = b.mul_const(tp[d], *s);
+            toff = b.add(toff, x);
+        }
+        let rep = if store { b.replica0(&reps) } else { None };
+        let vw = shared_vector_width(b.ctx(), smem, &layout, &strides, swz, bytes);
+        let mut out = Vec::new();
+        for l in (0..n).step_by(vw as usize) {
+            let lp = lpart(&layout, l);
+            let k: i64 = lp.iter().zip(&strides).map(|(c, s)| c * s).sum();
+            let (a, imm_b) = match swz {
+                None => (base, 0),
+                Some(sw) => {
+                    let off = b.add_const(toff, k);
+                    let mask = ((1i64 << sw.bits) - 1) << (sw.base + sw.shift);
+                    let m = b.c32(mask);
+                    let hi = b.and(off, m);
+                    let sh = b.c32(sw.shift as i64);
+                    let hi = b.int_op(IntBinOp::ShRUI, hi, sh);
+                    let s = b.int_op(IntBinOp::XOrI, off, hi);
+                    let s = b.mul_const(s, bytes);
+                    (b.add(base, s), 0)
+                }
+            };
+            let (a, kk) = if swz.is_none() {
+                let tb = b.mul_const(toff, bytes);
+                (b.add(a, tb), k * bytes)
+            } else {
+                (a, imm_b)
+            };
+            let l = l as usize;
+            match &vals {
+                Some(vs) => {
+                    let part = &vs[l..l + vw as usize];
+                    vector_store(&mut b, "shared", a, kk, part, elem, bytes, sfx, rep);
+                }
+                None => {
+                    let v = vector_load(&mut b, "shared", a, kk, elem, vw as usize, bytes, sfx);
+                    out.extend(v);
+                }
+            }
+        }
+        if !store {
+            self.set_tile(rv, out, layout, false);
+        }
+        Ok(())
+    }
+}
+
+/// How many registers of a `load_shared`/`store_shared` one instruction moves (up to 16
+/// bytes): a run of registers that are consecutive elements along the shared tensor's
+/// stride-1 dimension, starting at a multiple of the width in every thread, inside one
+/// swizzle chunk (the swizzle moves whole chunks, so a chunk stays contiguous), with every
+/// other stride and the view's offset in its allocation multiples of the width. The
+/// wgmma accumulator's two adjacent columns then go as one 32-bit word, a row-major tile's
+/// eight f16 as one 16-byte vector.
+fn shared_vector_width(
+    ctx: &Context,
+    smem: Value,
+    layout: &RegisterLayout,
+    strides: &[i64],
+    swz: Option<Swizzle>,
+    bytes: i64,
+) -> i64 {
+    let Some(last) = strides.iter().rposition(|&s| s == 1) else {
+        return 1;
+    };
+    let lparts: Vec<Vec<i64>> = (0..layout.local_size()).map(|l| lpart(layout, l)).collect();
+    let mut vw = if bytes >= 2 { 16 / bytes } else { 1 };
+    if let Some(sw) = swz {
+        vw = vw.min(1i64 << sw.base);
+    }
+    register_vector_width(layout, &lparts, last, vw, |vw| {
+        (0..strides.len()).all(|d| d == last || strides[d] % vw == 0)
+            && view_offset_aligned(ctx, smem, vw)
+    })
+}
+
+/// Whether a shared view starts at a multiple of `vw` elements from its allocation (which is
+/// at least 128-byte aligned): every slice on the way indexes dimensions whose strides are
+/// multiples of `vw`; permutations and reshapes keep the start.
+fn view_offset_aligned(ctx: &Context, mut v: Value, vw: i64) -> bool {
+    loop {
+        let Some(d) = ctx.defining_op(v) else {
+            return false;
+        };
+        if SharedTensorOp::is(ctx, d) {
+            return true;
+        }
+        if let Some(sl) = SliceSharedOp::cast(ctx, d) {
+            let src = sl.src(ctx);
+            let Some(t) = ty_of(ctx, src) else {
+                return false;
+            };
+            let st = t.strides.clone().unwrap_or_else(|| row_major(&t.shape));
+            if st[..sl.indices(ctx).len()].iter().any(|s| s % vw != 0) {
+                return false;
+            }
+            v = src;
+        } else if let Some(src) = same_start_view_source(ctx, d) {
+            v = src;
+        } else {
+            return false;
+        }
+    }
+}
