@@ -4,16 +4,17 @@
 // RUN: tilus-opt %s --lower-async-to-ptx --verify-each=false | FileCheck %s
 
 // A f16 [128, 64], 128B swizzle: SBO 1024 B (field 64), descriptor hi = 64 << 32 | 1 << 62.
-// Sub-instructions k-outer, then m: (kk 0, i 0), (0, 1) at +8192 B, then k16 steps of +32 B.
+// Sub-instructions k-outer, then m: (kk 0, i 0), (0, 1) at +8192 B, then k16 steps of +32 B;
+// an offset is added to the base descriptor in 16-byte units (+512, +2).
 // CHECK-LABEL: tilus.kernel @matmul_ss(
 // CHECK:         ptx.inst "wgmma.fence.sync.aligned"
 // CHECK-NEXT:    %[[A:.*]] = tilus.shared_addr %{{.*}} : !tilus.shared<128x64xf16, swizzle = 128B> -> i32
 // CHECK-NEXT:    %[[B:.*]] = tilus.shared_addr %{{.*}} : !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B> -> i32
 // CHECK:         arith.constant 4611686293305294848 : i64
 // CHECK:         %[[D0:.*]] = ptx.inst "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" {%{{.*}}}, %{{.*}}, %{{.*}}, 1, 1, 1, 0, 0 {tile_block = array<i64: 0, 2>}
-// CHECK:         arith.constant 8192 : i32
+// CHECK:         arith.constant 512 : i64
 // CHECK:         %[[D1:.*]] = ptx.inst "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" {%[[D0]]}, %{{.*}}, %{{.*}}, 1, 1, 1, 0, 0 {tile_block = array<i64: 1, 2>}
-// CHECK:         arith.constant 32 : i32
+// CHECK:         arith.constant 2 : i64
 // CHECK:         ptx.inst "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" {%[[D1]]}, {{.*}} {tile_block = array<i64: 0, 2>}
 // CHECK-COUNT-5: ptx.inst "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"
 // CHECK:         ptx.inst "wgmma.commit_group.sync.aligned"

@@ -51,12 +51,12 @@ tilus.kernel @mma_tied(%c: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0) -> (
 
 // Two m64 blocks (M = 128, `local(2, 1)` outermost), one k16 step, in a loop carrying the
 // accumulator: instruction (i = 0) takes registers 0..7, (i = 1) registers 8..15 (A + 64 rows x
-// 32 B), both straight
+// 32 B: A's descriptor + 128, in 16-byte units), both straight
 // from the loop's block arguments (no copies), and the loop yields the results.
 // CHECK-LABEL: tilus.kernel @mma_loop(
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A0:[^ ]*]] = {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // CHECK:           %[[E0:.*]]:8 = ptx.inst "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16" {%[[A0]], %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}, %arg{{[0-9]+}}}, {{.*}} {tied = 8 : i64}
-// CHECK-NEXT:      arith.addi %{{.*}}, %c2048_i32 : i32
+// CHECK-NEXT:      arith.addi %{{.*}}, %c128_i64 : i64
 // CHECK:           %[[E1:.*]]:8 = ptx.inst "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16" {%arg{{[0-9]+}}, {{.*}}, 1, 1, 1, 0, 0 {tied = 8 : i64}
 // CHECK:           scf.yield %[[E0]]#0, %[[E0]]#1, %[[E0]]#2, %[[E0]]#3, %[[E0]]#4, %[[E0]]#5, %[[E0]]#6, %[[E0]]#7, %[[E1]]#0, %[[E1]]#1, %[[E1]]#2, %[[E1]]#3, %[[E1]]#4, %[[E1]]#5, %[[E1]]#6, %[[E1]]#7
 // The loop-carried registers are the instructions' own: no copy anywhere in the loop.

@@ -33,7 +33,8 @@ pub(super) trait AsyncBuilder {
     fn shared_addr(&mut self, t: Value) -> Value;
     fn bar_addr(&mut self, bars: Value, idx: Value) -> Value;
     fn special(&mut self, reg: &str) -> Value;
-    /// A 64-bit descriptor `((base + off) >> 4) & 0x3fff | hi`, built as `arith`.
+    /// A 64-bit descriptor `((base + off) >> 4) & 0x3fff | hi`, built as `arith` (for an `off`
+    /// that is a multiple of 16, as `(((base >> 4) & 0x3fff) | hi) + off / 16`).
     fn descriptor(&mut self, base: Value, off: i64, hi: u64) -> Value;
 }
 
@@ -128,11 +129,15 @@ impl AsyncBuilder for OpBuilder<'_> {
     }
     fn descriptor(&mut self, base: Value, off: i64, hi: u64) -> Value {
         let i64t = self.int(64);
-        let a = if off == 0 {
-            base
+        // A 16-byte multiple is added to the descriptor of `base` rather than to the address:
+        // the start field is `addr >> 4` of a shared address below 2^18, so it never carries
+        // into `hi`, and the base descriptor is one value CSE shares between every
+        // instruction of an MMA (one 64-bit add each instead of add, shift, mask, widen, or).
+        let (a, rest) = if off % 16 == 0 {
+            (base, off / 16)
         } else {
             let c = self.cint(32, off);
-            self.bin(IntBinOp::AddI, base, c)
+            (self.bin(IntBinOp::AddI, base, c), 0)
         };
         let c4 = self.cint(32, 4);
         let s = self.bin(IntBinOp::ShRUI, a, c4);
@@ -140,7 +145,13 @@ impl AsyncBuilder for OpBuilder<'_> {
         let s = self.bin(IntBinOp::AndI, s, m);
         let w = ExtUIOp::build(self, s, i64t).out(self.ctx());
         let h = self.cint(64, hi as i64);
-        self.bin(IntBinOp::OrI, w, h)
+        let d = self.bin(IntBinOp::OrI, w, h);
+        if rest == 0 {
+            d
+        } else {
+            let c = self.cint(64, rest);
+            self.bin(IntBinOp::AddI, d, c)
+        }
     }
 }
 
