@@ -44,6 +44,12 @@
 //! shared scratch buffer (store by the source layout, sync, load by the target, sync). The
 //! scratch, also used by reductions across warps, is placed after what `plan-shared-memory`
 //! allocated and `tilus.smem_bytes` grows to cover it.
+//!
+//! **Files.** This file has the pass, the `Lowering` state and the per-op dispatch
+//! (`Lowering::op`); each kind of op is lowered in its own file: `global.rs`, `shared.rs`,
+//! `vector.rs` (vector accesses shared by both), `layout.rs` (gathers and conversions),
+//! `elementwise.rs`, `reduce.rs`, `semaphore.rs`, `tile_inst.rs`, `control.rs` (`scf` with
+//! tiles), and `dot.rs`, `mma.rs`, `wgmma_dot.rs` for `tilus.dot`.
 
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
