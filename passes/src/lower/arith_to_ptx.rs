@@ -26,13 +26,13 @@
 //! (`selp` of ±1 when the remainder is non-zero and its sign agrees / differs with the divisor's).
 //! Vectors, tensors and 8-bit arithmetic are reported as not supported.
 
+use super::build::{before, replace_op, LowerBuilder};
 use crate::{declare_pass, Changed, Pass, Statistics};
-use tilus_dialects::ptx::inst_properties;
-use tilus_dialects::ptx::InstOp;
-use tilus_ir::rewrite::{float_bits, int_bits, Rewriter};
+use tilus_dialects::arith::ArithOpKind;
+use tilus_ir::rewrite::{float_bits, int_bits};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::types::FloatKind;
-use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpId, Type, TypeKind, Value};
+use tilus_ir::{Attr, AttrKind, Context, Diagnostic, OpBuilder, OpId, Type, TypeKind, Value};
 
 declare_pass! {
     /// The pass. It has no options.
@@ -63,20 +63,17 @@ impl Pass for ArithToPtx {
     ) -> Result<Changed, Vec<Diagnostic>> {
         let mut ops = Vec::new();
         ctx.walk(op, &mut |o| {
-            if tilus_dialects::arith::ArithOpKind::classify(ctx, o).is_some() {
-                ops.push(o);
+            if let Some(kind) = ArithOpKind::classify(ctx, o) {
+                ops.push((o, kind));
             }
         });
         let mut errors = Vec::new();
         let mut n = 0u64;
-        for o in ops {
-            let mut rw = Rewriter::new(ctx);
-            rw.set_insertion_point_before(o);
-            let loc = rw.ctx().op(o).loc;
-            let mut b = Builder { rw, loc };
-            match lower(&mut b, o) {
+        for (o, kind) in ops {
+            let mut b = before(ctx, o);
+            match lower(&mut b, o, kind) {
                 Ok(v) => {
-                    b.rw.replace_op(o, &[v]);
+                    replace_op(&mut b, o, &[v]);
                     n += 1;
                 }
                 Err(msg) => errors.push(Diagnostic::op(
@@ -93,37 +90,10 @@ impl Pass for ArithToPtx {
     }
 }
 
-struct Builder<'a> {
-    rw: Rewriter<'a>,
-    loc: Attr,
-}
-
-impl Builder<'_> {
-    fn ctx(&self) -> &Context {
-        self.rw.ctx()
-    }
-    /// `ptx.inst opcode` with a form (`$N` for `args[N]`) and one result of type `ty`.
-    fn inst_form(&mut self, opcode: &str, form: &str, args: &[Value], ty: Type) -> Value {
-        let props = inst_properties(self.rw.ctx_mut(), opcode, Some(form), args.len(), None);
-        let o = self
-            .rw
-            .build(InstOp::DEF.name, args.to_vec(), vec![ty], props, self.loc);
-        self.rw.ctx().results(o)[0]
-    }
-    /// `ptx.inst opcode args...` with one result of type `ty`.
-    fn inst(&mut self, opcode: &str, args: &[Value], ty: Type) -> Value {
-        let form = tilus_dialects::ptx::default_form(args.len());
-        self.inst_form(opcode, &form, args, ty)
-    }
-    fn i1(&mut self) -> Type {
-        self.rw.ctx_mut().int_type(1)
-    }
-    fn int(&mut self, w: u32) -> Type {
-        self.rw.ctx_mut().int_type(w)
-    }
-    fn f32(&mut self) -> Type {
-        self.rw.ctx_mut().float_type(FloatKind::F32)
-    }
+/// `ptx.inst opcode` with a form (`$N` for `args[N]`) and one result of type `ty` (every
+/// instruction this pass makes has one destination register).
+fn inst_form(b: &mut OpBuilder<'_>, opcode: &str, form: &str, args: &[Value], ty: Type) -> Value {
+    b.inst(opcode, form, args, &[ty], None)[0]
 }
 
 /// A scalar type as PTX sees it.
@@ -257,21 +227,20 @@ fn immediate(ctx: &Context, a: Attr, s: Scalar) -> Result<String, String> {
     }
 }
 
-/// The converted value of `o` (its one result).
-fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
+/// The converted value of `o` (its one result), an op of kind `kind`.
+fn lower(b: &mut OpBuilder<'_>, o: OpId, kind: ArithOpKind) -> Result<Value, String> {
+    use ArithOpKind as K;
     let ctx = b.ctx();
-    let name = ctx.op_name_str(o).to_string();
     let ops = ctx.operands(o).to_vec();
     let rt = ctx.value_type(ctx.results(o)[0]);
     let rs = scalar(ctx, rt)?;
-    let short = name.trim_start_matches("arith.");
-    match short {
-        "constant" => {
+    match kind {
+        K::Constant(_) => {
             let a = ctx.get_prop(o, "value").ok_or("no value")?;
             if let (Scalar::Int(1), Some((bits, _))) = (rs, int_bits(ctx, a)) {
                 // A predicate constant: compare two immediates.
                 let v = if bits & 1 == 1 { "1" } else { "0" };
-                return Ok(b.inst_form("setp.ne.u32", &format!("{v}, 0"), &[], rt));
+                return Ok(inst_form(b, "setp.ne.u32", &format!("{v}, 0"), &[], rt));
             }
             let imm = immediate(ctx, a, rs)?;
             let opcode = match rs {
@@ -282,45 +251,64 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
                 Scalar::Float(FloatKind::F64) => "mov.f64",
                 Scalar::Float(_) => "mov.b16",
             };
-            Ok(b.inst_form(opcode, &imm, &[], rt))
+            Ok(inst_form(b, opcode, &imm, &[], rt))
         }
-        "addi" | "subi" | "muli" | "divsi" | "divui" | "remsi" | "remui" | "andi" | "ori"
-        | "xori" | "maxsi" | "minsi" | "maxui" | "minui" => {
+        K::AddI(_)
+        | K::SubI(_)
+        | K::MulI(_)
+        | K::DivSI(_)
+        | K::DivUI(_)
+        | K::RemSI(_)
+        | K::RemUI(_)
+        | K::AndI(_)
+        | K::OrI(_)
+        | K::XOrI(_)
+        | K::MaxSI(_)
+        | K::MinSI(_)
+        | K::MaxUI(_)
+        | K::MinUI(_) => {
             let Scalar::Int(w) = rs else {
                 return Err("expected integers".into());
             };
             if w == 1 {
-                let op = match short {
-                    "addi" | "subi" | "xori" => "xor.pred",
-                    "muli" | "andi" | "minui" | "maxsi" => "and.pred",
-                    "ori" | "maxui" | "minsi" => "or.pred",
+                let op = match kind {
+                    K::AddI(_) | K::SubI(_) | K::XOrI(_) => "xor.pred",
+                    K::MulI(_) | K::AndI(_) | K::MinUI(_) | K::MaxSI(_) => "and.pred",
+                    K::OrI(_) | K::MaxUI(_) | K::MinSI(_) => "or.pred",
                     _ => return Err("i1 division is not supported".into()),
                 };
-                return Ok(b.inst(op, &ops, rt));
+                return Ok(b.inst1(op, &ops, rt));
             }
-            if w == 8 && matches!(short, "andi" | "ori" | "xori") {
-                return Ok(b.inst(&format!("{}.b16", &short[..short.len() - 1]), &ops, rt));
+            // Bitwise ops on i8 run on the 16-bit register that holds it.
+            let bitwise = match kind {
+                K::AndI(_) => Some("and"),
+                K::OrI(_) => Some("or"),
+                K::XOrI(_) => Some("xor"),
+                _ => None,
+            };
+            if let (8, Some(op)) = (w, bitwise) {
+                return Ok(b.inst1(&format!("{op}.b16"), &ops, rt));
             }
             let w = arith_width(w)?;
-            let opcode = match short {
-                "addi" => format!("add.s{w}"),
-                "subi" => format!("sub.s{w}"),
-                "muli" => format!("mul.lo.s{w}"),
-                "divsi" => format!("div.s{w}"),
-                "divui" => format!("div.u{w}"),
-                "remsi" => format!("rem.s{w}"),
-                "remui" => format!("rem.u{w}"),
-                "andi" => format!("and.b{w}"),
-                "ori" => format!("or.b{w}"),
-                "xori" => format!("xor.b{w}"),
-                "maxsi" => format!("max.s{w}"),
-                "minsi" => format!("min.s{w}"),
-                "maxui" => format!("max.u{w}"),
+            let opcode = match kind {
+                K::AddI(_) => format!("add.s{w}"),
+                K::SubI(_) => format!("sub.s{w}"),
+                K::MulI(_) => format!("mul.lo.s{w}"),
+                K::DivSI(_) => format!("div.s{w}"),
+                K::DivUI(_) => format!("div.u{w}"),
+                K::RemSI(_) => format!("rem.s{w}"),
+                K::RemUI(_) => format!("rem.u{w}"),
+                K::AndI(_) => format!("and.b{w}"),
+                K::OrI(_) => format!("or.b{w}"),
+                K::XOrI(_) => format!("xor.b{w}"),
+                K::MaxSI(_) => format!("max.s{w}"),
+                K::MinSI(_) => format!("min.s{w}"),
+                K::MaxUI(_) => format!("max.u{w}"),
                 _ => format!("min.u{w}"),
             };
-            Ok(b.inst(&opcode, &ops, rt))
+            Ok(b.inst1(&opcode, &ops, rt))
         }
-        "shli" | "shrsi" | "shrui" => {
+        K::ShLI(_) | K::ShRSI(_) | K::ShRUI(_) => {
             let Scalar::Int(w) = rs else {
                 return Err("expected integers".into());
             };
@@ -328,17 +316,17 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             let amount = if w == 32 {
                 ops[1]
             } else {
-                let u32t = b.int(32);
-                b.inst(&format!("cvt.u32.u{w}"), &[ops[1]], u32t)
+                let u32t = b.i32();
+                b.inst1(&format!("cvt.u32.u{w}"), &[ops[1]], u32t)
             };
-            let opcode = match short {
-                "shli" => format!("shl.b{w}"),
-                "shrsi" => format!("shr.s{w}"),
+            let opcode = match kind {
+                K::ShLI(_) => format!("shl.b{w}"),
+                K::ShRSI(_) => format!("shr.s{w}"),
                 _ => format!("shr.u{w}"),
             };
-            Ok(b.inst(&opcode, &[ops[0], amount], rt))
+            Ok(b.inst1(&opcode, &[ops[0], amount], rt))
         }
-        "ceildivsi" | "floordivsi" => {
+        K::CeilDivSI(_) | K::FloorDivSI(_) => {
             // q = a / b (truncating), r = a % b; ceil adds 1 when r != 0 and r, b have the same
             // sign, floor subtracts 1 when they differ.
             let Scalar::Int(w) = rs else {
@@ -348,64 +336,72 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
                 return Err("i1 division is not supported".into());
             }
             let w = arith_width(w)?;
-            let q = b.inst(&format!("div.s{w}"), &ops, rt);
-            let r = b.inst(&format!("rem.s{w}"), &ops, rt);
-            let x = b.inst(&format!("xor.b{w}"), &[r, ops[1]], rt);
+            let q = b.inst1(&format!("div.s{w}"), &ops, rt);
+            let r = b.inst1(&format!("rem.s{w}"), &ops, rt);
+            let x = b.inst1(&format!("xor.b{w}"), &[r, ops[1]], rt);
             let i1 = b.i1();
-            let nz = b.inst_form(&format!("setp.ne.s{w}"), "$0, 0", &[r], i1);
-            let cmp = if short == "ceildivsi" { "ge" } else { "lt" };
-            let sg = b.inst_form(&format!("setp.{cmp}.s{w}"), "$0, 0", &[x], i1);
-            let p = b.inst("and.pred", &[nz, sg], i1);
-            let adj = if short == "ceildivsi" { "1" } else { "-1" };
-            let d = b.inst_form(&format!("selp.s{w}"), &format!("{adj}, 0, $0"), &[p], rt);
-            Ok(b.inst(&format!("add.s{w}"), &[q, d], rt))
+            let nz = inst_form(b, &format!("setp.ne.s{w}"), "$0, 0", &[r], i1);
+            let ceil = matches!(kind, K::CeilDivSI(_));
+            let cmp = if ceil { "ge" } else { "lt" };
+            let sg = inst_form(b, &format!("setp.{cmp}.s{w}"), "$0, 0", &[x], i1);
+            let p = b.inst1("and.pred", &[nz, sg], i1);
+            let adj = if ceil { "1" } else { "-1" };
+            let d = inst_form(b, &format!("selp.s{w}"), &format!("{adj}, 0, $0"), &[p], rt);
+            Ok(b.inst1(&format!("add.s{w}"), &[q, d], rt))
         }
-        "addf" | "subf" | "mulf" => {
+        K::AddF(_) | K::SubF(_) | K::MulF(_) => {
             let Scalar::Float(k) = rs else {
                 return Err("expected floats".into());
             };
             let rnd = if contracts(ctx, o) { "" } else { ".rn" };
-            let base = &short[..3];
-            let base = if base == "mul" { "mul" } else { base };
-            Ok(b.inst(&format!("{base}{rnd}.{}", fsuffix(k)), &ops, rt))
+            let base = match kind {
+                K::AddF(_) => "add",
+                K::SubF(_) => "sub",
+                _ => "mul",
+            };
+            Ok(b.inst1(&format!("{base}{rnd}.{}", fsuffix(k)), &ops, rt))
         }
-        "divf" => {
+        K::DivF(_) => {
             let Scalar::Float(k) = rs else {
                 return Err("expected floats".into());
             };
             match k {
                 FloatKind::F32 | FloatKind::F64 => {
-                    Ok(b.inst(&format!("div.rn.{}", fsuffix(k)), &ops, rt))
+                    Ok(b.inst1(&format!("div.rn.{}", fsuffix(k)), &ops, rt))
                 }
                 _ => {
                     let f32t = b.f32();
                     let s = fsuffix(k);
-                    let x = b.inst(&format!("cvt.f32.{s}"), &[ops[0]], f32t);
-                    let y = b.inst(&format!("cvt.f32.{s}"), &[ops[1]], f32t);
-                    let q = b.inst("div.rn.f32", &[x, y], f32t);
-                    Ok(b.inst(&format!("cvt.rn.{s}.f32"), &[q], rt))
+                    let x = b.inst1(&format!("cvt.f32.{s}"), &[ops[0]], f32t);
+                    let y = b.inst1(&format!("cvt.f32.{s}"), &[ops[1]], f32t);
+                    let q = b.inst1("div.rn.f32", &[x, y], f32t);
+                    Ok(b.inst1(&format!("cvt.rn.{s}.f32"), &[q], rt))
                 }
             }
         }
-        "maximumf" | "minimumf" => {
+        K::MaximumF(_) | K::MinimumF(_) => {
             let Scalar::Float(k) = rs else {
                 return Err("expected floats".into());
             };
-            let m = &short[..3];
+            let m = if matches!(kind, K::MaximumF(_)) {
+                "max"
+            } else {
+                "min"
+            };
             let opcode = if k == FloatKind::F64 {
                 format!("{m}.f64")
             } else {
                 format!("{m}.NaN.{}", fsuffix(k))
             };
-            Ok(b.inst(&opcode, &ops, rt))
+            Ok(b.inst1(&opcode, &ops, rt))
         }
-        "negf" => {
+        K::NegF(_) => {
             let Scalar::Float(k) = rs else {
                 return Err("expected floats".into());
             };
-            Ok(b.inst(&format!("neg.{}", fsuffix(k)), &ops, rt))
+            Ok(b.inst1(&format!("neg.{}", fsuffix(k)), &ops, rt))
         }
-        "cmpi" => {
+        K::CmpI(_) => {
             let ot = scalar(ctx, ctx.value_type(ops[0]))?;
             let Scalar::Int(w) = ot else {
                 return Err("expected integers".into());
@@ -414,32 +410,32 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             let (cmp, sign) = *CMPI.get(p).ok_or("bad predicate")?;
             if w == 1 {
                 return match cmp {
-                    "ne" => Ok(b.inst("xor.pred", &ops, rt)),
+                    "ne" => Ok(b.inst1("xor.pred", &ops, rt)),
                     "eq" => {
-                        let x = b.inst("xor.pred", &ops, rt);
-                        Ok(b.inst("not.pred", &[x], rt))
+                        let x = b.inst1("xor.pred", &ops, rt);
+                        Ok(b.inst1("not.pred", &[x], rt))
                     }
                     _ => Err("ordered comparison of i1 is not supported".into()),
                 };
             }
             let w = arith_width(w)?;
-            Ok(b.inst(&format!("setp.{cmp}.{sign}{w}"), &ops, rt))
+            Ok(b.inst1(&format!("setp.{cmp}.{sign}{w}"), &ops, rt))
         }
-        "cmpf" => {
+        K::CmpF(_) => {
             let ot = scalar(ctx, ctx.value_type(ops[0]))?;
             let Scalar::Float(k) = ot else {
                 return Err("expected floats".into());
             };
             let p = pred_index(ctx, o)?;
             match CMPF.get(p).ok_or("bad predicate")? {
-                Some(cmp) => Ok(b.inst(&format!("setp.{cmp}.{}", fsuffix(k)), &ops, rt)),
+                Some(cmp) => Ok(b.inst1(&format!("setp.{cmp}.{}", fsuffix(k)), &ops, rt)),
                 None => {
                     let v = if p == 15 { "1" } else { "0" };
-                    Ok(b.inst_form("setp.ne.u32", &format!("{v}, 0"), &[], rt))
+                    Ok(inst_form(b, "setp.ne.u32", &format!("{v}, 0"), &[], rt))
                 }
             }
         }
-        "select" => {
+        K::Select(_) => {
             let (c, t, f) = (ops[0], ops[1], ops[2]);
             if matches!(ctx.type_kind(ctx.value_type(c)), TypeKind::Vector { .. }) {
                 return Err("vector conditions are not supported".into());
@@ -447,10 +443,10 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             let opcode = match rs {
                 Scalar::Int(1) => {
                     let i1 = b.i1();
-                    let x = b.inst("and.pred", &[c, t], i1);
-                    let nc = b.inst("not.pred", &[c], i1);
-                    let y = b.inst("and.pred", &[nc, f], i1);
-                    return Ok(b.inst("or.pred", &[x, y], rt));
+                    let x = b.inst1("and.pred", &[c, t], i1);
+                    let nc = b.inst1("not.pred", &[c], i1);
+                    let y = b.inst1("and.pred", &[nc, f], i1);
+                    return Ok(b.inst1("or.pred", &[x, y], rt));
                 }
                 Scalar::Int(8 | 16) => "selp.b16".to_string(),
                 Scalar::Int(w) => format!("selp.b{w}"),
@@ -458,19 +454,19 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
                 Scalar::Float(FloatKind::F64) => "selp.f64".into(),
                 Scalar::Float(_) => "selp.b16".into(),
             };
-            Ok(b.inst_form(&opcode, "$0, $1, $2", &[t, f, c], rt))
+            Ok(inst_form(b, &opcode, "$0, $1, $2", &[t, f, c], rt))
         }
-        "extsi" | "extui" | "trunci" | "index_cast" | "index_castui" => {
+        K::ExtSI(_) | K::ExtUI(_) | K::TruncI(_) | K::IndexCast(_) | K::IndexCastUI(_) => {
             let Scalar::Int(ws) = scalar(ctx, ctx.value_type(ops[0]))? else {
                 return Err("expected integers".into());
             };
             let Scalar::Int(wd) = rs else {
                 return Err("expected integers".into());
             };
-            let signed = matches!(short, "extsi" | "index_cast");
+            let signed = matches!(kind, K::ExtSI(_) | K::IndexCast(_));
             int_cast(b, ops[0], ws, wd, signed, rt)
         }
-        "sitofp" | "uitofp" => {
+        K::SIToFP(_) | K::UIToFP(_) => {
             let Scalar::Int(ws) = scalar(ctx, ctx.value_type(ops[0]))? else {
                 return Err("expected integers".into());
             };
@@ -480,10 +476,14 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             if ws == 1 {
                 return Err("conversion from i1 is not supported (extend it first)".into());
             }
-            let s = if short == "sitofp" { "s" } else { "u" };
-            Ok(b.inst(&format!("cvt.rn.{}.{s}{ws}", fsuffix(k)), &ops, rt))
+            let s = if matches!(kind, K::SIToFP(_)) {
+                "s"
+            } else {
+                "u"
+            };
+            Ok(b.inst1(&format!("cvt.rn.{}.{s}{ws}", fsuffix(k)), &ops, rt))
         }
-        "fptosi" | "fptoui" => {
+        K::FPToSI(_) | K::FPToUI(_) => {
             let Scalar::Float(k) = scalar(ctx, ctx.value_type(ops[0]))? else {
                 return Err("expected floats".into());
             };
@@ -493,10 +493,14 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             if wd == 1 {
                 return Err("conversion to i1 is not supported".into());
             }
-            let s = if short == "fptosi" { "s" } else { "u" };
-            Ok(b.inst(&format!("cvt.rzi.{s}{wd}.{}", fsuffix(k)), &ops, rt))
+            let s = if matches!(kind, K::FPToSI(_)) {
+                "s"
+            } else {
+                "u"
+            };
+            Ok(b.inst1(&format!("cvt.rzi.{s}{wd}.{}", fsuffix(k)), &ops, rt))
         }
-        "extf" | "truncf" => {
+        K::ExtF(_) | K::TruncF(_) => {
             let Scalar::Float(ks) = scalar(ctx, ctx.value_type(ops[0]))? else {
                 return Err("expected floats".into());
             };
@@ -509,7 +513,7 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
                 ""
             };
             if ks == kd {
-                return Ok(b.inst(
+                return Ok(b.inst1(
                     &format!(
                         "mov.{}",
                         if fbits(ks) == 16 {
@@ -525,32 +529,40 @@ fn lower(b: &mut Builder<'_>, o: OpId) -> Result<Value, String> {
             if fbits(kd) == 16 && fbits(ks) == 16 {
                 // f16 <-> bf16: through f32.
                 let f32t = b.f32();
-                let x = b.inst(&format!("cvt.f32.{}", fsuffix(ks)), &ops, f32t);
-                return Ok(b.inst(&format!("cvt.rn.{}.f32", fsuffix(kd)), &[x], rt));
+                let x = b.inst1(&format!("cvt.f32.{}", fsuffix(ks)), &ops, f32t);
+                return Ok(b.inst1(&format!("cvt.rn.{}.f32", fsuffix(kd)), &[x], rt));
             }
-            Ok(b.inst(
+            Ok(b.inst1(
                 &format!("cvt{rnd}.{}.{}", fsuffix(kd), fsuffix(ks)),
                 &ops,
                 rt,
             ))
         }
-        "bitcast" => {
+        K::Bitcast(_) => {
             let bits = match rs {
                 Scalar::Int(w) => w,
                 Scalar::Float(k) => fbits(k),
             };
             if bits == 1 {
-                return Ok(b.inst("mov.pred", &ops, rt));
+                return Ok(b.inst1("mov.pred", &ops, rt));
             }
-            Ok(b.inst(&format!("mov.b{}", bits.max(16)), &ops, rt))
+            Ok(b.inst1(&format!("mov.b{}", bits.max(16)), &ops, rt))
         }
-        _ => Err("no PTX lowering for this op".into()),
+        K::CeilDivUI(_)
+        | K::AddUIExtended(_)
+        | K::MulSIExtended(_)
+        | K::MulUIExtended(_)
+        | K::MaxNumF(_)
+        | K::MinNumF(_)
+        | K::RemF(_)
+        | K::ScalingExtF(_)
+        | K::ScalingTruncF(_) => Err("no PTX lowering for this op".into()),
     }
 }
 
 /// An integer width change (or a move), `signed` choosing sign extension.
 fn int_cast(
-    b: &mut Builder<'_>,
+    b: &mut OpBuilder<'_>,
     x: Value,
     ws: u32,
     wd: u32,
@@ -558,13 +570,14 @@ fn int_cast(
     rt: Type,
 ) -> Result<Value, String> {
     if ws == 1 && wd == 1 {
-        return Ok(b.inst("mov.pred", &[x], rt));
+        return Ok(b.inst1("mov.pred", &[x], rt));
     }
     if ws == 1 {
         let wd2 = wd.max(16);
         let (t, f) = if signed { ("-1", "0") } else { ("1", "0") };
         let s = if signed { "s" } else { "u" };
-        return Ok(b.inst_form(
+        return Ok(inst_form(
+            b,
             &format!("selp.{s}{wd2}"),
             &format!("{t}, {f}, $0"),
             &[x],
@@ -574,8 +587,14 @@ fn int_cast(
     if wd == 1 {
         let ws2 = ws.max(16);
         let xt = b.ctx().value_type(x);
-        let bit = b.inst_form(&format!("and.b{ws2}"), "$0, 1", &[x], xt);
-        return Ok(b.inst_form(&format!("setp.ne.b{ws2}"), "$0, 0", &[bit], rt));
+        let bit = inst_form(b, &format!("and.b{ws2}"), "$0, 1", &[x], xt);
+        return Ok(inst_form(
+            b,
+            &format!("setp.ne.b{ws2}"),
+            "$0, 0",
+            &[bit],
+            rt,
+        ));
     }
     let (rs, rd) = (ws.max(16), wd.max(16));
     if rs == rd {
@@ -583,9 +602,9 @@ fn int_cast(
         // the low bits when narrowing from a wider logical type is not involved.
         if ws < wd && ws == 8 {
             let s = if signed { "s" } else { "u" };
-            return Ok(b.inst(&format!("cvt.{s}16.{s}8"), &[x], rt));
+            return Ok(b.inst1(&format!("cvt.{s}16.{s}8"), &[x], rt));
         }
-        return Ok(b.inst(&format!("mov.b{rd}"), &[x], rt));
+        return Ok(b.inst1(&format!("mov.b{rd}"), &[x], rt));
     }
     let opcode = if wd > ws {
         let s = if signed { "s" } else { "u" };
@@ -593,5 +612,5 @@ fn int_cast(
     } else {
         format!("cvt.u{rd}.u{rs}")
     };
-    Ok(b.inst(&opcode, &[x], rt))
+    Ok(b.inst1(&opcode, &[x], rt))
 }

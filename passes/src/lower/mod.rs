@@ -1,4 +1,5 @@
-//! Lowerings toward PTX, one pass per file:
+//! Lowerings toward PTX, one pass per file (the two large ones, `tiles` and `async_to_ptx`, are
+//! folders with one file per concern):
 //!
 //! - [`scf_to_cf`] (`convert-scf-to-cf`): structured control flow to blocks and branches;
 //! - [`arith_to_ptx`] (`convert-arith-to-ptx`): scalar `arith` ops to `ptx.inst`;

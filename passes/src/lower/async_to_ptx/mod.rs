@@ -42,6 +42,11 @@
 //! `tilus.kernel` (its `blocks` map gains a dimension) and an entry in the kernel's
 //! `tilus.tensor_maps` attribute, which says how the host builds it with
 //! `cuTensorMapEncodeTiled` (format in `docs/design/lowering.md`).
+//!
+//! **Files.** This file has the pass, the kernel walk and the per-op dispatch (`lower_op`, where
+//! the one-instruction fences and commit/wait groups are lowered inline); the op families have
+//! theirs: `mbarrier.rs`, `tma.rs`, `wgmma.rs`, `tcgen05.rs`, with `descriptor.rs` (encodings
+//! shared by wgmma and tcgen05) and `builder.rs` (the IR-building shorthands).
 
 use super::build::{before, run_on_kernels};
 use crate::{declare_pass, Changed, Pass, Statistics};

@@ -3,8 +3,89 @@
 
 use super::*;
 
+/// The element-wise binary tile ops (`tilus.add` ... `tilus.where`), as `lower-tiles` builds
+/// them per register; reductions combine partials with `Add`, `Maximum` and `Minimum`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Binary {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Maximum,
+    Minimum,
+    Cmp,
+    Where,
+}
+
+/// The unary tile ops (`tilus.exp` ... `tilus.cast`): the math functions, negation, absolute
+/// value and the element-type conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unary {
+    Exp,
+    Exp2,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Tanh,
+    Neg,
+    Abs,
+    Cast,
+}
+
+impl Binary {
+    /// The binary op a tilus op kind is, if it is one.
+    pub(super) fn of(k: &TilusOpKind) -> Option<Binary> {
+        use TilusOpKind as K;
+        Some(match k {
+            K::Add(_) => Binary::Add,
+            K::Sub(_) => Binary::Sub,
+            K::Mul(_) => Binary::Mul,
+            K::Div(_) => Binary::Div,
+            K::Mod(_) => Binary::Mod,
+            K::Maximum(_) => Binary::Maximum,
+            K::Minimum(_) => Binary::Minimum,
+            K::Cmp(_) => Binary::Cmp,
+            K::Where(_) => Binary::Where,
+            _ => return None,
+        })
+    }
+}
+
+impl Unary {
+    /// The unary op a tilus op kind is, if it is one.
+    pub(super) fn of(k: &TilusOpKind) -> Option<Unary> {
+        use TilusOpKind as K;
+        Some(match k {
+            K::Exp(_) => Unary::Exp,
+            K::Exp2(_) => Unary::Exp2,
+            K::Log(_) => Unary::Log,
+            K::Sqrt(_) => Unary::Sqrt,
+            K::Rsqrt(_) => Unary::Rsqrt,
+            K::Tanh(_) => Unary::Tanh,
+            K::Neg(_) => Unary::Neg,
+            K::Abs(_) => Unary::Abs,
+            K::Cast(_) => Unary::Cast,
+            _ => return None,
+        })
+    }
+}
+
+/// Messages name the op as it is written without its `tilus.` prefix (`maximum`, `exp2`).
+impl std::fmt::Display for Binary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", format!("{self:?}").to_lowercase())
+    }
+}
+
+impl std::fmt::Display for Unary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", format!("{self:?}").to_lowercase())
+    }
+}
+
 impl Lowering {
-    pub(super) fn elementwise(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+    pub(super) fn elementwise(&mut self, ctx: &mut Context, o: OpId, kind: Binary) -> R<()> {
         let r = ctx.results(o)[0];
         let lt = Self::result_layout(ctx, o, r)?;
         let args = ctx.operands(o).to_vec();
@@ -27,7 +108,7 @@ impl Lowering {
         Ok(())
     }
 
-    pub(super) fn unary(&mut self, ctx: &mut Context, o: OpId, kind: &str) -> R<()> {
+    pub(super) fn unary(&mut self, ctx: &mut Context, o: OpId, kind: Unary) -> R<()> {
         let r = ctx.results(o)[0];
         let x = ctx.operands(o)[0];
         let src = ty_of(ctx, x).ok_or("bad type")?.dtype;
@@ -41,7 +122,7 @@ impl Lowering {
         let before_o = ctx.prev_op(o);
         let mut b = before(ctx, o);
         let vals = map_cached(ins, |&v| {
-            if kind == "cast" {
+            if kind == Unary::Cast {
                 scalar_cast(&mut b, v, src, dst)
             } else {
                 scalar_unary(&mut b, kind, v, src)
@@ -70,10 +151,10 @@ fn float_kind(d: DType) -> Option<FloatKind> {
     })
 }
 
-/// One element of a binary op (`kind` is the tilus op name without `tilus.`).
+/// One element of a binary op.
 pub(super) fn scalar_binary(
     b: &mut OpBuilder<'_>,
-    kind: &str,
+    kind: Binary,
     a: &[Value],
     dt: DType,
     pred: i64,
@@ -91,57 +172,57 @@ pub(super) fn scalar_binary(
         F(FloatBinOp),
     }
     let op = match (kind, float) {
-        ("add", true) => Bin::F(FloatBinOp::AddF),
-        ("add", false) => Bin::I(IntBinOp::AddI),
-        ("sub", true) => Bin::F(FloatBinOp::SubF),
-        ("sub", false) => Bin::I(IntBinOp::SubI),
-        ("mul", true) => Bin::F(FloatBinOp::MulF),
-        ("mul", false) => Bin::I(IntBinOp::MulI),
-        ("div", true) => Bin::F(FloatBinOp::DivF),
-        ("div", false) => {
+        (Binary::Add, true) => Bin::F(FloatBinOp::AddF),
+        (Binary::Add, false) => Bin::I(IntBinOp::AddI),
+        (Binary::Sub, true) => Bin::F(FloatBinOp::SubF),
+        (Binary::Sub, false) => Bin::I(IntBinOp::SubI),
+        (Binary::Mul, true) => Bin::F(FloatBinOp::MulF),
+        (Binary::Mul, false) => Bin::I(IntBinOp::MulI),
+        (Binary::Div, true) => Bin::F(FloatBinOp::DivF),
+        (Binary::Div, false) => {
             if unsigned {
                 Bin::I(IntBinOp::DivUI)
             } else {
                 Bin::I(IntBinOp::DivSI)
             }
         }
-        ("mod", false) => {
+        (Binary::Mod, false) => {
             if unsigned {
                 Bin::I(IntBinOp::RemUI)
             } else {
                 Bin::I(IntBinOp::RemSI)
             }
         }
-        ("maximum", true) => Bin::F(FloatBinOp::MaximumF),
-        ("maximum", false) => {
+        (Binary::Maximum, true) => Bin::F(FloatBinOp::MaximumF),
+        (Binary::Maximum, false) => {
             if unsigned {
                 Bin::I(IntBinOp::MaxUI)
             } else {
                 Bin::I(IntBinOp::MaxSI)
             }
         }
-        ("minimum", true) => Bin::F(FloatBinOp::MinimumF),
-        ("minimum", false) => {
+        (Binary::Minimum, true) => Bin::F(FloatBinOp::MinimumF),
+        (Binary::Minimum, false) => {
             if unsigned {
                 Bin::I(IntBinOp::MinUI)
             } else {
                 Bin::I(IntBinOp::MinSI)
             }
         }
-        ("where", _) => return Ok(b.select(a[0], a[1], a[2])),
-        ("cmp", true) => {
+        (Binary::Where, _) => return Ok(b.select(a[0], a[1], a[2])),
+        (Binary::Cmp, true) => {
             use CmpFPredicate as P;
             let p = [P::Oeq, P::Une, P::Olt, P::Ole, P::Ogt, P::Oge][pred.clamp(0, 5) as usize];
             return Ok(b.cmpf(p, a[0], a[1]));
         }
-        ("cmp", false) => {
+        (Binary::Cmp, false) => {
             use CmpIPredicate as P;
             let s = [P::Eq, P::Ne, P::Slt, P::Sle, P::Sgt, P::Sge];
             let u = [P::Eq, P::Ne, P::Ult, P::Ule, P::Ugt, P::Uge];
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
-        _ => {
+        (Binary::Mod, true) => {
             return Err(format!(
                 "element-wise '{kind}' on {} is not lowered",
                 dt.name()
@@ -178,17 +259,17 @@ fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
     b.cfloat_bits(t, x.to_bits() as u128)
 }
 
-fn scalar_unary(b: &mut OpBuilder<'_>, kind: &str, v: Value, dt: DType) -> R<Value> {
+fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Value> {
     let float = float_kind(dt).is_some();
-    if matches!(kind, "neg" | "abs") {
+    if matches!(kind, Unary::Neg | Unary::Abs) {
         let ty = b.ctx().value_type(v);
         return Ok(match (kind, float) {
-            ("neg", true) => NegFOp::build(b, v, ty, None).result(b.ctx()),
-            ("neg", false) => {
+            (Unary::Neg, true) => NegFOp::build(b, v, ty, None).result(b.ctx()),
+            (Unary::Neg, false) => {
                 let z = b.cint(ty, 0);
                 b.int_op(IntBinOp::SubI, z, v)
             }
-            ("abs", true) => {
+            (Unary::Abs, true) => {
                 let s = match dt {
                     DType::F64 => "abs.f64",
                     DType::F32 => "abs.f32",
@@ -206,23 +287,22 @@ fn scalar_unary(b: &mut OpBuilder<'_>, kind: &str, v: Value, dt: DType) -> R<Val
     if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
         return Err(format!("'{kind}' on {} is not lowered", dt.name()));
     }
-    let kind = kind.to_string();
     Ok(via_f32(b, v, dt, |b, x| {
         let f = b.f32();
-        match kind.as_str() {
-            "exp" => {
+        match kind {
+            Unary::Exp => {
                 let c = cf32(b, std::f32::consts::LOG2_E);
                 let y = b.float_op(FloatBinOp::MulF, x, c);
                 b.inst1("ex2.approx.ftz.f32", &[y], f)
             }
-            "exp2" => b.inst1("ex2.approx.ftz.f32", &[x], f),
-            "log" => {
+            Unary::Exp2 => b.inst1("ex2.approx.ftz.f32", &[x], f),
+            Unary::Log => {
                 let y = b.inst1("lg2.approx.ftz.f32", &[x], f);
                 let c = cf32(b, std::f32::consts::LN_2);
                 b.float_op(FloatBinOp::MulF, y, c)
             }
-            "sqrt" => b.inst1("sqrt.rn.f32", &[x], f),
-            "rsqrt" => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
+            Unary::Sqrt => b.inst1("sqrt.rn.f32", &[x], f),
+            Unary::Rsqrt => b.inst1("rsqrt.approx.ftz.f32", &[x], f),
             _ => b.inst1("tanh.approx.f32", &[x], f),
         }
     }))

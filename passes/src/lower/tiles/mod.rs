@@ -44,6 +44,12 @@
 //! shared scratch buffer (store by the source layout, sync, load by the target, sync). The
 //! scratch, also used by reductions across warps, is placed after what `plan-shared-memory`
 //! allocated and `tilus.smem_bytes` grows to cover it.
+//!
+//! **Files.** This file has the pass, the `Lowering` state and the per-op dispatch
+//! (`Lowering::op`); each kind of op is lowered in its own file: `global.rs`, `shared.rs`,
+//! `vector.rs` (vector accesses shared by both), `layout.rs` (gathers and conversions),
+//! `elementwise.rs`, `reduce.rs`, `semaphore.rs`, `tile_inst.rs`, `control.rs` (`scf` with
+//! tiles), and `dot.rs`, `mma.rs`, `wgmma_dot.rs` for `tilus.dot`.
 
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
@@ -589,9 +595,18 @@ impl Lowering {
 
     /// Lowers one tilus op; `Ok(true)` when it is to be erased.
     fn op(&mut self, ctx: &mut Context, o: OpId, name: &str) -> R<bool> {
-        let short = &name[name.find('.').map(|i| i + 1).unwrap_or(0)..];
         use TilusOpKind as K;
         let kind = K::classify(ctx, o);
+        if let Some(k) = &kind {
+            if let Some(bin) = Binary::of(k) {
+                self.elementwise(ctx, o, bin)?;
+                return Ok(true);
+            }
+            if let Some(un) = Unary::of(k) {
+                self.unary(ctx, o, un)?;
+                return Ok(true);
+            }
+        }
         match kind {
             Some(K::GlobalView(_)) => {
                 self.global_view(ctx, o)?;
@@ -634,24 +649,12 @@ impl Lowering {
                 self.shared_access(ctx, o, matches!(kind, Some(K::StoreShared(_))))?;
                 Ok(true)
             }
-            Some(K::Add(_)) | Some(K::Sub(_)) | Some(K::Mul(_)) | Some(K::Div(_))
-            | Some(K::Mod(_)) | Some(K::Maximum(_)) | Some(K::Minimum(_)) | Some(K::Cmp(_))
-            | Some(K::Where(_)) => {
-                self.elementwise(ctx, o, short)?;
-                Ok(true)
-            }
-            Some(K::Exp(_)) | Some(K::Exp2(_)) | Some(K::Log(_)) | Some(K::Sqrt(_))
-            | Some(K::Rsqrt(_)) | Some(K::Tanh(_)) | Some(K::Neg(_)) | Some(K::Abs(_))
-            | Some(K::Cast(_)) => {
-                self.unary(ctx, o, short)?;
-                Ok(true)
-            }
             Some(K::Reduce(_)) => {
                 self.reduce(ctx, o)?;
                 Ok(true)
             }
             Some(K::ShuffleUp(_)) | Some(K::ShuffleDown(_)) => {
-                self.shuffle(ctx, o, short == "shuffle_up")?;
+                self.shuffle(ctx, o, matches!(kind, Some(K::ShuffleUp(_))))?;
                 Ok(true)
             }
             _ if ConvertOp::is(ctx, o) => {

@@ -256,9 +256,9 @@ pub(super) fn combine(
     dt: DType,
 ) -> R<Value> {
     let k = match kind {
-        "sum" => "add",
-        "max" => "maximum",
-        "min" => "minimum",
+        "sum" => Binary::Add,
+        "max" => Binary::Maximum,
+        "min" => Binary::Minimum,
         _ => return Err(format!("reduce '{kind}' is not lowered yet")),
     };
     scalar_binary(b, k, &[x, y], dt, 0)
