@@ -38,7 +38,10 @@
 //! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes, so the tile leaves as
 //! an `[R, C / E, E]` box of C viewed as `[M, N / E, E]` with strides `[N, E, 1]`
 //! (`tilus.reshape_shared` views the buffer with that shape: same bytes, same swizzle). That
-//! view is C only when E divides N (which also gives TMA its 16-byte row pitch), and the box
+//! view is C only when E divides N (which also gives TMA its 16-byte row pitch); it is built
+//! as `[M, ceil(N / E), E]` with pitch `ceil(N / E) * E`, the same view then, and one the
+//! driver accepts as a tensor map for any N (the host encodes it before the kernel runs, even
+//! when the run-time test keeps the direct store). The box
 //! starts at a column that is a multiple of E; the first is tested once per view, the second
 //! only when the column offset is not a known multiple of E. When either fails at run time the
 //! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
@@ -359,7 +362,8 @@ fn buffer_type(tile: &TensorType) -> TensorType {
 }
 
 /// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, N / E, E]` with
-/// strides `[N, E, 1]` and the test `N % E == 0` that makes it C.
+/// strides `[N, E, 1]` (written with `ceil(N / E)`, see below) and the test `N % E == 0` that
+/// makes it C.
 fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
     let gv = GlobalViewOp::cast(ctx, view).expect("global view");
     let ty = TensorType::of(ctx, ctx.value_type(gv.result(ctx))).expect("global type");
@@ -381,7 +385,12 @@ fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
         .collect();
     let ce = b.c32(e);
     let c0 = b.c32(0);
-    let chunks = b.int_op(IntBinOp::FloorDivSI, dims[1], ce);
+    // `ceil(N / E)` chunks of pitch `ceil(N / E) * E`: C's view when E divides N (the only
+    // case the copy runs in), and a tensor map the driver accepts otherwise, since the host
+    // encodes one for every view a kernel copies through before the run-time test is reached
+    // (a pitch of N elements need not be a multiple of 16 bytes, N / E may be 0).
+    let chunks = b.int_op(IntBinOp::CeilDivSI, dims[1], ce);
+    let pitch = b.int_op(IntBinOp::MulI, chunks, ce);
     let ty3 = TensorType {
         space: Space::Global,
         shape: vec![DYN, DYN, e],
@@ -391,7 +400,7 @@ fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
         layout: None,
     }
     .get(b.ctx_mut());
-    let c3 = GlobalViewOp::build(&mut b, ptr, &[dims[0], chunks], &[dims[1]], ty3).result(b.ctx());
+    let c3 = GlobalViewOp::build(&mut b, ptr, &[dims[0], chunks], &[pitch], ty3).result(b.ctx());
     let rem = b.int_op(IntBinOp::RemSI, dims[1], ce);
     let ok = b.cmpi(CmpIPredicate::Eq, rem, c0);
     (c3, ok)
