@@ -33,7 +33,9 @@
 //! it; stores inside `single_thread`, `single_warp` or `threadgroup.group` are left alone).
 //! The element type must be 8, 16 or 32 bits wide, so that a 128-byte swizzle row holds
 //! `E = 1024 / bits` elements; the tile's columns must be a multiple of E (at most 256 boxes)
-//! and its rows at most 256 (TMA's box limits).
+//! and its rows at most 256 (TMA's box limits). A kernel that another names as its
+//! `tilus.reference` is left alone: it is the ground truth `tilus-run` checks the rewritten
+//! kernel against.
 //!
 //! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes, so the tile leaves as
 //! an `[R, C / E, E]` box of C viewed as `[M, N / E, E]` with strides `[N, E, 1]`
