@@ -37,3 +37,14 @@
 // RUN: %ptxas -arch=sm_90a -v %t.k1.ptx -o %t.k1.cubin 2>&1 | FileCheck %s --check-prefix=K1
 // K1-NOT: ignored
 // K1: Used 248 registers
+//
+// v5 through the pass (v6's epilogue, one 16 KiB buffer per warpgroup for both halves):
+// assembled without spills, with v6's four bulk stores, commits and `wait_group.read`.
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v5_cluster.mlir --pass-pipeline="builtin.module(tma-store-epilogue,canonicalize)" -o %t.v5.mlir
+// RUN: tilus-run %t.v5.mlir --dump-ptx > %t.v5.ptx 2>/dev/null
+// RUN: awk '/^.visible .entry/ { p = ($0 ~ /hopper_matmul_cluster/) } p' %t.v5.ptx > %t.v5.main.ptx
+// RUN: grep -c 'cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group' %t.v5.main.ptx | FileCheck %s --check-prefix=FOUR
+// RUN: grep -c 'cp.async.bulk.wait_group.read' %t.v5.main.ptx | FileCheck %s --check-prefix=FOUR
+// FOUR: {{^4$}}
+// RUN: %ptxas -arch=sm_90a -v %t.v5.ptx -o %t.v5.cubin 2>&1 | FileCheck %s --check-prefix=V5
+// V5: 0 bytes spill stores

@@ -49,13 +49,17 @@
 //! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
 //! store.
 //!
-//! **One buffer per store.** Each rewritten store gets its own `[R, C]` buffer (a warpgroup
-//! after `warp-specialize{consumer-warpgroups=K}` has its own store, so K buffers), allocated
-//! before the store's top-level op and freed at the end of the kernel. The whole tile goes in
-//! one copy: no wait between halves as in v6's 16 KiB buffer, at the cost of shared memory.
+//! **One buffer per group and tile shape.** A group's stores of one tile shape share an
+//! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
+//! store, so K buffers; v5's two 64x128 halves per warpgroup share one, as in v6), allocated
+//! before the first such store's top-level op and freed at the end of the kernel; each store
+//! waits until the copy engine has read the previous one. A tile goes in one copy.
 //! The pass adds up the kernel's shared allocations and the buffers and rejects the kernel
 //! (at the first store) when the sum exceeds `max-shared-bytes` (227 KiB): for a 128x256x64
 //! f16 ring of 48 KiB a stage and two 32 KiB buffers that is 3 stages, not 4.
+//!
+//! Applied to the hand-written v5 (`examples/hopper_matmul_v5_cluster.mlir`) it gives v6's
+//! epilogue; after `pipeline` and `warp-specialize` it gives v4's kernel with it.
 //!
 //! It is a pass of its own rather than a `warp-specialize` option: it applies to any group's
 //! store (hand-written kernels, `pipeline`'s output before specialization, v4), it needs the
@@ -196,8 +200,21 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
         return Ok(0);
     }
 
-    // Shared memory: the kernel's peak of live allocations, plus one buffer per store (live to
-    // the end of the kernel).
+    // One buffer per group and tile shape: a group's stores take turns in it, each waiting
+    // until the copy engine has read the previous one (v6's two halves).
+    let mut shapes: Vec<(Group, Vec<i64>, TensorType)> = Vec::new();
+    for s in &sites {
+        let t = buffer_type(&s.tile);
+        if !shapes
+            .iter()
+            .any(|b| b.0 == s.group && b.1 == t.shape && b.2.dtype == t.dtype)
+        {
+            shapes.push((s.group, t.shape.clone(), t));
+        }
+    }
+
+    // Shared memory: the kernel's peak of live allocations, plus the buffers (live to the end
+    // of the kernel).
     let align_up = |x: i64, a: i64| x.saturating_add(a - 1) / a * a;
     let mut live: Vec<(OpId, i64)> = Vec::new();
     let mut peak = 0i64;
@@ -210,27 +227,24 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
             peak = peak.max(live.iter().map(|l| l.1).sum());
         }
     });
-    let bufs: Vec<(TensorType, i64)> = sites
-        .iter()
-        .map(|s| {
-            let t = buffer_type(&s.tile);
-            let bytes = s.tile.shape[0] * s.tile.shape[1] * i64::from(s.tile.dtype.bits()) / 8;
-            (t, align_up(bytes, 1024))
-        })
-        .collect();
-    let added: i64 = bufs.iter().map(|b| b.1).sum();
+    let bytes = |t: &TensorType| t.shape.iter().product::<i64>() * i64::from(t.dtype.bits()) / 8;
+    let added: i64 = shapes.iter().map(|b| align_up(bytes(&b.2), 1024)).sum();
     if peak.saturating_add(added) > budget {
-        let s = &sites[0];
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        for (_, shape, t) in &shapes {
+            let name = format!("{}x{}x{}", shape[0], shape[1], t.dtype.name());
+            match kinds.iter_mut().find(|k| k.0 == name) {
+                Some(k) => k.1 += 1,
+                None => kinds.push((name, 1)),
+            }
+        }
+        let list: Vec<String> = kinds.iter().map(|(n, c)| format!("{c} of {n}")).collect();
         return Err(Diagnostic::op(
-            s.store,
+            sites[0].store,
             format!(
-                "tma-store-epilogue: the epilogue's shared buffers ({added} bytes: {} of \
-                 {}x{}x{}) and the kernel's {peak} bytes of shared memory exceed the {budget} \
-                 bytes a block may use",
-                sites.len(),
-                s.tile.shape[0],
-                s.tile.shape[1],
-                s.tile.dtype.name(),
+                "tma-store-epilogue: the epilogue's shared buffers ({added} bytes: {}) and the \
+                 kernel's {peak} bytes of shared memory exceed the {budget} bytes a block may use",
+                list.join(", "),
             ),
         )
         .with_note(DiagLoc::Op(k), "in this kernel")
@@ -240,11 +254,12 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
         )));
     }
 
-    // C viewed as [M, N / E, E] and the run-time test, once per global view.
+    // C viewed as [M, N / E, E] and the run-time test, once per global view; the buffers,
+    // before the top-level op of the first store that uses each.
     let mut views: Vec<(OpId, i64, Value, Value)> = Vec::new();
+    let mut made: Vec<(usize, Value, Value)> = Vec::new();
     let mut last_of_group: Vec<(Group, OpId)> = Vec::new();
-    let mut buffers = Vec::new();
-    for (s, (buf_ty, _)) in sites.iter().zip(bufs) {
+    for s in &sites {
         let (c3, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
             Some(v) => (v.2, v.3),
             None => {
@@ -253,8 +268,19 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
                 (c3, ok)
             }
         };
-        let (buf, anchor) = rewrite_site(ctx, s, buf_ty, c3, ok);
-        buffers.push(buf);
+        let i = shapes
+            .iter()
+            .position(|b| b.0 == s.group && b.1 == s.tile.shape && b.2.dtype == s.tile.dtype)
+            .expect("a buffer for every store");
+        let (buf, buf3) = match made.iter().find(|m| m.0 == i) {
+            Some(m) => (m.1, m.2),
+            None => {
+                let (buf, buf3) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
+                made.push((i, buf, buf3));
+                (buf, buf3)
+            }
+        };
+        let anchor = rewrite_site(ctx, s, buf, buf3, c3, ok);
         match last_of_group.iter_mut().find(|g| g.0 == s.group) {
             Some(g) => g.1 = anchor,
             None => last_of_group.push((s.group, anchor)),
@@ -288,7 +314,7 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(k);
     b.set_insertion_point_to_end(body);
-    for buf in buffers {
+    for (_, buf, _) in made {
         FreeSharedOp::build(&mut b, buf);
     }
     Ok(sites.len())
@@ -461,31 +487,36 @@ fn emit_single_thread(b: &mut OpBuilder<'_>, f: impl FnOnce(&mut OpBuilder<'_>))
     b.set_insertion_point(saved);
 }
 
-/// Rewrites one store (module docs); returns its buffer and the store's top-level op now (the
-/// `scf.if` when the store was in the kernel body itself).
+/// The `[R, C]` buffer and its `[R, C / E, E]` box view, before `anchor`.
+fn make_buffer(ctx: &mut Context, anchor: OpId, ty: &TensorType, e: i64) -> (Value, Value) {
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(anchor);
+    b.set_insertion_point_before(anchor);
+    let buf_t = ty.get(b.ctx_mut());
+    let buf = SharedTensorOp::build(&mut b, buf_t).result(b.ctx());
+    let mut boxes = ty.clone();
+    boxes.shape = vec![ty.shape[0], ty.shape[1] / e, e];
+    let boxes_t = boxes.get(b.ctx_mut());
+    let buf3 = ReshapeSharedOp::build(&mut b, buf, boxes_t).result(b.ctx());
+    (buf, buf3)
+}
+
+/// Rewrites one store (module docs) through `buf` (`buf3` its box view); returns the store's
+/// top-level op now (the `scf.if` when the store was in the kernel body itself).
 fn rewrite_site(
     ctx: &mut Context,
     s: &Site,
-    buf_ty: TensorType,
+    buf: Value,
+    buf3: Value,
     c3: Value,
     ok: Value,
-) -> (Value, OpId) {
+) -> OpId {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
     let value = st.value(ctx);
     let offsets = st.offsets(ctx).to_vec();
     let aligned = known_divisor(ctx, offsets[1], 8) % s.per_row == 0;
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(s.store);
-
-    // The buffer and its box view, before the store's top-level op.
-    b.set_insertion_point_before(s.anchor);
-    let buf_t = buf_ty.get(b.ctx_mut());
-    let buf = SharedTensorOp::build(&mut b, buf_t).result(b.ctx());
-    let mut boxes = buf_ty.clone();
-    boxes.shape = vec![buf_ty.shape[0], buf_ty.shape[1] / s.per_row, s.per_row];
-    let boxes_t = boxes.get(b.ctx_mut());
-    let buf3 = ReshapeSharedOp::build(&mut b, buf, boxes_t).result(b.ctx());
-
     b.set_insertion_point_before(s.store);
     let i32t = b.ctx().value_type(offsets[1]);
     let c0 = b.cint(i32t, 0);
@@ -523,10 +554,9 @@ fn rewrite_site(
     b.ctx_mut().append_op(eblock, s.store);
     b.set_insertion_point_to_end(eblock);
     YieldOp::build(&mut b, &[]);
-    let anchor = if s.anchor == s.store {
+    if s.anchor == s.store {
         iff.op()
     } else {
         s.anchor
-    };
-    (buf, anchor)
+    }
 }
