@@ -92,7 +92,8 @@ declare_pass! {
             executes (the kernel's root group or a threadgroup.warp_group, such as the consumer \
             warpgroups warp-specialize makes) into the epilogue of \
             examples/hopper_matmul_v6_tma_epilogue.mlir: a 128B-swizzled shared buffer per \
-            store, a wait until the group's previous TMA store has read it, store_shared, \
+            group and tile shape, a wait until the group's previous TMA store has read it, \
+            store_shared, \
             fence.proxy.async, one thread issuing tma.shared_to_global of the buffer viewed as \
             [R, C / E, E] boxes (E elements fill a 128-byte row) into C viewed as \
             [M, N / E, E], and tma.commit_group; a wait for the copies before the group ends. \
