@@ -164,6 +164,7 @@ pub fn registry() -> Vec<PassInfo> {
         verify_barriers::VerifyBarriers::INFO,
         pipelining::Pipeline::INFO,
         pipelining::WarpSpecialize::INFO,
+        pipelining::TmaStoreEpilogue::INFO,
         // Test passes (see `testing`): registered so lit tests can drive the pass manager.
         testing::PrintOpCount::INFO,
         testing::Fail::INFO,

@@ -1,6 +1,6 @@
 // --list-passes lists every registered pass by name (sorted), with its summary and its options,
 // each with the values it takes, its doc and its default, then the named pipelines with theirs.
-// All of it comes from the pass declarations. Only the test passes, verify-barriers, warp-specialize and tilus-to-ptx are checked.
+// All of it comes from the pass declarations. Only the test passes, tma-store-epilogue, verify-barriers, warp-specialize and tilus-to-ptx are checked.
 // RUN: tilus-opt --list-passes | FileCheck %s
 // CHECK:      Passes:
 // CHECK:        --test-fail {{ *}}-   Test pass: report an error at (or break) each op carrying a `test.fail` attribute
@@ -10,6 +10,8 @@
 // CHECK-NEXT:     --annotate=<bool> {{ *}}- Record the count as a `test.op_count` attribute on the op (default: false)
 // CHECK-NEXT:     --limit=<integer> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
 // CHECK-NEXT:     --only=<list> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
+// CHECK-NEXT:   --tma-store-epilogue {{ *}}-   Send register tiles to global memory through shared memory and TMA stores
+// CHECK-NEXT:     --max-shared-bytes=<integer> {{ *}}- Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit) (default: 232448)
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
 // CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
 // CHECK-NEXT:     --consumer-regs=<integer> {{ *}}- Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them (default: -1)

@@ -43,7 +43,9 @@
 //! block their threads, so pipelining them would take a register prefetch (load tile
 //! `i + N - 1` before computing tile `i`), which this pass does not build.
 
+mod tma_store_epilogue;
 mod warp_specialize;
+pub use tma_store_epilogue::TmaStoreEpilogue;
 pub use warp_specialize::WarpSpecialize;
 
 use crate::lower::build::LowerBuilder;

@@ -1,0 +1,563 @@
+//! `tma-store-epilogue`: a group's store of a register tile to global memory becomes a store
+//! into a swizzled shared buffer that one thread copies out with a TMA bulk store.
+//!
+//! Each thread storing its registers straight to global memory (`st.global`, 64 or more a
+//! thread for a wgmma accumulator) keeps the warpgroup in its epilogue until the memory
+//! pipeline has taken them; with every SM ending its tiles together that was the gap between
+//! the persistent kernels and cuBLAS (docs/perf.md, issue 17). Through shared memory the
+//! group writes the tile at shared-memory speed and goes on to its next tile while the copy
+//! engine sends it out. This is the epilogue of `examples/hopper_matmul_v6_tma_epilogue.mlir`:
+//!
+//! ```text
+//! scf.if %tma_ok {                                  // C is writable by TMA (see below)
+//!   threadgroup.single_thread { tma.wait_group 0 read }   // the previous copy has read buf
+//!   threadgroup.sync
+//!   tilus.store_shared %tile, %buf                  // [R, C], 128B swizzle
+//!   tma.fence_proxy_async shared                    // visible to the copy engine
+//!   threadgroup.sync
+//!   threadgroup.single_thread {
+//!     tma.shared_to_global %buf3, %c3[%row, %col >> log2(E), 0]   // box [R, C / E, E]
+//!     tma.commit_group
+//!   }
+//! } else {
+//!   tilus.store_global %tile, %c[%row, %col]        // the original store
+//! }
+//! ```
+//!
+//! and, at the end of the group, `single_thread { tma.wait_group 0 }` and `threadgroup.sync`
+//! (the copies have completed before any thread of the group leaves or frees the buffer).
+//!
+//! **Which stores.** A `tilus.store_global` of a rank-2 register tile to a compact row-major
+//! rank-2 `tilus.global_view`, executed by a whole group: the kernel's root group or a
+//! `threadgroup.warp_group` (the store is collective, so every thread of that group reaches
+//! it; stores inside `single_thread`, `single_warp` or `threadgroup.group` are left alone).
+//! The element type must be 8, 16 or 32 bits wide, so that a 128-byte swizzle row holds
+//! `E = 1024 / bits` elements; the tile's columns must be a multiple of E (at most 256 boxes)
+//! and its rows at most 256 (TMA's box limits). A kernel that another names as its
+//! `tilus.reference` is left alone: it is the ground truth `tilus-run` checks the rewritten
+//! kernel against.
+//!
+//! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes, so the tile leaves as
+//! an `[R, C / E, E]` box of C viewed as `[M, N / E, E]` with strides `[N, E, 1]`
+//! (`tilus.reshape_shared` views the buffer with that shape: same bytes, same swizzle). That
+//! view is C only when E divides N (which also gives TMA its 16-byte row pitch); it is built
+//! as `[M, ceil(N / E), E]` with pitch `ceil(N / E) * E`, the same view then, and one the
+//! driver accepts as a tensor map for any N (the host encodes it before the kernel runs, even
+//! when the run-time test keeps the direct store). The box
+//! starts at a column that is a multiple of E; the first is tested once per view, the second
+//! only when the column offset is not a known multiple of E. When either fails at run time the
+//! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
+//! store.
+//!
+//! **One buffer per group and tile shape.** A group's stores of one tile shape share an
+//! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
+//! store, so K buffers; v5's two 64x128 halves per warpgroup share one, as in v6), allocated
+//! before the first such store's top-level op and freed at the end of the kernel; each store
+//! waits until the copy engine has read the previous one. A tile goes in one copy.
+//! The pass adds up the kernel's shared allocations and the buffers and rejects the kernel
+//! (at the first store) when the sum exceeds `max-shared-bytes` (227 KiB): for a 128x256x64
+//! f16 ring of 48 KiB a stage and two 32 KiB buffers that is 3 stages, not 4.
+//!
+//! Applied to the hand-written v5 (`examples/hopper_matmul_v5_cluster.mlir`) it gives v6's
+//! epilogue; after `pipeline` and `warp-specialize` it gives v4's kernel with it.
+//!
+//! It is a pass of its own rather than a `warp-specialize` option: it applies to any group's
+//! store (hand-written kernels, `pipeline`'s output before specialization, v4), it needs the
+//! consumer groups' row split to be done first (the buffer has the group's shape), and it
+//! leaves `warp-specialize`'s matching and tests as they were.
+
+use crate::lower::build::LowerBuilder;
+use crate::{declare_pass, Changed, Pass, Statistics};
+use tilus_dialects::arith::{CmpIPredicate, IntBinOp};
+use tilus_dialects::layout_algebra::SwizzleMode;
+use tilus_dialects::scf::{IfOp, YieldOp};
+use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
+use tilus_dialects::tilus::{
+    attr_names, shared_alloc_shape, FreeSharedOp, GlobalViewOp, KernelOp, ReshapeSharedOp,
+    SharedTensorOp, StoreGlobalOp, StoreSharedOp,
+};
+use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
+use tilus_dialects::tma::{
+    CommitGroupOp, FenceProxyAsyncOp, SharedToGlobalOp, StateSpace, WaitGroupOp,
+};
+use tilus_ir::{AttrKind, BlockId, Context, DiagLoc, Diagnostic, OpBuilder, OpId, Value};
+
+declare_pass! {
+    /// The TMA-store epilogue: group stores of register tiles go through a swizzled shared
+    /// buffer and one bulk copy. Options: the shared-memory budget the buffers must fit.
+    pub struct TmaStoreEpilogue {
+        name: "tma-store-epilogue",
+        summary: "Send register tiles to global memory through shared memory and TMA stores",
+        description: "Rewrites each tilus.store_global of a register tile that a whole group \
+            executes (the kernel's root group or a threadgroup.warp_group, such as the consumer \
+            warpgroups warp-specialize makes) into the epilogue of \
+            examples/hopper_matmul_v6_tma_epilogue.mlir: a 128B-swizzled shared buffer per \
+            group and tile shape, a wait until the group's previous TMA store has read it, \
+            store_shared, \
+            fence.proxy.async, one thread issuing tma.shared_to_global of the buffer viewed as \
+            [R, C / E, E] boxes (E elements fill a 128-byte row) into C viewed as \
+            [M, N / E, E], and tma.commit_group; a wait for the copies before the group ends. \
+            When E does not divide N (or the column offset) at run time the original store \
+            runs instead. The kernel is rejected when its shared memory and the buffers exceed \
+            max-shared-bytes: run pipeline with fewer stages.",
+        options: {
+            max_shared_bytes: i64 = 232448, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
+        },
+        statistics: {
+            NUM_REWRITTEN = "num-rewritten", "Stores sent through shared memory and TMA";
+        },
+    }
+}
+
+impl Pass for TmaStoreEpilogue {
+    fn run(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, Vec<Diagnostic>> {
+        if self.max_shared_bytes <= 0 {
+            return Err(vec![Diagnostic::op(
+                op,
+                format!(
+                    "tma-store-epilogue: max-shared-bytes must be positive, got {}",
+                    self.max_shared_bytes
+                ),
+            )]);
+        }
+        let mut kernels = Vec::new();
+        ctx.walk(op, &mut |o| {
+            if KernelOp::is(ctx, o) {
+                kernels.push(o);
+            }
+        });
+        // A kernel another names as its `tilus.reference` is what tilus-run checks the
+        // rewritten kernel against: it keeps its plain stores, or the check would compare the
+        // pass with itself.
+        let references: Vec<String> = kernels
+            .iter()
+            .filter_map(|&k| {
+                let a = ctx.get_attr(k, attr_names::REFERENCE)?;
+                match ctx.attr_kind(a) {
+                    AttrKind::String { value, .. } => {
+                        Some(String::from_utf8_lossy(value).into_owned())
+                    }
+                    AttrKind::SymbolRef { root, nested } if nested.is_empty() => Some(root.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut errors = Vec::new();
+        let mut n = 0;
+        for k in kernels {
+            let name = KernelOp::cast(ctx, k).expect("kernel").sym_name(ctx);
+            if references.iter().any(|r| r == name) {
+                continue;
+            }
+            match rewrite_kernel(ctx, k, self.max_shared_bytes) {
+                Ok(c) => n += c,
+                Err(d) => errors.push(d),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        stats.add(Self::NUM_REWRITTEN, n as u64);
+        Ok(if n > 0 { Changed::Yes } else { Changed::No })
+    }
+}
+
+/// The group that executes a store: its threadgroup op, or `None` for the kernel's root group.
+type Group = Option<OpId>;
+
+/// One store to rewrite.
+struct Site {
+    store: OpId,
+    group: Group,
+    /// The store's ancestor in the kernel body (the buffer is allocated before it).
+    anchor: OpId,
+    view: OpId,
+    tile: TensorType,
+    /// Elements in a 128-byte swizzle row.
+    per_row: i64,
+}
+
+fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diagnostic> {
+    let kernel = KernelOp::cast(ctx, k).expect("kernel");
+    let Some(&body) = ctx.region_blocks(kernel.body(ctx)).first() else {
+        return Ok(0);
+    };
+    let mut stores = Vec::new();
+    ctx.walk(k, &mut |o| {
+        if StoreGlobalOp::is(ctx, o) {
+            stores.push(o);
+        }
+    });
+    let sites: Vec<Site> = stores
+        .into_iter()
+        .filter_map(|s| match_site(ctx, k, body, s))
+        .collect();
+    if sites.is_empty() {
+        return Ok(0);
+    }
+
+    // One buffer per group and tile shape: a group's stores take turns in it, each waiting
+    // until the copy engine has read the previous one (v6's two halves).
+    let mut shapes: Vec<(Group, Vec<i64>, TensorType)> = Vec::new();
+    for s in &sites {
+        let t = buffer_type(&s.tile);
+        if !shapes
+            .iter()
+            .any(|b| b.0 == s.group && b.1 == t.shape && b.2.dtype == t.dtype)
+        {
+            shapes.push((s.group, t.shape.clone(), t));
+        }
+    }
+
+    // Shared memory: the kernel's peak of live allocations, plus the buffers (live to the end
+    // of the kernel).
+    let align_up = |x: i64, a: i64| x.saturating_add(a - 1) / a * a;
+    let mut live: Vec<(OpId, i64)> = Vec::new();
+    let mut peak = 0i64;
+    ctx.walk(k, &mut |o| {
+        if FreeSharedOp::is(ctx, o) {
+            let def = ctx.defining_op(ctx.operands(o)[0]);
+            live.retain(|(a, _)| Some(*a) != def);
+        } else if let Some((size, align)) = shared_alloc_shape(ctx, o) {
+            live.push((o, align_up(size, align)));
+            peak = peak.max(live.iter().map(|l| l.1).sum());
+        }
+    });
+    let bytes = |t: &TensorType| t.shape.iter().product::<i64>() * i64::from(t.dtype.bits()) / 8;
+    let added: i64 = shapes.iter().map(|b| align_up(bytes(&b.2), 1024)).sum();
+    if peak.saturating_add(added) > budget {
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        for (_, shape, t) in &shapes {
+            let name = format!("{}x{}x{}", shape[0], shape[1], t.dtype.name());
+            match kinds.iter_mut().find(|k| k.0 == name) {
+                Some(k) => k.1 += 1,
+                None => kinds.push((name, 1)),
+            }
+        }
+        let list: Vec<String> = kinds.iter().map(|(n, c)| format!("{c} of {n}")).collect();
+        return Err(Diagnostic::op(
+            sites[0].store,
+            format!(
+                "tma-store-epilogue: the epilogue's shared buffers ({added} bytes: {}) and the \
+                 kernel's {peak} bytes of shared memory exceed the {budget} bytes a block may use",
+                list.join(", "),
+            ),
+        )
+        .with_note(DiagLoc::Op(k), "in this kernel")
+        .with_help(format!(
+            "free {} bytes: run pipeline with fewer stages, or use smaller tiles",
+            peak + added - budget
+        )));
+    }
+
+    // C viewed as [M, N / E, E] and the run-time test, once per global view; the buffers,
+    // before the top-level op of the first store that uses each.
+    let mut views: Vec<(OpId, i64, Value, Value)> = Vec::new();
+    let mut made: Vec<(usize, Value, Value)> = Vec::new();
+    let mut last_of_group: Vec<(Group, OpId)> = Vec::new();
+    for s in &sites {
+        let (c3, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
+            Some(v) => (v.2, v.3),
+            None => {
+                let (c3, ok) = boxed_view(ctx, s.view, s.per_row);
+                views.push((s.view, s.per_row, c3, ok));
+                (c3, ok)
+            }
+        };
+        let i = shapes
+            .iter()
+            .position(|b| b.0 == s.group && b.1 == s.tile.shape && b.2.dtype == s.tile.dtype)
+            .expect("a buffer for every store");
+        let (buf, buf3) = match made.iter().find(|m| m.0 == i) {
+            Some(m) => (m.1, m.2),
+            None => {
+                let (buf, buf3) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
+                made.push((i, buf, buf3));
+                (buf, buf3)
+            }
+        };
+        let anchor = rewrite_site(ctx, s, buf, buf3, c3, ok);
+        match last_of_group.iter_mut().find(|g| g.0 == s.group) {
+            Some(g) => g.1 = anchor,
+            None => last_of_group.push((s.group, anchor)),
+        }
+    }
+
+    // Each group waits for its copies before it ends (its threads may exit, and the buffers are
+    // freed after).
+    for (group, anchor) in last_of_group {
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc_from(anchor);
+        match group {
+            Some(g) => {
+                let wg = WarpGroupOp::cast(b.ctx(), g).expect("warp group");
+                let gb = *b
+                    .ctx()
+                    .region_blocks(wg.body(b.ctx()))
+                    .first()
+                    .expect("group body");
+                b.set_insertion_point_to_end(gb);
+            }
+            None => b.set_insertion_point_after(anchor),
+        }
+        emit_single_thread(&mut b, |b| {
+            WaitGroupOp::build(b, 0, false);
+        });
+        // The other threads wait for the issuing one: none frees or reuses the buffer while
+        // the copy engine may still read it.
+        SyncOp::build(&mut b);
+    }
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(k);
+    b.set_insertion_point_to_end(body);
+    for (_, buf, _) in made {
+        FreeSharedOp::build(&mut b, buf);
+    }
+    Ok(sites.len())
+}
+
+/// The store's shape if the pass applies to it (see the module docs), else `None`.
+fn match_site(ctx: &Context, k: OpId, body: BlockId, store: OpId) -> Option<Site> {
+    let st = StoreGlobalOp::cast(ctx, store)?;
+    let tile = TensorType::of(ctx, ctx.value_type(st.value(ctx)))?;
+    let dst = TensorType::of_ref(ctx, ctx.value_type(st.dst(ctx)))?;
+    let view = ctx.defining_op(st.dst(ctx))?;
+    GlobalViewOp::cast(ctx, view)?;
+    if tile.space != Space::Register
+        || tile.shape.len() != 2
+        || dst.shape.len() != 2
+        || dst.strides.is_some()
+        || dst.dtype != tile.dtype
+        || st.offsets(ctx).len() != 2
+    {
+        return None;
+    }
+    let bits = i64::from(tile.dtype.bits());
+    if ![8, 16, 32].contains(&bits) {
+        return None;
+    }
+    let per_row = 1024 / bits;
+    let (rows, cols) = (tile.shape[0], tile.shape[1]);
+    if !(1..=256).contains(&rows) || cols % per_row != 0 || !(1..=256).contains(&(cols / per_row)) {
+        return None;
+    }
+    // The group executing it: the nearest threadgroup op, or the root.
+    let mut group = None;
+    let mut anchor = store;
+    let mut cur = ctx.parent_op(store);
+    while let Some(p) = cur {
+        if p == k {
+            break;
+        }
+        if group.is_none() {
+            if WarpGroupOp::is(ctx, p) {
+                group = Some(p);
+            } else if SingleThreadOp::is(ctx, p) || SingleWarpOp::is(ctx, p) || GroupOp::is(ctx, p)
+            {
+                return None;
+            }
+        }
+        anchor = p;
+        cur = ctx.parent_op(p);
+    }
+    if ctx.op_parent_block(anchor) != Some(body) {
+        return None;
+    }
+    Some(Site {
+        store,
+        group,
+        anchor,
+        view,
+        tile,
+        per_row,
+    })
+}
+
+/// The `[R, C]` f16 (or other) buffer with the 128-byte swizzle.
+fn buffer_type(tile: &TensorType) -> TensorType {
+    TensorType {
+        space: Space::Shared,
+        shape: tile.shape.clone(),
+        dtype: tile.dtype,
+        strides: None,
+        swizzle: SwizzleMode::B128,
+        layout: None,
+    }
+}
+
+/// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, N / E, E]` with
+/// strides `[N, E, 1]` (written with `ceil(N / E)`, see below) and the test `N % E == 0` that
+/// makes it C.
+fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
+    let gv = GlobalViewOp::cast(ctx, view).expect("global view");
+    let ty = TensorType::of(ctx, ctx.value_type(gv.result(ctx))).expect("global type");
+    let ptr = gv.ptr(ctx);
+    let mut extents = gv.extents(ctx).to_vec().into_iter();
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(view);
+    b.set_insertion_point_after(view);
+    let dims: Vec<Value> = ty
+        .shape
+        .iter()
+        .map(|&d| {
+            if d == DYN {
+                extents.next().expect("one extent per dynamic dimension")
+            } else {
+                b.c32(d)
+            }
+        })
+        .collect();
+    let ce = b.c32(e);
+    let c0 = b.c32(0);
+    // `ceil(N / E)` chunks of pitch `ceil(N / E) * E`: C's view when E divides N (the only
+    // case the copy runs in), and a tensor map the driver accepts otherwise, since the host
+    // encodes one for every view a kernel copies through before the run-time test is reached
+    // (a pitch of N elements need not be a multiple of 16 bytes, N / E may be 0).
+    let chunks = b.int_op(IntBinOp::CeilDivSI, dims[1], ce);
+    let pitch = b.int_op(IntBinOp::MulI, chunks, ce);
+    let ty3 = TensorType {
+        space: Space::Global,
+        shape: vec![DYN, DYN, e],
+        dtype: ty.dtype,
+        strides: Some(vec![DYN, e, 1]),
+        swizzle: SwizzleMode::None,
+        layout: None,
+    }
+    .get(b.ctx_mut());
+    let c3 = GlobalViewOp::build(&mut b, ptr, &[dims[0], chunks], &[pitch], ty3).result(b.ctx());
+    let rem = b.int_op(IntBinOp::RemSI, dims[1], ce);
+    let ok = b.cmpi(CmpIPredicate::Eq, rem, c0);
+    (c3, ok)
+}
+
+/// A divisor the value is known to have (1 when nothing is known; `i64::MAX` for zero).
+fn known_divisor(ctx: &Context, v: Value, depth: u32) -> i64 {
+    if let Some(c) = const_int(ctx, v) {
+        return if c == 0 { i64::MAX } else { c.abs() };
+    }
+    let Some(d) = ctx.defining_op(v) else {
+        return 1;
+    };
+    if depth == 0 || ctx.operands(d).len() != 2 {
+        return 1;
+    }
+    let (a, b) = (ctx.operands(d)[0], ctx.operands(d)[1]);
+    let gcd = |mut x: i64, mut y: i64| {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x
+    };
+    match IntBinOp::of(ctx, d) {
+        Some(IntBinOp::MulI) => known_divisor(ctx, a, depth - 1)
+            .saturating_mul(known_divisor(ctx, b, depth - 1))
+            .max(1),
+        Some(IntBinOp::AddI | IntBinOp::SubI) => {
+            let (x, y) = (
+                known_divisor(ctx, a, depth - 1),
+                known_divisor(ctx, b, depth - 1),
+            );
+            match (x, y) {
+                (i64::MAX, y) => y,
+                (x, i64::MAX) => x,
+                (x, y) => gcd(x, y),
+            }
+        }
+        Some(IntBinOp::ShLI) => match const_int(ctx, b) {
+            Some(s) if (0..62).contains(&s) => {
+                known_divisor(ctx, a, depth - 1).saturating_mul(1 << s)
+            }
+            _ => 1,
+        },
+        _ => 1,
+    }
+}
+
+fn emit_single_thread(b: &mut OpBuilder<'_>, f: impl FnOnce(&mut OpBuilder<'_>)) {
+    let st = SingleThreadOp::build(b, None);
+    let region = st.body(b.ctx());
+    let block = b.create_block_in(region, &[]);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(block);
+    f(b);
+    b.set_insertion_point(saved);
+}
+
+/// The `[R, C]` buffer and its `[R, C / E, E]` box view, before `anchor`.
+fn make_buffer(ctx: &mut Context, anchor: OpId, ty: &TensorType, e: i64) -> (Value, Value) {
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(anchor);
+    b.set_insertion_point_before(anchor);
+    let buf_t = ty.get(b.ctx_mut());
+    let buf = SharedTensorOp::build(&mut b, buf_t).result(b.ctx());
+    let mut boxes = ty.clone();
+    boxes.shape = vec![ty.shape[0], ty.shape[1] / e, e];
+    let boxes_t = boxes.get(b.ctx_mut());
+    let buf3 = ReshapeSharedOp::build(&mut b, buf, boxes_t).result(b.ctx());
+    (buf, buf3)
+}
+
+/// Rewrites one store (module docs) through `buf` (`buf3` its box view); returns the store's
+/// top-level op now (the `scf.if` when the store was in the kernel body itself).
+fn rewrite_site(
+    ctx: &mut Context,
+    s: &Site,
+    buf: Value,
+    buf3: Value,
+    c3: Value,
+    ok: Value,
+) -> OpId {
+    let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
+    let value = st.value(ctx);
+    let offsets = st.offsets(ctx).to_vec();
+    let aligned = known_divisor(ctx, offsets[1], 8) % s.per_row == 0;
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(s.store);
+    b.set_insertion_point_before(s.store);
+    let i32t = b.ctx().value_type(offsets[1]);
+    let c0 = b.cint(i32t, 0);
+    let shift = b.cint(i32t, i64::from(s.per_row.trailing_zeros()));
+    let cond = if aligned {
+        ok
+    } else {
+        let ce = b.cint(i32t, s.per_row);
+        let r = b.int_op(IntBinOp::RemSI, offsets[1], ce);
+        let col_ok = b.cmpi(CmpIPredicate::Eq, r, c0);
+        b.and(ok, col_ok)
+    };
+    let iff = IfOp::build(&mut b, cond, &[]);
+    let then_r = iff.then_region(b.ctx());
+    let else_r = iff.else_region(b.ctx());
+    let tblock = b.create_block_in(then_r, &[]);
+    let eblock = b.create_block_in(else_r, &[]);
+
+    b.set_insertion_point_to_end(tblock);
+    emit_single_thread(&mut b, |b| {
+        WaitGroupOp::build(b, 0, true);
+    });
+    SyncOp::build(&mut b);
+    StoreSharedOp::build(&mut b, value, buf);
+    FenceProxyAsyncOp::build(&mut b, StateSpace::Shared);
+    SyncOp::build(&mut b);
+    let chunk = b.int_op(IntBinOp::ShRSI, offsets[1], shift);
+    emit_single_thread(&mut b, |b| {
+        SharedToGlobalOp::build(b, buf3, c3, &[offsets[0], chunk, c0], None);
+        CommitGroupOp::build(b);
+    });
+    YieldOp::build(&mut b, &[]);
+
+    b.ctx_mut().detach_op(s.store);
+    b.ctx_mut().append_op(eblock, s.store);
+    b.set_insertion_point_to_end(eblock);
+    YieldOp::build(&mut b, &[]);
+    if s.anchor == s.store {
+        iff.op()
+    } else {
+        s.anchor
+    }
+}
