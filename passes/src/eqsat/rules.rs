@@ -499,6 +499,35 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
             Some(add_bin(eg, AddI, t, xk, yk))
         },
     ));
+    // (x + y) >> k = (x >> k) + (y >> k) when y is a multiple of 2^k and the sum does not
+    // wrap: y leaves the low k bits of x alone. A shared address plus an aligned offset,
+    // shifted into a wgmma descriptor, becomes the shifted address plus a constant.
+    r.push(computed(
+        "shrui-of-aligned-add",
+        &b(ShRUI, &b(AddI, "?x", "?y"), "?k"),
+        &["?t", "?x", "?y", "?k"],
+        |eg, s, vs| {
+            let (x, y, k) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
+            let k = k.konst()?;
+            let exact = k < x.width() as u128
+                && y.tz as u128 >= k
+                && !disjoint(x, y)
+                && x.hi.checked_add(y.hi).is_some_and(|h| h <= mask(x.width()));
+            if !exact {
+                return None;
+            }
+            let t = s[vs[0]];
+            let (xk, yk) = (
+                add_bin(eg, ShRUI, t, s[vs[1]], s[vs[3]]),
+                add_bin(eg, ShRUI, t, s[vs[2]], s[vs[3]]),
+            );
+            Some(add_bin(eg, AddI, t, xk, yk))
+        },
+    ));
     for (op, pick_a_when_a_ge) in [(MaxUI, true), (MinUI, false)] {
         let f: ComputeFn = if pick_a_when_a_ge {
             |eg, s, vs| {

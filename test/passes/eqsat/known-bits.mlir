@@ -13,7 +13,7 @@
 // RUN: tilus-opt %s --pass-pipeline='builtin.module(eqsat,canonicalize,cse)' | FileCheck %s
 
 // CHECK-LABEL: ptx.entry @row
-// CHECK:         %[[P0:.*]] = arith.addi
+// CHECK:         %[[P0:.*]] = arith.addi {{.*}}%arg0
 // CHECK-NEXT:    ptx.inst "ld.shared.b16" [%[[P0]]]
 // CHECK-NEXT:    %[[P2:.*]] = arith.addi %[[P0]], %c1024_i32
 // CHECK-NEXT:    ptx.inst "ld.shared.b16" [%[[P2]]]
@@ -65,7 +65,7 @@ ptx.entry @row(%p: i32) attributes {maxntid = 128 : i64, target = "sm_90a"} {
 }
 
 // CHECK-LABEL: ptx.entry @column
-// CHECK:         %[[Q0:.*]] = arith.addi
+// CHECK:         %[[Q0:.*]] = arith.addi {{.*}}%arg0
 // CHECK-NEXT:    ptx.inst "ld.shared.b16" [%[[Q0]]]
 // CHECK-NEXT:    %[[Q1:.*]] = arith.addi %[[Q0]], %c144_i32
 // CHECK-NEXT:    ptx.inst "ld.shared.b16" [%[[Q1]]]
