@@ -15,7 +15,8 @@
 //!
 //! Range facts ([`lang::Facts`]) are seeded from what bounds a value: `tid` by the kernel's
 //! `maxntid`, `laneid` by 32, block ids and dimensions by PTX's limits, `scf.for` induction
-//! variables by their loop bounds, and ops outside the block by the same transfer functions.
+//! variables by their loop bounds, shared-buffer addresses (`ptx.addressof`) by their
+//! alignment and the shared window, and ops outside the block by the same transfer functions.
 
 pub mod extract;
 pub mod lang;

@@ -19,7 +19,11 @@
 //!   ranges; `extsi → extui` of non-negative values; casts pushed through non-wrapping sums;
 //!   `(x + y) & m → x & m`, `(x + y) >> k → (x >> k) + (y >> k)` and `(x + y) ^ z →
 //!   (x ^ z) + y` when `x` and `y` have no bit that may be set in both (the sum cannot carry)
-//!   and `y` none in common with `m` or `z`;
+//!   and `y` none in common with `m` or `z`; for a constant `k` disjoint from `x`,
+//!   `(x + k) & m → (x & m) + (k & m)` and `(x + k) ^ z → (x ^ z) ^ k`, and `x ^ k` splits
+//!   into the bits of `k` that `x` may have (an xor) and the others (an add);
+//!   `(x + y) >> k → (x >> k) + (y >> k)` also when `y` is a multiple of `2^k` and the sum
+//!   cannot wrap;
 //! - **select/cmp**: `select c x x → x`, `select` of a decided condition, `cmpi` of equal
 //!   operands;
 //! - **tile conversions and views**: `convert(convert(x))` keeps the last layout, a convert or
