@@ -475,6 +475,11 @@ pub struct Facts {
     pub hi: u128,
     /// Known trailing zero bits (the value is a multiple of `2^tz`).
     pub tz: u32,
+    /// The bits that may be set (every other bit is known zero). The interval and the
+    /// trailing zeros bound it from outside; the bitwise ops make it finer: a thread index
+    /// built as `(w << 11) + (r << 6) + (c << 3)` has holes at bits 8..10 that no interval
+    /// shows, and the disjoint-bit rules need exactly those.
+    pub may: u128,
     /// The type of a tile value (`ty` is then `None`).
     pub tile: Option<Type>,
 }
@@ -488,6 +493,7 @@ impl Facts {
             lo: 0,
             hi: mask(ty.width),
             tz: 0,
+            may: mask(ty.width),
             tile: None,
         }
     }
@@ -504,6 +510,7 @@ impl Facts {
             } else {
                 bits.trailing_zeros().min(ty.width)
             },
+            may: bits,
             tile: None,
         }
     }
@@ -522,6 +529,7 @@ impl Facts {
             lo,
             hi,
             tz: tz.min(ty.width),
+            may: range_bits(hi, tz),
             tile: None,
         }
     }
@@ -532,6 +540,7 @@ impl Facts {
             lo: 0,
             hi: 0,
             tz: 0,
+            may: 0,
             tile: None,
         }
     }
@@ -543,8 +552,33 @@ impl Facts {
             lo: 0,
             hi: 0,
             tz: 0,
+            may: 0,
             tile: Some(t),
         }
+    }
+    /// These facts and the value's bits lying within `may`: the interval's top, the trailing
+    /// zeros and the mask are tightened against each other. A value whose bits are all known
+    /// zero is the constant 0.
+    pub fn with_may(mut self, may: u128) -> Facts {
+        let Some(ty) = self.ty else {
+            return self;
+        };
+        let w = ty.width;
+        let may = self.may & may & mask(w) & !mask(self.tz.min(w));
+        if may == 0 {
+            return Facts::constant(ty, 0);
+        }
+        if self.lo > may {
+            // Contradictory facts can only come from undefined behaviour; keep the interval.
+            return self;
+        }
+        self.may = may;
+        self.hi = self.hi.min(may);
+        self.tz = self.tz.max(may.trailing_zeros()).min(w);
+        if self.lo == self.hi {
+            return Facts::constant(ty, self.lo);
+        }
+        self
     }
     /// The value, when only one is possible.
     pub fn konst(&self) -> Option<u128> {
@@ -559,6 +593,12 @@ impl Facts {
         let w = self.width();
         w > 0 && self.hi < (1u128 << (w - 1))
     }
+}
+
+/// The bits a value at most `hi` and a multiple of `2^tz` may have set.
+fn range_bits(hi: u128, tz: u32) -> u128 {
+    let top = 128 - hi.leading_zeros();
+    mask(top) & !mask(tz.min(top))
 }
 
 /// Facts about the leaves ([`Kind::Var`]): their types and what range analysis found.
@@ -627,7 +667,8 @@ pub fn transfer(kind: Kind, args: &[&Facts]) -> Option<Facts> {
             match c.konst() {
                 Some(1) => a.clone(),
                 Some(_) => b.clone(),
-                None => Facts::range(ty, a.lo.min(b.lo), a.hi.max(b.hi), a.tz.min(b.tz)),
+                None => Facts::range(ty, a.lo.min(b.lo), a.hi.max(b.hi), a.tz.min(b.tz))
+                    .with_may(a.may | b.may),
             }
         }
         Kind::Cast(c) => {
@@ -655,11 +696,20 @@ pub fn transfer(kind: Kind, args: &[&Facts]) -> Option<Facts> {
                         || (to.width < from.width && x.hi < (1u128 << (to.width - 1)))
                 }
             };
-            if keeps {
+            let facts = if keeps {
                 Facts::range(to, x.lo, x.hi, x.tz)
             } else {
                 Facts::top(to)
-            }
+            };
+            // Truncation keeps the low bits; zero extension adds zeros; sign extension of a
+            // non-negative value too.
+            let may = if to.width <= from.width || c.semantics() == IntCast::Unsigned || x.nonneg()
+            {
+                x.may & mask(to.width)
+            } else {
+                mask(to.width)
+            };
+            facts.with_may(may)
         }
         Kind::Tile(i) => {
             let Some(Kind::TileTy(t)) = args[0].meta else {
@@ -686,8 +736,57 @@ pub fn transfer(kind: Kind, args: &[&Facts]) -> Option<Facts> {
     })
 }
 
-/// Known trailing zeros of a value in `[lo, hi]` that is a multiple of `2^tz`, capped.
+/// What a binary op yields: its interval and trailing zeros ([`bin_range`]), tightened by the
+/// bits it may set ([`bin_may`]).
 fn bin_facts(op: IntBinOp, ty: Ty, a: &Facts, b: &Facts) -> Facts {
+    bin_range(op, ty, a, b).with_may(bin_may(op, ty, a, b))
+}
+
+/// The bits a binary op's result may have set, from its operands' (all bits when the op mixes
+/// them in ways a mask cannot follow).
+fn bin_may(op: IntBinOp, ty: Ty, a: &Facts, b: &Facts) -> u128 {
+    let w = ty.width;
+    let m = mask(w);
+    // The shift amount `k` of a constant operand inside the width, and `log2` of a power of
+    // two, for the ops that move bits.
+    let shift = |f: &Facts| f.konst().filter(|k| *k < w as u128).map(|k| k as u32);
+    let log2 = |f: &Facts| {
+        f.konst()
+            .filter(|c| c.is_power_of_two())
+            .map(|c| c.trailing_zeros())
+    };
+    match op {
+        IntBinOp::AndI => a.may & b.may,
+        IntBinOp::OrI | IntBinOp::XOrI => a.may | b.may,
+        IntBinOp::MaxUI | IntBinOp::MinUI | IntBinOp::MaxSI | IntBinOp::MinSI => a.may | b.may,
+        IntBinOp::AddI => {
+            if a.may & b.may == 0 {
+                // No carry: the sum is the `or`.
+                a.may | b.may
+            } else {
+                let tz = (a.may | b.may).trailing_zeros();
+                match a.may.checked_add(b.may) {
+                    Some(s) if s <= m => range_bits(s, tz),
+                    _ => m & !mask(tz.min(w)),
+                }
+            }
+        }
+        IntBinOp::ShLI => shift(b).map_or(m, |k| (a.may << k) & m),
+        IntBinOp::MulI => match (log2(a), log2(b)) {
+            (_, Some(k)) => (a.may << k) & m,
+            (Some(k), _) => (b.may << k) & m,
+            _ => m,
+        },
+        IntBinOp::ShRUI => shift(b).map_or(m, |k| a.may >> k),
+        IntBinOp::ShRSI if a.nonneg() => shift(b).map_or(m, |k| a.may >> k),
+        IntBinOp::DivUI => log2(b).map_or(m, |k| a.may >> k),
+        IntBinOp::RemUI => log2(b).map_or(m, |k| a.may & mask(k)),
+        _ => m,
+    }
+}
+
+/// The interval and trailing zeros of a binary op's result.
+fn bin_range(op: IntBinOp, ty: Ty, a: &Facts, b: &Facts) -> Facts {
     let w = ty.width;
     let m = mask(w);
     if let (Some(x), Some(y)) = (a.konst(), b.konst()) {
@@ -773,7 +872,7 @@ fn bin_facts(op: IntBinOp, ty: Ty, a: &Facts, b: &Facts) -> Facts {
             } else {
                 IntBinOp::MinUI
             };
-            bin_facts(u, ty, a, b)
+            bin_range(u, ty, a, b)
         }
         _ => top,
     }
@@ -841,12 +940,16 @@ impl Analysis<Node> for EqAnalysis {
             // Contradictory facts can only come from undefined behaviour; keep ours.
             return DidMerge(false, true);
         }
-        let tz = a.tz.max(b.tz);
-        let changed_a = lo != a.lo || hi != a.hi || tz != a.tz;
-        let changed_b = lo != b.lo || hi != b.hi || tz != b.tz;
-        a.lo = lo;
-        a.hi = hi;
-        a.tz = tz;
+        let merged = Facts {
+            lo,
+            hi,
+            tz: a.tz.max(b.tz),
+            ..a.clone()
+        }
+        .with_may(b.may);
+        let changed_b = merged != b;
+        let changed_a = merged != *a;
+        *a = merged;
         DidMerge(changed_a, changed_b)
     }
 

@@ -15,7 +15,8 @@
 //!
 //! Range facts ([`lang::Facts`]) are seeded from what bounds a value: `tid` by the kernel's
 //! `maxntid`, `laneid` by 32, block ids and dimensions by PTX's limits, `scf.for` induction
-//! variables by their loop bounds, and ops outside the block by the same transfer functions.
+//! variables by their loop bounds, shared-buffer addresses (`ptx.addressof`) by their
+//! alignment and the shared window, and ops outside the block by the same transfer functions.
 
 pub mod extract;
 pub mod lang;
@@ -29,7 +30,7 @@ use lang::{Cast, EqAnalysis, Facts, Kind, Node, TileInfo, TileShape, Ty, EG};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::time::Duration;
 use tilus_dialects::arith::{ArithOpKind, CmpIOp, ConstantOp, IntBinOp, SELECT};
-use tilus_dialects::ptx::{EntryOp, SpecialOp};
+use tilus_dialects::ptx::{AddressofOp, EntryOp, SharedDeclOp, SpecialOp};
 use tilus_dialects::scf::ForOp;
 use tilus_dialects::tilus::PermuteSharedOp;
 use tilus_dialects::tilus_types::{attr_i64s, TensorType};
@@ -54,7 +55,7 @@ declare_pass! {
             facts come from thread, lane and block ids, loop bounds and constants. Run it on \
             the arith level before convert-arith-to-ptx; tilus-to-ptx does.",
         options: {
-            nodes_per_op: u64 = 8, "nodes-per-op",
+            nodes_per_op: u64 = 12, "nodes-per-op",
                 "E-node limit per block, as a multiple of the block's rewritable ops (plus 1000)";
             max_iterations: u64 = 8, "max-iterations",
                 "Most rounds of rule application per block";
@@ -356,6 +357,8 @@ pub fn seed_facts(
         ValueDef::Result(op, _) => {
             if let Some(s) = SpecialOp::cast(ctx, op) {
                 special_facts(ctx, op, s.reg(ctx), ty)
+            } else if let Some(a) = AddressofOp::cast(ctx, op) {
+                addressof_facts(ctx, op, a, ty)
             } else if depth == 0 {
                 top
             } else if let Some(c) = classify(ctx, op) {
@@ -409,6 +412,69 @@ fn special_facts(ctx: &Context, op: OpId, reg: &str, ty: Ty) -> Facts {
         _ => return Facts::top(ty),
     };
     Facts::range(ty, lo, hi.min(lang_mask(ty)), 0)
+}
+
+/// Bytes of the shared window a CTA addresses: `.shared::cta` addresses are below 2^18 (the
+/// wgmma matrix descriptor holds a shared address as 14 bits of `addr >> 4`; sm_90 gives a
+/// block at most 227 KB).
+const SHARED_WINDOW: u128 = 1 << 18;
+
+/// The address of a `ptx.shared_decl`: a multiple of its alignment, and low enough that the
+/// whole buffer fits the shared window — a static buffer's `size` bytes, the dynamic buffer's
+/// `tilus.smem_bytes` (the size the kernel is launched with). So the address arithmetic of
+/// shared tiles (base + stage offset + element offset) has a known bound, and the masks of
+/// the wgmma descriptors (`(addr >> 4) & 0x3FFF`) are decided.
+fn addressof_facts(ctx: &Context, op: OpId, a: AddressofOp, ty: Ty) -> Facts {
+    let top = Facts::top(ty);
+    let name = match ctx.attr_kind(a.global_name(ctx)) {
+        tilus_ir::AttrKind::SymbolRef { root, .. } => root.clone(),
+        _ => return top,
+    };
+    let mut entry = None;
+    let mut decl = None;
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if entry.is_none() && EntryOp::cast(ctx, p).is_some() {
+            entry = Some(p);
+        }
+        for &r in ctx.regions(p) {
+            for &b in ctx.region_blocks(r) {
+                for o in ctx.block_ops(b) {
+                    if let Some(d) = SharedDeclOp::cast(ctx, o) {
+                        if decl.is_none() && d.sym_name(ctx) == name.as_str() {
+                            decl = Some(d);
+                        }
+                    }
+                }
+            }
+        }
+        cur = ctx.parent_op(p);
+    }
+    let Some(d) = decl else {
+        return top;
+    };
+    let size = match d.size(ctx) {
+        Some(n) => Some(n),
+        None => entry.and_then(|e| {
+            tilus_dialects::tilus_types::prop_i64(
+                ctx,
+                e,
+                tilus_dialects::tilus::attr_names::SMEM_BYTES,
+            )
+        }),
+    };
+    let size = size.filter(|n| *n >= 1).map_or(1, |n| n as u128);
+    if size > SHARED_WINDOW {
+        return top;
+    }
+    let align = d.alignment(ctx);
+    let tz = if align > 0 && (align as u64).is_power_of_two() {
+        align.trailing_zeros()
+    } else {
+        0
+    };
+    let hi = (SHARED_WINDOW - size).min(lang_mask(ty));
+    Facts::range(ty, 0, hi, tz)
 }
 
 fn lang_mask(ty: Ty) -> u128 {

@@ -19,7 +19,11 @@
 //!   ranges; `extsi → extui` of non-negative values; casts pushed through non-wrapping sums;
 //!   `(x + y) & m → x & m`, `(x + y) >> k → (x >> k) + (y >> k)` and `(x + y) ^ z →
 //!   (x ^ z) + y` when `x` and `y` have no bit that may be set in both (the sum cannot carry)
-//!   and `y` none in common with `m` or `z`;
+//!   and `y` none in common with `m` or `z`; for a constant `k` disjoint from `x`,
+//!   `(x + k) & m → (x & m) + (k & m)` and `(x + k) ^ z → (x ^ z) ^ k`, and `x ^ k` splits
+//!   into the bits of `k` that `x` may have (an xor) and the others (an add);
+//!   `(x + y) >> k → (x >> k) + (y >> k)` also when `y` is a multiple of `2^k` and the sum
+//!   cannot wrap;
 //! - **select/cmp**: `select c x x → x`, `select` of a decided condition, `cmpi` of equal
 //!   operands;
 //! - **tile conversions and views**: `convert(convert(x))` keeps the last layout, a convert or
@@ -374,12 +378,37 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(OrI, "?x", "?y"),
         &["?t", "?x", "?y"],
         |eg, s, vs| {
-            // x | y = x + y when no bit is set in both: y < 2^tz(x).
+            // x | y = x + y when no bit is set in both.
             let (x, y) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
-            if x.tz >= 127 || y.hi >= (1u128 << x.tz) {
+            disjoint(x, y).then(|| add_bin(eg, AddI, s[vs[0]], s[vs[1]], s[vs[2]]))
+        },
+    ));
+    // For a constant `k`, `x ^ k` is `x` xor the bits of `k` that `x` may have, plus the
+    // others (which the first part cannot have): `a ^ 40` with bit 3 of `a` known zero is
+    // `(a ^ 32) + 8`, and `a ^ 8` is `a + 8`, so the constant joins the address's other
+    // constant offsets.
+    r.push(computed(
+        "xor-split-const",
+        &b(XOrI, "?x", "?k"),
+        &["?t", "?x", "?k"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let (x, k) = (facts(eg, s, vs[1]), facts(eg, s, vs[2]));
+            let k = k.konst()?;
+            let (inside, outside) = (k & x.may, k & !x.may);
+            if x.konst().is_some() || outside == 0 {
+                // Constants fold; nothing to split off.
                 return None;
             }
-            Some(add_bin(eg, AddI, s[vs[0]], s[vs[1]], s[vs[2]]))
+            let t = s[vs[0]];
+            let ko = add_const(eg, ty, outside);
+            let xi = if inside == 0 {
+                s[vs[1]]
+            } else {
+                let ki = add_const(eg, ty, inside);
+                add_bin(eg, XOrI, t, s[vs[1]], ki)
+            };
+            Some(add_bin(eg, AddI, t, xi, ko))
         },
     ));
     // Disjoint-bit rules: when no bit can be set in both `x` and `y`, `x + y` cannot carry
@@ -387,6 +416,8 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
     // swizzled shared-memory address of element `base + c` (`(a ^ ((a & 448) >> 3)) * 2` with
     // `a = base + c`, `base` a multiple of 8 below 1024, `c = 1024 j + i` with `i < 8`) into
     // the swizzled base plus `2c`: one add per element instead of five ops.
+    // (x + y) & m = (x & m) + (y & m) when x and y are disjoint (both sides are `or`s of
+    // disjoint parts); just `x & m` when `y` misses `m`, `(x & m) + c` for constants.
     r.push(computed(
         "and-of-disjoint-add",
         &b(AndI, &b(AddI, "?x", "?y"), "?m"),
@@ -397,8 +428,39 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
                 facts(eg, s, vs[2]),
                 facts(eg, s, vs[3]),
             );
-            (disjoint(x, y) && disjoint(y, m))
-                .then(|| add_bin(eg, AndI, s[vs[0]], s[vs[1]], s[vs[3]]))
+            if !disjoint(x, y) {
+                return None;
+            }
+            let t = s[vs[0]];
+            if disjoint(y, m) {
+                return Some(add_bin(eg, AndI, t, s[vs[1]], s[vs[3]]));
+            }
+            // Only a constant `y` (its part folds): a general one would double the nodes of
+            // every masked sum for no saving.
+            let (ty, yk, mk) = (ty_of(eg, s, vs[0])?, y.konst()?, m.konst()?);
+            let xm = add_bin(eg, AndI, t, s[vs[1]], s[vs[3]]);
+            let ym = add_const(eg, ty, yk & mk);
+            Some(add_bin(eg, AddI, t, xm, ym))
+        },
+    ));
+    // (x + k) ^ z = (x ^ z) ^ k for a constant `k` disjoint from `x` (x + k is then x ^ k), so
+    // the constant can meet others; the rule below keeps the add when `k` also misses `z`.
+    r.push(computed(
+        "xor-of-disjoint-add-xor",
+        &b(XOrI, &b(AddI, "?x", "?y"), "?z"),
+        &["?t", "?x", "?y", "?z"],
+        |eg, s, vs| {
+            let (x, y, z) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
+            if !disjoint(x, y) || disjoint(y, z) || y.konst().is_none() {
+                return None;
+            }
+            let t = s[vs[0]];
+            let xz = add_bin(eg, XOrI, t, s[vs[1]], s[vs[3]]);
+            Some(add_bin(eg, XOrI, t, xz, s[vs[2]]))
         },
     ));
     r.push(computed(
@@ -431,6 +493,35 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
             );
             let k = k.konst()?;
             if k >= x.width() as u128 || !disjoint(x, y) {
+                return None;
+            }
+            let t = s[vs[0]];
+            let (xk, yk) = (
+                add_bin(eg, ShRUI, t, s[vs[1]], s[vs[3]]),
+                add_bin(eg, ShRUI, t, s[vs[2]], s[vs[3]]),
+            );
+            Some(add_bin(eg, AddI, t, xk, yk))
+        },
+    ));
+    // (x + y) >> k = (x >> k) + (y >> k) when y is a multiple of 2^k and the sum does not
+    // wrap: y leaves the low k bits of x alone. A shared address plus an aligned offset,
+    // shifted into a wgmma descriptor, becomes the shifted address plus a constant.
+    r.push(computed(
+        "shrui-of-aligned-add",
+        &b(ShRUI, &b(AddI, "?x", "?y"), "?k"),
+        &["?t", "?x", "?y", "?k"],
+        |eg, s, vs| {
+            let (x, y, k) = (
+                facts(eg, s, vs[1]),
+                facts(eg, s, vs[2]),
+                facts(eg, s, vs[3]),
+            );
+            let k = k.konst()?;
+            let exact = k < x.width() as u128
+                && y.tz as u128 >= k
+                && !disjoint(x, y)
+                && x.hi.checked_add(y.hi).is_some_and(|h| h <= mask(x.width()));
+            if !exact {
                 return None;
             }
             let t = s[vs[0]];
@@ -658,14 +749,13 @@ fn signed_to_unsigned(eg: &mut EG, s: &Subst, vs: &[Var], to: IntBinOp) -> Optio
     Some(add_bin(eg, to, s[vs[0]], s[vs[1]], s[vs[2]]))
 }
 
-/// The bits that may be set in a value with facts `f`: a constant's own bits, else those
-/// from its known trailing zeros up to the highest bit of its largest value.
+/// The bits that may be set in a value with facts `f`: a constant's own bits, else its mask of
+/// possibly-set bits (bounded by its interval and trailing zeros, finer after bitwise ops).
 fn may_bits(f: &Facts) -> u128 {
-    if let Some(k) = f.konst() {
-        return k;
+    match f.konst() {
+        Some(k) => k,
+        None => f.may,
     }
-    let top = 128 - f.hi.leading_zeros();
-    mask(top) & !mask(f.tz.min(top))
 }
 
 /// Whether no bit can be set in both values: their sum cannot carry and equals their `or`.

@@ -19,7 +19,7 @@
 
 // RUN: tilus-opt %s --tilus-to-ptx --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ON
 // ON:      {{^}}  cse,
-// ON-NEXT: {{^}}  eqsat{builtin=true costs= max-iterations=8 nodes-per-op=8 rules= time-limit-ms=500},
+// ON-NEXT: {{^}}  eqsat{builtin=true costs= max-iterations=8 nodes-per-op=12 rules= time-limit-ms=500},
 // ON-NEXT: {{^}}  canonicalize{
 // ON-NEXT: {{^}}  cse,
 // ON-NEXT: {{^}}  convert-scf-to-cf,
