@@ -193,6 +193,7 @@ const TARGET_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 
 /// `ptx.entry`.
@@ -338,10 +339,12 @@ pub static SPECIAL: OpDef = OpDef {
     attributes: &[attr("reg", STR_ATTR)],
     traits: &[Trait::Pure],
     verify: Some(verify_special),
-    format: Format::Custom {
-        parse: parse_special,
-        print: print_special,
-    },
+    format: Format::Declarative("custom<RegisterName>($reg) attr-dict `:` type($result)"),
+    custom_directives: &[tilus_ir::format::CustomDirective {
+        name: "RegisterName",
+        parse: parse_register_name,
+        print: print_register_name,
+    }],
     ..OpDef::DEFAULT
 };
 const _: () = SPECIAL.check();
@@ -1346,41 +1349,45 @@ fn print_inst(pr: &mut Printer, op: OpId) {
     }
 }
 
-fn parse_special(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (reg, sp) = p.parse_keyword_any()?;
-    p.note_attr_span("reg", sp);
-    let mut props = vec![("reg".to_string(), p.ctx.str_attr(&reg))];
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    p.expect(":")?;
-    let t = p.parse_type()?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_results(vec![t])
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
+/// A register name as PTX writes it without `%` (`tid.x`), stored as a string; a name that is
+/// not one bare word is read and written quoted, so the verifier's complaint can be read back.
+fn parse_register_name(
+    p: &mut Parser,
+    st: &mut tilus_ir::format::FormatState,
+    args: &[tilus_ir::format::CustomArg],
+) -> PResult<()> {
+    let [tilus_ir::format::CustomArg::Var(name)] = args else {
+        return Err(p.err_here("RegisterName takes one string attribute"));
+    };
+    p.skip_ws();
+    let reg = if p.peek() == Some(b'"') {
+        let (a, sp) = p.parse_attribute_spanned()?;
+        p.note_attr_span(name, sp);
+        a
+    } else {
+        let (reg, sp) = p.parse_keyword_any()?;
+        p.note_attr_span(name, sp);
+        p.ctx.str_attr(&reg)
+    };
+    st.set_attr(name, reg);
+    Ok(())
 }
 
-fn print_special(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let reg = str_prop(ctx, op, "reg").unwrap_or_default();
+fn print_register_name(pr: &mut Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    let [tilus_ir::format::CustomArg::Var(name)] = args else {
+        return;
+    };
+    let reg = str_prop(pr.ctx, op, name).unwrap_or_default();
     let bare = !reg.is_empty()
         && reg.as_bytes()[0].is_ascii_alphabetic()
         && reg
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'));
-    pr.out.push(' ');
     if bare {
         pr.out.push_str(&reg);
     } else {
-        // Not a register name; printed so that the verifier's complaint can be read back.
         tilus_ir::syntax::printer::write_escaped(&mut pr.out, reg.as_bytes());
     }
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
 }
 
 fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {

@@ -62,6 +62,10 @@ pub struct AttrConstraint {
     /// For dialect attributes printed by formats without their `#dialect.name` prefix (MLIR's
     /// enum attributes: `overflow<nsw>` stands for `#arith.overflow<nsw>`): the dialect and name.
     pub short_form: Option<(&'static str, &'static str)>,
+    /// For dense integer arrays (`array<i64: 1, 2>`) that formats write as the bare list
+    /// `[1, 2]`, as MLIR prints a `DenseI64ArrayAttr` in an assembly format: the element width.
+    /// `None` keeps the attribute's own spelling (the TMA ops' `dims` keep `array<...>`).
+    pub int_list: Option<u32>,
 }
 
 /// An attribute slot.
@@ -238,7 +242,8 @@ pub enum Format {
     Generic,
     /// An MLIR-style declarative assembly format (see [`crate::format`]).
     Declarative(&'static str),
-    /// Hand-written hooks, for syntax a declarative format cannot say (e.g. `func.func`).
+    /// Hand-written hooks, for syntax a declarative format cannot say even with a
+    /// `custom<Name>(...)` directive (`func.func`, `scf.for`, kernels, `ptx.inst`).
     Custom {
         parse: fn(&mut Parser, &'static OpDef) -> PResult<OperationState>,
         print: fn(&mut Printer, OpId),
@@ -271,6 +276,10 @@ pub struct OpDef {
     /// `vector<4xi1>`), so a format that writes only the operand type can build the results.
     pub infer_result: Option<fn(&mut Context, Type) -> Type>,
     pub format: Format,
+    /// The parse/print pairs that the format's `custom<Name>(...)` directives call, by name
+    /// (MLIR's `parseName`/`printName` functions beside the op). The format check rejects a
+    /// directive whose name is not here.
+    pub custom_directives: &'static [crate::format::CustomDirective],
     /// Dialect whose ops may be written without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
@@ -310,6 +319,7 @@ impl OpDef {
         verify: None,
         infer_result: None,
         format: Format::Generic,
+        custom_directives: &[],
         default_dialect: None,
         result_name: None,
         block_arg_names: None,
@@ -692,6 +702,7 @@ pub const ANY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A string.
 pub const STR_ATTR: AttrConstraint = AttrConstraint {
@@ -700,6 +711,7 @@ pub const STR_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A unit attribute.
 pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
@@ -708,6 +720,7 @@ pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A flat symbol reference (`@name`).
 pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
@@ -716,6 +729,7 @@ pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A function type as a type attribute.
 pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
@@ -724,6 +738,7 @@ pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// Any typed attribute (integer, float, dense, ...): what constants hold.
 pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
@@ -732,6 +747,7 @@ pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A 64-bit signless integer.
 pub const I64_ATTR: AttrConstraint = AttrConstraint {
@@ -743,6 +759,7 @@ pub const I64_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(64)),
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// A 32-bit signless integer.
 pub const I32_ATTR: AttrConstraint = AttrConstraint {
@@ -754,6 +771,7 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(32)),
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// An array of strings (names).
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -767,6 +785,7 @@ pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// An array of dictionaries (argument / result attributes).
 pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -780,6 +799,7 @@ pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 /// `array<i32: ...>`.
 pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
@@ -791,6 +811,7 @@ pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    int_list: None,
 };
 
 /// The type an attribute carries (`1 : i32` → `i32`), for constants.
@@ -816,6 +837,7 @@ pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) ->
         value_type: Some(|c| c.int_type(64)),
         keywords,
         short_form: None,
+        int_list: None,
     }
 }
 
