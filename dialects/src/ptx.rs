@@ -193,7 +193,7 @@ const TARGET_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// `ptx.entry`.
@@ -433,10 +433,7 @@ pub static ASM: OpDef = OpDef {
     results: &[many("results", PTX_REG_TYPE)],
     attributes: &[attr("asm_string", STR_ATTR)],
     verify: Some(verify_asm),
-    format: Format::Custom {
-        parse: parse_asm,
-        print: print_asm,
-    },
+    format: Format::Declarative("$asm_string $args attr-dict `:` functional-type($args, $results)"),
     ..OpDef::DEFAULT
 };
 const _: () = ASM.check();
@@ -467,16 +464,13 @@ pub static SHARED_DECL: OpDef = OpDef {
         (`.shared .align A .b8 NAME[SIZE];`). `ptx.addressof` gives its address. Written \
         `ptx.shared_decl @smem align 1024` or `ptx.shared_decl @buf[4096] align 16`.",
     attributes: &[
-        attr("sym_name", STR_ATTR),
+        attr("sym_name", tilus_ir::opdef::SYMBOL_NAME),
         attr("alignment", I64_ATTR),
         opt_attr("size", I64_ATTR),
     ],
     traits: &[Trait::Symbol],
     verify: Some(verify_shared_decl),
-    format: Format::Custom {
-        parse: parse_shared_decl,
-        print: print_shared_decl,
-    },
+    format: Format::Declarative("$sym_name (`[` $size^ `]`)? `align` $alignment attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_DECL.check();
@@ -1387,132 +1381,5 @@ fn print_register_name(pr: &mut Printer, op: OpId, args: &[tilus_ir::format::Cus
         pr.out.push_str(&reg);
     } else {
         tilus_ir::syntax::printer::write_escaped(&mut pr.out, reg.as_bytes());
-    }
-}
-
-fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (a, sp) = p.parse_attribute_spanned()?;
-    p.note_attr_span("asm_string", sp);
-    // Without operands the string is followed by `:` and reads as a typed string.
-    let (text, absorbed) = match p.ctx.attr_kind(a) {
-        AttrKind::String { value, ty } => (value.clone(), *ty),
-        _ => return Err(Diagnostic::at(sp, "expected the assembly as a string")),
-    };
-    let mut vals = Vec::new();
-    let mut attrs = Vec::new();
-    let ty = match absorbed {
-        Some(t) => t,
-        None => {
-            if p.peek() == Some(b'%') && !result_def_ahead(p) {
-                loop {
-                    vals.push(p.parse_operand()?);
-                    if !p.eat(",") {
-                        break;
-                    }
-                }
-            }
-            if p.peek() == Some(b'{') {
-                for (k, v, sp) in p.parse_attr_dict()? {
-                    p.note_attr_span(&k, sp);
-                    attrs.push((k, v));
-                }
-            }
-            p.expect(":")?;
-            p.parse_type()?
-        }
-    };
-    let (operands, outs) = resolve_typed(p, "ptx.asm", &vals, Some(ty))?;
-    let s = p.ctx.attr(AttrKind::String {
-        value: text,
-        ty: None,
-    });
-    let mut props = vec![("asm_string".to_string(), s)];
-    split_declared(def, &mut attrs, &mut props);
-    Ok(OperationState::of(p.ctx, def)
-        .with_operands(operands)
-        .with_results(outs)
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_asm(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let s = match ctx.get_prop(op, "asm_string").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String { value, .. }) => value.clone(),
-        _ => Vec::new(),
-    };
-    pr.out.push(' ');
-    tilus_ir::syntax::printer::write_escaped(&mut pr.out, &s);
-    let args = ctx.operands(op).to_vec();
-    for (i, v) in args.iter().enumerate() {
-        pr.out.push_str(if i == 0 { " " } else { ", " });
-        pr.print_value(*v);
-    }
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push_str(" : (");
-    for (i, v) in args.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_type(ctx.value_type(*v));
-    }
-    pr.out.push_str(") -> ");
-    let results = ctx.results(op);
-    if results.len() == 1 {
-        pr.print_type(ctx.value_type(results[0]));
-    } else {
-        pr.out.push('(');
-        for (i, v) in results.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_type(ctx.value_type(*v));
-        }
-        pr.out.push(')');
-    }
-}
-
-fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (name, sp) = p.parse_symbol_name()?;
-    p.note_attr_span("sym_name", sp);
-    let mut props = vec![("sym_name".to_string(), p.ctx.str_attr(&name))];
-    let i64t = p.ctx.int_type(64);
-    if p.eat("[") {
-        let (text, sp) = p.parse_number_text()?;
-        let a = p.number_attr_typed(&text, i64t, sp)?;
-        props.push(("size".into(), a));
-        p.expect("]")?;
-    }
-    p.expect_keyword("align")?;
-    let (text, sp) = p.parse_number_text()?;
-    let a = p.number_attr_typed(&text, i64t, sp)?;
-    props.push(("alignment".into(), a));
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_shared_decl(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    pr.out.push(' ');
-    pr.out.push_str(&crate::builtin::ctx_sym(
-        &str_prop(ctx, op, "sym_name").unwrap_or_default(),
-    ));
-    if let Some(s) = int_prop(ctx, op, "size") {
-        pr.out.push_str(&format!("[{s}]"));
-    }
-    pr.out.push_str(&format!(
-        " align {}",
-        int_prop(ctx, op, "alignment").unwrap_or(1)
-    ));
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
     }
 }

@@ -734,7 +734,7 @@ pub const DENSE_I64_ARRAY: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// An `array<i64: ...>` that formats write as the bare list `[1, 0]` (`tilus.permute_shared`'s
@@ -742,7 +742,7 @@ pub const DENSE_I64_ARRAY: AttrConstraint = AttrConstraint {
 /// those of [`DENSE_I64_ARRAY`], whose users (the TMA ops' `dims`) keep the `array<i64: ...>`
 /// spelling their IR already has.
 pub const I64_LIST: AttrConstraint = AttrConstraint {
-    int_list: Some(64),
+    form: tilus_ir::opdef::AttrForm::IntList(64),
     ..DENSE_I64_ARRAY
 };
 
@@ -753,7 +753,7 @@ pub const BOOL_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// The value of an integer attribute.

@@ -19,13 +19,14 @@
 //! | `qualified(...)` | accepted; types and attributes are always printed qualified |
 //!
 //! Attributes print by their constraint: a keyword enum as its keyword (`slt`), an integer list
-//! ([`AttrConstraint::int_list`](crate::opdef::AttrConstraint::int_list)) as `[1, 2]`, a fixed-type
+//! ([`AttrForm::IntList`](crate::opdef::AttrForm::IntList)) as `[1, 2]`, a symbol name
+//! ([`AttrForm::SymbolName`](crate::opdef::AttrForm::SymbolName)) as `@name`, a fixed-type
 //! integer without its `: i64`, a unit attribute as nothing (its group's keyword says it).
 
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
 use crate::diag::{Diagnostic, Span};
-use crate::opdef::{Arity, Format, OpDef, Trait};
+use crate::opdef::{Arity, AttrForm, Format, OpDef, Trait};
 use crate::syntax::parser::{PResult, Parser, UnresolvedOperand};
 use crate::syntax::printer::Printer;
 use crate::types::Type;
@@ -1000,10 +1001,12 @@ fn group_present(p: &mut Parser, def: &OpDef, first: &Elem) -> bool {
                 let save = p.pos();
                 // An enum attribute is written as one of its keywords, not as an attribute.
                 let keywords = def.attr(name).map_or(&[][..], |a| a.constraint.keywords);
-                let list = def
+                let form = def
                     .attr(name)
-                    .is_some_and(|a| a.constraint.int_list.is_some());
-                let ok = if list && p.peek() == Some(b'[') {
+                    .map_or(AttrForm::Plain, |a| a.constraint.form);
+                let ok = if form == AttrForm::SymbolName {
+                    p.peek() == Some(b'@')
+                } else if matches!(form, AttrForm::IntList(_)) && p.peek() == Some(b'[') {
                     true
                 } else if keywords.is_empty() {
                     p.parse_attribute().is_ok()
@@ -1076,6 +1079,36 @@ fn fits_width(v: i64, width: u32) -> bool {
     width >= 64 || (v >= -(1i64 << (width - 1)) && v < (1i64 << width))
 }
 
+/// A region of the format. As MLIR's generated parsers do, a single-block op without a
+/// terminator gets its block even when the text's region is empty (`builtin.module {}`).
+fn parse_region_elem(p: &mut Parser, def: &OpDef) -> PResult<RegionId> {
+    p.push_default_dialect(def.default_dialect);
+    let r = p.parse_region(vec![], def.is_isolated());
+    p.pop_default_dialect();
+    let r = r?;
+    if def.has(Trait::SingleBlock)
+        && def.has(Trait::NoTerminator)
+        && p.ctx.region_blocks(r).is_empty()
+    {
+        let b = p.ctx.create_block(&[]);
+        p.ctx.push_block(r, b);
+    }
+    Ok(r)
+}
+
+/// Prints a region of the format; the pair of [`parse_region_elem`]: an empty entry block
+/// without arguments is left unlabeled when the op needs no terminator, since the parser gives
+/// the block back.
+fn print_region_elem(pr: &mut Printer, def: &OpDef, r: RegionId) {
+    let ctx = pr.ctx;
+    let bare_entry = def.has(Trait::NoTerminator)
+        && ctx
+            .region_blocks(r)
+            .first()
+            .is_some_and(|b| ctx.block_args(*b).is_empty());
+    pr.print_region(r, !bare_entry, true);
+}
+
 fn parse_elems_rt(
     p: &mut Parser,
     def: &'static OpDef,
@@ -1114,12 +1147,28 @@ fn parse_elems_rt(
                     let ad = def.attr(name).unwrap();
                     p.skip_ws();
                     let start = p.pos();
+                    let list_width = match ad.constraint.form {
+                        AttrForm::IntList(w) => Some(w),
+                        _ => None,
+                    };
                     let a = match ad.constraint.value_type {
                         // The group's keyword was the whole spelling (the check makes a unit
                         // attribute an anchor after a keyword).
                         _ if is_unit(ad) => p.ctx.attr(AttrKind::Unit),
-                        _ if ad.constraint.int_list.is_some() && p.peek() == Some(b'[') => {
-                            parse_int_list(p, name, ad.constraint.int_list.unwrap())?
+                        // A string slot reads the literal alone, so a `:` after it stays the
+                        // format's (an attribute would take `"s" : type` as a typed string).
+                        _ if p.peek() == Some(b'"')
+                            && ad.constraint.desc == crate::opdef::STR_ATTR.desc =>
+                        {
+                            let (value, _) = p.parse_string_literal()?;
+                            p.ctx.attr(AttrKind::String { value, ty: None })
+                        }
+                        _ if ad.constraint.form == AttrForm::SymbolName => {
+                            let (sym, _) = p.parse_symbol_name()?;
+                            p.ctx.str_attr(&sym)
+                        }
+                        _ if list_width.is_some() && p.peek() == Some(b'[') => {
+                            parse_int_list(p, name, list_width.unwrap_or(64))?
                         }
                         _ if ad.constraint.short_form.is_some() => {
                             let (d, n) = ad.constraint.short_form.unwrap();
@@ -1167,10 +1216,8 @@ fn parse_elems_rt(
                     st.attrs.push((name.to_string(), a));
                 }
                 4 => {
-                    p.push_default_dialect(def.default_dialect);
-                    let r = p.parse_region(vec![], def.is_isolated());
-                    p.pop_default_dialect();
-                    st.regions.insert(name, r?);
+                    let r = parse_region_elem(p, def)?;
+                    st.regions.insert(name, r);
                 }
                 5 => {
                     let b = p.parse_successor_ref()?;
@@ -1298,10 +1345,8 @@ fn parse_elems_rt(
             Elem::Operands => st.all_operands = Some(parse_operand_list(p)?),
             Elem::Regions => {
                 while p.peek() == Some(b'{') {
-                    p.push_default_dialect(def.default_dialect);
-                    let r = p.parse_region(vec![], def.is_isolated());
-                    p.pop_default_dialect();
-                    st.all_regions.push(r?);
+                    let r = parse_region_elem(p, def)?;
+                    st.all_regions.push(r);
                     if !p.eat(",") {
                         break;
                     }
@@ -1778,8 +1823,14 @@ fn print_elems(
                             continue;
                         }
                         space_before(pr, space);
-                        if let (Some(_), Some(values)) =
-                            (ad.constraint.int_list, ctx.int_array_values(a))
+                        if let (AttrForm::SymbolName, AttrKind::String { value, ty: None }) =
+                            (ad.constraint.form, ctx.attr_kind(a))
+                        {
+                            pr.print_symbol_name(&String::from_utf8_lossy(value));
+                            continue;
+                        }
+                        if let (AttrForm::IntList(_), Some(values)) =
+                            (ad.constraint.form, ctx.int_array_values(a))
                         {
                             pr.out.push('[');
                             for (i, v) in values.iter().enumerate() {
@@ -1824,7 +1875,7 @@ fn print_elems(
                     let i = def.regions.iter().position(|r| r.name == *name).unwrap();
                     if let Some(&r) = ctx.regions(op).get(i) {
                         space_before(pr, space);
-                        pr.print_region(r, true, true);
+                        print_region_elem(pr, def, r);
                     }
                 }
                 5 => {
@@ -1923,7 +1974,7 @@ fn print_elems(
                         pr.out.push(',');
                     }
                     space_before(pr, space);
-                    pr.print_region(r, true, true);
+                    print_region_elem(pr, def, r);
                 }
             }
             Elem::Successors => {

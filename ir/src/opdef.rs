@@ -62,10 +62,21 @@ pub struct AttrConstraint {
     /// For dialect attributes printed by formats without their `#dialect.name` prefix (MLIR's
     /// enum attributes: `overflow<nsw>` stands for `#arith.overflow<nsw>`): the dialect and name.
     pub short_form: Option<(&'static str, &'static str)>,
-    /// For dense integer arrays (`array<i64: 1, 2>`) that formats write as the bare list
-    /// `[1, 2]`, as MLIR prints a `DenseI64ArrayAttr` in an assembly format: the element width.
-    /// `None` keeps the attribute's own spelling (the TMA ops' `dims` keep `array<...>`).
-    pub int_list: Option<u32>,
+    /// How a declarative format spells the attribute when it is not the generic spelling.
+    pub form: AttrForm,
+}
+
+/// A declarative format's spelling of an attribute, beyond keywords and short forms: MLIR gets
+/// these from the attribute's C++ class, here the constraint says it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AttrForm {
+    /// The attribute's own spelling (`array<i64: 1, 2>`, `"text"`, `4 : i32`).
+    Plain,
+    /// A dense integer array written as the bare list `[1, 2]` (MLIR's `DenseI64ArrayAttr` in a
+    /// format), with this element width.
+    IntList(u32),
+    /// A string written as a symbol name, `@name` (MLIR's `SymbolNameAttr`).
+    SymbolName,
 }
 
 /// An attribute slot.
@@ -702,7 +713,7 @@ pub const ANY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// A string.
 pub const STR_ATTR: AttrConstraint = AttrConstraint {
@@ -711,7 +722,7 @@ pub const STR_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// A unit attribute.
 pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
@@ -720,8 +731,14 @@ pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
+/// A symbol's own name (`sym_name`): a string that formats write as `@name`.
+pub const SYMBOL_NAME: AttrConstraint = AttrConstraint {
+    form: AttrForm::SymbolName,
+    ..STR_ATTR
+};
+
 /// A flat symbol reference (`@name`).
 pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     desc: "flat symbol reference attribute",
@@ -729,7 +746,7 @@ pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// A function type as a type attribute.
 pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
@@ -738,7 +755,7 @@ pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// Any typed attribute (integer, float, dense, ...): what constants hold.
 pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
@@ -747,7 +764,7 @@ pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// A 64-bit signless integer.
 pub const I64_ATTR: AttrConstraint = AttrConstraint {
@@ -759,7 +776,7 @@ pub const I64_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(64)),
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// A 32-bit signless integer.
 pub const I32_ATTR: AttrConstraint = AttrConstraint {
@@ -771,7 +788,7 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(32)),
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// An array of strings (names).
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -785,7 +802,7 @@ pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// An array of dictionaries (argument / result attributes).
 pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -799,7 +816,7 @@ pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 /// `array<i32: ...>`.
 pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
@@ -811,7 +828,7 @@ pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: AttrForm::Plain,
 };
 
 /// The type an attribute carries (`1 : i32` → `i32`), for constants.
@@ -837,7 +854,7 @@ pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) ->
         value_type: Some(|c| c.int_type(64)),
         keywords,
         short_form: None,
-        int_list: None,
+        form: AttrForm::Plain,
     }
 }
 

@@ -27,7 +27,7 @@ const OVERFLOW_FLAGS: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "overflow")),
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 /// `#arith.fastmath<...>` ([`FastMathFlags`](crate::arith_attrs::FastMathFlags)).
 const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
@@ -36,7 +36,7 @@ const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "fastmath")),
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// The `overflowFlags` property of the integer ops that take it (default `none`).

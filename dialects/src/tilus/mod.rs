@@ -51,7 +51,7 @@ const AFFINE_MAP_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
-    int_list: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 const DIM_XYZ: AttrConstraint = enum_attr("grid dimension", &["x", "y", "z"]);
