@@ -469,6 +469,110 @@ const fn check_keywords_const(kws: &[&str]) {
 /// const _: () = ADD.check();
 /// ```
 ///
+/// The directives have their own rules. This declaration uses each of them: a unit attribute as
+/// the anchor of a group that starts with a keyword, a keyword enum, a function type over named
+/// groups and a registered `custom<Name>` hook:
+///
+/// ```
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{attr, enum_attr, many, one, opt_attr, Format, OpDef, ANY_TYPE, I32, UNIT_ATTR};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_tag(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_tag(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.call",
+///     operands: &[one("tag", I32), many("args", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     attributes: &[attr("mode", enum_attr("mode", &["fast", "safe"])), opt_attr("pure", UNIT_ATTR)],
+///     format: Format::Declarative(
+///         "$mode custom<Tag>($tag) $args (`pure` $pure^)? attr-dict `:` functional-type($args, $results)",
+///     ),
+///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A unit attribute anywhere else has no spelling, so it is an error:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{opt_attr, Format, OpDef, UNIT_ATTR};
+/// const OP: OpDef = OpDef {
+///     name: "demo.wait",
+///     attributes: &[opt_attr("read", UNIT_ATTR)],
+///     format: Format::Declarative("$read attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{opt_attr, Format, OpDef, UNIT_ATTR};
+/// const OP: OpDef = OpDef {
+///     name: "demo.wait",
+///     attributes: &[opt_attr("read", UNIT_ATTR)],
+///     format: Format::Declarative("($read^ `read`)? attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// So is a `custom<Name>` the op does not register, or one that starts an optional group:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, I32};
+/// const OP: OpDef = OpDef {
+///     name: "demo.tag",
+///     operands: &[one("tag", I32)],
+///     format: Format::Declarative("custom<Tag>($tag) attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{maybe, Format, OpDef, I32};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_tag(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_tag(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.tag",
+///     operands: &[maybe("tag", I32)],
+///     format: Format::Declarative("(custom<Tag>($tag) `tag`)? attr-dict"),
+///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A function type with its groups swapped, and a keyword enum whose case is not one word:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{many, Format, OpDef, ANY_TYPE};
+/// const OP: OpDef = OpDef {
+///     name: "demo.call",
+///     operands: &[many("args", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     format: Format::Declarative("$args attr-dict `:` functional-type($results, $args)"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{attr, enum_attr, Format, OpDef};
+/// const OP: OpDef = OpDef {
+///     name: "demo.mode",
+///     attributes: &[attr("mode", enum_attr("mode", &["fast", "very safe"]))],
+///     format: Format::Declarative("$mode attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
 /// And two slots with one name, or an operand the format leaves out:
 ///
 /// ```compile_fail
@@ -1294,6 +1398,8 @@ fn parse_elems_rt(
                 }
             },
             Elem::FunctionalType(ins, outs) => {
+                p.skip_ws();
+                let start = p.pos();
                 let t = p.parse_type()?;
                 match p.ctx.type_kind(t).clone() {
                     crate::types::TypeKind::Function { inputs, results } => {
@@ -1310,7 +1416,12 @@ fn parse_elems_rt(
                             _ => st.all_result_types = Some(results),
                         }
                     }
-                    _ => return Err(p.err_here("expected a function type `(inputs) -> results`")),
+                    _ => {
+                        return Err(Diagnostic::at(
+                            Span::new(start, p.pos()),
+                            "expected a function type `(inputs) -> results`",
+                        ))
+                    }
                 }
             }
             Elem::Custom { name, args } => {
