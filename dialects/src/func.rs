@@ -284,8 +284,13 @@ fn parse_callee_type(
     Ok(())
 }
 
-fn print_callee_type(p: &mut Printer, op: OpId, _: &[tilus_ir::format::CustomArg]) {
-    p.print_type(p.ctx.value_type(p.ctx.operands(op)[0]));
+fn print_callee_type(p: &mut Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    let Some(tilus_ir::format::CustomArg::Type(callee)) = args.first() else {
+        return;
+    };
+    if let Some(&f) = tilus_ir::format::operand_group(p.ctx, &CALL_INDIRECT, op, callee).first() {
+        p.print_type(p.ctx.value_type(f));
+    }
 }
 
 /// The operands and results have the callee type's inputs and results.

@@ -13,7 +13,7 @@
 //! | `attr-dict`, `attr-dict-with-keyword` | remaining attributes, `{...}` / `attributes {...}` |
 //! | `operands`, `regions`, `successors` | all of them, comma separated |
 //! | `( ... $x^ ... )?` | an optional group, present when its anchor `^` (or first element) is |
-//! | `(`kw` $flag^)?` | a unit attribute as the anchor: the group's keyword is the whole spelling |
+//! | `` (`kw` $flag^)? `` | a unit attribute as the anchor: the group's keyword is the whole spelling |
 //! | `functional-type($args, $results)` | `(T...) -> U` over two named groups (or `operands`/`results`) |
 //! | `custom<Name>($x, type($y), ...)` | the op's registered [`CustomDirective`] `Name` |
 //! | `qualified(...)` | accepted; types and attributes are always printed qualified |

@@ -226,9 +226,19 @@ fn parse_select_types(
     Ok(())
 }
 
-fn print_select_types(pr: &mut tilus_ir::Printer, op: OpId, _: &[tilus_ir::format::CustomArg]) {
+fn print_select_types(pr: &mut tilus_ir::Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    use tilus_ir::format::{operand_group, result_group, CustomArg};
+    let [CustomArg::Type(cond), CustomArg::Type(result)] = args else {
+        return;
+    };
     let ctx = pr.ctx;
-    let cond = ctx.value_type(ctx.operands(op)[0]);
+    let (Some(&c), Some(&r)) = (
+        operand_group(ctx, &SELECT, op, cond).first(),
+        result_group(ctx, &SELECT, op, result).first(),
+    ) else {
+        return;
+    };
+    let cond = ctx.value_type(c);
     if !matches!(
         ctx.type_kind(cond),
         TypeKind::Integer {
@@ -239,7 +249,7 @@ fn print_select_types(pr: &mut tilus_ir::Printer, op: OpId, _: &[tilus_ir::forma
         pr.print_type(cond);
         pr.out.push_str(", ");
     }
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
+    pr.print_type(ctx.value_type(r));
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
