@@ -1,10 +1,8 @@
 //! `builtin`: the module op that holds a file's top-level ops.
 
-use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{block_region, many, opt_attr, Format, OpDef, Trait, ANY_TYPE, STR_ATTR};
-use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer};
+use tilus_ir::{Context, Diagnostic, OpId};
 
 /// `builtin.module`: a symbol table with one block and no terminator.
 pub static MODULE: OpDef = OpDef {
@@ -14,7 +12,7 @@ pub static MODULE: OpDef = OpDef {
         Its region is a symbol table: `sym_name`s of the ops directly inside are unique. A file \
         whose top level is not a single module is wrapped in an implicit one.",
     attributes: &[
-        opt_attr("sym_name", STR_ATTR),
+        opt_attr("sym_name", tilus_ir::opdef::SYMBOL_NAME),
         opt_attr("sym_visibility", STR_ATTR),
     ],
     regions: &[block_region("bodyRegion")],
@@ -26,10 +24,7 @@ pub static MODULE: OpDef = OpDef {
         Trait::SymbolTable,
         Trait::SingleBlock,
     ],
-    format: Format::Custom {
-        parse: parse_module,
-        print: print_module,
-    },
+    format: Format::Declarative("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
     ..OpDef::DEFAULT
 };
 const _: () = MODULE.check();
@@ -47,66 +42,6 @@ tilus_ir::op_handle! {
         body_region = "bodyRegion"
     }
     successors {}
-}
-
-fn parse_module(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let mut props = Vec::new();
-    if p.peek() == Some(b'@') {
-        let (name, sp) = p.parse_symbol_name()?;
-        p.note_attr_span("sym_name", sp);
-        props.push(("sym_name".to_string(), p.ctx.str_attr(&name)));
-    }
-    let mut attrs = Vec::new();
-    if p.eat_keyword("attributes") {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
-    let region = p.parse_region(vec![], true)?;
-    if p.ctx.region_blocks(region).is_empty() {
-        let b = p.ctx.create_block(&[]);
-        p.ctx.push_block(region, b);
-    }
-    let properties = if props.is_empty() {
-        None
-    } else {
-        Some(p.ctx.dict_attr(props))
-    };
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    let mut st = OperationState::new(name, loc)
-        .with_attrs(attrs)
-        .with_regions(vec![region]);
-    st.properties = properties;
-    Ok(st)
-}
-
-fn print_module(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    if let Some(a) = ctx.get_prop(op, "sym_name") {
-        if let AttrKind::String { value, .. } = ctx.attr_kind(a) {
-            let sym = ctx_sym(&String::from_utf8_lossy(value));
-            pr.out.push(' ');
-            pr.out.push_str(&sym);
-        }
-    }
-    let mut rest: Vec<(String, tilus_ir::Attr)> = ctx.attrs(op).to_vec();
-    if let Some(v) = ctx.get_prop(op, "sym_visibility") {
-        rest.push(("sym_visibility".into(), v));
-    }
-    rest.sort_by(|a, b| a.0.cmp(&b.0));
-    if !rest.is_empty() {
-        pr.out.push_str(" attributes ");
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push(' ');
-    let r = ctx.regions(op)[0];
-    pr.print_region(r, false, true);
 }
 
 /// `@name`, quoted when it is not a bare identifier.

@@ -215,6 +215,7 @@ const INT_ELEMENTS: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// `cf.switch`.

@@ -209,10 +209,16 @@ pub static CALL_INDIRECT: OpDef = OpDef {
         opt_attr("res_attrs", DICT_ARRAY_ATTR),
     ],
     verify: Some(verify_call_indirect),
-    format: Format::Custom {
-        parse: parse_call_indirect,
-        print: print_call_indirect,
-    },
+    // MLIR writes `type($callee)` and derives the others from it (`TypesMatchWith`).
+    format: Format::Declarative(
+        "$callee `(` $callee_operands `)` attr-dict `:` \
+         custom<CalleeType>(type($callee), type($callee_operands), type($results))",
+    ),
+    custom_directives: &[tilus_ir::format::CustomDirective {
+        name: "CalleeType",
+        parse: parse_callee_type,
+        print: print_callee_type,
+    }],
     ..OpDef::DEFAULT
 };
 const _: () = CALL_INDIRECT.check();
@@ -237,84 +243,54 @@ tilus_ir::op_handle! {
 
 /// `%f(%a, %b) {attrs} : (A, B) -> R`: the operands take the callee type's inputs, the results
 /// its results.
-fn parse_call_indirect(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let callee = p.parse_operand()?;
-    p.expect("(")?;
-    let mut args = Vec::new();
-    if !p.eat(")") {
-        loop {
-            args.push(p.parse_operand()?);
-            if p.eat(")") {
-                break;
-            }
-            p.expect(",")?;
-        }
-    }
-    let attrs = if p.peek() == Some(b'{') {
-        p.parse_attr_dict()?
-    } else {
-        Vec::new()
+/// The callee's function type, which also gives the argument and result types. The arguments
+/// are `type($callee)`, `type($callee_operands)` and `type($results)`.
+fn parse_callee_type(
+    p: &mut Parser,
+    st: &mut tilus_ir::format::FormatState,
+    args: &[tilus_ir::format::CustomArg],
+) -> PResult<()> {
+    use tilus_ir::format::CustomArg;
+    let [CustomArg::Type(callee), CustomArg::Type(operands), CustomArg::Type(results)] = args
+    else {
+        return Err(p.err_here("CalleeType takes three type($x) arguments"));
     };
-    p.expect(":")?;
+    p.skip_ws();
     let start = p.pos();
     let fty = p.parse_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.type_kind(fty).clone() else {
+    let TypeKind::Function {
+        inputs,
+        results: outs,
+    } = p.ctx.type_kind(fty).clone()
+    else {
         return Err(Diagnostic::at(
             tilus_ir::Span::new(start, p.pos()),
             "expected a function type",
         ));
     };
-    if inputs.len() != args.len() {
+    let given = st.operand_count(operands).unwrap_or(0);
+    if inputs.len() != given {
         return Err(Diagnostic::at(
             tilus_ir::Span::new(start, p.pos()),
             format!(
-                "'func.call_indirect' has {} operands but its type has {} inputs",
-                args.len(),
+                "'func.call_indirect' has {given} operands but its type has {} inputs",
                 inputs.len()
             ),
         ));
     }
-    let mut operands = vec![p.resolve_operand(&callee, fty)?];
-    for (a, t) in args.iter().zip(&inputs) {
-        operands.push(p.resolve_operand(a, *t)?);
-    }
-    let mut st = OperationState::of(p.ctx, def)
-        .with_operands(operands)
-        .with_results(results);
-    for (k, v, sp) in attrs {
-        p.note_attr_span(&k, sp);
-        st.attrs.push((k, v));
-    }
-    Ok(st)
+    st.set_types(callee, vec![fty]);
+    st.set_types(operands, inputs);
+    st.set_types(results, outs);
+    Ok(())
 }
 
-fn print_call_indirect(p: &mut Printer, op: OpId) {
-    let ctx = p.ctx;
-    let ops = ctx.operands(op);
-    p.out.push(' ');
-    p.print_value(ops[0]);
-    p.out.push('(');
-    for (i, &v) in ops[1..].iter().enumerate() {
-        if i > 0 {
-            p.out.push_str(", ");
-        }
-        p.print_value(v);
+fn print_callee_type(p: &mut Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    let Some(tilus_ir::format::CustomArg::Type(callee)) = args.first() else {
+        return;
+    };
+    if let Some(&f) = tilus_ir::format::operand_group(p.ctx, &CALL_INDIRECT, op, callee).first() {
+        p.print_type(p.ctx.value_type(f));
     }
-    p.out.push(')');
-    // Properties and discardable attributes together, as MLIR's `attr-dict` prints them.
-    let mut all: Vec<(String, Attr)> = Vec::new();
-    if let Some(props) = ctx.op(op).properties {
-        if let AttrKind::Dict(entries) = ctx.attr_kind(props) {
-            all.extend(entries.iter().cloned());
-        }
-    }
-    all.extend(ctx.attrs(op).iter().cloned());
-    if !all.is_empty() {
-        p.out.push(' ');
-        p.print_attr_dict_entries(&all, &[]);
-    }
-    p.out.push_str(" : ");
-    p.print_type(ctx.value_type(ops[0]));
 }
 
 /// The operands and results have the callee type's inputs and results.

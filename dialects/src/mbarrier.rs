@@ -17,18 +17,14 @@
 //! on waits, `scope(cta|cluster)` on both. When left out, arrivals are `release` at `cta` scope
 //! (`cluster` for the remote and multicast variants) and waits are `acquire` at `cta` scope.
 
-use crate::common::parse_trailing_attrs;
 use crate::threadgroup::{require_group, Need};
 use crate::tilus_types::{
-    attr_i64, attr_i64s, barrier_count, const_int, type_str, BARRIERS, DENSE_I64_ARRAY,
-    INT_OR_INDEX,
+    attr_i64, attr_i64s, barrier_count, const_int, type_str, BARRIERS, I64_LIST, INT_OR_INDEX,
 };
-use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{enum_attr, maybe, one, opt_attr, AttrConstraint, Format, OpDef, I32};
-use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Trait, Value};
+use tilus_ir::{Context, Diagnostic, OpId, Trait, Value};
 
 /// Largest arrival count and transaction byte count an mbarrier holds (20 bits, PTX).
 pub const MAX_COUNT: i64 = (1 << 20) - 1;
@@ -54,13 +50,10 @@ pub static ALLOC: OpDef = OpDef {
         thread runs `mbarrier.init`, then the block fences (`fence.mbarrier_init`) and \
         synchronizes, so barriers are ready before any op of the body runs; peer CTAs of a \
         cluster must still synchronize (cluster barrier) before touching each other's barriers.",
-    attributes: &[opt_attr("counts", DENSE_I64_ARRAY)],
+    attributes: &[opt_attr("counts", I64_LIST)],
     results: &[one("barriers", BARRIERS)],
     verify: Some(verify_alloc),
-    format: Format::Custom {
-        parse: parse_alloc,
-        print: print_alloc,
-    },
+    format: Format::Declarative("(`counts` $counts^)? attr-dict `:` type($barriers)"),
     traits: &[Trait::Async, Trait::AllocatesShared],
     ..OpDef::DEFAULT
 };
@@ -659,68 +652,3 @@ fn verify_wait(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 // ----- custom form of mbarrier.alloc ---------------------------------------------------------
-
-/// `(counts [c, ...])? attr-dict : !mbarrier.barriers<N>`.
-fn parse_alloc(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let mut props = Vec::new();
-    if p.eat_keyword("counts") {
-        let start = p.pos();
-        p.expect("[")?;
-        let mut values = Vec::new();
-        if !p.eat("]") {
-            loop {
-                let (text, sp) = p.parse_number_text()?;
-                let Ok(v) = text.parse::<i64>() else {
-                    return Err(Diagnostic::at(
-                        sp,
-                        format!("expected an integer count, found '{text}'"),
-                    ));
-                };
-                values.push(v);
-                if !p.eat(",") {
-                    break;
-                }
-            }
-            p.expect("]")?;
-        }
-        let a = p.ctx.int_array_attr(64, &values);
-        p.note_attr_span("counts", tilus_ir::Span::new(start, p.pos()));
-        props.push(("counts".to_string(), a));
-    }
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    p.expect(":")?;
-    let ty = p.parse_type()?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_results(vec![ty])
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_alloc(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let counts = ctx.get_prop(op, "counts");
-    let mut rest: Vec<(String, tilus_ir::Attr)> = ctx.attrs(op).to_vec();
-    match counts.map(|a| (a, ctx.attr_kind(a))) {
-        Some((_, AttrKind::DenseArray { elem, values }))
-            if matches!(
-                ctx.type_kind(*elem),
-                tilus_ir::TypeKind::Integer { width: 64, .. }
-            ) =>
-        {
-            let values = values.to_i64s().unwrap_or_default();
-            pr.out.push_str(" counts [");
-            let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-            pr.out.push_str(&text.join(", "));
-            pr.out.push(']');
-        }
-        Some((a, _)) => rest.push(("counts".into(), a)),
-        None => {}
-    }
-    rest.sort_by(|a, b| a.0.cmp(&b.0));
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
-}

@@ -193,6 +193,7 @@ const TARGET_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// `ptx.entry`.
@@ -338,10 +339,12 @@ pub static SPECIAL: OpDef = OpDef {
     attributes: &[attr("reg", STR_ATTR)],
     traits: &[Trait::Pure],
     verify: Some(verify_special),
-    format: Format::Custom {
-        parse: parse_special,
-        print: print_special,
-    },
+    format: Format::Declarative("custom<RegisterName>($reg) attr-dict `:` type($result)"),
+    custom_directives: &[tilus_ir::format::CustomDirective {
+        name: "RegisterName",
+        parse: parse_register_name,
+        print: print_register_name,
+    }],
     ..OpDef::DEFAULT
 };
 const _: () = SPECIAL.check();
@@ -430,10 +433,7 @@ pub static ASM: OpDef = OpDef {
     results: &[many("results", PTX_REG_TYPE)],
     attributes: &[attr("asm_string", STR_ATTR)],
     verify: Some(verify_asm),
-    format: Format::Custom {
-        parse: parse_asm,
-        print: print_asm,
-    },
+    format: Format::Declarative("$asm_string $args attr-dict `:` functional-type($args, $results)"),
     ..OpDef::DEFAULT
 };
 const _: () = ASM.check();
@@ -464,16 +464,13 @@ pub static SHARED_DECL: OpDef = OpDef {
         (`.shared .align A .b8 NAME[SIZE];`). `ptx.addressof` gives its address. Written \
         `ptx.shared_decl @smem align 1024` or `ptx.shared_decl @buf[4096] align 16`.",
     attributes: &[
-        attr("sym_name", STR_ATTR),
+        attr("sym_name", tilus_ir::opdef::SYMBOL_NAME),
         attr("alignment", I64_ATTR),
         opt_attr("size", I64_ATTR),
     ],
     traits: &[Trait::Symbol],
     verify: Some(verify_shared_decl),
-    format: Format::Custom {
-        parse: parse_shared_decl,
-        print: print_shared_decl,
-    },
+    format: Format::Declarative("$sym_name (`[` $size^ `]`)? `align` $alignment attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = SHARED_DECL.check();
@@ -1346,166 +1343,43 @@ fn print_inst(pr: &mut Printer, op: OpId) {
     }
 }
 
-fn parse_special(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (reg, sp) = p.parse_keyword_any()?;
-    p.note_attr_span("reg", sp);
-    let mut props = vec![("reg".to_string(), p.ctx.str_attr(&reg))];
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    p.expect(":")?;
-    let t = p.parse_type()?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_results(vec![t])
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
+/// A register name as PTX writes it without `%` (`tid.x`), stored as a string; a name that is
+/// not one bare word is read and written quoted, so the verifier's complaint can be read back.
+fn parse_register_name(
+    p: &mut Parser,
+    st: &mut tilus_ir::format::FormatState,
+    args: &[tilus_ir::format::CustomArg],
+) -> PResult<()> {
+    let [tilus_ir::format::CustomArg::Var(name)] = args else {
+        return Err(p.err_here("RegisterName takes one string attribute"));
+    };
+    p.skip_ws();
+    let reg = if p.peek() == Some(b'"') {
+        let (a, sp) = p.parse_attribute_spanned()?;
+        p.note_attr_span(name, sp);
+        a
+    } else {
+        let (reg, sp) = p.parse_keyword_any()?;
+        p.note_attr_span(name, sp);
+        p.ctx.str_attr(&reg)
+    };
+    st.set_attr(name, reg);
+    Ok(())
 }
 
-fn print_special(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let reg = str_prop(ctx, op, "reg").unwrap_or_default();
+fn print_register_name(pr: &mut Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    let [tilus_ir::format::CustomArg::Var(name)] = args else {
+        return;
+    };
+    let reg = str_prop(pr.ctx, op, name).unwrap_or_default();
     let bare = !reg.is_empty()
         && reg.as_bytes()[0].is_ascii_alphabetic()
         && reg
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'));
-    pr.out.push(' ');
     if bare {
         pr.out.push_str(&reg);
     } else {
-        // Not a register name; printed so that the verifier's complaint can be read back.
         tilus_ir::syntax::printer::write_escaped(&mut pr.out, reg.as_bytes());
-    }
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
-}
-
-fn parse_asm(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (a, sp) = p.parse_attribute_spanned()?;
-    p.note_attr_span("asm_string", sp);
-    // Without operands the string is followed by `:` and reads as a typed string.
-    let (text, absorbed) = match p.ctx.attr_kind(a) {
-        AttrKind::String { value, ty } => (value.clone(), *ty),
-        _ => return Err(Diagnostic::at(sp, "expected the assembly as a string")),
-    };
-    let mut vals = Vec::new();
-    let mut attrs = Vec::new();
-    let ty = match absorbed {
-        Some(t) => t,
-        None => {
-            if p.peek() == Some(b'%') && !result_def_ahead(p) {
-                loop {
-                    vals.push(p.parse_operand()?);
-                    if !p.eat(",") {
-                        break;
-                    }
-                }
-            }
-            if p.peek() == Some(b'{') {
-                for (k, v, sp) in p.parse_attr_dict()? {
-                    p.note_attr_span(&k, sp);
-                    attrs.push((k, v));
-                }
-            }
-            p.expect(":")?;
-            p.parse_type()?
-        }
-    };
-    let (operands, outs) = resolve_typed(p, "ptx.asm", &vals, Some(ty))?;
-    let s = p.ctx.attr(AttrKind::String {
-        value: text,
-        ty: None,
-    });
-    let mut props = vec![("asm_string".to_string(), s)];
-    split_declared(def, &mut attrs, &mut props);
-    Ok(OperationState::of(p.ctx, def)
-        .with_operands(operands)
-        .with_results(outs)
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_asm(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let s = match ctx.get_prop(op, "asm_string").map(|a| ctx.attr_kind(a)) {
-        Some(AttrKind::String { value, .. }) => value.clone(),
-        _ => Vec::new(),
-    };
-    pr.out.push(' ');
-    tilus_ir::syntax::printer::write_escaped(&mut pr.out, &s);
-    let args = ctx.operands(op).to_vec();
-    for (i, v) in args.iter().enumerate() {
-        pr.out.push_str(if i == 0 { " " } else { ", " });
-        pr.print_value(*v);
-    }
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    pr.out.push_str(" : (");
-    for (i, v) in args.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_type(ctx.value_type(*v));
-    }
-    pr.out.push_str(") -> ");
-    let results = ctx.results(op);
-    if results.len() == 1 {
-        pr.print_type(ctx.value_type(results[0]));
-    } else {
-        pr.out.push('(');
-        for (i, v) in results.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_type(ctx.value_type(*v));
-        }
-        pr.out.push(')');
-    }
-}
-
-fn parse_shared_decl(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (name, sp) = p.parse_symbol_name()?;
-    p.note_attr_span("sym_name", sp);
-    let mut props = vec![("sym_name".to_string(), p.ctx.str_attr(&name))];
-    let i64t = p.ctx.int_type(64);
-    if p.eat("[") {
-        let (text, sp) = p.parse_number_text()?;
-        let a = p.number_attr_typed(&text, i64t, sp)?;
-        props.push(("size".into(), a));
-        p.expect("]")?;
-    }
-    p.expect_keyword("align")?;
-    let (text, sp) = p.parse_number_text()?;
-    let a = p.number_attr_typed(&text, i64t, sp)?;
-    props.push(("alignment".into(), a));
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_shared_decl(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    pr.out.push(' ');
-    pr.out.push_str(&crate::builtin::ctx_sym(
-        &str_prop(ctx, op, "sym_name").unwrap_or_default(),
-    ));
-    if let Some(s) = int_prop(ctx, op, "size") {
-        pr.out.push_str(&format!("[{s}]"));
-    }
-    pr.out.push_str(&format!(
-        " align {}",
-        int_prop(ctx, op, "alignment").unwrap_or(1)
-    ));
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
     }
 }

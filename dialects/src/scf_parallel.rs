@@ -28,6 +28,7 @@ const ARRAY_ATTR: tilus_ir::opdef::AttrConstraint = tilus_ir::opdef::AttrConstra
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 // ----- scf.index_switch ---------------------------------------------------------------------

@@ -734,6 +734,16 @@ pub const DENSE_I64_ARRAY: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
+};
+
+/// An `array<i64: ...>` that formats write as the bare list `[1, 0]` (`tilus.permute_shared`'s
+/// `perm`, `mbarrier.alloc`'s `counts`), as MLIR writes a `DenseI64ArrayAttr`. The values are
+/// those of [`DENSE_I64_ARRAY`], whose users (the TMA ops' `dims`) keep the `array<i64: ...>`
+/// spelling their IR already has.
+pub const I64_LIST: AttrConstraint = AttrConstraint {
+    form: tilus_ir::opdef::AttrForm::IntList(64),
+    ..DENSE_I64_ARRAY
 };
 
 /// A `true`/`false` attribute.
@@ -743,6 +753,7 @@ pub const BOOL_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// The value of an integer attribute.

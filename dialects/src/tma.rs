@@ -13,7 +13,7 @@
 //! only its leader lane issues); bulk groups (`commit_group`/`wait_group`) are tracked per issuing
 //! thread.
 
-use crate::common::{op_error, parse_trailing_attrs};
+use crate::common::op_error;
 use crate::layout_algebra::SwizzleMode;
 use crate::mbarrier::{check_barrier_index, check_const_range};
 use crate::threadgroup::{require_group, Need};
@@ -21,7 +21,6 @@ use crate::tilus_types::{
     attr_i64, attr_i64s, dim_str, join_dims, type_str, TensorType, BARRIERS, DENSE_I64_ARRAY, DYN,
     GLOBAL_TENSOR, INT_OR_INDEX, SHARED_TENSOR,
 };
-use tilus_ir::attrs::AttrKind;
 use tilus_ir::diag::DiagLoc;
 use tilus_ir::format::operand_group;
 use tilus_ir::handle::prelude::*;
@@ -29,8 +28,7 @@ use tilus_ir::opdef::{
     attr, enum_attr, many, maybe, one, opt_attr, AttrConstraint, Format, OpDef, Trait, I32,
     I64_ATTR, UNIT_ATTR,
 };
-use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Context, Diagnostic, OpId, OperationState, Printer, Span};
+use tilus_ir::{Context, Diagnostic, OpId};
 
 /// Largest box extent in any dimension.
 pub const MAX_BOX_EXTENT: i64 = 256;
@@ -191,10 +189,7 @@ pub static WAIT_GROUP: OpDef = OpDef {
         Issued by one thread or one warp-aligned warp.",
     attributes: &[attr("n", I64_ATTR), opt_attr("read", UNIT_ATTR)],
     verify: Some(verify_wait_group),
-    format: Format::Custom {
-        parse: parse_wait_group,
-        print: print_wait_group,
-    },
+    format: Format::Declarative("$n (`read` $read^)? attr-dict"),
     traits: &[Trait::Async],
     ..OpDef::DEFAULT
 };
@@ -651,46 +646,3 @@ fn verify_fence(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 // ----- custom form of tma.wait_group ---------------------------------------------------------
-
-/// `N (read)? attr-dict`.
-fn parse_wait_group(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (text, sp) = p.parse_number_text()?;
-    let i64t = p.ctx.int_type(64);
-    let n = p.number_attr_typed(&text, i64t, sp)?;
-    p.note_attr_span("n", sp);
-    let mut props = vec![("n".to_string(), n)];
-    p.skip_ws();
-    let kw_start = p.pos();
-    if p.eat_keyword("read") {
-        let unit = p.ctx.attr(AttrKind::Unit);
-        p.note_attr_span("read", Span::new(kw_start, p.pos()));
-        props.push(("read".to_string(), unit));
-    }
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_wait_group(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let mut rest: Vec<(String, tilus_ir::Attr)> = ctx.attrs(op).to_vec();
-    match ctx.get_prop(op, "n") {
-        Some(a) if (I64_ATTR.check)(ctx, a) => {
-            pr.out.push(' ');
-            pr.print_attr_without_type(a);
-        }
-        Some(a) => rest.push(("n".into(), a)),
-        None => {}
-    }
-    match ctx.get_prop(op, "read") {
-        Some(a) if matches!(ctx.attr_kind(a), AttrKind::Unit) => pr.out.push_str(" read"),
-        Some(a) => rest.push(("read".into(), a)),
-        None => {}
-    }
-    rest.sort_by(|a, b| a.0.cmp(&b.0));
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-}

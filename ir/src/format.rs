@@ -13,12 +13,20 @@
 //! | `attr-dict`, `attr-dict-with-keyword` | remaining attributes, `{...}` / `attributes {...}` |
 //! | `operands`, `regions`, `successors` | all of them, comma separated |
 //! | `( ... $x^ ... )?` | an optional group, present when its anchor `^` (or first element) is |
+//! | `` (`kw` $flag^)? `` | a unit attribute as the anchor: the group's keyword is the whole spelling |
+//! | `functional-type($args, $results)` | `(T...) -> U` over two named groups (or `operands`/`results`) |
+//! | `custom<Name>($x, type($y), ...)` | the op's registered [`CustomDirective`] `Name` |
 //! | `qualified(...)` | accepted; types and attributes are always printed qualified |
+//!
+//! Attributes print by their constraint: a keyword enum as its keyword (`slt`), an integer list
+//! ([`AttrForm::IntList`](crate::opdef::AttrForm::IntList)) as `[1, 2]`, a symbol name
+//! ([`AttrForm::SymbolName`](crate::opdef::AttrForm::SymbolName)) as `@name`, a fixed-type
+//! integer without its `: i64`, a unit attribute as nothing (its group's keyword says it).
 
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
 use crate::diag::{Diagnostic, Span};
-use crate::opdef::{Arity, Format, OpDef, Trait};
+use crate::opdef::{Arity, AttrForm, Format, OpDef, Trait};
 use crate::syntax::parser::{PResult, Parser, UnresolvedOperand};
 use crate::syntax::printer::Printer;
 use crate::types::Type;
@@ -40,14 +48,51 @@ pub enum TypeRef {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Elem {
     Literal(&'static str),
-    Var { name: &'static str, anchor: bool },
-    Type { of: TypeRef, anchor: bool },
+    Var {
+        name: &'static str,
+        anchor: bool,
+    },
+    Type {
+        of: TypeRef,
+        anchor: bool,
+    },
     FunctionalType(TypeRef, TypeRef),
-    AttrDict { keyword: bool },
+    AttrDict {
+        keyword: bool,
+    },
     Operands,
     Regions,
     Successors,
     Optional(Vec<Elem>),
+    /// `custom<Name>(args)`: the op's registered directive `Name`.
+    Custom {
+        name: &'static str,
+        args: Vec<CustomArg>,
+    },
+}
+
+/// An argument of a `custom<Name>(...)` directive, passed to its hooks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CustomArg {
+    /// `$x`: the hook reads or writes the operand group, attribute, region or successor `x`.
+    Var(&'static str),
+    /// `type($x)`: the hook reads or writes the types of the operand or result group `x`.
+    Type(&'static str),
+}
+
+/// A named parse/print pair that a `custom<Name>(...)` directive calls (MLIR's
+/// `parseName`/`printName` beside an op). It lets a format keep everything declarative except the
+/// one piece of syntax it cannot say, instead of hand-writing the op's whole parser and printer.
+/// Registered in [`OpDef::custom_directives`]; the format check rejects an unregistered name.
+#[derive(Clone, Copy)]
+pub struct CustomDirective {
+    /// The `Name` in `custom<Name>`.
+    pub name: &'static str,
+    /// Reads the piece at the cursor and records what it read in the state, under the names
+    /// its arguments give.
+    pub parse: fn(&mut Parser, &mut FormatState, &[CustomArg]) -> PResult<()>,
+    /// Writes the piece for `op`; the engine has already written the space before it.
+    pub print: fn(&mut Printer, OpId, &[CustomArg]),
 }
 
 // ----- compile-time check -------------------------------------------------------------------
@@ -229,6 +274,156 @@ const fn is_directive(w: &[u8]) -> bool {
         || bytes_eq(w, b"successors")
 }
 
+const fn find_attr<'d>(def: &'d OpDef, n: &[u8]) -> Option<&'d crate::opdef::AttrDef> {
+    let mut i = 0;
+    while i < def.attributes.len() {
+        if bytes_eq(def.attributes[i].name.as_bytes(), n) {
+            return Some(&def.attributes[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn is_unit_attr(def: &OpDef, n: &[u8]) -> bool {
+    match find_attr(def, n) {
+        Some(a) => bytes_eq(
+            a.constraint.desc.as_bytes(),
+            crate::opdef::UNIT_ATTR.desc.as_bytes(),
+        ),
+        None => false,
+    }
+}
+
+const fn skip_ws_const(f: &[u8], mut i: usize) -> usize {
+    while i < f.len() && f[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+const fn ident_end_const(f: &[u8], mut i: usize) -> usize {
+    while i < f.len() && (is_ident(f[i]) || f[i] == b'-') {
+        i += 1;
+    }
+    i
+}
+
+/// Checks one reference of `functional-type(...)` at `i` (`$name` or `operands`/`results`):
+/// `want` is 1 for the inputs (an operand group), 2 for the outputs (a result group).
+const fn check_functional_ref(def: &OpDef, f: &[u8], i: usize, want: u8) -> usize {
+    let i = skip_ws_const(f, i);
+    if i < f.len() && f[i] == b'$' {
+        let j = ident_end_const(f, i + 1);
+        if name_kind(def, sub(f, i + 1, j)) != want {
+            panic!("assembly format: functional-type takes an operand group, then a result group");
+        }
+        return j;
+    }
+    let j = ident_end_const(f, i);
+    let w = sub(f, i, j);
+    let ok = if want == 1 {
+        bytes_eq(w, b"operands")
+    } else {
+        bytes_eq(w, b"results")
+    };
+    if !ok {
+        panic!("assembly format: functional-type takes an operand group, then a result group");
+    }
+    j
+}
+
+/// Checks `custom<Name>(args)` starting after the word `custom`; returns the index after `)`.
+const fn check_custom_const(def: &OpDef, f: &[u8], i: usize) -> usize {
+    if i >= f.len() || f[i] != b'<' {
+        panic!("assembly format: expected `<Name>` after `custom`");
+    }
+    let j = ident_end_const(f, i + 1);
+    if j >= f.len() || f[j] != b'>' || j == i + 1 {
+        panic!("assembly format: expected `<Name>` after `custom`");
+    }
+    let name = sub(f, i + 1, j);
+    let mut k = 0;
+    let mut found = false;
+    while k < def.custom_directives.len() {
+        if bytes_eq(def.custom_directives[k].name.as_bytes(), name) {
+            found = true;
+        }
+        k += 1;
+    }
+    if !found {
+        panic!("assembly format: `custom<Name>` names a directive the op does not register in `custom_directives`");
+    }
+    let mut i = skip_ws_const(f, j + 1);
+    if i >= f.len() || f[i] != b'(' {
+        panic!("assembly format: expected `(` after `custom<Name>`");
+    }
+    i += 1;
+    loop {
+        i = skip_ws_const(f, i);
+        if i < f.len() && f[i] == b')' {
+            return i + 1;
+        }
+        if i < f.len() && f[i] == b'$' {
+            let e = ident_end_const(f, i + 1);
+            if name_kind(def, sub(f, i + 1, e)) == 0 {
+                panic!("assembly format names a `$variable` that is not an operand, result, attribute, region or successor of the op");
+            }
+            i = e;
+        } else {
+            let e = ident_end_const(f, i);
+            if !bytes_eq(sub(f, i, e), b"type") {
+                panic!("assembly format: a `custom<Name>` argument is `$name` or `type($name)`");
+            }
+            i = skip_ws_const(f, e);
+            if i >= f.len() || f[i] != b'(' {
+                panic!("assembly format: a `custom<Name>` argument is `$name` or `type($name)`");
+            }
+            i = skip_ws_const(f, i + 1);
+            if i >= f.len() || f[i] != b'$' {
+                panic!("assembly format: a `custom<Name>` argument is `$name` or `type($name)`");
+            }
+            let e = ident_end_const(f, i + 1);
+            let kind = name_kind(def, sub(f, i + 1, e));
+            if kind != 1 && kind != 2 {
+                panic!("assembly format: `type($x)` names an operand or result group");
+            }
+            i = skip_ws_const(f, e);
+            if i >= f.len() || f[i] != b')' {
+                panic!("assembly format: a `custom<Name>` argument is `$name` or `type($name)`");
+            }
+            i += 1;
+        }
+        i = skip_ws_const(f, i);
+        if i < f.len() && f[i] == b',' {
+            i += 1;
+        } else if i >= f.len() || f[i] != b')' {
+            panic!("assembly format: expected `,` or `)` in `custom<Name>(...)`");
+        }
+    }
+}
+
+/// A keyword enum's cases must each read back as one bare keyword.
+const fn check_keywords_const(kws: &[&str]) {
+    let mut k = 0;
+    while k < kws.len() {
+        let w = kws[k].as_bytes();
+        if w.is_empty() || !(w[0].is_ascii_alphabetic() || w[0] == b'_') {
+            panic!("keyword enum: every case must be an identifier (letter or `_` first)");
+        }
+        let mut i = 1;
+        while i < w.len() {
+            if !(is_ident(w[i]) || w[i] == b'.' || w[i] == b'$') {
+                panic!(
+                    "keyword enum: every case must be an identifier (letters, digits, `_`, `.`)"
+                );
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+}
+
 /// Validates a declarative format against its op at compile time (called from [`OpDef::check`]).
 ///
 /// A well-formed declaration compiles:
@@ -274,6 +469,110 @@ const fn is_directive(w: &[u8]) -> bool {
 /// const _: () = ADD.check();
 /// ```
 ///
+/// The directives have their own rules. This declaration uses each of them: a unit attribute as
+/// the anchor of a group that starts with a keyword, a keyword enum, a function type over named
+/// groups and a registered `custom<Name>` hook:
+///
+/// ```
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{attr, enum_attr, many, one, opt_attr, Format, OpDef, ANY_TYPE, I32, UNIT_ATTR};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_tag(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_tag(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.call",
+///     operands: &[one("tag", I32), many("args", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     attributes: &[attr("mode", enum_attr("mode", &["fast", "safe"])), opt_attr("pure", UNIT_ATTR)],
+///     format: Format::Declarative(
+///         "$mode custom<Tag>($tag) $args (`pure` $pure^)? attr-dict `:` functional-type($args, $results)",
+///     ),
+///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A unit attribute anywhere else has no spelling, so it is an error:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{opt_attr, Format, OpDef, UNIT_ATTR};
+/// const OP: OpDef = OpDef {
+///     name: "demo.wait",
+///     attributes: &[opt_attr("read", UNIT_ATTR)],
+///     format: Format::Declarative("$read attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{opt_attr, Format, OpDef, UNIT_ATTR};
+/// const OP: OpDef = OpDef {
+///     name: "demo.wait",
+///     attributes: &[opt_attr("read", UNIT_ATTR)],
+///     format: Format::Declarative("($read^ `read`)? attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// So is a `custom<Name>` the op does not register, or one that starts an optional group:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{one, Format, OpDef, I32};
+/// const OP: OpDef = OpDef {
+///     name: "demo.tag",
+///     operands: &[one("tag", I32)],
+///     format: Format::Declarative("custom<Tag>($tag) attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{maybe, Format, OpDef, I32};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_tag(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_tag(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.tag",
+///     operands: &[maybe("tag", I32)],
+///     format: Format::Declarative("(custom<Tag>($tag) `tag`)? attr-dict"),
+///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A function type with its groups swapped, and a keyword enum whose case is not one word:
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{many, Format, OpDef, ANY_TYPE};
+/// const OP: OpDef = OpDef {
+///     name: "demo.call",
+///     operands: &[many("args", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     format: Format::Declarative("$args attr-dict `:` functional-type($results, $args)"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// ```compile_fail
+/// use tilus_ir::opdef::{attr, enum_attr, Format, OpDef};
+/// const OP: OpDef = OpDef {
+///     name: "demo.mode",
+///     attributes: &[attr("mode", enum_attr("mode", &["fast", "very safe"]))],
+///     format: Format::Declarative("$mode attr-dict"),
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
 /// And two slots with one name, or an operand the format leaves out:
 ///
 /// ```compile_fail
@@ -298,10 +597,32 @@ const fn is_directive(w: &[u8]) -> bool {
 /// const _: () = ADD.check();
 /// ```
 pub const fn check_format_const(def: &OpDef, f: &[u8]) {
+    // Open parentheses: 1 an optional group, 2 a directive's arguments (`type(`, `qualified(`).
+    // `first` says what an open group starts with: 0 nothing yet, 1 a literal, 2 anything else.
+    let mut kinds = [0u8; 16];
+    let mut first = [0u8; 16];
+    let mut depth: usize = 0;
+    let mut after_directive = false;
     let mut i = 0;
-    let mut depth: i32 = 0;
     while i < f.len() {
         let c = f[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        // What an element that starts here is, for the enclosing group's `first`.
+        let starts = if c == b'`' {
+            1
+        } else if c == b'$' || c.is_ascii_alphabetic() || c == b'(' {
+            2
+        } else {
+            0
+        };
+        let opens_group =
+            starts != 0 && depth > 0 && kinds[depth - 1] == 1 && first[depth - 1] == 0;
+        if opens_group {
+            first[depth - 1] = starts;
+        }
         if c == b'`' {
             let mut j = i + 1;
             while j < f.len() && f[j] != b'`' {
@@ -311,6 +632,7 @@ pub const fn check_format_const(def: &OpDef, f: &[u8]) {
                 panic!("assembly format: unterminated literal (missing closing backtick)");
             }
             i = j + 1;
+            after_directive = false;
             continue;
         }
         if c == b'$' {
@@ -318,31 +640,86 @@ pub const fn check_format_const(def: &OpDef, f: &[u8]) {
             while j < f.len() && is_ident(f[j]) {
                 j += 1;
             }
-            if name_kind(def, sub(f, i + 1, j)) == 0 {
+            let name = sub(f, i + 1, j);
+            if name_kind(def, name) == 0 {
                 panic!("assembly format names a `$variable` that is not an operand, result, attribute, region or successor of the op");
             }
-            i = j;
+            let anchor = j < f.len() && f[j] == b'^';
+            let in_directive = depth > 0 && kinds[depth - 1] == 2;
+            if is_unit_attr(def, name)
+                && !in_directive
+                && (!anchor || depth == 0 || kinds[depth - 1] != 1 || first[depth - 1] != 1)
+            {
+                panic!("assembly format: a unit attribute is written only as the anchor of an optional group that starts with a keyword: (`kw` $flag^)?");
+            }
+            if let Some(a) = find_attr(def, name) {
+                check_keywords_const(a.constraint.keywords);
+            }
+            i = if anchor { j + 1 } else { j };
+            after_directive = false;
             continue;
         }
         if c.is_ascii_alphabetic() {
-            let mut j = i;
-            while j < f.len() && (is_ident(f[j]) || f[j] == b'-') {
-                j += 1;
+            let j = ident_end_const(f, i);
+            let w = sub(f, i, j);
+            after_directive = false;
+            if bytes_eq(w, b"custom") {
+                if opens_group {
+                    // The parser decides on a group by its first element; a hook cannot say.
+                    panic!("assembly format: an optional group cannot start with `custom<Name>`");
+                }
+                i = check_custom_const(def, f, j);
+                continue;
             }
-            if !is_directive(sub(f, i, j)) {
-                panic!("assembly format: unknown directive (expected attr-dict, attr-dict-with-keyword, type, functional-type, qualified, operands, results, regions or successors)");
+            if bytes_eq(w, b"functional-type") {
+                let mut k = skip_ws_const(f, j);
+                if k >= f.len() || f[k] != b'(' {
+                    panic!("assembly format: expected `(` after `functional-type`");
+                }
+                k = check_functional_ref(def, f, k + 1, 1);
+                k = skip_ws_const(f, k);
+                if k >= f.len() || f[k] != b',' {
+                    panic!("assembly format: expected `,` in `functional-type(inputs, results)`");
+                }
+                k = check_functional_ref(def, f, k + 1, 2);
+                k = skip_ws_const(f, k);
+                if k >= f.len() || f[k] != b')' {
+                    panic!("assembly format: expected `)` to close `functional-type(`");
+                }
+                i = k + 1;
+                continue;
             }
+            if !is_directive(w) {
+                panic!("assembly format: unknown directive (expected attr-dict, attr-dict-with-keyword, type, functional-type, qualified, custom, operands, results, regions or successors)");
+            }
+            after_directive = bytes_eq(w, b"type") || bytes_eq(w, b"qualified");
             i = j;
             continue;
         }
         if c == b'(' {
+            if depth >= kinds.len() {
+                panic!("assembly format: groups nested too deeply");
+            }
+            kinds[depth] = if after_directive { 2 } else { 1 };
+            first[depth] = 0;
             depth += 1;
         } else if c == b')' {
-            depth -= 1;
-            if depth < 0 {
+            if depth == 0 {
                 panic!("assembly format: unbalanced ')'");
             }
+            depth -= 1;
+            if kinds[depth] == 1 {
+                let k = skip_ws_const(f, i + 1);
+                if k >= f.len() || f[k] != b'?' {
+                    panic!("assembly format: an optional group must end with `)?`");
+                }
+                if first[depth] == 0 {
+                    panic!("assembly format: an optional group must not be empty");
+                }
+                i = k;
+            }
         }
+        after_directive = false;
         i += 1;
     }
     if depth != 0 {
@@ -488,6 +865,7 @@ fn parse_elems(fmt: &'static str, pos: &mut usize, in_group: bool) -> Result<Vec
                     "operands" => out.push(Elem::Operands),
                     "regions" => out.push(Elem::Regions),
                     "successors" => out.push(Elem::Successors),
+                    "custom" => out.push(parse_custom_elem(fmt, pos)?),
                     "type" | "qualified" | "functional-type" => {
                         skip(fmt, pos);
                         if !fmt[*pos..].starts_with('(') {
@@ -534,6 +912,56 @@ fn parse_elems(fmt: &'static str, pos: &mut usize, in_group: bool) -> Result<Vec
     }
 }
 
+/// `<Name>(args)` after the word `custom`.
+fn parse_custom_elem(fmt: &'static str, pos: &mut usize) -> Result<Elem, String> {
+    if !fmt[*pos..].starts_with('<') {
+        return Err("expected `<Name>` after `custom`".into());
+    }
+    *pos += 1;
+    let name = ident(fmt, pos);
+    if !fmt[*pos..].starts_with('>') {
+        return Err("expected `>` after the name in `custom<Name>`".into());
+    }
+    *pos += 1;
+    skip(fmt, pos);
+    if !fmt[*pos..].starts_with('(') {
+        return Err("expected `(` after `custom<Name>`".into());
+    }
+    *pos += 1;
+    let mut args = Vec::new();
+    loop {
+        skip(fmt, pos);
+        if fmt[*pos..].starts_with(')') {
+            *pos += 1;
+            return Ok(Elem::Custom { name, args });
+        }
+        if fmt[*pos..].starts_with('$') {
+            *pos += 1;
+            args.push(CustomArg::Var(ident(fmt, pos)));
+        } else {
+            let w = ident(fmt, pos);
+            skip(fmt, pos);
+            if w != "type" || !fmt[*pos..].starts_with('(') {
+                return Err("a `custom<Name>` argument is `$name` or `type($name)`".into());
+            }
+            *pos += 1;
+            match type_ref(fmt, pos)? {
+                TypeRef::Var(n) => args.push(CustomArg::Type(n)),
+                _ => return Err("a `custom<Name>` argument is `$name` or `type($name)`".into()),
+            }
+            skip(fmt, pos);
+            if !fmt[*pos..].starts_with(')') {
+                return Err("expected `)` to close `type(`".into());
+            }
+            *pos += 1;
+        }
+        skip(fmt, pos);
+        if fmt[*pos..].starts_with(',') {
+            *pos += 1;
+        }
+    }
+}
+
 fn parse_elems_until_paren(fmt: &'static str, pos: &mut usize) -> Result<Vec<Elem>, String> {
     // `qualified(type($x))` / `qualified($attr)`: parse one element then `)`.
     skip(fmt, pos);
@@ -561,8 +989,9 @@ pub fn has_custom_form(def: &OpDef) -> bool {
 
 // ----- parsing ops ----------------------------------------------------------------------------
 
+/// What a format has read so far for one op; `custom<Name>` hooks record their piece in it.
 #[derive(Default)]
-struct Parsed {
+pub struct FormatState {
     operands: HashMap<&'static str, Vec<UnresolvedOperand>>,
     all_operands: Option<Vec<UnresolvedOperand>>,
     types: HashMap<&'static str, Vec<Type>>,
@@ -573,6 +1002,28 @@ struct Parsed {
     all_regions: Vec<RegionId>,
     successors: HashMap<&'static str, BlockId>,
     all_successors: Vec<BlockId>,
+}
+
+impl FormatState {
+    /// Records attribute `name` (a declared one becomes a property).
+    pub fn set_attr(&mut self, name: &str, a: Attr) {
+        self.attrs.push((name.to_string(), a));
+    }
+
+    /// Records the operands of group `name`, resolved once their types are known.
+    pub fn set_operands(&mut self, name: &'static str, v: Vec<UnresolvedOperand>) {
+        self.operands.insert(name, v);
+    }
+
+    /// Records the types of operand or result group `name`.
+    pub fn set_types(&mut self, name: &'static str, ts: Vec<Type>) {
+        self.types.insert(name, ts);
+    }
+
+    /// How many operands group `name` has, once the format has read it.
+    pub fn operand_count(&self, name: &str) -> Option<usize> {
+        self.operands.get(name).map(|v| v.len())
+    }
 }
 
 /// Parses the custom form of `def` after its name. `num_results` is how many result names the
@@ -586,7 +1037,7 @@ pub fn parse_custom(
         Format::Custom { parse, .. } => parse(p, def),
         Format::Declarative(f) => {
             let elems = elements(f);
-            let mut st = Parsed::default();
+            let mut st = FormatState::default();
             parse_elems_rt(p, def, &elems, &mut st)?;
             finish(p, def, st, num_results)
         }
@@ -654,7 +1105,14 @@ fn group_present(p: &mut Parser, def: &OpDef, first: &Elem) -> bool {
                 let save = p.pos();
                 // An enum attribute is written as one of its keywords, not as an attribute.
                 let keywords = def.attr(name).map_or(&[][..], |a| a.constraint.keywords);
-                let ok = if keywords.is_empty() {
+                let form = def
+                    .attr(name)
+                    .map_or(AttrForm::Plain, |a| a.constraint.form);
+                let ok = if form == AttrForm::SymbolName {
+                    p.peek() == Some(b'@')
+                } else if matches!(form, AttrForm::IntList(_)) && p.peek() == Some(b'[') {
+                    true
+                } else if keywords.is_empty() {
                     p.parse_attribute().is_ok()
                 } else {
                     p.parse_keyword_any()
@@ -684,15 +1142,82 @@ fn group_present(p: &mut Parser, def: &OpDef, first: &Elem) -> bool {
         Elem::Operands => p.peek() == Some(b'%'),
         Elem::Regions => p.peek() == Some(b'{'),
         Elem::Successors => p.peek() == Some(b'^'),
-        Elem::Optional(_) => false,
+        // The format check keeps both from starting a group.
+        Elem::Optional(_) | Elem::Custom { .. } => false,
     }
+}
+
+fn is_unit(ad: &crate::opdef::AttrDef) -> bool {
+    ad.constraint.desc == crate::opdef::UNIT_ATTR.desc
+}
+
+/// `[1, 2, 3]` as an `array<iN: ...>` of the constraint's element width.
+fn parse_int_list(p: &mut Parser, name: &str, width: u32) -> PResult<Attr> {
+    p.expect("[")?;
+    let mut values = Vec::new();
+    if !p.eat("]") {
+        loop {
+            p.skip_ws();
+            let start = p.pos();
+            let text = p.parse_number_text().map(|(t, _)| t);
+            let sp = Span::new(start, p.pos().max(start + 1));
+            match text.ok().and_then(|t| t.parse::<i64>().ok()) {
+                Some(v) if fits_width(v, width) => values.push(v),
+                _ => {
+                    return Err(Diagnostic::at(
+                        sp,
+                        format!("expected an i{width} integer in the list '{name}'"),
+                    ))
+                }
+            }
+            if p.eat("]") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    Ok(p.ctx.int_array_attr(width, &values))
+}
+
+fn fits_width(v: i64, width: u32) -> bool {
+    width >= 64 || (v >= -(1i64 << (width - 1)) && v < (1i64 << width))
+}
+
+/// A region of the format. As MLIR's generated parsers do, a single-block op without a
+/// terminator gets its block even when the text's region is empty (`builtin.module {}`).
+fn parse_region_elem(p: &mut Parser, def: &OpDef) -> PResult<RegionId> {
+    p.push_default_dialect(def.default_dialect);
+    let r = p.parse_region(vec![], def.is_isolated());
+    p.pop_default_dialect();
+    let r = r?;
+    if def.has(Trait::SingleBlock)
+        && def.has(Trait::NoTerminator)
+        && p.ctx.region_blocks(r).is_empty()
+    {
+        let b = p.ctx.create_block(&[]);
+        p.ctx.push_block(r, b);
+    }
+    Ok(r)
+}
+
+/// Prints a region of the format; the pair of [`parse_region_elem`]: an empty entry block
+/// without arguments is left unlabeled when the op needs no terminator, since the parser gives
+/// the block back.
+fn print_region_elem(pr: &mut Printer, def: &OpDef, r: RegionId) {
+    let ctx = pr.ctx;
+    let bare_entry = def.has(Trait::NoTerminator)
+        && ctx
+            .region_blocks(r)
+            .first()
+            .is_some_and(|b| ctx.block_args(*b).is_empty());
+    pr.print_region(r, !bare_entry, true);
 }
 
 fn parse_elems_rt(
     p: &mut Parser,
     def: &'static OpDef,
     elems: &[Elem],
-    st: &mut Parsed,
+    st: &mut FormatState,
 ) -> PResult<()> {
     for e in elems {
         match e {
@@ -726,7 +1251,29 @@ fn parse_elems_rt(
                     let ad = def.attr(name).unwrap();
                     p.skip_ws();
                     let start = p.pos();
+                    let list_width = match ad.constraint.form {
+                        AttrForm::IntList(w) => Some(w),
+                        _ => None,
+                    };
                     let a = match ad.constraint.value_type {
+                        // The group's keyword was the whole spelling (the check makes a unit
+                        // attribute an anchor after a keyword).
+                        _ if is_unit(ad) => p.ctx.attr(AttrKind::Unit),
+                        // A string slot reads the literal alone, so a `:` after it stays the
+                        // format's (an attribute would take `"s" : type` as a typed string).
+                        _ if p.peek() == Some(b'"')
+                            && ad.constraint.desc == crate::opdef::STR_ATTR.desc =>
+                        {
+                            let (value, _) = p.parse_string_literal()?;
+                            p.ctx.attr(AttrKind::String { value, ty: None })
+                        }
+                        _ if ad.constraint.form == AttrForm::SymbolName => {
+                            let (sym, _) = p.parse_symbol_name()?;
+                            p.ctx.str_attr(&sym)
+                        }
+                        _ if list_width.is_some() && p.peek() == Some(b'[') => {
+                            parse_int_list(p, name, list_width.unwrap_or(64))?
+                        }
                         _ if ad.constraint.short_form.is_some() => {
                             let (d, n) = ad.constraint.short_form.unwrap();
                             let body = p.parse_pretty_body()?;
@@ -773,10 +1320,8 @@ fn parse_elems_rt(
                     st.attrs.push((name.to_string(), a));
                 }
                 4 => {
-                    p.push_default_dialect(def.default_dialect);
-                    let r = p.parse_region(vec![], def.is_isolated());
-                    p.pop_default_dialect();
-                    st.regions.insert(name, r?);
+                    let r = parse_region_elem(p, def)?;
+                    st.regions.insert(name, r);
                 }
                 5 => {
                     let b = p.parse_successor_ref()?;
@@ -852,15 +1397,40 @@ fn parse_elems_rt(
                     st.all_result_types = Some(ts);
                 }
             },
-            Elem::FunctionalType(_, _) => {
+            Elem::FunctionalType(ins, outs) => {
+                p.skip_ws();
+                let start = p.pos();
                 let t = p.parse_type()?;
                 match p.ctx.type_kind(t).clone() {
                     crate::types::TypeKind::Function { inputs, results } => {
-                        st.all_operand_types = Some(inputs);
-                        st.all_result_types = Some(results);
+                        match ins {
+                            TypeRef::Var(n) => {
+                                st.types.insert(n, inputs);
+                            }
+                            _ => st.all_operand_types = Some(inputs),
+                        }
+                        match outs {
+                            TypeRef::Var(n) => {
+                                st.types.insert(n, results);
+                            }
+                            _ => st.all_result_types = Some(results),
+                        }
                     }
-                    _ => return Err(p.err_here("expected a function type `(inputs) -> results`")),
+                    _ => {
+                        return Err(Diagnostic::at(
+                            Span::new(start, p.pos()),
+                            "expected a function type `(inputs) -> results`",
+                        ))
+                    }
                 }
+            }
+            Elem::Custom { name, args } => {
+                let Some(d) = def.custom_directives.iter().find(|d| d.name == *name) else {
+                    return Err(
+                        p.err_here(format!("'{}' has no custom directive '{name}'", def.name))
+                    );
+                };
+                (d.parse)(p, st, args)?;
             }
             Elem::AttrDict { keyword } => {
                 let present = if *keyword {
@@ -886,10 +1456,8 @@ fn parse_elems_rt(
             Elem::Operands => st.all_operands = Some(parse_operand_list(p)?),
             Elem::Regions => {
                 while p.peek() == Some(b'{') {
-                    p.push_default_dialect(def.default_dialect);
-                    let r = p.parse_region(vec![], def.is_isolated());
-                    p.pop_default_dialect();
-                    st.all_regions.push(r?);
+                    let r = parse_region_elem(p, def)?;
+                    st.all_regions.push(r);
                     if !p.eat(",") {
                         break;
                     }
@@ -918,7 +1486,7 @@ fn parse_elems_rt(
 fn finish(
     p: &mut Parser,
     def: &'static OpDef,
-    mut st: Parsed,
+    mut st: FormatState,
     num_results: usize,
 ) -> PResult<OperationState> {
     let here = Span::at(p.pos());
@@ -1168,6 +1736,13 @@ fn collect_printed_attrs(elems: &[Elem], out: &mut Vec<&'static str>) {
         match e {
             Elem::Var { name, .. } => out.push(name),
             Elem::Optional(g) => collect_printed_attrs(g, out),
+            Elem::Custom { args, .. } => {
+                for a in args {
+                    if let CustomArg::Var(n) = a {
+                        out.push(n);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -1229,6 +1804,9 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
             1 => !operand_group(ctx, def, op, name).is_empty(),
             3 => match ctx.get_prop(op, name) {
                 None => false,
+                Some(a) if def.attr(name).is_some_and(is_unit) => {
+                    unit_spelled_by_group(ctx, def.attr(name).unwrap(), a)
+                }
                 // A default-valued attribute at its default is left out, as MLIR does.
                 Some(a) => def
                     .attr(name)
@@ -1351,8 +1929,30 @@ fn print_elems(
                 }
                 3 => {
                     if let Some(a) = ctx.get_prop(op, name) {
-                        space_before(pr, space);
                         let ad = def.attr(name).unwrap();
+                        if unit_spelled_by_group(ctx, ad, a) {
+                            continue;
+                        }
+                        space_before(pr, space);
+                        if let (AttrForm::SymbolName, AttrKind::String { value, ty: None }) =
+                            (ad.constraint.form, ctx.attr_kind(a))
+                        {
+                            pr.print_symbol_name(&String::from_utf8_lossy(value));
+                            continue;
+                        }
+                        if let (AttrForm::IntList(_), Some(values)) =
+                            (ad.constraint.form, ctx.int_array_values(a))
+                        {
+                            pr.out.push('[');
+                            for (i, v) in values.iter().enumerate() {
+                                if i > 0 {
+                                    pr.out.push_str(", ");
+                                }
+                                pr.out.push_str(itoa::Buffer::new().format(*v));
+                            }
+                            pr.out.push(']');
+                            continue;
+                        }
                         let kw = match ctx.attr_kind(a) {
                             AttrKind::Integer { value, .. }
                                 if !ad.constraint.keywords.is_empty() =>
@@ -1386,7 +1986,7 @@ fn print_elems(
                     let i = def.regions.iter().position(|r| r.name == *name).unwrap();
                     if let Some(&r) = ctx.regions(op).get(i) {
                         space_before(pr, space);
-                        pr.print_region(r, true, true);
+                        print_region_elem(pr, def, r);
                     }
                 }
                 5 => {
@@ -1423,14 +2023,10 @@ fn print_elems(
                 space_before(pr, space);
                 print_types(pr, &ts);
             }
-            Elem::FunctionalType(_, _) => {
+            Elem::FunctionalType(ins, outs) => {
                 space_before(pr, space);
-                let ins: Vec<Type> = ctx
-                    .operands(op)
-                    .iter()
-                    .map(|v| ctx.value_type(*v))
-                    .collect();
-                let outs: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+                let ins: Vec<Type> = ref_types(ctx, def, op, ins);
+                let outs: Vec<Type> = ref_types(ctx, def, op, outs);
                 pr.out.push('(');
                 print_types(pr, &ins);
                 pr.out.push_str(") -> ");
@@ -1448,7 +2044,12 @@ fn print_elems(
                 if let Some(p) = ctx.op(op).properties {
                     if let AttrKind::Dict(entries) = ctx.attr_kind(p) {
                         for (k, v) in entries {
-                            if !printed.contains(&k.as_str()) && k != "operandSegmentSizes" {
+                            let misplaced_unit = def.attr(k).is_some_and(|ad| {
+                                is_unit(ad) && !unit_spelled_by_group(ctx, ad, *v)
+                            });
+                            if (misplaced_unit || !printed.contains(&k.as_str()))
+                                && k != "operandSegmentSizes"
+                            {
                                 all.push((k.clone(), *v));
                             }
                         }
@@ -1484,7 +2085,7 @@ fn print_elems(
                         pr.out.push(',');
                     }
                     space_before(pr, space);
-                    pr.print_region(r, true, true);
+                    print_region_elem(pr, def, r);
                 }
             }
             Elem::Successors => {
@@ -1501,6 +2102,29 @@ fn print_elems(
                     print_elems(pr, def, op, g, space, printed);
                 }
             }
+            Elem::Custom { name, args } => {
+                if let Some(d) = def.custom_directives.iter().find(|d| d.name == *name) {
+                    space_before(pr, space);
+                    (d.print)(pr, op, args);
+                }
+            }
         }
     }
+}
+
+/// Whether attribute `a` in a unit slot is spelled by its group's keyword alone; a value of
+/// another kind (invalid IR) is printed in the attribute dictionary instead, so it reads back.
+fn unit_spelled_by_group(ctx: &Context, ad: &crate::opdef::AttrDef, a: Attr) -> bool {
+    is_unit(ad) && matches!(ctx.attr_kind(a), AttrKind::Unit)
+}
+
+/// The types of a `type(...)`/`functional-type(...)` reference.
+fn ref_types(ctx: &Context, def: &OpDef, op: OpId, r: &TypeRef) -> Vec<Type> {
+    let vs = match r {
+        TypeRef::Var(name) if var_kind(def, name) == 1 => operand_group(ctx, def, op, name),
+        TypeRef::Var(name) => result_group(ctx, def, op, name),
+        TypeRef::Operands => ctx.operands(op).to_vec(),
+        TypeRef::Results => ctx.results(op).to_vec(),
+    };
+    vs.iter().map(|v| ctx.value_type(*v)).collect()
 }

@@ -62,6 +62,21 @@ pub struct AttrConstraint {
     /// For dialect attributes printed by formats without their `#dialect.name` prefix (MLIR's
     /// enum attributes: `overflow<nsw>` stands for `#arith.overflow<nsw>`): the dialect and name.
     pub short_form: Option<(&'static str, &'static str)>,
+    /// How a declarative format spells the attribute when it is not the generic spelling.
+    pub form: AttrForm,
+}
+
+/// A declarative format's spelling of an attribute, beyond keywords and short forms: MLIR gets
+/// these from the attribute's C++ class, here the constraint says it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AttrForm {
+    /// The attribute's own spelling (`array<i64: 1, 2>`, `"text"`, `4 : i32`).
+    Plain,
+    /// A dense integer array written as the bare list `[1, 2]` (MLIR's `DenseI64ArrayAttr` in a
+    /// format), with this element width.
+    IntList(u32),
+    /// A string written as a symbol name, `@name` (MLIR's `SymbolNameAttr`).
+    SymbolName,
 }
 
 /// An attribute slot.
@@ -238,7 +253,8 @@ pub enum Format {
     Generic,
     /// An MLIR-style declarative assembly format (see [`crate::format`]).
     Declarative(&'static str),
-    /// Hand-written hooks, for syntax a declarative format cannot say (e.g. `func.func`).
+    /// Hand-written hooks, for syntax a declarative format cannot say even with a
+    /// `custom<Name>(...)` directive (`func.func`, `scf.for`, kernels, `ptx.inst`).
     Custom {
         parse: fn(&mut Parser, &'static OpDef) -> PResult<OperationState>,
         print: fn(&mut Printer, OpId),
@@ -271,6 +287,10 @@ pub struct OpDef {
     /// `vector<4xi1>`), so a format that writes only the operand type can build the results.
     pub infer_result: Option<fn(&mut Context, Type) -> Type>,
     pub format: Format,
+    /// The parse/print pairs that the format's `custom<Name>(...)` directives call, by name
+    /// (MLIR's `parseName`/`printName` functions beside the op). The format check rejects a
+    /// directive whose name is not here.
+    pub custom_directives: &'static [crate::format::CustomDirective],
     /// Dialect whose ops may be written without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
@@ -310,6 +330,7 @@ impl OpDef {
         verify: None,
         infer_result: None,
         format: Format::Generic,
+        custom_directives: &[],
         default_dialect: None,
         result_name: None,
         block_arg_names: None,
@@ -692,6 +713,7 @@ pub const ANY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// A string.
 pub const STR_ATTR: AttrConstraint = AttrConstraint {
@@ -700,6 +722,7 @@ pub const STR_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// A unit attribute.
 pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
@@ -708,7 +731,14 @@ pub const UNIT_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
+/// A symbol's own name (`sym_name`): a string that formats write as `@name`.
+pub const SYMBOL_NAME: AttrConstraint = AttrConstraint {
+    form: AttrForm::SymbolName,
+    ..STR_ATTR
+};
+
 /// A flat symbol reference (`@name`).
 pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     desc: "flat symbol reference attribute",
@@ -716,6 +746,7 @@ pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// A function type as a type attribute.
 pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
@@ -724,6 +755,7 @@ pub const FUNCTION_TYPE_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// Any typed attribute (integer, float, dense, ...): what constants hold.
 pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
@@ -732,6 +764,7 @@ pub const TYPED_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// A 64-bit signless integer.
 pub const I64_ATTR: AttrConstraint = AttrConstraint {
@@ -743,6 +776,7 @@ pub const I64_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(64)),
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// A 32-bit signless integer.
 pub const I32_ATTR: AttrConstraint = AttrConstraint {
@@ -754,6 +788,7 @@ pub const I32_ATTR: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(32)),
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// An array of strings (names).
 pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -767,6 +802,7 @@ pub const STR_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// An array of dictionaries (argument / result attributes).
 pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
@@ -780,6 +816,7 @@ pub const DICT_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 /// `array<i32: ...>`.
 pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
@@ -791,6 +828,7 @@ pub const DENSE_I32_ARRAY: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: AttrForm::Plain,
 };
 
 /// The type an attribute carries (`1 : i32` → `i32`), for constants.
@@ -816,6 +854,7 @@ pub const fn enum_attr(desc: &'static str, keywords: &'static [&'static str]) ->
         value_type: Some(|c| c.int_type(64)),
         keywords,
         short_form: None,
+        form: AttrForm::Plain,
     }
 }
 

@@ -414,7 +414,7 @@ tilus.kernel @reduce_kind(%x: !tilus.reg<64x128xf32>) warps(4) blocks(affine_map
 // -----
 
 tilus.kernel @reduce_kind_keyword(%x: !tilus.reg<64x128xf32>) warps(4) blocks(affine_map<(d0) -> (1)>) {
-  // expected-error@+1 {{expected a reduction kind (sum, max, min, any, all), found 'prod'}}
+  // expected-error@+1 {{expected reduction kind for 'kind', one of: sum, max, min, any, all, but found 'prod'}}
   %r = tilus.reduce prod %x dim(1) : !tilus.reg<64x128xf32> -> !tilus.reg<64xf32>
 }
 

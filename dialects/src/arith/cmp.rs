@@ -173,10 +173,15 @@ pub static SELECT: OpDef = OpDef {
     ],
     verify: Some(verify_select),
     // `: T` for an `i1` condition, `: C, T` for a vector or tensor of them (MLIR's own parser).
-    format: Format::Custom {
-        parse: parse_select,
-        print: print_select,
-    },
+    format: Format::Declarative(
+        "$condition `,` $true_value `,` $false_value attr-dict `:` \
+         custom<SelectTypes>(type($condition), type($result))",
+    ),
+    custom_directives: &[tilus_ir::format::CustomDirective {
+        name: "SelectTypes",
+        parse: parse_select_types,
+        print: print_select_types,
+    }],
     fold: Some(fold::select),
     canonicalize: canon::SELECT,
     ..OpDef::DEFAULT
@@ -199,58 +204,41 @@ tilus_ir::op_handle! {
     successors {}
 }
 
-fn parse_select(
+/// `T` (an `i1` condition) or `C, T`: the condition's type is written only when it is not `i1`.
+/// The arguments are `type($condition)` and `type($result)`; the values take the result's type.
+fn parse_select_types(
     p: &mut tilus_ir::Parser,
-    def: &'static OpDef,
-) -> tilus_ir::syntax::parser::PResult<tilus_ir::OperationState> {
-    let c = p.parse_operand()?;
-    p.expect(",")?;
-    let t = p.parse_operand()?;
-    p.expect(",")?;
-    let f = p.parse_operand()?;
-    let attrs = if p.peek() == Some(b'{') {
-        p.parse_attr_dict()?
-    } else {
-        Vec::new()
+    st: &mut tilus_ir::format::FormatState,
+    args: &[tilus_ir::format::CustomArg],
+) -> tilus_ir::syntax::parser::PResult<()> {
+    use tilus_ir::format::CustomArg;
+    let [CustomArg::Type(cond), CustomArg::Type(result)] = args else {
+        return Err(p.err_here("SelectTypes takes type($condition), type($result)"));
     };
-    p.expect(":")?;
     let first = p.parse_type()?;
     let (cond_ty, ty) = if p.eat(",") {
         (first, p.parse_type()?)
     } else {
         (p.ctx.int_type(1), first)
     };
-    let operands = vec![
-        p.resolve_operand(&c, cond_ty)?,
-        p.resolve_operand(&t, ty)?,
-        p.resolve_operand(&f, ty)?,
-    ];
-    let mut st = tilus_ir::OperationState::of(p.ctx, def)
-        .with_operands(operands)
-        .with_results(vec![ty]);
-    for (k, v, sp) in attrs {
-        p.note_attr_span(&k, sp);
-        st.attrs.push((k, v));
-    }
-    Ok(st)
+    st.set_types(cond, vec![cond_ty]);
+    st.set_types(result, vec![ty]);
+    Ok(())
 }
 
-fn print_select(pr: &mut tilus_ir::Printer, op: OpId) {
+fn print_select_types(pr: &mut tilus_ir::Printer, op: OpId, args: &[tilus_ir::format::CustomArg]) {
+    use tilus_ir::format::{operand_group, result_group, CustomArg};
+    let [CustomArg::Type(cond), CustomArg::Type(result)] = args else {
+        return;
+    };
     let ctx = pr.ctx;
-    let o = ctx.operands(op);
-    pr.out.push(' ');
-    pr.print_value(o[0]);
-    pr.out.push_str(", ");
-    pr.print_value(o[1]);
-    pr.out.push_str(", ");
-    pr.print_value(o[2]);
-    let attrs = ctx.attrs(op).to_vec();
-    if !attrs.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&attrs, &[]);
-    }
-    pr.out.push_str(" : ");
-    let cond = ctx.value_type(o[0]);
+    let (Some(&c), Some(&r)) = (
+        operand_group(ctx, &SELECT, op, cond).first(),
+        result_group(ctx, &SELECT, op, result).first(),
+    ) else {
+        return;
+    };
+    let cond = ctx.value_type(c);
     if !matches!(
         ctx.type_kind(cond),
         TypeKind::Integer {
@@ -261,7 +249,7 @@ fn print_select(pr: &mut tilus_ir::Printer, op: OpId) {
         pr.print_type(cond);
         pr.out.push_str(", ");
     }
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
+    pr.print_type(ctx.value_type(r));
 }
 
 fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {

@@ -27,6 +27,7 @@ const OVERFLOW_FLAGS: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "overflow")),
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 /// `#arith.fastmath<...>` ([`FastMathFlags`](crate::arith_attrs::FastMathFlags)).
 const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
@@ -35,6 +36,7 @@ const FASTMATH_FLAGS: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: Some(("arith", "fastmath")),
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// The `overflowFlags` property of the integer ops that take it (default `none`).

@@ -23,6 +23,7 @@ pub(super) const ROUNDING_MODE: AttrConstraint = AttrConstraint {
     value_type: Some(|c| c.int_type(32)),
     keywords: ROUNDING_MODES,
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 /// The element type of a scalar, vector or tensor type.

@@ -393,10 +393,10 @@ pub static REDUCE: OpDef = OpDef {
     ],
     traits: &[Trait::Pure],
     verify: Some(verify_reduce),
-    format: Format::Custom {
-        parse: parse_reduce,
-        print: print_reduce,
-    },
+    format: Format::Declarative(
+        "$kind $x `dim` `(` $dim `)` (`keepdim` $keepdim^)? attr-dict `:` type($x) `->` \
+         type($result)",
+    ),
     ..OpDef::DEFAULT
 };
 const _: () = REDUCE.check();
@@ -787,73 +787,4 @@ fn verify_dot(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     check_dtypes(ctx, op, "c and the result", &c, &d)?;
     check_same_layout(ctx, op, "c and the result", &c, &d)?;
     check_result_layouts(ctx, op)
-}
-
-fn parse_reduce(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let (kw, ksp) = p.parse_keyword_any()?;
-    let kinds = REDUCE_KIND.keywords;
-    let Some(k) = kinds.iter().position(|x| *x == kw) else {
-        return Err(Diagnostic::at(
-            ksp,
-            format!(
-                "expected a reduction kind ({}), found '{kw}'",
-                kinds.join(", ")
-            ),
-        ));
-    };
-    let i64t = p.ctx.int_type(64);
-    let kind = p.number_attr_typed(&k.to_string(), i64t, ksp)?;
-    p.note_attr_span("kind", ksp);
-    let x = p.parse_operand()?;
-    p.expect_keyword("dim")?;
-    p.expect("(")?;
-    let (text, dsp) = p.parse_number_text()?;
-    let dim = p.number_attr_typed(&text, i64t, dsp)?;
-    p.note_attr_span("dim", dsp);
-    p.expect(")")?;
-    let mut props = vec![("kind".to_string(), kind), ("dim".to_string(), dim)];
-    if p.eat_keyword("keepdim") {
-        let u = p.ctx.attr(AttrKind::Unit);
-        props.push(("keepdim".to_string(), u));
-    }
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    p.expect(":")?;
-    let xt = p.parse_type()?;
-    p.expect("->")?;
-    let rt = p.parse_type()?;
-    let v = p.resolve_operand(&x, xt)?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_operands(vec![v])
-        .with_results(vec![rt])
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_reduce(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let kind = ctx
-        .get_prop(op, "kind")
-        .and_then(|a| attr_i64(ctx, a))
-        .and_then(|k| usize::try_from(k).ok())
-        .and_then(|k| REDUCE_KIND.keywords.get(k))
-        .copied()
-        .unwrap_or("sum");
-    let x = ctx.operands(op)[0];
-    pr.out.push(' ');
-    pr.out.push_str(kind);
-    pr.out.push(' ');
-    pr.print_value(x);
-    let dim = ctx
-        .get_prop(op, "dim")
-        .and_then(|a| attr_i64(ctx, a))
-        .unwrap_or(0);
-    pr.out.push_str(&format!(" dim({dim})"));
-    if ctx.get_prop(op, "keepdim").is_some() {
-        pr.out.push_str(" keepdim");
-    }
-    print_trailing_attrs(pr, op, false);
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(x));
-    pr.out.push_str(" -> ");
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
 }

@@ -308,13 +308,10 @@ pub static PERMUTE_SHARED: OpDef = OpDef {
         must say exactly that (a transpose is not row-major, so it carries `strides`).",
     operands: &[one("src", SHARED_TENSOR)],
     results: &[one("result", SHARED_TENSOR)],
-    attributes: &[attr("perm", DENSE_I64_ARRAY)],
+    attributes: &[attr("perm", I64_LIST)],
     traits: &[Trait::Pure, Trait::SharedView],
     verify: Some(verify_permute_shared),
-    format: Format::Custom {
-        parse: parse_permute,
-        print: print_permute,
-    },
+    format: Format::Declarative("$src $perm attr-dict `:` type($src) `->` type($result)"),
     ..OpDef::DEFAULT
 };
 const _: () = PERMUTE_SHARED.check();
@@ -780,44 +777,4 @@ fn verify_permute_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         layout: None,
     };
     check_view_result(ctx, op, &expected, &strides)
-}
-
-fn parse_permute(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let src = p.parse_operand()?;
-    let (perm, sp) = parse_int_list(p, "[", "]")?;
-    p.note_attr_span("perm", sp);
-    let a = i64_array(p, &perm);
-    let mut props = vec![("perm".to_string(), a)];
-    let attrs = parse_trailing_attrs(p, def, false, &mut props)?;
-    p.expect(":")?;
-    let st = p.parse_type()?;
-    p.expect("->")?;
-    let rt = p.parse_type()?;
-    let v = p.resolve_operand(&src, st)?;
-    Ok(OperationState::of(p.ctx, def)
-        .with_operands(vec![v])
-        .with_results(vec![rt])
-        .with_properties(p.ctx, props)
-        .with_attrs(attrs))
-}
-
-fn print_permute(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let src = ctx.operands(op)[0];
-    pr.out.push(' ');
-    pr.print_value(src);
-    let perm = ctx.get_prop(op, "perm");
-    match perm.and_then(|a| attr_i64s(ctx, a)) {
-        Some(vs) => {
-            pr.out.push_str(" [");
-            pr.out.push_str(&join_i64(&vs));
-            pr.out.push(']');
-        }
-        None => pr.out.push_str(" []"),
-    }
-    print_trailing_attrs(pr, op, false);
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(src));
-    pr.out.push_str(" -> ");
-    pr.print_type(ctx.value_type(ctx.results(op)[0]));
 }

@@ -28,7 +28,7 @@ use crate::layout_algebra::RegisterLayout;
 use crate::threadgroup::{group_of, require_group, Need};
 use crate::tilus_types::{
     attr_i64, attr_i64s, const_int, join_dims, ptr_elem, type_str, DType, Space, TensorType,
-    DENSE_I64_ARRAY, DYN, GLOBAL_TENSOR, PTR, REG_TENSOR, SHARED_TENSOR,
+    DENSE_I64_ARRAY, DYN, GLOBAL_TENSOR, I64_LIST, PTR, REG_TENSOR, SHARED_TENSOR,
 };
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
@@ -51,6 +51,7 @@ const AFFINE_MAP_ATTR: AttrConstraint = AttrConstraint {
     value_type: None,
     keywords: &[],
     short_form: None,
+    form: tilus_ir::opdef::AttrForm::Plain,
 };
 
 const DIM_XYZ: AttrConstraint = enum_attr("grid dimension", &["x", "y", "z"]);

@@ -1210,6 +1210,12 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Writes `@name`, quoted when `name` is not a bare identifier (a symbol's own name in a
+    /// format, as MLIR's `SymbolNameAttr` prints).
+    pub fn print_symbol_name(&mut self, s: &str) {
+        self.symbol(s);
+    }
+
     fn symbol(&mut self, s: &str) {
         self.out.push('@');
         if is_bare_id(s) {

@@ -208,6 +208,14 @@ impl<'c, 's> Parser<'c, 's> {
         Ok((symbol_text(p), sp))
     }
 
+    /// Parses a string literal alone: unlike a string attribute, a `: type` after it is left for
+    /// the caller (`ptx.asm "..." : () -> i32`).
+    pub fn parse_string_literal(&mut self) -> PResult<(Vec<u8>, Span)> {
+        let p = self.rule(Rule::string_lit)?;
+        let sp = self.off(&p);
+        Ok((unescape(p.as_str()), sp))
+    }
+
     /// Parses a bare identifier.
     pub fn parse_keyword_any(&mut self) -> PResult<(String, Span)> {
         let p = self.rule(Rule::keyword)?;
