@@ -30,7 +30,7 @@ verdict() { # rc -> word
 }
 
 for f in ${FILES:-examples/*.mlir}; do
-  for k in $(grep -oE '^tilus\.kernel @[A-Za-z0-9_]+' "$f" | sed 's/tilus.kernel @//'); do
+  for k in $(grep -oE '^[[:space:]]*tilus\.kernel @[A-Za-z0-9_]+' "$f" | sed 's/.*tilus.kernel @//'); do
     ex=$(basename "$f" .mlir)
     if [[ $ex == blackwell* && $k != *ref* ]]; then
       echo "| $ex | @$k | skipped (sm_100a) | | | |" >>"$table"
@@ -38,7 +38,7 @@ for f in ${FILES:-examples/*.mlir}; do
     fi
     # A kernel another kernel names as its tilus.reference runs (on the GPU, under the same
     # sanitizer) as part of that kernel's check, with that kernel's arguments.
-    by=$(awk -v k="$k" '/^tilus\.kernel @/{name=$2; sub(/\(.*/,"",name)} index($0, "tilus.reference = \"" k "\"") && name!="" {print name; exit}' "$f")
+    by=$(awk -v k="$k" '/^[ \t]*tilus\.kernel @/{name=$2; sub(/\(.*/,"",name)} index($0, "tilus.reference = \"" k "\"") && name!="" {print name; exit}' "$f")
     if [ -n "$by" ]; then
       echo "| $ex | @$k | reference of $by: checked in its row | | | |" >>"$table"
       continue
