@@ -2,21 +2,12 @@
 # producer warpgroup and setmaxnreg, REGS=1) with the last waves of tiles shared out by k-steps
 # (stream-K) instead of by whole tiles.
 #   python3 bench/gen_matmul_v9.py
-import os, re, subprocess, sys, tempfile
+import os, re, sys
 
-with tempfile.TemporaryDirectory() as d:
-    tmp = os.path.join(d, 'v6r.mlir')
-    subprocess.run([sys.executable, 'bench/gen_matmul_v6.py'], check=True,
-                   env=dict(os.environ, REGS='1', OUTF=tmp))
-    src = open(tmp).read()
+sys.path.insert(0, os.path.dirname(__file__))
+from v6_base import ACC, G3, OUT, SC, SC1, SC3, v6_regs_text, write  # noqa: E402
 
-L = "layout = column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)"
-ACC = f"!tilus.reg<64x128xf32, {L}>"
-OUT = f"!tilus.reg<64x128xf16, {L}>"
-SC = "!tilus.shared<2x64x128xf16, swizzle = 128B>"
-SC1 = "!tilus.shared<64x128xf16, swizzle = 128B>"
-SC3 = "!tilus.shared<64x2x64xf16, swizzle = 128B>"
-G3 = "!tilus.global<?x?x64xf16, strides = [?, 64, 1]>"
+src = v6_regs_text()
 GWS = "!tilus.global<?x?xf32>"
 GSEM = "!tilus.global<?xi32>"
 
@@ -247,5 +238,4 @@ for g in (0, 1):
     body = body[:start] + c + body[end:]
 
 out = os.environ.get('OUTF', 'target/gen/hopper_matmul_v9_stream_k.mlir')
-os.makedirs(os.path.dirname(out) or '.', exist_ok=True)
-open(out, 'w').write(head + body)
+write(out, head + body)
