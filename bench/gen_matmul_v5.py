@@ -9,12 +9,14 @@ L = "layout = column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local
 ACC = f"!tilus.reg<64x128xf32, {L}>"
 OUT = f"!tilus.reg<64x128xf16, {L}>"
 import os
-S = 4
+S = int(os.environ.get('STAGES', '4'))
 MC = os.environ.get('MC', '1') == '1'
-# N256=1 (needs MC=0): one m64n256k16 chain per consumer over a [256, 64] B stage instead of two
-# m64n128k16 chains over two [128, 64] halves.
+# N256=1: one m64n256k16 chain per consumer over a [256, 64] B stage instead of two m64n128k16
+# chains over two [128, 64] halves (with multicast, the stage's two halves viewed as one by
+# `tilus.reshape_shared`). STAGES=N sets the ring's depth (default 4); F0=1 releases each stage
+# as soon as its wgmmas retire (`wait_group 0`) instead of one k-step later.
 N256 = os.environ.get('N256', '0') == '1'
-assert not (N256 and MC), "N256=1 needs MC=0"
+F0 = os.environ.get('F0', '0') == '1'
 if N256:
     ACC = "!tilus.reg<64x256xf32, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>"
     OUT = "!tilus.reg<64x256xf16, layout = column_spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>"
@@ -27,7 +29,8 @@ B128 = "!tilus.shared<128x64xf16, swizzle = 128B>"
 B128T = "!tilus.shared<64x128xf16, strides = [1, 64], swizzle = 128B>"
 B256 = "!tilus.shared<256x64xf16, swizzle = 128B>"
 B256T = "!tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>"
-if N256:
+B2 = "!tilus.shared<2x128x64xf16, swizzle = 128B>"
+if N256 and not MC:
     SB = f"!tilus.shared<{S}x256x64xf16, swizzle = 128B>"
 def ind(s, n): return "\n".join((" " * n + l) if l else l for l in s.strip("\n").split("\n"))
 coords = """%num_m = arith.ceildivsi %m, %c256 : i32
@@ -63,8 +66,10 @@ MMA_N128 = f"""      %sb0 = tilus.slice_shared %sb[%st, %c0] : {SB} -> {B128}
       wgmma.fence
       %lo2 = wgmma.mma %sa_s, %sb0t, %lo : {A64}, {B128T}, {ACC}
       %hi2 = wgmma.mma %sa_s, %sb1t, %hi : {A64}, {B128T}, {ACC}"""
-MMA_N256 = f"""      %sbs = tilus.slice_shared %sb[%st] : {SB} -> {B256}
-      %sbt = tilus.permute_shared %sbs [1, 0] : {B256} -> {B256T}
+MMA_N256 = (f"""      %sb2 = tilus.slice_shared %sb[%st] : {SB} -> {B2}
+      %sbs = tilus.reshape_shared %sb2 : {B2} -> {B256}
+""" if MC else f"""      %sbs = tilus.slice_shared %sb[%st] : {SB} -> {B256}
+""") + f"""      %sbt = tilus.permute_shared %sbs [1, 0] : {B256} -> {B256T}
       wgmma.fence
       %lo2 = wgmma.mma %sa_s, %sbt, %lo : {A64}, {B256T}, {ACC}"""
 def consumer(g):
@@ -103,10 +108,19 @@ threadgroup.warp_group warps({4*g}, 4) {{
     scf.yield %res#2, %res#3 : i32, i32
   }}
 }}"""
+def f0_releases(text):
+    """F0=1: release the stage just used once its wgmmas retire; nothing is left to release
+    after the loop."""
+    i = text.index('      wgmma.wait_group 1\n')
+    j = text.index('\n      }\n', i) + len('\n      }\n')
+    text = text[:i] + '      wgmma.wait_group 0\n' + ind(release('%st'), 6) + '\n' + text[j:]
+    i = text.index('    %had = arith.cmpi sge, %res#')
+    j = text.index('\n    }\n', i) + len('\n    }\n')
+    return text[:i] + text[j:]
 def consumer(g, _gen=consumer):
     text = _gen(g)
     if not N256:
-        return text
+        return f0_releases(text) if F0 else text
     # One accumulator: drop `hi` from the k loop's iter_args and renumber its results.
     for old, new in [
         (f"%res:5 = scf.for %i = %c0 to %iters step %c1 iter_args(%lo = %acc0, %hi = %acc0, ", f"%res:4 = scf.for %i = %c0 to %iters step %c1 iter_args(%lo = %acc0, "),
@@ -116,7 +130,7 @@ def consumer(g, _gen=consumer):
     ]:
         assert old in text, old
         text = text.replace(old, new)
-    return text
+    return f0_releases(text) if F0 else text
 bload = f"""      tma.global_to_shared %gb[%b_rows, %kk : i32, i32], %sb_mine, %full[%st : i32] multicast(%both) : !tilus.global<?x?xf16>, {B128}, {BARS}
 """ if MC else f"""      %sb_all = tilus.slice_shared %sb[%st] : {SB} -> {B256}
       tma.global_to_shared %gb[%offset_n, %kk : i32, i32], %sb_all, %full[%st : i32] : !tilus.global<?x?xf16>, {B256}, {BARS}
@@ -141,7 +155,7 @@ threadgroup.single_warp warp(8) {{
       %kk = arith.muli %i, %c64 : i32
       %sa0 = tilus.slice_shared %sa[%st, %c0] : {SA} -> {A64}
       %sa1 = tilus.slice_shared %sa[%st, %c1] : {SA} -> {A64}
-{"" if N256 else sb_mine}      // 16 KiB of A from this CTA, 16 KiB of B from each CTA of the pair.
+{"" if (N256 and not MC) else sb_mine}      // 16 KiB of A from this CTA, 16 KiB of B from each CTA of the pair.
       threadgroup.single_thread {{
         mbarrier.arrive_expect_tx %full[%st : i32], %tx_bytes : {BARS}
       }}
