@@ -5,7 +5,7 @@
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from v6_base import ACC, G3, OUT, SC, SC1, SC3, v6_regs_text, write  # noqa: E402
+from v6_base import ACC, G3, OUT, SC, SC1, SC3, tma_store, v6_regs_text, write  # noqa: E402
 
 src = v6_regs_text()
 head = """// Hopper matmul v8: v6 (examples/hopper_matmul_v6_tma_epilogue.mlir, with a producer
@@ -50,19 +50,7 @@ body = body.replace('  %zero = arith.constant 0.0 : f32\n',
                     '  %false = arith.constant false\n  %true = arith.constant true\n', 1)
 
 
-def half(ind, val, chunk, row):
-    p = ' ' * ind
-    return f"""{p}threadgroup.single_thread {{
-{p}  tma.wait_group 0 read
-{p}}}
-{p}threadgroup.sync
-{p}tilus.store_shared {val}, %sc_g : {OUT}, {SC1}
-{p}tma.fence_proxy_async shared
-{p}threadgroup.sync
-{p}threadgroup.single_thread {{
-{p}  tma.shared_to_global %sc_g3, %gc3[{row}, {chunk}, %c0 : i32, i32, i32] : {SC3}, {G3}
-{p}  tma.commit_group
-{p}}}"""
+half = tma_store
 
 
 def guarded(ind, cond, val, chunk, row):

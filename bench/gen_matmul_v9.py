@@ -5,7 +5,7 @@
 import os, re, sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from v6_base import ACC, G3, OUT, SC, SC1, SC3, v6_regs_text, write  # noqa: E402
+from v6_base import ACC, G3, OUT, SC, SC1, SC3, tma_store, v6_regs_text, write  # noqa: E402
 
 src = v6_regs_text()
 GWS = "!tilus.global<?x?xf32>"
@@ -151,19 +151,7 @@ body = body.replace('scf.for %i = %c0 to %iters step %c1', 'scf.for %i = %kb to 
 
 
 def tma_half(ind, val, chunk):
-    p = ' ' * ind
-    return f"""{p}threadgroup.single_thread {{
-{p}  tma.wait_group 0 read
-{p}}}
-{p}threadgroup.sync
-{p}%o{val} = tilus.cast %acc#{val} : {ACC} to {OUT}
-{p}tilus.store_shared %o{val}, %sc_g : {OUT}, {SC1}
-{p}tma.fence_proxy_async shared
-{p}threadgroup.sync
-{p}threadgroup.single_thread {{
-{p}  tma.shared_to_global %sc_g3, %gc3[%row, {chunk}, %c0 : i32, i32, i32] : {SC3}, {G3}
-{p}  tma.commit_group
-{p}}}"""
+    return f"{' ' * ind}%o{val} = tilus.cast %acc#{val} : {ACC} to {OUT}\n" + tma_store(ind, f'%o{val}', chunk, '%row')
 
 
 def epilogue(g):

@@ -21,6 +21,24 @@ def v6_regs_text():
         return open(tmp).read()
 
 
+def tma_store(ind, val, chunk, row):
+    """One 64 x 128 f16 register tile `val` to C through the warpgroup's buffer `%sc_g`: wait
+    until the copy engine has read the previous one, store, fence, and one thread issues the
+    TMA store of the [64, 2, 64] box at (row, chunk)."""
+    p = ' ' * ind
+    return f"""{p}threadgroup.single_thread {{
+{p}  tma.wait_group 0 read
+{p}}}
+{p}threadgroup.sync
+{p}tilus.store_shared {val}, %sc_g : {OUT}, {SC1}
+{p}tma.fence_proxy_async shared
+{p}threadgroup.sync
+{p}threadgroup.single_thread {{
+{p}  tma.shared_to_global %sc_g3, %gc3[{row}, {chunk}, %c0 : i32, i32, i32] : {SC3}, {G3}
+{p}  tma.commit_group
+{p}}}"""
+
+
 def write(out, text):
     os.makedirs(os.path.dirname(out) or '.', exist_ok=True)
     open(out, 'w').write(text)

@@ -306,10 +306,16 @@ pub fn shared_alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
     }
 }
 
-/// Total shared memory of a block: allocations placed first fit in program order, each live
-/// until its `tilus.free_shared` (as `plan-shared-memory` places them), must fit the 227 KiB
-/// (232448 bytes) an sm_90/sm_100 block may have. Reported at the allocation that crosses it.
-fn check_shared_total(ctx: &Context, k: OpId) -> Result<(), Diagnostic> {
+/// Places a kernel's shared allocations as `plan-shared-memory` does: first fit in program
+/// order, each live until its `tilus.free_shared`. `each` sees every allocation with its size,
+/// alignment, offset and the number of allocations live beside it, and may stop the walk with
+/// an error. Allocations larger than the whole limit are skipped (their own verifier reports
+/// them).
+fn place_shared<E>(
+    ctx: &Context,
+    k: OpId,
+    mut each: impl FnMut(OpId, i64, i64, i64, usize) -> Result<(), E>,
+) -> Result<(), E> {
     let mut events = Vec::new();
     ctx.walk(k, &mut |o| {
         if shared_alloc_shape(ctx, o).is_some() || FreeSharedOp::is(ctx, o) {
@@ -327,7 +333,6 @@ fn check_shared_total(ctx: &Context, k: OpId) -> Result<(), Diagnostic> {
             continue;
         };
         if size > MAX_SHARED_TOTAL {
-            // Too large on its own: its own verifier says so.
             continue;
         }
         let up = |x: i64| x.saturating_add(align - 1) / align * align;
@@ -340,25 +345,46 @@ fn check_shared_total(ctx: &Context, k: OpId) -> Result<(), Diagnostic> {
             off = off.max(up(lo.saturating_add(ls)));
         }
         let off = up(off);
-        let end = off.saturating_add(size);
-        if end > MAX_SHARED_TOTAL {
-            return Err(op_error(
-                ctx,
-                o,
-                format!(
-                    "expects the block's shared memory to fit in {MAX_SHARED_TOTAL} bytes, but this allocation of {size} bytes (aligned to {align}) ends at byte {end}"
-                ),
-            )
-            .with_note(DiagLoc::Op(k), "in this kernel")
-            .with_help(format!(
-                "{} shared allocation{} live here; free tensors with `tilus.free_shared` when done, or use fewer stages or smaller tiles",
-                live.len() + 1,
-                if live.is_empty() { " is" } else { "s are" }
-            )));
-        }
+        each(o, size, align, off, live.len())?;
         live.push((o, off, size));
     }
     Ok(())
+}
+
+/// The highest byte a kernel's shared allocations reach when placed as `plan-shared-memory`
+/// places them; passes that add allocations check their budget against it.
+pub fn shared_high_water(ctx: &Context, k: OpId) -> i64 {
+    let mut top = 0i64;
+    let _ = place_shared::<()>(ctx, k, |_, size, _, off, _| {
+        top = top.max(off.saturating_add(size));
+        Ok(())
+    });
+    top
+}
+
+/// Total shared memory of a block: allocations placed first fit in program order, each live
+/// until its `tilus.free_shared` (as `plan-shared-memory` places them), must fit the 227 KiB
+/// (232448 bytes) an sm_90/sm_100 block may have. Reported at the allocation that crosses it.
+fn check_shared_total(ctx: &Context, k: OpId) -> Result<(), Diagnostic> {
+    place_shared(ctx, k, |o, size, align, off, others| {
+        let end = off.saturating_add(size);
+        if end <= MAX_SHARED_TOTAL {
+            return Ok(());
+        }
+        Err(op_error(
+            ctx,
+            o,
+            format!(
+                "expects the block's shared memory to fit in {MAX_SHARED_TOTAL} bytes, but this allocation of {size} bytes (aligned to {align}) ends at byte {end}"
+            ),
+        )
+        .with_note(DiagLoc::Op(k), "in this kernel")
+        .with_help(format!(
+            "{} shared allocation{} live here; free tensors with `tilus.free_shared` when done, or use fewer stages or smaller tiles",
+            others + 1,
+            if others == 0 { " is" } else { "s are" }
+        )))
+    })
 }
 
 /// Shared memory a block may use on sm_90/sm_100 (227 KiB).

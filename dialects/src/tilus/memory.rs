@@ -516,18 +516,15 @@ fn grid_variant_source(ctx: &Context, v: Value) -> Option<(DiagLoc, &'static str
     None
 }
 
-/// The sm_90/sm_100 dynamic shared-memory limit per block.
-const MAX_SHARED_BYTES: i64 = 227 * 1024;
-
 fn verify_shared_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let t = tensor(ctx, ctx.results(op)[0]);
     let footprint = t.shared_layout().map(|l| l.footprint()).unwrap_or(0);
     let bytes = (footprint * t.dtype.bits() as i64 + 7) / 8;
-    if bytes > MAX_SHARED_BYTES {
+    if bytes > MAX_SHARED_TOTAL {
         return Err(op_error(
             ctx,
             op,
-            format!("expects a shared tensor of at most {MAX_SHARED_BYTES} bytes, but found {bytes} bytes"),
+            format!("expects a shared tensor of at most {MAX_SHARED_TOTAL} bytes, but found {bytes} bytes"),
         ));
     }
     Ok(())

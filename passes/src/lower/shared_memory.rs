@@ -30,7 +30,7 @@ use tilus_ir::{OpBuilder, OperationState};
 /// The name of the dynamic shared buffer.
 pub const SMEM: &str = "smem";
 /// Most dynamic shared memory per block on sm_90 (227 KiB).
-pub const SMEM_LIMIT: i64 = 232448;
+pub const SMEM_LIMIT: i64 = tilus_dialects::tilus::MAX_SHARED_TOTAL;
 
 declare_pass! {
     /// The pass. It has no options.

@@ -73,7 +73,7 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::scf::{IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
-    attr_names, shared_alloc_shape, FreeSharedOp, GlobalViewOp, KernelOp, ReshapeSharedOp,
+    attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, ReshapeSharedOp,
     SharedTensorOp, StoreGlobalOp, StoreSharedOp,
 };
 use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
@@ -101,7 +101,7 @@ declare_pass! {
             runs instead. The kernel is rejected when its shared memory and the buffers exceed \
             max-shared-bytes: run pipeline with fewer stages.",
         options: {
-            max_shared_bytes: i64 = 232448, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
+            max_shared_bytes: i64 = tilus_dialects::tilus::MAX_SHARED_TOTAL, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
         },
         statistics: {
             NUM_REWRITTEN = "num-rewritten", "Stores sent through shared memory and TMA";
@@ -214,20 +214,10 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
         }
     }
 
-    // Shared memory: the kernel's peak of live allocations, plus the buffers (live to the end
-    // of the kernel).
+    // Shared memory: where the kernel's allocations reach as `plan-shared-memory` places them,
+    // plus the buffers (live to the end of the kernel).
     let align_up = |x: i64, a: i64| x.saturating_add(a - 1) / a * a;
-    let mut live: Vec<(OpId, i64)> = Vec::new();
-    let mut peak = 0i64;
-    ctx.walk(k, &mut |o| {
-        if FreeSharedOp::is(ctx, o) {
-            let def = ctx.defining_op(ctx.operands(o)[0]);
-            live.retain(|(a, _)| Some(*a) != def);
-        } else if let Some((size, align)) = shared_alloc_shape(ctx, o) {
-            live.push((o, align_up(size, align)));
-            peak = peak.max(live.iter().map(|l| l.1).sum());
-        }
-    });
+    let peak = shared_high_water(ctx, k);
     let bytes = |t: &TensorType| t.shape.iter().product::<i64>() * i64::from(t.dtype.bits()) / 8;
     let added: i64 = shapes.iter().map(|b| align_up(bytes(&b.2), 1024)).sum();
     if peak.saturating_add(added) > budget {
