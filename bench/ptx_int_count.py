@@ -2,6 +2,8 @@
 """Counts the integer and address instructions of a PTX file (docs/perf.md, eqsat).
 
 Usage: bench/ptx_int_count.py FILE.ptx
+       bench/ptx_int_count.py --movs FILE.ptx   (prints the constant and register-to-register
+                                                integer moves among them: "CONST REG")
 
 Counted: add sub mul mad div rem and or xor not shl shr min max neg abs selp setp cvt mov cvta
 bfe bfi prmt with an integer or bit type (.s8-.s64, .u8-.u64, .b16-.b64), including constant
@@ -13,8 +15,20 @@ import sys
 
 ROOTS = {'add', 'sub', 'mul', 'mad', 'div', 'rem', 'and', 'or', 'xor', 'not', 'shl', 'shr',
          'min', 'max', 'neg', 'abs', 'selp', 'setp', 'cvt', 'mov', 'cvta', 'bfe', 'bfi', 'prmt'}
+movs = sys.argv[1] == '--movs'
+path = sys.argv[2] if movs else sys.argv[1]
+if movs:
+    const = reg = 0
+    for line in open(path):
+        t = line.strip()
+        if re.match(r'mov\.[bus](16|32|64)\s+%\w+,\s*(-?\d+|0x[0-9a-fA-F]+);', t):
+            const += 1
+        elif re.match(r'mov\.[bus](16|32|64)\s+%\w+,\s*%\w+;', t):
+            reg += 1
+    print(const, reg)
+    sys.exit(0)
 n = 0
-for line in open(sys.argv[1]):
+for line in open(path):
     s = line.strip()
     if not s or s.startswith(('.', '//', '$', '{', '}')):
         continue
