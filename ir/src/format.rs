@@ -496,6 +496,32 @@ const fn check_keywords_const(kws: &[&str]) {
 /// const _: () = OP.check();
 /// ```
 ///
+/// Regions take part too: a region slot with an implicit terminator, a group anchored on a
+/// hook, and a hook that binds a region's entry-block arguments (`scf.while`'s declaration):
+///
+/// ```
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{many, region, Elide, Format, OpDef, ANY_TYPE};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_list(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_list(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// static YIELD: OpDef = OpDef { name: "demo.yield", ..OpDef::DEFAULT };
+/// static LOOP: OpDef = OpDef {
+///     name: "demo.loop",
+///     operands: &[many("inits", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     regions: &[region("before"), region("after").implicit(&YIELD, Elide::Never)],
+///     format: Format::Declarative(
+///         "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
+///          functional-type($inits, $results) $before `do` $after attr-dict",
+///     ),
+///     custom_directives: &[CustomDirective { name: "AssignmentList", parse: parse_list, print: print_list }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = LOOP.check();
+/// ```
+///
 /// A unit attribute anywhere else has no spelling, so it is an error:
 ///
 /// ```compile_fail
@@ -545,6 +571,26 @@ const fn check_keywords_const(kws: &[&str]) {
 ///     operands: &[maybe("tag", I32)],
 ///     format: Format::Declarative("(custom<Tag>($tag) `tag`)? attr-dict"),
 ///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A hook may anchor an optional group (`` (`->` custom<Types>(type($results))^)? ``), which is
+/// then present when the hook's first argument is; an anchor outside a group decides nothing:
+///
+/// ```compile_fail
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{many, Format, OpDef, ANY_TYPE};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_types(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_types(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.types",
+///     results: &[many("results", ANY_TYPE)],
+///     format: Format::Declarative("`->` custom<Types>(type($results))^ attr-dict"),
+///     custom_directives: &[CustomDirective { name: "Types", parse: parse_types, print: print_types }],
 ///     ..OpDef::DEFAULT
 /// };
 /// const _: () = OP.check();
@@ -1547,10 +1593,11 @@ fn parse_elems_rt(
                     if rd.variadic {
                         // `{...}, {...}`, possibly none: a `{` that opens the attribute
                         // dictionary after the list is not a region.
-                        while p.peek() == Some(b'{') && !looks_like_attr_dict(p) {
+                        if p.peek() == Some(b'{') && !looks_like_attr_dict(p) {
                             rs.push(parse_region_elem(p, def, rd, st)?);
-                            if !p.eat(",") {
-                                break;
+                            // After a `,` another region must follow.
+                            while p.eat(",") {
+                                rs.push(parse_region_elem(p, def, rd, st)?);
                             }
                         }
                     } else {
