@@ -16,12 +16,18 @@
 //! | `` (`kw` $flag^)? `` | a unit attribute as the anchor: the group's keyword is the whole spelling |
 //! | `functional-type($args, $results)` | `(T...) -> U` over two named groups (or `operands`/`results`) |
 //! | `custom<Name>($x, type($y), ...)` | the op's registered [`CustomDirective`] `Name` |
+//! | `( ... custom<Name>(...)^ ... )?` | a group present when the hook's first argument is |
+//! | `` ` ` ``, `` `\n` `` | one space; a new line (a keyword after it gets no space) |
 //! | `qualified(...)` | accepted; types and attributes are always printed qualified |
 //!
 //! Attributes print by their constraint: a keyword enum as its keyword (`slt`), an integer list
 //! ([`AttrForm::IntList`](crate::opdef::AttrForm::IntList)) as `[1, 2]`, a symbol name
 //! ([`AttrForm::SymbolName`](crate::opdef::AttrForm::SymbolName)) as `@name`, a fixed-type
 //! integer without its `: i64`, a unit attribute as nothing (its group's keyword says it).
+//!
+//! A region element reads its slot's regions (`{...}, {...}` for a variadic slot), gives the
+//! entry block the arguments hooks bound for it ([`FormatState::bind_region_args`]) and appends
+//! the slot's implicit terminator ([`RegionDef::implicit_terminator`]).
 
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
@@ -2274,7 +2280,7 @@ fn print_elems(
                 };
                 // A keyword at the start of a line (after `\\n`) needs no space.
                 let line_start = pr.out.ends_with('\n') || pr.out.ends_with("  ");
-                if emit && (*space || !punct) && !(line_start && !*space) {
+                if emit && (*space || (!punct && !line_start)) {
                     pr.out.push(' ');
                 }
                 pr.out.push_str(l);
