@@ -9,6 +9,11 @@
 //! `cf.cond_br` become `bra` (block arguments become `mov`s on the edge, through temporaries when
 //! a copy would overwrite a source still to be read), and `ptx.ret` becomes `ret;`.
 //!
+//! Two things keep integer `mov`s out of the text: a constant `mov` is printed as a literal in
+//! the users that take one and dropped when none needs its register ([`crate::ptx_imm`]), and a
+//! block argument shares the register of a value passed to it when the two never live at once
+//! (`KernelEmitter::coalesce_joins`), which removes the edge's `mov`.
+//!
 //! The module's `.version` is its `ptx.version` attribute when set, else [`DEFAULT_VERSION`];
 //! `.target` is the kernels' `target` (they must agree).
 

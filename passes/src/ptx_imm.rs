@@ -16,8 +16,8 @@
 //! (ptxas rejects `add.f16 %h1, %h1, 0x3C00`), so an `f16` constant stays in its `.b16` register
 //! except when it is copied (`mov.b16`). A negative or large integer goes only into instructions
 //! whose integer types all have the constant's width, so that no conversion (`cvt.s64.s32`,
-//! `mul.wide`) has to guess how ptxas extends a literal of another width; a small non-negative
-//! one (below 2^31, e.g. a shift amount) reads the same at every width.
+//! `cvt.u64.u32`) has to guess how ptxas extends a literal of another width; a small
+//! non-negative one (below 2^31, e.g. a shift amount) reads the same at every width.
 
 use tilus_dialects::ptx::{inst_form, split_form, FormPiece, InstOp};
 use tilus_ir::{Context, OpId};
@@ -239,7 +239,8 @@ mod tests {
         assert!(accepts("mul.wide.s32", &lit("4", 32)));
         // A negative literal of another width than the instruction's types.
         assert!(!accepts("cvt.s64.s32", &lit("-5", 32)));
-        assert!(!accepts("mul.wide.s32", &lit("-4", 32)));
+        // `.wide` widens the result; its sources are the literal's width.
+        assert!(accepts("mul.wide.s32", &lit("-4", 32)));
         // Shift amounts are 32-bit in a 64-bit shift: small values only.
         assert!(accepts("shl.b64", &lit("3", 32)));
         assert!(accepts("add.f32", &lit("0f3F800000", 32)));
