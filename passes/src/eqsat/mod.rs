@@ -567,8 +567,21 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
         }
         let node = Node::op(c.kind, &children);
         cost_before += s.costs.node_cost(&eg, &node);
-        let id = eg.add(node.clone());
-        original.push((node, id));
+        // An op whose value the analysis already knows is its constant's class: adding the
+        // op would only have the analysis fold it into that class and drop it again.
+        let folded = lang::transfer(
+            c.kind,
+            &children.iter().map(|x| &eg[*x].data).collect::<Vec<_>>(),
+        )
+        .and_then(|f| Some((f.ty?, f.konst()?)));
+        let id = match folded {
+            Some((ty, k)) => rules::add_const(&mut eg, ty, k),
+            None => {
+                let id = eg.add(node.clone());
+                original.push((node, id));
+                id
+            }
+        };
         let r = ctx.results(*op)[0];
         class_of.insert(r, id);
         if ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op)) {
