@@ -143,8 +143,31 @@ impl CostModel {
 
     /// The cost of computing `node` once (its children not included).
     pub fn node_cost(&self, eg: &EG, node: &Node) -> f64 {
-        let data = |i: usize| -> &Facts { &eg[node.args[i]].data };
-        match node.kind {
+        let Some(first) = node.children().first() else {
+            return self.cost_of(node.kind, &[], &eg.analysis.tiles);
+        };
+        let mut kids: [&Facts; 4] = [&eg[*first].data; 4];
+        for (k, c) in node.children().iter().enumerate() {
+            kids[k] = &eg[*c].data;
+        }
+        self.cost_of(
+            node.kind,
+            &kids[..node.children().len()],
+            &eg.analysis.tiles,
+        )
+    }
+
+    /// The cost of computing an op of kind `kind` once, from its children's facts (`kids`, in
+    /// order) and the tile types' information: [`CostModel::node_cost`] for a node that is
+    /// not in a graph (an op folded while the graph is built).
+    pub fn cost_of(
+        &self,
+        kind: Kind,
+        kids: &[&Facts],
+        tiles: &FxHashMap<tilus_ir::Type, super::lang::TileInfo>,
+    ) -> f64 {
+        let data = |i: usize| -> &Facts { kids[i] };
+        match kind {
             Kind::Var(_)
             | Kind::Ty(_)
             | Kind::Pred(_)
@@ -157,10 +180,8 @@ impl CostModel {
                 if std::ptr::eq(def, &tilus_dialects::tilus::PERMUTE_SHARED) {
                     return self.at(16);
                 }
-                let per_thread = match eg[node.args[0]].data.meta {
-                    Some(Kind::TileTy(t)) => {
-                        eg.analysis.tiles.get(&t).map_or(1.0, |i| i.per_thread)
-                    }
+                let per_thread = match data(0).meta {
+                    Some(Kind::TileTy(t)) => tiles.get(&t).map_or(1.0, |i| i.per_thread),
                     _ => 1.0,
                 };
                 let key = if std::ptr::eq(def, &tilus_dialects::layout::CONVERT) {
@@ -171,8 +192,7 @@ impl CostModel {
                 per_thread * self.at(key)
             }
             Kind::Const => {
-                let f = &eg[node.args[0]].data;
-                let known = match (f.meta, eg[node.args[1]].data.meta) {
+                let known = match (data(0).meta, data(1).meta) {
                     (Some(Kind::Ty(t)), Some(Kind::Num(n))) => self
                         .known_consts
                         .contains(&(t, n as u128 & tilus_dialects::arith::mask(t.width))),
@@ -194,8 +214,8 @@ impl CostModel {
                     _ => self.at(12),
                 }
             }
-            Kind::Bin(_) => {
-                let op = node.bin().expect("a binary node");
+            Kind::Bin(i) => {
+                let op = super::lang::BIN_OPS[i as usize].0;
                 let wide = data(1).width() > 32;
                 let by_const = data(2).konst().is_some();
                 use IntBinOp::*;

@@ -510,6 +510,12 @@ fn loop_iv_facts(
     Some(Facts::range(ty, lb.lo, hi.max(lb.lo), lb.tz.min(step.tz)))
 }
 
+/// `i1`, a filler for the unused entries of fixed-size child arrays.
+const BOOL: Ty = Ty {
+    width: 1,
+    index: false,
+};
+
 /// Saturates and rewrites one block; `None` when it has no rewritable ops.
 pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Option<BlockReport> {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
@@ -523,68 +529,118 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     }
     let cand_set: FxHashSet<OpId> = cands.iter().map(|c| c.0).collect();
 
-    // Build the e-graph.
+    // Build the e-graph. A value the analysis finds constant while the graph is built (most
+    // of a folding block) stays out of it as a `Slot::Const` until an op that does go in, or
+    // the skeleton, reads it: a constant only folded ops read never becomes a class.
     let mut vars: Vec<Value> = Vec::new();
     let mut var_facts: Vec<Facts> = Vec::new();
     let mut cache = FxHashMap::default();
-    let mut class_of: FxHashMap<Value, Id> = FxHashMap::default();
+    let mut class_of: FxHashMap<Value, Slot> = FxHashMap::default();
+    let mut leaf_ids: FxHashMap<Kind, Id> = FxHashMap::default();
     let mut eg = EG::new(EqAnalysis::default());
     let mut cost_before = 0.0;
     let mut roots: Vec<(OpId, Value, Id)> = Vec::new();
     let mut original: Vec<(Node, Id)> = Vec::new();
     for (op, c) in &cands {
-        let mut children = Vec::new();
-        if let Some(h) = c.head {
-            if let Kind::TileTy(t) = h {
-                eg.analysis
-                    .tiles
-                    .entry(t)
-                    .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
-            }
-            children.push(eg.add(Node::leaf(h)));
+        if let Some(Kind::TileTy(t)) = c.head {
+            eg.analysis
+                .tiles
+                .entry(t)
+                .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
         }
-        if let Some(x) = c.extra {
-            children.push(eg.add(Node::leaf(x)));
+        // The children: the leaves first (type or predicate, the permutation, a constant's
+        // literal), then the operands.
+        let mut leaves: [Option<Kind>; 3] = [None; 3];
+        let mut n_leaves = 0;
+        for k in [
+            c.head,
+            c.extra,
+            c.bits.map(|bits| {
+                let Some(Kind::Ty(t)) = c.head else {
+                    unreachable!("constants have a type")
+                };
+                Kind::Num(tilus_dialects::arith::sext(bits, t.width))
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            leaves[n_leaves] = Some(k);
+            n_leaves += 1;
         }
-        if let Some(bits) = c.bits {
-            let Some(Kind::Ty(t)) = c.head else {
-                unreachable!("constants have a type")
-            };
-            children.push(eg.add(Node::leaf(Kind::Num(tilus_dialects::arith::sext(
-                bits, t.width,
-            )))));
+        let mut children: [Id; 4] = [Id::from(0usize); 4];
+        for (i, k) in leaves[..n_leaves].iter().enumerate() {
+            let k = k.expect("counted");
+            children[i] = *leaf_ids.entry(k).or_insert_with(|| eg.add(Node::leaf(k)));
         }
-        for v in &c.operands {
-            let id = match class_of.get(v) {
-                Some(id) => *id,
+        let mut slots: [Slot; 4] = [Slot::Const(BOOL, 0); 4];
+        for (i, v) in c.operands.iter().enumerate() {
+            slots[i] = match class_of.get(v) {
+                Some(s) => *s,
                 None => {
-                    let id = leaf(ctx, *v, &mut eg, &mut vars, &mut var_facts, &mut cache);
-                    class_of.insert(*v, id);
+                    let s = leaf(ctx, *v, &mut eg, &mut vars, &mut var_facts, &mut cache);
+                    class_of.insert(*v, s);
+                    s
+                }
+            };
+        }
+        let slots = &slots[..c.operands.len()];
+        // What the op computes and costs, from its children's facts.
+        let (cost, folded) = {
+            let mut owned: [Option<Facts>; 4] = [None, None, None, None];
+            for (i, s) in slots.iter().enumerate() {
+                if let Slot::Const(ty, bits) = s {
+                    owned[n_leaves + i] = Some(Facts::constant(*ty, *bits));
+                }
+            }
+            let n = n_leaves + slots.len();
+            let top = Facts::top(BOOL);
+            let mut kids: [&Facts; 4] = [&top; 4];
+            for (i, kid) in kids.iter_mut().enumerate().take(n) {
+                *kid = match (&owned[i], i.checked_sub(n_leaves).map(|j| slots[j])) {
+                    (Some(f), _) => f,
+                    (None, Some(Slot::Class(id))) => &eg[id].data,
+                    (None, None) => &eg[children[i]].data,
+                    (None, Some(Slot::Const(..))) => unreachable!("constants have facts"),
+                };
+            }
+            let kids = &kids[..n];
+            let cost = s.costs.cost_of(c.kind, kids, &eg.analysis.tiles);
+            let folded = lang::transfer(c.kind, kids).and_then(|f| Some((f.ty?, f.konst()?)));
+            (cost, folded)
+        };
+        cost_before += cost;
+        let r = ctx.results(*op)[0];
+        let is_root = ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op));
+        if let Some((ty, k)) = folded {
+            // The block's own constants and the values the skeleton reads go in as they come;
+            // what another op folds to waits until an op that goes in reads it.
+            if c.bits.is_some() || is_root {
+                let id = rules::add_const(&mut eg, ty, k);
+                class_of.insert(r, Slot::Class(id));
+                if is_root {
+                    roots.push((*op, r, id));
+                }
+            } else {
+                class_of.insert(r, Slot::Const(ty, k));
+            }
+            continue;
+        }
+        for (i, (s, v)) in slots.iter().zip(&c.operands).enumerate() {
+            children[n_leaves + i] = match *s {
+                Slot::Class(id) => id,
+                Slot::Const(ty, bits) => {
+                    let id = rules::add_const(&mut eg, ty, bits);
+                    class_of.insert(*v, Slot::Class(id));
                     id
                 }
             };
-            children.push(id);
         }
-        let node = Node::op(c.kind, &children);
-        cost_before += s.costs.node_cost(&eg, &node);
-        // An op whose value the analysis already knows is its constant's class: adding the
-        // op would only have the analysis fold it into that class and drop it again.
-        let folded = lang::transfer(
-            c.kind,
-            &children.iter().map(|x| &eg[*x].data).collect::<Vec<_>>(),
-        )
-        .and_then(|f| Some((f.ty?, f.konst()?)));
-        let id = match folded {
-            Some((ty, k)) => rules::add_const(&mut eg, ty, k),
-            None => {
-                let id = eg.add(node.clone());
-                original.push((node, id));
-                id
-            }
-        };
-        let r = ctx.results(*op)[0];
-        class_of.insert(r, id);
-        if ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op)) {
+        let node = Node::op(c.kind, &children[..n_leaves + slots.len()]);
+        let id = eg.add(node.clone());
+        original.push((node, id));
+        class_of.insert(r, Slot::Class(id));
+        if is_root {
             roots.push((*op, r, id));
         }
     }
@@ -691,8 +747,8 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     Some(report)
 }
 
-/// The e-class of a value from outside the rewritten ops: its constant when it is one, else
-/// a fresh leaf with its seeded facts.
+/// Where a value from outside the rewritten ops goes: its constant when it is one, else a
+/// fresh leaf with its seeded facts.
 fn leaf(
     ctx: &Context,
     v: Value,
@@ -700,12 +756,12 @@ fn leaf(
     vars: &mut Vec<Value>,
     var_facts: &mut Vec<Facts>,
     cache: &mut FxHashMap<Value, Facts>,
-) -> Id {
+) -> Slot {
     let vt = ctx.value_type(v);
     let f = match ty_of(ctx, vt) {
         Some(ty) => {
             if let Some((bits, _)) = constant_of(ctx, v).and_then(|a| int_bits(ctx, a)) {
-                return rules::add_const(eg, ty, bits);
+                return Slot::Class(rules::add_const(eg, ty, bits));
             }
             seed_facts(ctx, v, 12, cache).unwrap_or(Facts::top(ty))
         }
@@ -719,7 +775,15 @@ fn leaf(
     vars.push(v);
     var_facts.push(f.clone());
     eg.analysis.vars.push(f);
-    eg.add(Node::leaf(Kind::Var(i)))
+    Slot::Class(eg.add(Node::leaf(Kind::Var(i))))
+}
+
+/// Where a value read by the block's rewritable ops is while the graph is built: an e-class,
+/// or a constant (type, bits masked to the width) that has no class yet.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Class(Id),
+    Const(Ty, u128),
 }
 
 /// The latest block position of a leaf the chosen program for `id` reads (`Some(None)`: none
