@@ -519,7 +519,14 @@ const BOOL: Ty = Ty {
 /// Saturates and rewrites one block; `None` when it has no rewritable ops.
 pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Option<BlockReport> {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
-    let pos: FxHashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+    // Each op's position in the block and whether it is rewritable, indexed by op id (a
+    // block's ops are looked up a few times each; vectors instead of hash maps).
+    let span = ops.iter().map(|o| o.index() + 1).max().unwrap_or(0);
+    let mut pos: Vec<usize> = vec![usize::MAX; span];
+    for (i, o) in ops.iter().enumerate() {
+        pos[o.index()] = i;
+    }
+    let pos_of = |o: OpId| pos.get(o.index()).copied().filter(|p| *p != usize::MAX);
     let cands: Vec<(OpId, Classified)> = ops
         .iter()
         .filter_map(|o| classify(ctx, *o).map(|c| (*o, c)))
@@ -527,7 +534,10 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     if cands.is_empty() {
         return None;
     }
-    let cand_set: FxHashSet<OpId> = cands.iter().map(|c| c.0).collect();
+    let mut is_cand = vec![false; span];
+    for (o, _) in &cands {
+        is_cand[o.index()] = true;
+    }
 
     // Build the e-graph. A value the analysis finds constant while the graph is built (most
     // of a folding block) stays out of it as a `Slot::Const` until an op that does go in, or
@@ -535,7 +545,8 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     let mut vars: Vec<Value> = Vec::new();
     let mut var_facts: Vec<Facts> = Vec::new();
     let mut cache = FxHashMap::default();
-    let mut class_of: FxHashMap<Value, Slot> = FxHashMap::default();
+    let mut class_of: FxHashMap<Value, Slot> =
+        FxHashMap::with_capacity_and_hasher(2 * cands.len(), Default::default());
     let mut leaf_ids: FxHashMap<Kind, Id> = FxHashMap::default();
     let mut eg = EG::new(EqAnalysis::default());
     let mut cost_before = 0.0;
@@ -611,7 +622,10 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
         };
         cost_before += cost;
         let r = ctx.results(*op)[0];
-        let is_root = ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op));
+        let is_root = ctx
+            .uses(r)
+            .iter()
+            .any(|u| !is_cand.get(u.op.index()).copied().unwrap_or(false));
         if let Some((ty, k)) = folded {
             // The block's own constants and the values the skeleton reads go in as they come;
             // what another op folds to waits until an op that goes in reads it.
@@ -705,14 +719,14 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     let var_pos: Vec<Option<usize>> = vars
         .iter()
         .map(|v| match ctx.value_def(*v) {
-            ValueDef::Result(o, _) => pos.get(&o).copied(),
+            ValueDef::Result(o, _) => pos_of(o),
             ValueDef::BlockArg(..) => None,
         })
         .collect();
     let mut latest: FxHashMap<Id, Option<usize>> = FxHashMap::default();
     for (op, _, id) in &roots {
         match latest_leaf(&eg, &choice, &var_pos, eg.find(*id), &mut latest, 0) {
-            Some(Some(p)) if p >= pos[op] => return Some(report),
+            Some(Some(p)) if p >= pos[op.index()] => return Some(report),
             None => return Some(report),
             _ => {}
         }
