@@ -438,7 +438,7 @@ impl Dense {
     /// `choice` in dense form, or `None` when it picks a node its class does not have (then
     /// it can only be costed by [`dag_cost`]). Classes outside [`Dense`] are dropped: the
     /// program for the roots never reaches them.
-    fn from_choice(&self, eg: &EG, choice: &Choice) -> Option<DenseChoice> {
+    fn densify(&self, eg: &EG, choice: &Choice) -> Option<DenseChoice> {
         let mut out = vec![NONE; self.ids.len()];
         for (id, node) in choice {
             let d = self.dense(eg.find(*id));
@@ -655,7 +655,7 @@ pub fn extract(
     let mut best: Option<(Program, f64)> = None;
     // The program as it was first, so it wins ties.
     if let Some(s) = start {
-        match dense.from_choice(eg, &s) {
+        match dense.densify(eg, &s) {
             Some(d) => consider_dense(d, &mut best),
             None => {
                 if let Some(cost) = dag_cost(eg, costs, &s, roots) {
