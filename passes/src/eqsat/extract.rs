@@ -353,6 +353,9 @@ struct Dense {
     /// Each class's parents among the classes looked at (dense numbers, in egg's order; a
     /// parent with several nodes here appears once per node).
     parents: Vec<Vec<u32>>,
+    /// The number of class `i`'s first node when the nodes of all classes are numbered in
+    /// order (`first[n]` is the total), for per-node state in one vector.
+    first: Vec<u32>,
 }
 
 impl Dense {
@@ -385,7 +388,7 @@ impl Dense {
         for (i, c) in ids.iter().enumerate() {
             num[usize::from(*c)] = i as u32;
         }
-        let nodes = ids
+        let nodes: Vec<Vec<(Node, [u32; 4], f64)>> = ids
             .iter()
             .map(|c| {
                 eg[*c]
@@ -412,11 +415,19 @@ impl Dense {
                     .collect()
             })
             .collect();
+        let mut first = Vec::with_capacity(ids.len() + 1);
+        let mut total = 0u32;
+        for ns in &nodes {
+            first.push(total);
+            total += ns.len() as u32;
+        }
+        first.push(total);
         Dense {
             ids,
             num,
             nodes,
             parents,
+            first,
         }
     }
 
@@ -549,6 +560,14 @@ impl Dense {
         let mut budget = 64 * n + 1024;
         // The candidate's sub-DAG set is built here and copied into `best` only when kept.
         let mut scratch = Scratch::default();
+        // A node whose children's choices have not changed since it was last costed costs
+        // the same again, and a class's best only gets cheaper, so it cannot win now if it did
+        // not then: `tick` counts changes of choice, `changed[c]` is the tick of class `c`'s
+        // last change and `costed[i]` the tick at which node `i` (numbered across classes)
+        // was last costed (`NONE`: never).
+        let mut tick: u32 = 0;
+        let mut changed = vec![0u32; n];
+        let mut costed = vec![NONE; self.first[n] as usize];
         while let Some(cid) = queue.pop_front() {
             queued[cid as usize] = false;
             if budget == 0 {
@@ -556,7 +575,18 @@ impl Dense {
             }
             budget -= 1;
             let mut improved = false;
+            let first = self.first[cid as usize] as usize;
             for (k, (node, kids, own)) in self.nodes[cid as usize].iter().enumerate() {
+                let at = costed[first + k];
+                let kids_of = &kids[..node.children().len()];
+                if at != NONE
+                    && kids_of
+                        .iter()
+                        .all(|c| *c == NONE || changed[*c as usize] <= at)
+                {
+                    continue;
+                }
+                costed[first + k] = tick;
                 let Some((cost, with_set, set_sum)) =
                     candidate(*own, &best, free, cid, node, kids, &mut scratch)
                 else {
@@ -581,6 +611,8 @@ impl Dense {
                         set,
                         set_sum,
                     });
+                    tick += 1;
+                    changed[cid as usize] = tick;
                     improved = true;
                 }
             }
