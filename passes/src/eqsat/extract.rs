@@ -143,8 +143,31 @@ impl CostModel {
 
     /// The cost of computing `node` once (its children not included).
     pub fn node_cost(&self, eg: &EG, node: &Node) -> f64 {
-        let data = |i: usize| -> &Facts { &eg[node.args[i]].data };
-        match node.kind {
+        let Some(first) = node.children().first() else {
+            return self.cost_of(node.kind, &[], &eg.analysis.tiles);
+        };
+        let mut kids: [&Facts; 4] = [&eg[*first].data; 4];
+        for (k, c) in node.children().iter().enumerate() {
+            kids[k] = &eg[*c].data;
+        }
+        self.cost_of(
+            node.kind,
+            &kids[..node.children().len()],
+            &eg.analysis.tiles,
+        )
+    }
+
+    /// The cost of computing an op of kind `kind` once, from its children's facts (`kids`, in
+    /// order) and the tile types' information: [`CostModel::node_cost`] for a node that is
+    /// not in a graph (an op folded while the graph is built).
+    pub fn cost_of(
+        &self,
+        kind: Kind,
+        kids: &[&Facts],
+        tiles: &FxHashMap<tilus_ir::Type, super::lang::TileInfo>,
+    ) -> f64 {
+        let data = |i: usize| -> &Facts { kids[i] };
+        match kind {
             Kind::Var(_)
             | Kind::Ty(_)
             | Kind::Pred(_)
@@ -157,10 +180,8 @@ impl CostModel {
                 if std::ptr::eq(def, &tilus_dialects::tilus::PERMUTE_SHARED) {
                     return self.at(16);
                 }
-                let per_thread = match eg[node.args[0]].data.meta {
-                    Some(Kind::TileTy(t)) => {
-                        eg.analysis.tiles.get(&t).map_or(1.0, |i| i.per_thread)
-                    }
+                let per_thread = match data(0).meta {
+                    Some(Kind::TileTy(t)) => tiles.get(&t).map_or(1.0, |i| i.per_thread),
                     _ => 1.0,
                 };
                 let key = if std::ptr::eq(def, &tilus_dialects::layout::CONVERT) {
@@ -171,8 +192,7 @@ impl CostModel {
                 per_thread * self.at(key)
             }
             Kind::Const => {
-                let f = &eg[node.args[0]].data;
-                let known = match (f.meta, eg[node.args[1]].data.meta) {
+                let known = match (data(0).meta, data(1).meta) {
                     (Some(Kind::Ty(t)), Some(Kind::Num(n))) => self
                         .known_consts
                         .contains(&(t, n as u128 & tilus_dialects::arith::mask(t.width))),
@@ -194,8 +214,8 @@ impl CostModel {
                     _ => self.at(12),
                 }
             }
-            Kind::Bin(_) => {
-                let op = node.bin().expect("a binary node");
+            Kind::Bin(i) => {
+                let op = super::lang::BIN_OPS[i as usize].0;
                 let wide = data(1).width() > 32;
                 let by_const = data(2).konst().is_some();
                 use IntBinOp::*;
@@ -306,8 +326,18 @@ const SET_CAP: usize = 64;
 pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
     let all: Vec<Id> = eg.classes().map(|c| c.id).collect();
     let dense = Dense::new(eg, &all, costs);
-    dense.greedy(&FxHashSet::default(), false)
+    let free = vec![false; dense.ids.len()];
+    dense.to_choice(&dense.greedy(&free, false))
 }
+
+/// No node chosen (a [`DenseChoice`] entry), or no dense number (a class outside [`Dense`]).
+const NONE: u32 = u32::MAX;
+
+/// A choice over [`Dense`]'s classes: the index of the chosen node in its class's list, or
+/// [`NONE`]. Extraction compares and combines choices in this form (vectors indexed by class)
+/// and makes a [`Choice`] only of the one it returns: building a hash map per candidate
+/// program and costing it through hash lookups was a third of extraction.
+type DenseChoice = Vec<u32>;
 
 /// The classes extraction looks at, numbered densely, with their nodes' own costs computed
 /// once per extraction and shared by its greedy rounds. Extraction reads per-class state in
@@ -316,11 +346,16 @@ pub fn greedy_dag(eg: &EG, costs: &CostModel) -> Choice {
 struct Dense {
     /// The classes, in egg's class order (the worklist's starting order).
     ids: Vec<Id>,
+    /// The dense number of each e-class id ([`NONE`] outside).
+    num: Vec<u32>,
     /// Each class's nodes, their children as dense numbers and their own costs.
     nodes: Vec<Vec<(Node, [u32; 4], f64)>>,
     /// Each class's parents among the classes looked at (dense numbers, in egg's order; a
     /// parent with several nodes here appears once per node).
     parents: Vec<Vec<u32>>,
+    /// The number of class `i`'s first node when the nodes of all classes are numbered in
+    /// order (`first[n]` is the total), for per-node state in one vector.
+    first: Vec<u32>,
 }
 
 impl Dense {
@@ -331,11 +366,11 @@ impl Dense {
             .map(|c| usize::from(c.id) + 1)
             .max()
             .unwrap_or(0);
-        let mut num = vec![u32::MAX; len];
+        let mut num = vec![NONE; len];
         let mut ids = Vec::new();
         let mut stack: Vec<Id> = roots.iter().map(|r| eg.find(*r)).collect();
         while let Some(c) = stack.pop() {
-            if num[usize::from(c)] != u32::MAX {
+            if num[usize::from(c)] != NONE {
                 continue;
             }
             num[usize::from(c)] = ids.len() as u32;
@@ -348,19 +383,19 @@ impl Dense {
         ids = eg
             .classes()
             .map(|c| c.id)
-            .filter(|c| num[usize::from(*c)] != u32::MAX)
+            .filter(|c| num[usize::from(*c)] != NONE)
             .collect();
         for (i, c) in ids.iter().enumerate() {
             num[usize::from(*c)] = i as u32;
         }
-        let nodes = ids
+        let nodes: Vec<Vec<(Node, [u32; 4], f64)>> = ids
             .iter()
             .map(|c| {
                 eg[*c]
                     .nodes
                     .iter()
                     .map(|n| {
-                        let mut kids = [u32::MAX; 4];
+                        let mut kids = [NONE; 4];
                         for (k, ch) in n.children().iter().enumerate() {
                             kids[k] = num[usize::from(eg.find(*ch))];
                         }
@@ -376,21 +411,144 @@ impl Dense {
                 eg[*c]
                     .parents()
                     .map(|p| num[usize::from(eg.find(p))])
-                    .filter(|p| *p != u32::MAX)
+                    .filter(|p| *p != NONE)
                     .collect()
             })
             .collect();
+        let mut first = Vec::with_capacity(ids.len() + 1);
+        let mut total = 0u32;
+        for ns in &nodes {
+            first.push(total);
+            total += ns.len() as u32;
+        }
+        first.push(total);
         Dense {
             ids,
+            num,
             nodes,
             parents,
+            first,
         }
     }
 
-    /// Greedy DAG extraction where a reference to a class in `free` costs nothing.
-    fn greedy(&self, free: &FxHashSet<Id>, reverse: bool) -> Choice {
+    /// The dense number of class `id` (canonical), [`NONE`] outside.
+    fn dense(&self, id: Id) -> u32 {
+        self.num.get(usize::from(id)).copied().unwrap_or(NONE)
+    }
+
+    /// The [`Choice`] a dense choice stands for.
+    fn to_choice(&self, choice: &[u32]) -> Choice {
+        choice
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k != NONE)
+            .map(|(i, k)| (self.ids[i], self.nodes[i][*k as usize].0.clone()))
+            .collect()
+    }
+
+    /// `choice` in dense form, or `None` when it picks a node its class does not have (then
+    /// it can only be costed by [`dag_cost`]). Classes outside [`Dense`] are dropped: the
+    /// program for the roots never reaches them.
+    fn densify(&self, eg: &EG, choice: &Choice) -> Option<DenseChoice> {
+        let mut out = vec![NONE; self.ids.len()];
+        for (id, node) in choice {
+            let d = self.dense(eg.find(*id));
+            if d == NONE {
+                continue;
+            }
+            let k = self.nodes[d as usize]
+                .iter()
+                .position(|(n, _, _)| n == node)?;
+            out[d as usize] = k as u32;
+        }
+        Some(out)
+    }
+
+    /// [`dag_cost`] of a dense choice: the same walk (roots in order, children in order, each
+    /// class's cost added after its children's), so the same sum; `None` on a cycle or a
+    /// class without a choice.
+    fn dag_cost(&self, choice: &[u32], roots: &[u32]) -> Option<f64> {
+        // 0: not seen, 1: on the path, 2: done.
+        let mut state = vec![0u8; self.ids.len()];
+        let mut total = 0.0;
+        let mut stack: Vec<(u32, u8)> = Vec::new();
+        for &r in roots {
+            if r == NONE {
+                return None;
+            }
+            stack.push((r, 0));
+            while let Some(&mut (c, ref mut next)) = stack.last_mut() {
+                let ci = c as usize;
+                if *next == 0 {
+                    match state[ci] {
+                        2 => {
+                            stack.pop();
+                            continue;
+                        }
+                        1 => return None,
+                        _ => {}
+                    }
+                    if choice[ci] == NONE {
+                        return None;
+                    }
+                    state[ci] = 1;
+                }
+                let (node, kids, own) = &self.nodes[ci][choice[ci] as usize];
+                let k = *next as usize;
+                if k < node.children().len() {
+                    *next += 1;
+                    if kids[k] == NONE {
+                        return None;
+                    }
+                    stack.push((kids[k], 0));
+                } else {
+                    state[ci] = 2;
+                    total += *own;
+                    stack.pop();
+                }
+            }
+        }
+        Some(total)
+    }
+
+    /// The classes of the program `choice` computes for `roots` that stay needed whatever one
+    /// user of them chooses: the roots, and the classes with several users.
+    fn shared(&self, choice: &[u32], roots: &[u32]) -> Vec<bool> {
         let n = self.ids.len();
-        let free: Vec<bool> = self.ids.iter().map(|c| free.contains(c)).collect();
+        let mut users = vec![0u32; n];
+        let mut seen = vec![false; n];
+        let mut stack: Vec<u32> = roots.to_vec();
+        while let Some(c) = stack.pop() {
+            if c == NONE || std::mem::replace(&mut seen[c as usize], true) {
+                continue;
+            }
+            let k = choice[c as usize];
+            if k == NONE {
+                continue;
+            }
+            let (node, kids, _) = &self.nodes[c as usize][k as usize];
+            let mut distinct: [u32; 4] = [NONE; 4];
+            let kids = &kids[..node.children().len()];
+            for (i, kid) in kids.iter().enumerate() {
+                if *kid != NONE && !distinct[..i].contains(kid) {
+                    users[*kid as usize] += 1;
+                }
+                distinct[i] = *kid;
+            }
+            stack.extend_from_slice(kids);
+        }
+        let mut free: Vec<bool> = users.iter().map(|u| *u >= 2).collect();
+        for r in roots {
+            if *r != NONE {
+                free[*r as usize] = true;
+            }
+        }
+        free
+    }
+
+    /// Greedy DAG extraction where a reference to a class marked in `free` costs nothing.
+    fn greedy(&self, free: &[bool], reverse: bool) -> DenseChoice {
+        let n = self.ids.len();
         let mut best: Vec<Option<Best>> = vec![None; n];
         // A worklist, leaves first: a class is looked at again only when a child got cheaper.
         let mut queue: std::collections::VecDeque<u32> = if reverse {
@@ -400,6 +558,16 @@ impl Dense {
         };
         let mut queued = vec![true; n];
         let mut budget = 64 * n + 1024;
+        // The candidate's sub-DAG set is built here and copied into `best` only when kept.
+        let mut scratch = Scratch::default();
+        // A node whose children's choices have not changed since it was last costed costs
+        // the same again, and a class's best only gets cheaper, so it cannot win now if it did
+        // not then: `tick` counts changes of choice, `changed[c]` is the tick of class `c`'s
+        // last change and `costed[i]` the tick at which node `i` (numbered across classes)
+        // was last costed (`NONE`: never).
+        let mut tick: u32 = 0;
+        let mut changed = vec![0u32; n];
+        let mut costed = vec![NONE; self.first[n] as usize];
         while let Some(cid) = queue.pop_front() {
             queued[cid as usize] = false;
             if budget == 0 {
@@ -407,16 +575,44 @@ impl Dense {
             }
             budget -= 1;
             let mut improved = false;
-            for (node, kids, own) in &self.nodes[cid as usize] {
-                let Some(cand) = candidate(*own, &best, &free, cid, node, kids) else {
+            let first = self.first[cid as usize] as usize;
+            for (k, (node, kids, own)) in self.nodes[cid as usize].iter().enumerate() {
+                let at = costed[first + k];
+                let kids_of = &kids[..node.children().len()];
+                if at != NONE
+                    && kids_of
+                        .iter()
+                        .all(|c| *c == NONE || changed[*c as usize] <= at)
+                {
+                    continue;
+                }
+                costed[first + k] = tick;
+                let Some((cost, with_set, set_sum)) =
+                    candidate(*own, &best, free, cid, node, kids, &mut scratch)
+                else {
                     continue;
                 };
                 let better = match &best[cid as usize] {
                     None => true,
-                    Some(b) => cand.cost + 1e-9 < b.cost,
+                    Some(b) => cost + 1e-9 < b.cost,
                 };
                 if better {
-                    best[cid as usize] = Some(cand);
+                    let slot = &mut best[cid as usize];
+                    // Reuse the replaced choice's set buffer.
+                    let mut buf = slot.take().and_then(|b| b.set).unwrap_or_default();
+                    let set = with_set.then(|| {
+                        buf.clear();
+                        buf.extend_from_slice(&scratch.set);
+                        buf
+                    });
+                    *slot = Some(Best {
+                        cost,
+                        node: k as u32,
+                        set,
+                        set_sum,
+                    });
+                    tick += 1;
+                    changed[cid as usize] = tick;
                     improved = true;
                 }
             }
@@ -430,8 +626,7 @@ impl Dense {
             }
         }
         best.into_iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.map(|b| (self.ids[i], b.node)))
+            .map(|b| b.map_or(NONE, |b| b.node))
             .collect()
     }
 }
@@ -439,12 +634,21 @@ impl Dense {
 #[derive(Clone)]
 struct Best {
     cost: f64,
-    node: Node,
+    /// The chosen node's index in its class's list.
+    node: u32,
     /// The classes under the choice (dense numbers) with their own costs, sorted; `None` past
     /// [`SET_CAP`].
     set: Option<Vec<(u32, f64)>>,
     /// The sum of `set`'s costs.
     set_sum: f64,
+}
+
+/// Buffers [`candidate`] builds a sub-DAG set in, kept across candidates so that costing one
+/// allocates nothing.
+#[derive(Default)]
+struct Scratch {
+    set: Vec<(u32, f64)>,
+    merged: Vec<(u32, f64)>,
 }
 
 /// The default extraction for `roots`: the cheaper of [`greedy_dag`] and `start` (the
@@ -463,30 +667,57 @@ pub fn extract(
     start: Option<Choice>,
 ) -> Option<(Choice, f64)> {
     let dense = Dense::new(eg, roots, costs);
+    let droots: Vec<u32> = roots.iter().map(|r| dense.dense(eg.find(*r))).collect();
+    // A program is either a dense choice or, for a start that names a node its class lacks,
+    // the start itself.
+    enum Program {
+        Dense(DenseChoice),
+        Start(Choice),
+    }
     // Greedy breaks ties between equal costs by the order it meets classes, and which tie it
     // keeps changes what later rounds can share, so each step tries the worklist started in
     // both orders and keeps the cheaper program.
-    let mut best: Option<(Choice, f64)> = None;
-    let consider = |c: Choice, best: &mut Option<(Choice, f64)>| {
-        if let Some(cost) = dag_cost(eg, costs, &c, roots) {
+    let consider_dense = |c: DenseChoice, best: &mut Option<(Program, f64)>| {
+        if let Some(cost) = dense.dag_cost(&c, &droots) {
             if best.as_ref().is_none_or(|b| cost + 1e-9 < b.1) {
-                *best = Some((c, cost));
+                *best = Some((Program::Dense(c), cost));
             }
         }
     };
+    let mut best: Option<(Program, f64)> = None;
     // The program as it was first, so it wins ties.
     if let Some(s) = start {
-        consider(s, &mut best);
+        match dense.densify(eg, &s) {
+            Some(d) => consider_dense(d, &mut best),
+            None => {
+                if let Some(cost) = dag_cost(eg, costs, &s, roots) {
+                    best = Some((Program::Start(s), cost));
+                }
+            }
+        }
     }
+    let free = vec![false; dense.ids.len()];
     for reverse in [false, true] {
-        consider(dense.greedy(&FxHashSet::default(), reverse), &mut best);
+        consider_dense(dense.greedy(&free, reverse), &mut best);
     }
     let (mut best, mut cost) = best?;
     for _ in 0..4 {
-        let free = shared(eg, &best, roots);
+        let free = match &best {
+            Program::Dense(d) => dense.shared(d, &droots),
+            Program::Start(s) => {
+                let mut f = vec![false; dense.ids.len()];
+                for c in shared_ids(eg, s, roots) {
+                    let d = dense.dense(c);
+                    if d != NONE {
+                        f[d as usize] = true;
+                    }
+                }
+                f
+            }
+        };
         let mut round = None;
         for reverse in [false, true] {
-            consider(dense.greedy(&free, reverse), &mut round);
+            consider_dense(dense.greedy(&free, reverse), &mut round);
         }
         match round {
             Some((c, k)) if k + 1e-9 < cost => {
@@ -496,12 +727,16 @@ pub fn extract(
             _ => break,
         }
     }
-    Some((best, cost))
+    let choice = match best {
+        Program::Dense(d) => dense.to_choice(&d),
+        Program::Start(s) => s,
+    };
+    Some((choice, cost))
 }
 
 /// The classes of the program `choice` computes for `roots` that stay needed whatever one
-/// user of them chooses: the roots, and the classes with several users.
-fn shared(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
+/// user of them chooses: [`Dense::shared`] for a start that is not in dense form.
+fn shared_ids(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
     let mut users: FxHashMap<Id, u32> = FxHashMap::default();
     for c in reachable(eg, choice, roots) {
         if let Some(n) = choice.get(&c) {
@@ -537,7 +772,9 @@ pub fn reachable(eg: &EG, choice: &Choice, roots: &[Id]) -> FxHashSet<Id> {
     seen
 }
 
-/// The cost of choosing `node` for class `cid` given the children's current best choices.
+/// The cost of choosing `node` for class `cid` given the children's current best choices:
+/// `(cost, whether scratch.set holds its sub-DAG set, that set's sum)`, or `None` when a
+/// child has no choice yet or the node would make a cycle.
 fn candidate(
     own: f64,
     best: &[Option<Best>],
@@ -545,8 +782,11 @@ fn candidate(
     cid: u32,
     node: &Node,
     kids: &[u32; 4],
-) -> Option<Best> {
-    let mut set: Option<Vec<(u32, f64)>> = Some(Vec::new());
+    scratch: &mut Scratch,
+) -> Option<(f64, bool, f64)> {
+    let s = &mut scratch.set;
+    s.clear();
+    let mut with_set = true;
     let mut tree_sum = own;
     for &c in &kids[..node.children().len()] {
         if c == cid {
@@ -557,57 +797,52 @@ fn candidate(
             continue;
         }
         tree_sum += b.cost;
-        match (&mut set, &b.set) {
-            (Some(s), Some(cs)) => {
-                if cs.binary_search_by_key(&cid, |e| e.0).is_ok() {
-                    return None;
-                }
-                let child_own = b.cost - b.set_sum;
-                if s.is_empty() {
-                    // The first costed child: its set as it is (no merge).
-                    s.reserve(cs.len() + 1);
-                    s.extend_from_slice(cs);
-                } else if !cs.is_empty() {
-                    let mut merged = Vec::with_capacity(s.len() + cs.len() + 1);
-                    let (mut i, mut j) = (0, 0);
-                    while i < s.len() || j < cs.len() {
-                        if j == cs.len() || (i < s.len() && s[i].0 < cs[j].0) {
-                            merged.push(s[i]);
-                            i += 1;
-                        } else if i == s.len() || cs[j].0 < s[i].0 {
-                            merged.push(cs[j]);
-                            j += 1;
-                        } else {
-                            merged.push(s[i]);
-                            i += 1;
-                            j += 1;
-                        }
-                    }
-                    *s = merged;
-                }
-                if let Err(p) = s.binary_search_by_key(&c, |e| e.0) {
-                    s.insert(p, (c, child_own));
-                }
-                if s.len() > SET_CAP {
-                    set = None;
+        if !with_set {
+            continue;
+        }
+        let Some(cs) = &b.set else {
+            with_set = false;
+            continue;
+        };
+        if cs.binary_search_by_key(&cid, |e| e.0).is_ok() {
+            return None;
+        }
+        let child_own = b.cost - b.set_sum;
+        if s.is_empty() {
+            // The first costed child: its set as it is (no merge).
+            s.extend_from_slice(cs);
+        } else if !cs.is_empty() {
+            let merged = &mut scratch.merged;
+            merged.clear();
+            let (mut i, mut j) = (0, 0);
+            while i < s.len() || j < cs.len() {
+                if j == cs.len() || (i < s.len() && s[i].0 < cs[j].0) {
+                    merged.push(s[i]);
+                    i += 1;
+                } else if i == s.len() || cs[j].0 < s[i].0 {
+                    merged.push(cs[j]);
+                    j += 1;
+                } else {
+                    merged.push(s[i]);
+                    i += 1;
+                    j += 1;
                 }
             }
-            _ => set = None,
+            std::mem::swap(s, merged);
+        }
+        if let Err(p) = s.binary_search_by_key(&c, |e| e.0) {
+            s.insert(p, (c, child_own));
+        }
+        if s.len() > SET_CAP {
+            with_set = false;
         }
     }
-    let (cost, set_sum) = match &set {
-        Some(s) => {
-            let sum = s.iter().map(|e| e.1).sum::<f64>();
-            (own + sum, sum)
-        }
-        None => (tree_sum, 0.0),
-    };
-    Some(Best {
-        cost,
-        node: node.clone(),
-        set,
-        set_sum,
-    })
+    if with_set {
+        let sum = s.iter().map(|e| e.1).sum::<f64>();
+        Some((own + sum, true, sum))
+    } else {
+        Some((tree_sum, false, 0.0))
+    }
 }
 
 /// The optimal DAG extraction for `roots` by enumerating one node per reachable class, when

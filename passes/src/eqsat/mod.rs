@@ -510,10 +510,23 @@ fn loop_iv_facts(
     Some(Facts::range(ty, lb.lo, hi.max(lb.lo), lb.tz.min(step.tz)))
 }
 
+/// `i1`, a filler for the unused entries of fixed-size child arrays.
+const BOOL: Ty = Ty {
+    width: 1,
+    index: false,
+};
+
 /// Saturates and rewrites one block; `None` when it has no rewritable ops.
 pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Option<BlockReport> {
     let ops: Vec<OpId> = ctx.block_ops(block).collect();
-    let pos: FxHashMap<OpId, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+    // Each op's position in the block and whether it is rewritable, indexed by op id (a
+    // block's ops are looked up a few times each; vectors instead of hash maps).
+    let span = ops.iter().map(|o| o.index() + 1).max().unwrap_or(0);
+    let mut pos: Vec<usize> = vec![usize::MAX; span];
+    for (i, o) in ops.iter().enumerate() {
+        pos[o.index()] = i;
+    }
+    let pos_of = |o: OpId| pos.get(o.index()).copied().filter(|p| *p != usize::MAX);
     let cands: Vec<(OpId, Classified)> = ops
         .iter()
         .filter_map(|o| classify(ctx, *o).map(|c| (*o, c)))
@@ -521,57 +534,127 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     if cands.is_empty() {
         return None;
     }
-    let cand_set: FxHashSet<OpId> = cands.iter().map(|c| c.0).collect();
+    let mut is_cand = vec![false; span];
+    for (o, _) in &cands {
+        is_cand[o.index()] = true;
+    }
 
-    // Build the e-graph.
+    // Build the e-graph. A value the analysis finds constant while the graph is built (most
+    // of a folding block) stays out of it as a `Slot::Const` until an op that does go in, or
+    // the skeleton, reads it: a constant only folded ops read never becomes a class.
     let mut vars: Vec<Value> = Vec::new();
     let mut var_facts: Vec<Facts> = Vec::new();
     let mut cache = FxHashMap::default();
-    let mut class_of: FxHashMap<Value, Id> = FxHashMap::default();
+    let mut class_of: FxHashMap<Value, Slot> =
+        FxHashMap::with_capacity_and_hasher(2 * cands.len(), Default::default());
+    let mut leaf_ids: FxHashMap<Kind, Id> = FxHashMap::default();
     let mut eg = EG::new(EqAnalysis::default());
     let mut cost_before = 0.0;
     let mut roots: Vec<(OpId, Value, Id)> = Vec::new();
     let mut original: Vec<(Node, Id)> = Vec::new();
     for (op, c) in &cands {
-        let mut children = Vec::new();
-        if let Some(h) = c.head {
-            if let Kind::TileTy(t) = h {
-                eg.analysis
-                    .tiles
-                    .entry(t)
-                    .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
-            }
-            children.push(eg.add(Node::leaf(h)));
+        if let Some(Kind::TileTy(t)) = c.head {
+            eg.analysis
+                .tiles
+                .entry(t)
+                .or_insert_with(|| tile_info(ctx, t).expect("classified tile ops have tiles"));
         }
-        if let Some(x) = c.extra {
-            children.push(eg.add(Node::leaf(x)));
+        // The children: the leaves first (type or predicate, the permutation, a constant's
+        // literal), then the operands.
+        let mut leaves: [Option<Kind>; 3] = [None; 3];
+        let mut n_leaves = 0;
+        for k in [
+            c.head,
+            c.extra,
+            c.bits.map(|bits| {
+                let Some(Kind::Ty(t)) = c.head else {
+                    unreachable!("constants have a type")
+                };
+                Kind::Num(tilus_dialects::arith::sext(bits, t.width))
+            }),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            leaves[n_leaves] = Some(k);
+            n_leaves += 1;
         }
-        if let Some(bits) = c.bits {
-            let Some(Kind::Ty(t)) = c.head else {
-                unreachable!("constants have a type")
-            };
-            children.push(eg.add(Node::leaf(Kind::Num(tilus_dialects::arith::sext(
-                bits, t.width,
-            )))));
+        let mut children: [Id; 4] = [Id::from(0usize); 4];
+        for (i, k) in leaves[..n_leaves].iter().enumerate() {
+            let k = k.expect("counted");
+            children[i] = *leaf_ids.entry(k).or_insert_with(|| eg.add(Node::leaf(k)));
         }
-        for v in &c.operands {
-            let id = match class_of.get(v) {
-                Some(id) => *id,
+        let mut slots: [Slot; 4] = [Slot::Const(BOOL, 0); 4];
+        for (i, v) in c.operands.iter().enumerate() {
+            slots[i] = match class_of.get(v) {
+                Some(s) => *s,
                 None => {
-                    let id = leaf(ctx, *v, &mut eg, &mut vars, &mut var_facts, &mut cache);
-                    class_of.insert(*v, id);
+                    let s = leaf(ctx, *v, &mut eg, &mut vars, &mut var_facts, &mut cache);
+                    class_of.insert(*v, s);
+                    s
+                }
+            };
+        }
+        let slots = &slots[..c.operands.len()];
+        // What the op computes and costs, from its children's facts.
+        let (cost, folded) = {
+            let mut owned: [Option<Facts>; 4] = [None, None, None, None];
+            for (i, s) in slots.iter().enumerate() {
+                if let Slot::Const(ty, bits) = s {
+                    owned[n_leaves + i] = Some(Facts::constant(*ty, *bits));
+                }
+            }
+            let n = n_leaves + slots.len();
+            let top = Facts::top(BOOL);
+            let mut kids: [&Facts; 4] = [&top; 4];
+            for (i, kid) in kids.iter_mut().enumerate().take(n) {
+                *kid = match (&owned[i], i.checked_sub(n_leaves).map(|j| slots[j])) {
+                    (Some(f), _) => f,
+                    (None, Some(Slot::Class(id))) => &eg[id].data,
+                    (None, None) => &eg[children[i]].data,
+                    (None, Some(Slot::Const(..))) => unreachable!("constants have facts"),
+                };
+            }
+            let kids = &kids[..n];
+            let cost = s.costs.cost_of(c.kind, kids, &eg.analysis.tiles);
+            let folded = lang::transfer(c.kind, kids).and_then(|f| Some((f.ty?, f.konst()?)));
+            (cost, folded)
+        };
+        cost_before += cost;
+        let r = ctx.results(*op)[0];
+        let is_root = ctx
+            .uses(r)
+            .iter()
+            .any(|u| !is_cand.get(u.op.index()).copied().unwrap_or(false));
+        if let Some((ty, k)) = folded {
+            // The block's own constants and the values the skeleton reads go in as they come;
+            // what another op folds to waits until an op that goes in reads it.
+            if c.bits.is_some() || is_root {
+                let id = rules::add_const(&mut eg, ty, k);
+                class_of.insert(r, Slot::Class(id));
+                if is_root {
+                    roots.push((*op, r, id));
+                }
+            } else {
+                class_of.insert(r, Slot::Const(ty, k));
+            }
+            continue;
+        }
+        for (i, (s, v)) in slots.iter().zip(&c.operands).enumerate() {
+            children[n_leaves + i] = match *s {
+                Slot::Class(id) => id,
+                Slot::Const(ty, bits) => {
+                    let id = rules::add_const(&mut eg, ty, bits);
+                    class_of.insert(*v, Slot::Class(id));
                     id
                 }
             };
-            children.push(id);
         }
-        let node = Node::op(c.kind, &children);
-        cost_before += s.costs.node_cost(&eg, &node);
+        let node = Node::op(c.kind, &children[..n_leaves + slots.len()]);
         let id = eg.add(node.clone());
         original.push((node, id));
-        let r = ctx.results(*op)[0];
-        class_of.insert(r, id);
-        if ctx.uses(r).iter().any(|u| !cand_set.contains(&u.op)) {
+        class_of.insert(r, Slot::Class(id));
+        if is_root {
             roots.push((*op, r, id));
         }
     }
@@ -636,14 +719,14 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     let var_pos: Vec<Option<usize>> = vars
         .iter()
         .map(|v| match ctx.value_def(*v) {
-            ValueDef::Result(o, _) => pos.get(&o).copied(),
+            ValueDef::Result(o, _) => pos_of(o),
             ValueDef::BlockArg(..) => None,
         })
         .collect();
     let mut latest: FxHashMap<Id, Option<usize>> = FxHashMap::default();
     for (op, _, id) in &roots {
         match latest_leaf(&eg, &choice, &var_pos, eg.find(*id), &mut latest, 0) {
-            Some(Some(p)) if p >= pos[op] => return Some(report),
+            Some(Some(p)) if p >= pos[op.index()] => return Some(report),
             None => return Some(report),
             _ => {}
         }
@@ -678,8 +761,8 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     Some(report)
 }
 
-/// The e-class of a value from outside the rewritten ops: its constant when it is one, else
-/// a fresh leaf with its seeded facts.
+/// Where a value from outside the rewritten ops goes: its constant when it is one, else a
+/// fresh leaf with its seeded facts.
 fn leaf(
     ctx: &Context,
     v: Value,
@@ -687,12 +770,12 @@ fn leaf(
     vars: &mut Vec<Value>,
     var_facts: &mut Vec<Facts>,
     cache: &mut FxHashMap<Value, Facts>,
-) -> Id {
+) -> Slot {
     let vt = ctx.value_type(v);
     let f = match ty_of(ctx, vt) {
         Some(ty) => {
             if let Some((bits, _)) = constant_of(ctx, v).and_then(|a| int_bits(ctx, a)) {
-                return rules::add_const(eg, ty, bits);
+                return Slot::Class(rules::add_const(eg, ty, bits));
             }
             seed_facts(ctx, v, 12, cache).unwrap_or(Facts::top(ty))
         }
@@ -706,7 +789,15 @@ fn leaf(
     vars.push(v);
     var_facts.push(f.clone());
     eg.analysis.vars.push(f);
-    eg.add(Node::leaf(Kind::Var(i)))
+    Slot::Class(eg.add(Node::leaf(Kind::Var(i))))
+}
+
+/// Where a value read by the block's rewritable ops is while the graph is built: an e-class,
+/// or a constant (type, bits masked to the width) that has no class yet.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Class(Id),
+    Const(Ty, u128),
 }
 
 /// The latest block position of a leaf the chosen program for `id` reads (`Some(None)`: none
