@@ -73,8 +73,8 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::scf::{IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
-    attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, ReshapeSharedOp,
-    SharedTensorOp, StoreGlobalOp, StoreSharedOp,
+    attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, PermuteSharedOp,
+    SharedTensorOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
 };
 use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
 use tilus_dialects::tma::{
@@ -380,9 +380,9 @@ fn buffer_type(tile: &TensorType) -> TensorType {
     }
 }
 
-/// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, N / E, E]` with
-/// strides `[N, E, 1]` (written with `ceil(N / E)`, see below) and the test `N % E == 0` that
-/// makes it C.
+/// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, ceil(N / E) * E]`
+/// with row pitch `ceil(N / E) * E` (C itself when E divides N), and the test `N % E == 0`
+/// that makes it C.
 fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
     let gv = GlobalViewOp::cast(ctx, view).expect("global view");
     let ty = TensorType::of(ctx, ctx.value_type(gv.result(ctx))).expect("global type");
@@ -404,25 +404,25 @@ fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
         .collect();
     let ce = b.c32(e);
     let c0 = b.c32(0);
-    // `ceil(N / E)` chunks of pitch `ceil(N / E) * E`: C's view when E divides N (the only
-    // case the copy runs in), and a tensor map the driver accepts otherwise, since the host
-    // encodes one for every view a kernel copies through before the run-time test is reached
-    // (a pitch of N elements need not be a multiple of 16 bytes, N / E may be 0).
+    // A pitch of `ceil(N / E) * E` elements: C's own when E divides N (the only case the copy
+    // runs in), and a tensor map the driver accepts otherwise, since the host encodes one for
+    // every view a kernel copies through before the run-time test is reached (a pitch of N
+    // elements need not be a multiple of 16 bytes, and N may be 0).
     let chunks = b.int_op(IntBinOp::CeilDivSI, dims[1], ce);
     let pitch = b.int_op(IntBinOp::MulI, chunks, ce);
-    let ty3 = TensorType {
+    let ty2 = TensorType {
         space: Space::Global,
-        shape: vec![DYN, DYN, e],
+        shape: vec![DYN, DYN],
         dtype: ty.dtype,
-        strides: Some(vec![DYN, e, 1]),
+        strides: Some(vec![DYN, 1]),
         swizzle: SwizzleMode::None,
         layout: None,
     }
     .get(b.ctx_mut());
-    let c3 = GlobalViewOp::build(&mut b, ptr, &[dims[0], chunks], &[pitch], ty3).result(b.ctx());
+    let c2 = GlobalViewOp::build(&mut b, ptr, &[dims[0], pitch], &[pitch], ty2).result(b.ctx());
     let rem = b.int_op(IntBinOp::RemSI, dims[1], ce);
     let ok = b.cmpi(CmpIPredicate::Eq, rem, c0);
-    (c3, ok)
+    (c2, ok)
 }
 
 /// A divisor the value is known to have (1 when nothing is known; `i64::MAX` for zero).
@@ -478,18 +478,30 @@ fn emit_single_thread(b: &mut OpBuilder<'_>, f: impl FnOnce(&mut OpBuilder<'_>))
     b.set_insertion_point(saved);
 }
 
-/// The `[R, C]` buffer and its `[R, C / E, E]` box view, before `anchor`.
+/// The buffer, allocated as `C / E` boxes of `[R, E]` one after another (`[C / E, R, E]`),
+/// and its `[R, C / E, E]` view (strides `[E, R * E, 1]`) that `store_shared` writes the
+/// `[R, C]` tile into (column `c` to box `c / E`, column `c % E`), before `anchor`.
+///
+/// Box-major rather than row-major `[R, C]`: in a 128B-swizzled tile whose rows are 128
+/// bytes, the eight rows a warp's wgmma accumulator store touches at once land in eight
+/// different 16-byte columns of the bank row (the swizzle XORs row % 8 in); with rows of
+/// `C` elements they landed in two (C = 256 halves), four times the store's wavefronts.
 fn make_buffer(ctx: &mut Context, anchor: OpId, ty: &TensorType, e: i64) -> (Value, Value) {
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(anchor);
     b.set_insertion_point_before(anchor);
-    let buf_t = ty.get(b.ctx_mut());
-    let buf = SharedTensorOp::build(&mut b, buf_t).result(b.ctx());
+    let (rows, cols) = (ty.shape[0], ty.shape[1]);
     let mut boxes = ty.clone();
-    boxes.shape = vec![ty.shape[0], ty.shape[1] / e, e];
+    boxes.shape = vec![cols / e, rows, e];
     let boxes_t = boxes.get(b.ctx_mut());
-    let buf3 = ReshapeSharedOp::build(&mut b, buf, boxes_t).result(b.ctx());
-    (buf, buf3)
+    let buf = SharedTensorOp::build(&mut b, boxes_t).result(b.ctx());
+    let mut view = ty.clone();
+    view.shape = vec![rows, cols / e, e];
+    view.strides = Some(vec![e, rows * e, 1]);
+    let view_t = view.get(b.ctx_mut());
+    let perm = b.ctx_mut().int_array_attr(64, &[1, 0, 2]);
+    let v = PermuteSharedOp::build(&mut b, buf, view_t, perm).result(b.ctx());
+    (buf, v)
 }
 
 /// Rewrites one store (module docs) through `buf` (`buf3` its box view); returns the store's
@@ -498,8 +510,8 @@ fn rewrite_site(
     ctx: &mut Context,
     s: &Site,
     buf: Value,
-    buf3: Value,
-    c3: Value,
+    view: Value,
+    c2: Value,
     ok: Value,
 ) -> OpId {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
@@ -511,7 +523,6 @@ fn rewrite_site(
     b.set_insertion_point_before(s.store);
     let i32t = b.ctx().value_type(offsets[1]);
     let c0 = b.cint(i32t, 0);
-    let shift = b.cint(i32t, i64::from(s.per_row.trailing_zeros()));
     let cond = if aligned {
         ok
     } else {
@@ -531,12 +542,21 @@ fn rewrite_site(
         WaitGroupOp::build(b, 0, true);
     });
     SyncOp::build(&mut b);
-    StoreSharedOp::build(&mut b, value, buf);
+    StoreSharedOp::build(&mut b, value, view);
     FenceProxyAsyncOp::build(&mut b, StateSpace::Shared);
     SyncOp::build(&mut b);
-    let chunk = b.int_op(IntBinOp::ShRSI, offsets[1], shift);
+    let buf_t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("buffer type");
+    let mut box_t = buf_t.clone();
+    box_t.shape = buf_t.shape[1..].to_vec();
+    let box_t = box_t.get(b.ctx_mut());
     emit_single_thread(&mut b, |b| {
-        SharedToGlobalOp::build(b, buf3, c3, &[offsets[0], chunk, c0], None);
+        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile.
+        for q in 0..buf_t.shape[0] {
+            let cq = b.cint(i32t, q);
+            let bx = SliceSharedOp::build(b, buf, &[cq], box_t).result(b.ctx());
+            let col = b.add_const(offsets[1], q * s.per_row);
+            SharedToGlobalOp::build(b, bx, c2, &[offsets[0], col], None);
+        }
         CommitGroupOp::build(b);
     });
     YieldOp::build(&mut b, &[]);
