@@ -2,12 +2,13 @@
 
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::attrs::{DenseData, DenseLit};
+use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
 use tilus_ir::opdef::{
     attr, many, many_succ, one, opt_attr, succ, AttrConstraint, Format, OpDef, Trait, ANY_INTEGER,
     ANY_TYPE, DENSE_I32_ARRAY, I1, STR_ATTR,
 };
 use tilus_ir::rewrite::{constant_of, successor_operands, Pattern, Rewriter};
-use tilus_ir::syntax::parser::{PResult, Parser};
+use tilus_ir::syntax::parser::{PResult, Parser, UnresolvedOperand};
 use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::{Attr, BlockId, Context, Diagnostic, Printer, Type, TypeKind, Value};
 use tilus_ir::{OpId, OperationState};
@@ -245,10 +246,18 @@ pub static SWITCH: OpDef = OpDef {
         Trait::AttrSizedOperandSegments,
     ],
     verify: Some(verify_switch),
-    format: Format::Custom {
-        parse: parse_switch,
-        print: print_switch,
-    },
+    // MLIR's format (its `ref(type($flag))` is our `type($flag)`: the hook reads it).
+    format: Format::Declarative(
+        "$flag `:` type($flag) `,` ` ` `[` custom<SwitchOpCases>(type($flag), \
+         $defaultDestination, $defaultOperands, type($defaultOperands), $case_values, \
+         $caseDestinations, $caseOperands, type($caseOperands), $case_operand_segments) `]` \
+         attr-dict",
+    ),
+    custom_directives: &[CustomDirective {
+        name: "SwitchOpCases",
+        parse: parse_switch_cases,
+        print: print_switch_cases,
+    }],
     ..OpDef::DEFAULT
 };
 const _: () = SWITCH.check();
@@ -355,28 +364,33 @@ fn verify_switch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 }
 
 /// A destination with its operands: `^bb1` or `^bb1(%a, %b : i32, f32)`.
-fn parse_destination(p: &mut Parser) -> PResult<(BlockId, Vec<Value>)> {
+fn parse_destination(p: &mut Parser) -> PResult<(BlockId, Vec<UnresolvedOperand>, Vec<Type>)> {
     let b = p.parse_successor_ref()?;
-    let mut vals = Vec::new();
+    let (mut us, mut ts) = (Vec::new(), Vec::new());
     if p.eat("(") {
-        vals = crate::common::parse_typed_operands_paren(p)?;
+        (us, ts) = crate::common::parse_typed_operand_list(p)?;
     }
-    Ok((b, vals))
+    Ok((b, us, ts))
 }
 
-fn parse_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let flag_u = p.parse_operand()?;
-    p.expect(":")?;
-    let flag_ty: Type = p.parse_type()?;
-    let flag = p.resolve_operand(&flag_u, flag_ty)?;
-    p.expect(",")?;
-    p.expect("[")?;
+/// `custom<SwitchOpCases>(...)`: `default: ^bb1(...)`, then `value: ^bbN(...)` per case, one per
+/// line (MLIR's `parseSwitchOpCases`). Case values are integers of the flag's type, kept as
+/// `dense<[...]> : vector<Nxiw>`.
+fn parse_switch_cases(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let [CustomArg::Type(flag), CustomArg::Var(default_dest), CustomArg::Var(default_ops), CustomArg::Type(_), CustomArg::Var(values_attr), CustomArg::Var(case_dests), CustomArg::Var(case_ops), CustomArg::Type(_), CustomArg::Var(segments_attr)] =
+        args
+    else {
+        return Err(p.err_here("SwitchOpCases takes MLIR's nine arguments"));
+    };
+    let Some(&flag_ty) = st.types(flag).and_then(|ts| ts.first()) else {
+        return Err(p.err_here("SwitchOpCases needs the flag's type first"));
+    };
     p.expect_keyword("default")?;
     p.expect(":")?;
-    let (default_dest, default_ops) = parse_destination(p)?;
+    let (default, default_us, default_ts) = parse_destination(p)?;
     let mut values = Vec::new();
     let mut dests = Vec::new();
-    let mut case_ops = Vec::new();
+    let (mut case_us, mut case_ts) = (Vec::new(), Vec::new());
     let mut segs = Vec::new();
     while p.eat(",") {
         let neg = p.eat("-");
@@ -390,13 +404,12 @@ fn parse_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
         };
         values.push(DenseLit::Scalar(text));
         p.expect(":")?;
-        let (d, ops) = parse_destination(p)?;
+        let (d, us, ts) = parse_destination(p)?;
         dests.push(d);
-        segs.push(ops.len() as i64);
-        case_ops.extend(ops);
+        segs.push(us.len() as i64);
+        case_us.extend(us);
+        case_ts.extend(ts);
     }
-    p.expect("]")?;
-    let mut props: Vec<(String, Attr)> = Vec::new();
     if !values.is_empty() {
         let vty = p.ctx.ty(TypeKind::Vector {
             shape: vec![values.len() as i64],
@@ -407,38 +420,17 @@ fn parse_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
             data: DenseData::Literal(DenseLit::List(values)),
             ty: vty,
         });
-        props.push(("case_values".into(), a));
+        st.set_attr(values_attr, a);
     }
     let segs_attr = p.ctx.int_array_attr(32, &segs);
-    props.push(("case_operand_segments".into(), segs_attr));
-    let sizes = p
-        .ctx
-        .int_array_attr(32, &[1, default_ops.len() as i64, case_ops.len() as i64]);
-    props.push(("operandSegmentSizes".into(), sizes));
-    let mut attrs = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            if def.attr(&k).is_some() {
-                props.push((k, v));
-            } else {
-                attrs.push((k, v));
-            }
-        }
-    }
-    let mut operands = vec![flag];
-    operands.extend(default_ops);
-    operands.extend(case_ops);
-    let mut successors = vec![default_dest];
-    successors.extend(dests);
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    let mut st = OperationState::new(name, loc)
-        .with_operands(operands)
-        .with_attrs(attrs)
-        .with_successors(successors);
-    st.properties = Some(p.ctx.dict_attr(props));
-    Ok(st)
+    st.set_attr(segments_attr, segs_attr);
+    st.set_successors(default_dest, vec![default]);
+    st.set_successors(case_dests, dests);
+    st.set_types(default_ops, default_ts);
+    st.set_operands(default_ops, default_us);
+    st.set_types(case_ops, case_ts);
+    st.set_operands(case_ops, case_us);
+    Ok(())
 }
 
 fn print_destination(pr: &mut Printer, b: BlockId, vals: &[Value]) {
@@ -448,14 +440,9 @@ fn print_destination(pr: &mut Printer, b: BlockId, vals: &[Value]) {
     }
 }
 
-fn print_switch(pr: &mut Printer, op: OpId) {
+fn print_switch_cases(pr: &mut Printer, op: OpId, _: &[CustomArg]) {
     let ctx = pr.ctx;
     let h = SwitchOp::from_id_unchecked(op);
-    pr.out.push(' ');
-    pr.print_value(h.flag(ctx));
-    pr.out.push_str(" : ");
-    pr.print_type(ctx.value_type(h.flag(ctx)));
-    pr.out.push_str(", [");
     pr.indent_more();
     pr.newline();
     pr.out.push_str("default: ");
@@ -474,12 +461,6 @@ fn print_switch(pr: &mut Printer, op: OpId) {
     }
     pr.indent_less();
     pr.newline();
-    pr.out.push(']');
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
 }
 
 /// The cf dialect's ops.

@@ -1,8 +1,8 @@
 //! Parser helpers shared by the custom assembly forms of the tilus-family dialects.
 
 use tilus_ir::opdef::OpDef;
-use tilus_ir::syntax::parser::{PResult, Parser};
-use tilus_ir::{Attr, Context, Diagnostic, OpId, Printer, Span, Value};
+use tilus_ir::syntax::parser::{PResult, Parser, UnresolvedOperand};
+use tilus_ir::{Attr, Context, Diagnostic, OpId, Printer, Span, Type, Value};
 
 /// Moves the entries of `attrs` that name a declared attribute of `def` into `props`; the
 /// rest stay discardable attributes.
@@ -52,8 +52,10 @@ pub(crate) fn op_error(ctx: &Context, op: OpId, msg: impl std::fmt::Display) -> 
 }
 
 /// `(%a, %b : i32, f32)` after the `(`: operands, a colon, one type per operand, and the
-/// closing `)` (branch destinations, `scf.reduce`).
-pub(crate) fn parse_typed_operands_paren(p: &mut Parser) -> PResult<Vec<Value>> {
+/// closing `)` (`cf.switch` destinations), unresolved for the format's state.
+pub(crate) fn parse_typed_operand_list(
+    p: &mut Parser,
+) -> PResult<(Vec<UnresolvedOperand>, Vec<Type>)> {
     let mut us = Vec::new();
     loop {
         us.push(p.parse_operand()?);
@@ -81,13 +83,10 @@ pub(crate) fn parse_typed_operands_paren(p: &mut Parser) -> PResult<Vec<Value>> 
         ));
     }
     p.expect(")")?;
-    us.iter()
-        .zip(ts)
-        .map(|(u, t)| p.resolve_operand(u, t))
-        .collect()
+    Ok((us, ts))
 }
 
-/// Prints what [`parse_typed_operands_paren`] reads, with the `(`: `(%a, %b : i32, f32)`.
+/// Prints what [`parse_typed_operand_list`] reads, with the `(`: `(%a, %b : i32, f32)`.
 pub(crate) fn print_typed_operands_paren(pr: &mut Printer, vals: &[Value]) {
     pr.out.push('(');
     for (i, v) in vals.iter().enumerate() {

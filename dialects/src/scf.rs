@@ -4,9 +4,12 @@
 //! them without rebuilding a CFG. Syntax and generic form match MLIR's scf dialect.
 
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::format::{
+    group_types, operand_group, region_group, ArgTypes, CustomArg, CustomDirective, FormatState,
+};
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
-    block_region, many, one, opt_attr, region, Format, OpDef, Trait, ANY_TYPE, I1,
+    block_region, many, one, opt_attr, region, Elide, Format, OpDef, Trait, ANY_TYPE, I1,
     SIGNLESS_INT_LIKE, UNIT_ATTR,
 };
 use tilus_ir::rewrite::{constant_of, Pattern, Rewriter};
@@ -76,7 +79,10 @@ pub static IF: OpDef = OpDef {
         Written `%r = scf.if %c -> (i32) { ... } else { ... }`.",
     operands: &[one("condition", I1)],
     results: &[many("results", ANY_TYPE)],
-    regions: &[block_region("thenRegion"), block_region("elseRegion")],
+    regions: &[
+        block_region("thenRegion").implicit(&YIELD, Elide::WhenEmpty),
+        block_region("elseRegion").implicit(&YIELD, Elide::WhenEmpty),
+    ],
     traits: &[
         Trait::SingleBlock,
         Trait::RecursiveMemoryEffects,
@@ -84,10 +90,10 @@ pub static IF: OpDef = OpDef {
     ],
     verify: Some(verify_if),
     canonicalize: &[Pattern::new("if-constant-condition", if_constant_condition)],
-    format: Format::Custom {
-        parse: parse_if,
-        print: print_if,
-    },
+    format: Format::Declarative(
+        "$condition (`->` ` ` `(` type($results)^ `)`)? $thenRegion (`else` $elseRegion^)? \
+         attr-dict",
+    ),
     ..OpDef::DEFAULT
 };
 const _: () = IF.check();
@@ -159,10 +165,11 @@ pub static EXECUTE_REGION: OpDef = OpDef {
     regions: &[region("region")],
     traits: &[Trait::RecursiveMemoryEffects],
     verify: Some(verify_execute_region),
-    format: Format::Custom {
-        parse: parse_execute_region,
-        print: print_execute_region,
-    },
+    // MLIR's format, with `-> (T, U)` for several results as its printer writes them.
+    format: Format::Declarative(
+        "(`->` custom<ResultTypes>(type($results))^)? (`no_inline` $no_inline^)? $region attr-dict",
+    ),
+    custom_directives: &[RESULT_TYPES],
     ..OpDef::DEFAULT
 };
 const _: () = EXECUTE_REGION.check();
@@ -229,58 +236,6 @@ fn verify_execute_region(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn parse_execute_region(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let results = if p.eat("->") {
-        if p.peek() == Some(b'(') {
-            parse_type_list_parens(p)?
-        } else {
-            vec![p.parse_type()?]
-        }
-    } else {
-        Vec::new()
-    };
-    let mut props = Vec::new();
-    if p.eat_keyword("no_inline") {
-        props.push(("no_inline".to_string(), p.ctx.attr(AttrKind::Unit)));
-    }
-    let r = p.parse_region(vec![], false)?;
-    state(p, def, vec![], results, props, vec![r])
-}
-
-fn print_execute_region(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    print_arrow_types(
-        pr,
-        ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect(),
-    );
-    if ctx.get_prop(op, "no_inline").is_some() {
-        pr.out.push_str(" no_inline");
-    }
-    pr.out.push(' ');
-    pr.print_region(ctx.regions(op)[0], false, true);
-    print_trailing_attrs(pr, op);
-}
-
-/// ` -> T` for one type, ` -> (T, U)` for several, nothing for none.
-fn print_arrow_types(pr: &mut Printer, types: Vec<Type>) {
-    if types.is_empty() {
-        return;
-    }
-    pr.out.push_str(" -> ");
-    if types.len() > 1 {
-        pr.out.push('(');
-    }
-    for (i, t) in types.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_type(*t);
-    }
-    if types.len() > 1 {
-        pr.out.push(')');
-    }
-}
-
 /// `scf.condition`.
 pub static CONDITION: OpDef = OpDef {
     name: "scf.condition",
@@ -323,13 +278,18 @@ pub static WHILE: OpDef = OpDef {
         scf.condition(%c) %x : i32 } do { ^bb0(%y: i32): ... scf.yield %y : i32 }`.",
     operands: &[many("inits", ANY_TYPE)],
     results: &[many("results", ANY_TYPE)],
-    regions: &[region("before"), region("after")],
+    regions: &[
+        region("before"),
+        region("after").implicit(&YIELD, Elide::Never),
+    ],
     traits: &[Trait::RecursiveMemoryEffects],
     verify: Some(verify_while),
-    format: Format::Custom {
-        parse: parse_while,
-        print: print_while,
-    },
+    // MLIR's parser is hand-written; the `(%x = %init)` list binds the `before` arguments.
+    format: Format::Declarative(
+        "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
+         functional-type($inits, $results) $before `do` $after attr-dict",
+    ),
+    custom_directives: &[ASSIGNMENT_LIST],
     ..OpDef::DEFAULT
 };
 const _: () = WHILE.check();
@@ -400,122 +360,6 @@ fn verify_while(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     Ok(())
-}
-
-fn parse_while(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let mut names = Vec::new();
-    let mut inits = Vec::new();
-    // Without carried values the list is left out: `scf.while : () -> () {`.
-    if p.eat("(") && !p.eat(")") {
-        loop {
-            let (n, sp) = p.parse_value_name()?;
-            p.expect("=")?;
-            inits.push(p.parse_operand()?);
-            names.push((n, sp));
-            if p.eat(")") {
-                break;
-            }
-            p.expect(",")?;
-        }
-    }
-    p.expect(":")?;
-    let start = p.pos();
-    let fty = p.parse_type()?;
-    let TypeKind::Function { inputs, results } = p.ctx.type_kind(fty).clone() else {
-        return Err(Diagnostic::at(
-            tilus_ir::Span::new(start, p.pos()),
-            "expected a function type",
-        ));
-    };
-    if inputs.len() != inits.len() {
-        return Err(Diagnostic::at(
-            tilus_ir::Span::new(start, p.pos()),
-            format!(
-                "expected as many input types as operands (expected {} got {})",
-                inits.len(),
-                inputs.len()
-            ),
-        ));
-    }
-    let mut operands = Vec::new();
-    for (u, t) in inits.iter().zip(&inputs) {
-        operands.push(p.resolve_operand(u, *t)?);
-    }
-    let args = names
-        .into_iter()
-        .zip(&inputs)
-        .map(|((name, span), t)| RegionArg {
-            name,
-            ty: *t,
-            loc: None,
-            span,
-        })
-        .collect();
-    let before = p.parse_region(args, false)?;
-    p.expect_keyword("do")?;
-    let after = p.parse_region(vec![], false)?;
-    ensure_yield(p, after);
-    state(p, def, operands, results, vec![], vec![before, after])
-}
-
-fn print_while(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let regions = ctx.regions(op).to_vec();
-    let before = ctx.region_blocks(regions[0])[0];
-    let args = ctx.block_args(before).to_vec();
-    if !args.is_empty() {
-        pr.out.push_str(" (");
-        for (i, (a, v)) in args.iter().zip(ctx.operands(op)).enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_value(*a);
-            pr.out.push_str(" = ");
-            pr.print_value(*v);
-        }
-        pr.out.push(')');
-    }
-    pr.out.push_str(" : ");
-    let inputs: Vec<Type> = ctx
-        .operands(op)
-        .iter()
-        .map(|v| ctx.value_type(*v))
-        .collect();
-    let results: Vec<Type> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
-    print_functional_type(pr, &inputs, &results);
-    pr.out.push(' ');
-    pr.print_region(regions[0], false, true);
-    pr.out.push_str(" do ");
-    pr.print_region(regions[1], true, true);
-    print_trailing_attrs(pr, op);
-}
-
-/// `(A, B) -> R` as MLIR writes a function type: one result without parentheses unless it is
-/// itself a function type.
-fn print_functional_type(pr: &mut Printer, inputs: &[Type], results: &[Type]) {
-    let ctx = pr.ctx;
-    pr.out.push('(');
-    for (i, t) in inputs.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_type(*t);
-    }
-    pr.out.push_str(") -> ");
-    let bare =
-        results.len() == 1 && !matches!(ctx.type_kind(results[0]), TypeKind::Function { .. });
-    if !bare {
-        pr.out.push('(');
-    }
-    for (i, t) in results.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_type(*t);
-    }
-    if !bare {
-        pr.out.push(')');
-    }
 }
 
 /// The scf dialect's ops.
@@ -878,27 +722,6 @@ fn parse_for(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     state(p, def, operands, types, props, vec![r])
 }
 
-fn parse_if(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let c = p.parse_operand()?;
-    let i1 = p.ctx.int_type(1);
-    let cond = p.resolve_operand(&c, i1)?;
-    let results = if p.eat("->") {
-        parse_type_list_parens(p)?
-    } else {
-        Vec::new()
-    };
-    let then_r = p.parse_region(vec![], false)?;
-    ensure_yield(p, then_r);
-    let else_r = if p.eat_keyword("else") {
-        let r = p.parse_region(vec![], false)?;
-        ensure_yield(p, r);
-        r
-    } else {
-        p.ctx.create_region()
-    };
-    state(p, def, vec![cond], results, vec![], vec![then_r, else_r])
-}
-
 /// Prints a body, leaving out a `scf.yield` without operands (it is implied).
 pub(crate) fn print_body(pr: &mut Printer, r: RegionId) {
     let ctx = pr.ctx;
@@ -961,27 +784,182 @@ fn print_for(pr: &mut Printer, op: OpId) {
     print_trailing_attrs(pr, op);
 }
 
-fn print_if(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    pr.out.push(' ');
-    pr.print_value(ctx.operands(op)[0]);
-    let res = ctx.results(op);
-    if !res.is_empty() {
-        pr.out.push_str(" -> (");
-        for (i, v) in res.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_type(ctx.value_type(*v));
+// ----- custom directives shared by the scf ops ----------------------------------------------
+
+/// `custom<ResultTypes>(type($results), type($x)...)`: `T`, or `(T, U)` for any other count, as
+/// MLIR's `parseOptionalArrowTypeList` reads after `->`. Every argument's group takes the types
+/// (`scf.parallel`'s init values are typed by its results); the first is printed.
+pub(crate) const RESULT_TYPES: CustomDirective = CustomDirective {
+    name: "ResultTypes",
+    parse: parse_result_types,
+    print: print_result_types,
+};
+
+fn parse_result_types(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let ts = if p.peek() == Some(b'(') {
+        parse_type_list_parens(p)?
+    } else {
+        vec![p.parse_type()?]
+    };
+    for a in args {
+        if let CustomArg::Type(n) = a {
+            st.set_types(n, ts.clone());
         }
+    }
+    Ok(())
+}
+
+fn print_result_types(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
+    let Some(CustomArg::Type(n)) = args.first() else {
+        return;
+    };
+    let ts = group_types(pr.ctx, op, n);
+    if ts.len() == 1 {
+        pr.print_type(ts[0]);
+    } else {
+        pr.out.push('(');
+        pr.out.push_str(&types_str(pr.ctx, &ts));
         pr.out.push(')');
     }
-    let regions = ctx.regions(op).to_vec();
-    pr.out.push(' ');
-    print_body(pr, regions[0]);
-    if !ctx.region_blocks(regions[1]).is_empty() {
-        pr.out.push_str(" else ");
-        print_body(pr, regions[1]);
+}
+
+/// `custom<TypesOf>(type($results), type($x)...)`: a bare list `T, U` that every argument's
+/// group takes (`scf.forall`'s shared outputs are typed by its results); the first is printed.
+pub(crate) const TYPES_OF: CustomDirective = CustomDirective {
+    name: "TypesOf",
+    parse: parse_types_of,
+    print: print_types_of,
+};
+
+fn parse_types_of(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let mut ts = Vec::new();
+    if p.peek() != Some(b')') {
+        loop {
+            ts.push(p.parse_type()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
     }
-    print_trailing_attrs(pr, op);
+    for a in args {
+        if let CustomArg::Type(n) = a {
+            st.set_types(n, ts.clone());
+        }
+    }
+    Ok(())
+}
+
+fn print_types_of(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
+    if let Some(CustomArg::Type(n)) = args.first() {
+        let ts = group_types(pr.ctx, op, n);
+        pr.out.push_str(&types_str(pr.ctx, &ts));
+    }
+}
+
+/// `custom<AssignmentList>($values, $region)`: `%a = %x, %b = %y` (MLIR's
+/// `parseAssignmentList`). The right-hand sides are the operand group `$values`; the names are
+/// the last entry-block arguments of `$region`, typed like the values.
+pub(crate) const ASSIGNMENT_LIST: CustomDirective = CustomDirective {
+    name: "AssignmentList",
+    parse: parse_assignment_list,
+    print: print_assignment_list,
+};
+
+fn parse_assignment_list(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let [CustomArg::Var(values), CustomArg::Var(region)] = args else {
+        return Err(p.err_here("AssignmentList takes `$values, $region`"));
+    };
+    let (mut names, mut operands) = (Vec::new(), Vec::new());
+    if p.peek() == Some(b'%') {
+        loop {
+            names.push(p.parse_value_name()?);
+            p.expect("=")?;
+            operands.push(p.parse_operand()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
+    }
+    st.set_operands(values, operands);
+    st.bind_region_args(region, names, ArgTypes::Of(values));
+    Ok(())
+}
+
+fn print_assignment_list(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
+    let [CustomArg::Var(values), CustomArg::Var(region)] = args else {
+        return;
+    };
+    let ctx = pr.ctx;
+    let Some(def) = ctx.op_def(op) else {
+        return;
+    };
+    let vals = operand_group(ctx, def, op, values);
+    let Some(&entry) = region_group(ctx, def, op, region)
+        .first()
+        .and_then(|r| ctx.region_blocks(*r).first())
+    else {
+        return;
+    };
+    let block_args = ctx.block_args(entry);
+    let first = block_args.len().saturating_sub(vals.len());
+    for (i, (a, v)) in block_args[first..].iter().zip(&vals).enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_value(*a);
+        pr.out.push_str(" = ");
+        pr.print_value(*v);
+    }
+}
+
+/// `custom<InductionVars>($region, $rest)`: `%i, %j`, the first entry-block arguments of
+/// `$region`, of type `index`; the optional operand group `$rest` says how many arguments after
+/// them another directive prints.
+pub(crate) const INDUCTION_VARS: CustomDirective = CustomDirective {
+    name: "InductionVars",
+    parse: parse_induction_vars,
+    print: print_induction_vars,
+};
+
+fn parse_induction_vars(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let Some(CustomArg::Var(region)) = args.first() else {
+        return Err(p.err_here("InductionVars takes `$region`"));
+    };
+    let mut names = Vec::new();
+    if p.peek() == Some(b'%') {
+        loop {
+            names.push(p.parse_value_name()?);
+            if !p.eat(",") {
+                break;
+            }
+        }
+    }
+    let index = p.ctx.index_type();
+    st.bind_region_args(region, names, ArgTypes::Fixed(index));
+    Ok(())
+}
+
+fn print_induction_vars(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
+    let ctx = pr.ctx;
+    let (Some(CustomArg::Var(region)), Some(def)) = (args.first(), ctx.op_def(op)) else {
+        return;
+    };
+    let rest = match args.get(1) {
+        Some(CustomArg::Var(g)) => operand_group(ctx, def, op, g).len(),
+        _ => 0,
+    };
+    let Some(&entry) = region_group(ctx, def, op, region)
+        .first()
+        .and_then(|r| ctx.region_blocks(*r).first())
+    else {
+        return;
+    };
+    let block_args = ctx.block_args(entry);
+    let n = block_args.len().saturating_sub(rest);
+    for (i, a) in block_args[..n].iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.print_value(*a);
+    }
 }

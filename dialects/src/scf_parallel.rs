@@ -5,18 +5,19 @@
 //! MLIR 22 file of a dialect we register must load; their syntax, generic form and verifier
 //! rules are MLIR's.
 
-use crate::scf::{ensure_yield, print_body, print_trailing_attrs, state, types_str, yield_types};
+use crate::scf::{
+    types_str, yield_types, ASSIGNMENT_LIST, INDUCTION_VARS, RESULT_TYPES, TYPES_OF, YIELD,
+};
 use crate::tilus_types::DENSE_I64_ARRAY;
 use tilus_ir::attrs::AttrKind;
+use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
 use tilus_ir::opdef::{
-    attr, block_region, many, many_block_regions, one, opt_attr, Format, OpDef, Trait, ANY_TYPE,
-    INDEX,
+    attr, block_region, many, many_block_regions, one, opt_attr, Elide, Format, OpDef, Trait,
+    ANY_TYPE, INDEX,
 };
-use tilus_ir::syntax::parser::{PResult, Parser, RegionArg, UnresolvedOperand};
+use tilus_ir::syntax::parser::{PResult, Parser, UnresolvedOperand};
 use tilus_ir::syntax::printer::type_to_string;
-use tilus_ir::{
-    Attr, Context, Diagnostic, OpId, OperationState, Printer, RegionId, Span, Type, TypeKind, Value,
-};
+use tilus_ir::{Attr, Context, Diagnostic, OpId, Printer, Type, TypeKind, Value};
 
 /// MLIR's `ShapedType::kDynamic`: a static bound that is given by an operand instead.
 const DYNAMIC: i64 = i64::MIN;
@@ -44,15 +45,21 @@ pub static INDEX_SWITCH: OpDef = OpDef {
     results: &[many("results", ANY_TYPE)],
     attributes: &[attr("cases", DENSE_I64_ARRAY)],
     regions: &[
-        block_region("defaultRegion"),
+        block_region("defaultRegion").implicit(&YIELD, Elide::WhenEmpty),
         many_block_regions("caseRegions"),
     ],
     traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_index_switch),
-    format: Format::Custom {
-        parse: parse_index_switch,
-        print: print_index_switch,
-    },
+    // MLIR's format.
+    format: Format::Declarative(
+        "$arg attr-dict (`->` type($results)^)? custom<SwitchCases>($cases, $caseRegions) `\\n` \
+         `default` $defaultRegion",
+    ),
+    custom_directives: &[CustomDirective {
+        name: "SwitchCases",
+        parse: parse_switch_cases,
+        print: print_switch_cases,
+    }],
     ..OpDef::DEFAULT
 };
 const _: () = INDEX_SWITCH.check();
@@ -128,73 +135,14 @@ fn verify_index_switch(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `-> i32` or `-> (i32, f32)`; nothing when there is no arrow.
-fn parse_optional_arrow_types(p: &mut Parser) -> PResult<Vec<Type>> {
-    if !p.eat("->") {
-        return Ok(Vec::new());
-    }
-    if p.eat("(") {
-        let mut ts = Vec::new();
-        if !p.eat(")") {
-            loop {
-                ts.push(p.parse_type()?);
-                if !p.eat(",") {
-                    break;
-                }
-            }
-            p.expect(")")?;
-        }
-        return Ok(ts);
-    }
-    Ok(vec![p.parse_type()?])
-}
-
-/// The optional `-> types` of an op whose results take the types of `pending` operands (init
-/// values, shared outputs), and those operands resolved with them.
-fn parse_results_of(
-    p: &mut Parser,
-    pending: &[UnresolvedOperand],
-    what: &str,
-) -> PResult<(Vec<Type>, Vec<Value>)> {
-    let results = parse_optional_arrow_types(p)?;
-    if results.len() != pending.len() {
-        return Err(p.err_here(format!(
-            "expected as many result types as {what} ({}), but found {}",
-            pending.len(),
-            results.len()
-        )));
-    }
-    let vals = pending
-        .iter()
-        .zip(&results)
-        .map(|(u, t)| p.resolve_operand(u, *t))
-        .collect::<PResult<Vec<_>>>()?;
-    Ok((results, vals))
-}
-
-fn parse_index_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let u = p.parse_operand()?;
-    let index = p.ctx.index_type();
-    let arg = p.resolve_operand(&u, index)?;
-    // MLIR's format puts the attribute dictionary before the result types.
-    let mut trailing = Vec::new();
-    if p.peek() == Some(b'{') {
-        for (k, v, sp) in p.parse_attr_dict()? {
-            p.note_attr_span(&k, sp);
-            trailing.push((k, v));
-        }
-    }
-    // `-> i32, f32`: the format's `type($results)`, a bare list.
-    let mut results = Vec::new();
-    if p.eat("->") {
-        loop {
-            results.push(p.parse_type()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-    }
-    let mut cases = Vec::new();
+/// `custom<SwitchCases>($cases, $caseRegions)`: `case 2 {...}` per case, each on its own line
+/// (MLIR's `parseSwitchCases`). As in MLIR, only the default region gets an implicit
+/// `scf.yield`, so a case region's is always printed.
+fn parse_switch_cases(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let [CustomArg::Var(cases), CustomArg::Var(regions_slot)] = args else {
+        return Err(p.err_here("SwitchCases takes `$cases, $caseRegions`"));
+    };
+    let mut values = Vec::new();
     let mut regions = Vec::new();
     while p.eat_keyword("case") {
         let neg = p.eat("-");
@@ -202,54 +150,24 @@ fn parse_index_switch(p: &mut Parser, def: &'static OpDef) -> PResult<OperationS
         let v = tilus_ir::syntax::parser::parse_int_literal(&text)
             .and_then(|v| i64::try_from(v).ok())
             .ok_or_else(|| Diagnostic::at(sp, "expected a 64-bit case value"))?;
-        cases.push(if neg { v.wrapping_neg() } else { v });
-        // As in MLIR, only the default region gets an implicit `scf.yield`.
+        values.push(if neg { v.wrapping_neg() } else { v });
         regions.push(p.parse_region(vec![], false)?);
     }
-    p.expect_keyword("default")?;
-    let d = p.parse_region(vec![], false)?;
-    ensure_yield(p, d);
-    regions.insert(0, d);
-    let cases_attr = p.ctx.int_array_attr(64, &cases);
-    let mut st = state(
-        p,
-        def,
-        vec![arg],
-        results,
-        vec![("cases".into(), cases_attr)],
-        regions,
-    )?;
-    st.attrs.extend(trailing);
-    Ok(st)
+    let a = p.ctx.int_array_attr(64, &values);
+    st.set_attr(cases, a);
+    st.set_regions(regions_slot, regions);
+    Ok(())
 }
 
-fn print_index_switch(pr: &mut Printer, op: OpId) {
+fn print_switch_cases(pr: &mut Printer, op: OpId, _: &[CustomArg]) {
     let ctx = pr.ctx;
     let h = IndexSwitchOp::from_id_unchecked(op);
-    pr.out.push(' ');
-    pr.print_value(h.arg(ctx));
-    let rest = ctx.attrs(op).to_vec();
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-    let results = h.results(ctx);
-    if !results.is_empty() {
-        pr.out.push_str(" -> ");
-        let ts: Vec<Type> = results.iter().map(|v| ctx.value_type(*v)).collect();
-        pr.out.push_str(&types_str(ctx, &ts));
-    }
-    // MLIR's format leaves a space before the case list.
-    pr.out.push(' ');
     let cases = ctx.int_array_values(h.cases(ctx)).unwrap_or_default();
     for (c, r) in cases.iter().zip(h.case_regions(ctx)) {
         pr.newline();
         pr.out.push_str(&format!("case {c} "));
-        print_body(pr, *r);
+        pr.print_region(*r, false, true);
     }
-    pr.newline();
-    pr.out.push_str("default ");
-    print_body(pr, h.default_region(ctx));
 }
 
 // ----- scf.parallel, scf.reduce, scf.reduce.return -----------------------------------------
@@ -270,17 +188,21 @@ pub static PARALLEL: OpDef = OpDef {
         many("initVals", ANY_TYPE),
     ],
     results: &[many("results", ANY_TYPE)],
-    regions: &[block_region("region")],
+    regions: &[block_region("region").implicit(&REDUCE, Elide::Never)],
     traits: &[
         Trait::SingleBlock,
         Trait::RecursiveMemoryEffects,
         Trait::AttrSizedOperandSegments,
     ],
     verify: Some(verify_parallel),
-    format: Format::Custom {
-        parse: parse_parallel,
-        print: print_parallel,
-    },
+    // MLIR's parser is hand-written; the induction variables are the body's arguments.
+    format: Format::Declarative(
+        "` ` `(` custom<InductionVars>($region) `)` `=` ` ` `(` $lowerBound `)` \
+         `to` ` ` `(` $upperBound `)` `step` ` ` `(` $step `)` \
+         (`init` ` ` `(` $initVals^ `)`)? \
+         (`->` custom<ResultTypes>(type($results), type($initVals))^)? $region attr-dict",
+    ),
+    custom_directives: &[INDUCTION_VARS, RESULT_TYPES],
     ..OpDef::DEFAULT
 };
 const _: () = PARALLEL.check();
@@ -320,10 +242,8 @@ pub static REDUCE: OpDef = OpDef {
         Trait::HasParent(&["scf.parallel"]),
     ],
     verify: Some(verify_reduce),
-    format: Format::Custom {
-        parse: parse_reduce,
-        print: print_reduce,
-    },
+    // MLIR's format.
+    format: Format::Declarative("(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = REDUCE.check();
@@ -526,223 +446,6 @@ fn verify_reduce(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `(%a, %b)`: SSA names to bind.
-fn parse_name_list(p: &mut Parser) -> PResult<Vec<(String, Span)>> {
-    p.expect("(")?;
-    let mut names = Vec::new();
-    if !p.eat(")") {
-        loop {
-            names.push(p.parse_value_name()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(")")?;
-    }
-    Ok(names)
-}
-
-/// `(%a, %b)`: operands of type `index`.
-fn parse_index_operands(p: &mut Parser) -> PResult<Vec<Value>> {
-    p.expect("(")?;
-    let mut us: Vec<UnresolvedOperand> = Vec::new();
-    if !p.eat(")") {
-        loop {
-            us.push(p.parse_operand()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(")")?;
-    }
-    let index = p.ctx.index_type();
-    us.iter().map(|u| p.resolve_operand(u, index)).collect()
-}
-
-fn index_args(p: &mut Parser, names: Vec<(String, Span)>) -> Vec<RegionArg> {
-    let index = p.ctx.index_type();
-    names
-        .into_iter()
-        .map(|(name, span)| RegionArg {
-            name,
-            ty: index,
-            loc: None,
-            span,
-        })
-        .collect()
-}
-
-fn segment_sizes(p: &mut Parser, sizes: &[usize]) -> (String, Attr) {
-    let v: Vec<i64> = sizes.iter().map(|s| *s as i64).collect();
-    ("operandSegmentSizes".into(), p.ctx.int_array_attr(32, &v))
-}
-
-fn parse_parallel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let ivs = parse_name_list(p)?;
-    p.expect("=")?;
-    let lb = parse_index_operands(p)?;
-    p.expect_keyword("to")?;
-    let ub = parse_index_operands(p)?;
-    p.expect_keyword("step")?;
-    let st = parse_index_operands(p)?;
-    let mut inits = Vec::new();
-    if p.eat_keyword("init") {
-        p.expect("(")?;
-        loop {
-            inits.push(p.parse_operand()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(")")?;
-    }
-    let (results, init_vals) = parse_results_of(p, &inits, "init values")?;
-    let args = index_args(p, ivs);
-    let r = p.parse_region(args, false)?;
-    ensure_terminator(p, r, &REDUCE);
-    let seg = segment_sizes(p, &[lb.len(), ub.len(), st.len(), init_vals.len()]);
-    let mut operands = lb;
-    operands.extend(ub);
-    operands.extend(st);
-    operands.extend(init_vals);
-    state(p, def, operands, results, vec![seg], vec![r])
-}
-
-/// `(%a, %b)` of a list of values.
-fn print_value_list(pr: &mut Printer, vals: &[Value]) {
-    pr.out.push('(');
-    for (i, v) in vals.iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_value(*v);
-    }
-    pr.out.push(')');
-}
-
-fn print_parallel(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let h = ParallelOp::from_id_unchecked(op);
-    let body = ctx.region_blocks(h.region(ctx))[0];
-    pr.out.push(' ');
-    print_value_list(pr, ctx.block_args(body));
-    pr.out.push_str(" = ");
-    print_value_list(pr, h.lower_bound(ctx));
-    pr.out.push_str(" to ");
-    print_value_list(pr, h.upper_bound(ctx));
-    pr.out.push_str(" step ");
-    print_value_list(pr, h.step(ctx));
-    let inits = h.init_vals(ctx);
-    if !inits.is_empty() {
-        pr.out.push_str(" init ");
-        print_value_list(pr, inits);
-    }
-    let results = h.results(ctx);
-    if !results.is_empty() {
-        let ts: Vec<Type> = results.iter().map(|v| ctx.value_type(*v)).collect();
-        let list = types_str(ctx, &ts);
-        if ts.len() == 1 {
-            pr.out.push_str(&format!(" -> {list}"));
-        } else {
-            pr.out.push_str(&format!(" -> ({list})"));
-        }
-    }
-    pr.out.push(' ');
-    pr.print_region(h.region(ctx), false, true);
-    print_trailing_attrs(pr, op);
-}
-
-fn parse_reduce(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let mut operands = Vec::new();
-    if p.eat("(") {
-        operands = crate::common::parse_typed_operands_paren(p)?;
-    }
-    let mut regions = Vec::new();
-    if p.peek() == Some(b'{') && !looks_like_attr_dict(p) {
-        loop {
-            regions.push(p.parse_region(vec![], false)?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-    }
-    state(p, def, operands, vec![], vec![], regions)
-}
-
-/// Whether the `{` at the cursor opens an attribute dictionary (`{name = ...` or `{}` followed
-/// by nothing region-like) rather than a region.
-fn looks_like_attr_dict(p: &mut Parser) -> bool {
-    let rest = &p.src()[p.pos()..];
-    let inner = rest[1..].trim_start();
-    let ident_end = inner
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
-        .unwrap_or(inner.len());
-    if ident_end == 0 {
-        // `"quoted" = ...` is an attribute name; an op in generic form starts with `"` too.
-        return inner.starts_with('"') && !inner.contains("\"(");
-    }
-    let after = inner[ident_end..].trim_start();
-    after.starts_with('=')
-        || after.starts_with(',')
-        || after.starts_with('}') && !inner[..ident_end].contains('.')
-}
-
-fn print_reduce(pr: &mut Printer, op: OpId) {
-    let ctx = pr.ctx;
-    let h = ReduceOp::from_id_unchecked(op);
-    let vals = h.operands(ctx);
-    if !vals.is_empty() {
-        crate::common::print_typed_operands_paren(pr, vals);
-    }
-    // MLIR's format leaves a space before the (possibly empty) region list.
-    pr.out.push(' ');
-    for (i, r) in h.reductions(ctx).iter().enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.print_region(*r, true, true);
-    }
-    print_trailing_attrs(pr, op);
-}
-
-/// Appends `def` (an op without operands) to a single-block body that does not end in it:
-/// MLIR's implicit terminators of `scf.parallel` and `scf.forall`.
-fn ensure_terminator(p: &mut Parser, r: RegionId, def: &'static OpDef) {
-    let b = match p.ctx.region_blocks(r).first() {
-        Some(b) => *b,
-        None => {
-            let b = p.ctx.create_block(&[]);
-            p.ctx.push_block(r, b);
-            b
-        }
-    };
-    let has = p
-        .ctx
-        .block_last(b)
-        .is_some_and(|o| p.ctx.op_name_str(o) == def.name);
-    if has {
-        return;
-    }
-    let name = p.ctx.op_name(def.name);
-    let loc = p.ctx.unknown_loc();
-    let regions = def
-        .regions
-        .iter()
-        .filter(|rd| !rd.variadic)
-        .map(|_| {
-            let r = p.ctx.create_region();
-            let blk = p.ctx.create_block(&[]);
-            p.ctx.push_block(r, blk);
-            r
-        })
-        .collect();
-    let t = p
-        .ctx
-        .create_op(OperationState::new(name, loc).with_regions(regions));
-    p.ctx.append_op(b, t);
-    p.mark_implicit(t);
-}
-
 // ----- scf.forall, scf.forall.in_parallel ---------------------------------------------------
 
 /// `scf.forall`.
@@ -769,17 +472,32 @@ pub static FORALL: OpDef = OpDef {
         attr("staticStep", DENSE_I64_ARRAY),
         opt_attr("mapping", ARRAY_ATTR),
     ],
-    regions: &[block_region("region")],
+    regions: &[block_region("region").implicit(&IN_PARALLEL, Elide::WhenOpHasNoResults)],
     traits: &[
         Trait::SingleBlock,
         Trait::RecursiveMemoryEffects,
         Trait::AttrSizedOperandSegments,
     ],
     verify: Some(verify_forall),
-    format: Format::Custom {
-        parse: parse_forall,
-        print: print_forall,
-    },
+    // MLIR's parser is hand-written: the induction variables and `shared_outs` names are the
+    // body's arguments, and the bounds mix constants with operands.
+    format: Format::Declarative(
+        "` ` `(` custom<InductionVars>($region, $outputs) `)` \
+         custom<ForallBounds>($region, $dynamicLowerBound, $staticLowerBound, \
+         $dynamicUpperBound, $staticUpperBound, $dynamicStep, $staticStep) \
+         (`shared_outs` `(` custom<AssignmentList>($outputs, $region)^ `)`)? \
+         (`->` ` ` `(` custom<TypesOf>(type($results), type($outputs))^ `)`)? $region attr-dict",
+    ),
+    custom_directives: &[
+        INDUCTION_VARS,
+        CustomDirective {
+            name: "ForallBounds",
+            parse: parse_forall_bounds,
+            print: print_forall_bounds,
+        },
+        ASSIGNMENT_LIST,
+        TYPES_OF,
+    ],
     ..OpDef::DEFAULT
 };
 const _: () = FORALL.check();
@@ -819,13 +537,11 @@ pub static IN_PARALLEL: OpDef = OpDef {
     traits: &[
         Trait::Terminator,
         Trait::NoTerminator,
+        Trait::SingleBlock,
         Trait::RecursiveMemoryEffects,
         Trait::HasParent(&["scf.forall"]),
     ],
-    format: Format::Custom {
-        parse: parse_in_parallel,
-        print: print_in_parallel,
-    },
+    format: Format::Declarative("$region attr-dict"),
     ..OpDef::DEFAULT
 };
 const _: () = IN_PARALLEL.check();
@@ -971,17 +687,63 @@ fn verify_forall(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `(%a, 4, %b)`: a list of values and integers, as static values with [`DYNAMIC`] where an
+/// `custom<ForallBounds>($region, $dynamicLowerBound, $staticLowerBound, ...)`: `in (%n, 8)`
+/// (lower bounds 0, steps 1) or `= (0) to (%n) step (2)`, one value per induction variable
+/// (the arguments `$region` has so far), each an operand or a constant.
+fn parse_forall_bounds(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
+    let [CustomArg::Var(region), CustomArg::Var(dyn_lb), CustomArg::Var(lb_attr), CustomArg::Var(dyn_ub), CustomArg::Var(ub_attr), CustomArg::Var(dyn_st), CustomArg::Var(st_attr)] =
+        args
+    else {
+        return Err(
+            p.err_here("ForallBounds takes `$region` and three (operands, attribute) pairs")
+        );
+    };
+    let rank = st.bound_arg_count(region);
+    let (lb, ub, step);
+    if p.eat_keyword("in") {
+        ub = parse_mixed(p)?;
+        lb = (vec![0; rank], Vec::new());
+        step = (vec![1; rank], Vec::new());
+    } else {
+        p.expect("=")?;
+        lb = parse_mixed(p)?;
+        p.expect_keyword("to")?;
+        ub = parse_mixed(p)?;
+        p.expect_keyword("step")?;
+        step = parse_mixed(p)?;
+    }
+    for (what, l) in [
+        ("lower bounds", &lb.0),
+        ("upper bounds", &ub.0),
+        ("steps", &step.0),
+    ] {
+        if l.len() != rank {
+            return Err(p.err_here(format!(
+                "expected {rank} {what} (one per induction variable), but found {}",
+                l.len()
+            )));
+        }
+    }
+    for ((group, attr), (stat, dynv)) in [(dyn_lb, lb_attr), (dyn_ub, ub_attr), (dyn_st, st_attr)]
+        .into_iter()
+        .zip([lb, ub, step])
+    {
+        let a = p.ctx.int_array_attr(64, &stat);
+        st.set_attr(attr, a);
+        st.set_operands(group, dynv);
+    }
+    Ok(())
+}
+
+/// `(%a, 4, %b)`: a list of operands and integers, as static values with [`DYNAMIC`] where an
 /// operand stands.
-fn parse_mixed(p: &mut Parser) -> PResult<(Vec<i64>, Vec<Value>)> {
+fn parse_mixed(p: &mut Parser) -> PResult<(Vec<i64>, Vec<UnresolvedOperand>)> {
     p.expect("(")?;
     let (mut stat, mut dynv) = (Vec::new(), Vec::new());
-    let index = p.ctx.index_type();
     if !p.eat(")") {
         loop {
             if p.peek() == Some(b'%') {
-                let u = p.parse_operand()?;
-                dynv.push(p.resolve_operand(&u, index)?);
+                dynv.push(p.parse_operand()?);
                 stat.push(DYNAMIC);
             } else {
                 let neg = p.eat("-");
@@ -1001,75 +763,6 @@ fn parse_mixed(p: &mut Parser) -> PResult<(Vec<i64>, Vec<Value>)> {
         p.expect(")")?;
     }
     Ok((stat, dynv))
-}
-
-fn parse_forall(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let ivs = parse_name_list(p)?;
-    let rank = ivs.len();
-    let (lb, ub, st);
-    if p.eat_keyword("in") {
-        ub = parse_mixed(p)?;
-        lb = (vec![0; rank], Vec::new());
-        st = (vec![1; rank], Vec::new());
-    } else {
-        p.expect("=")?;
-        lb = parse_mixed(p)?;
-        p.expect_keyword("to")?;
-        ub = parse_mixed(p)?;
-        p.expect_keyword("step")?;
-        st = parse_mixed(p)?;
-    }
-    for (what, l) in [
-        ("lower bounds", &lb.0),
-        ("upper bounds", &ub.0),
-        ("steps", &st.0),
-    ] {
-        if l.len() != rank {
-            return Err(p.err_here(format!(
-                "expected {rank} {what} (one per induction variable), but found {}",
-                l.len()
-            )));
-        }
-    }
-    let mut outs = Vec::new();
-    let mut out_names = Vec::new();
-    if p.eat_keyword("shared_outs") {
-        p.expect("(")?;
-        loop {
-            let n = p.parse_value_name()?;
-            p.expect("=")?;
-            outs.push(p.parse_operand()?);
-            out_names.push(n);
-            if !p.eat(",") {
-                break;
-            }
-        }
-        p.expect(")")?;
-    }
-    let (results, out_vals) = parse_results_of(p, &outs, "shared outputs")?;
-    let mut args = index_args(p, ivs);
-    for ((name, span), t) in out_names.into_iter().zip(&results) {
-        args.push(RegionArg {
-            name,
-            ty: *t,
-            loc: None,
-            span,
-        });
-    }
-    let r = p.parse_region(args, false)?;
-    ensure_terminator(p, r, &IN_PARALLEL);
-    let seg = segment_sizes(p, &[lb.1.len(), ub.1.len(), st.1.len(), out_vals.len()]);
-    let props = vec![
-        seg,
-        ("staticLowerBound".into(), p.ctx.int_array_attr(64, &lb.0)),
-        ("staticUpperBound".into(), p.ctx.int_array_attr(64, &ub.0)),
-        ("staticStep".into(), p.ctx.int_array_attr(64, &st.0)),
-    ];
-    let mut operands = lb.1;
-    operands.extend(ub.1);
-    operands.extend(st.1);
-    operands.extend(out_vals);
-    state(p, def, operands, results, props, vec![r])
 }
 
 /// `(%a, 4, %b)` from static values and the operands standing for the dynamic ones.
@@ -1092,7 +785,7 @@ fn print_mixed(pr: &mut Printer, stat: &[i64], dynv: &[Value]) {
     pr.out.push(')');
 }
 
-fn print_forall(pr: &mut Printer, op: OpId) {
+fn print_forall_bounds(pr: &mut Printer, op: OpId, _: &[CustomArg]) {
     let ctx = pr.ctx;
     let h = ForallOp::from_id_unchecked(op);
     let arr = |a: Attr| ctx.int_array_values(a).unwrap_or_default();
@@ -1101,73 +794,15 @@ fn print_forall(pr: &mut Printer, op: OpId) {
         arr(h.static_upper_bound(ctx)),
         arr(h.static_step(ctx)),
     );
-    let body = ctx.region_blocks(h.region(ctx))[0];
-    let args = ctx.block_args(body);
-    let rank = lb.len().min(args.len());
-    pr.out.push(' ');
-    print_value_list(pr, &args[..rank]);
-    let normalized = lb.iter().all(|v| *v == 0) && st.iter().all(|v| *v == 1);
-    if normalized {
-        pr.out.push_str(" in ");
+    if lb.iter().all(|v| *v == 0) && st.iter().all(|v| *v == 1) {
+        pr.out.push_str("in ");
         print_mixed(pr, &ub, h.dynamic_upper_bound(ctx));
     } else {
-        pr.out.push_str(" = ");
+        pr.out.push_str("= ");
         print_mixed(pr, &lb, h.dynamic_lower_bound(ctx));
         pr.out.push_str(" to ");
         print_mixed(pr, &ub, h.dynamic_upper_bound(ctx));
         pr.out.push_str(" step ");
         print_mixed(pr, &st, h.dynamic_step(ctx));
     }
-    let outs = h.outputs(ctx);
-    if !outs.is_empty() {
-        pr.out.push_str(" shared_outs(");
-        for (i, (a, o)) in args[rank..].iter().zip(outs).enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_value(*a);
-            pr.out.push_str(" = ");
-            pr.print_value(*o);
-        }
-        pr.out.push(')');
-    }
-    let results = h.results(ctx);
-    if !results.is_empty() {
-        pr.out.push_str(" -> (");
-        for (i, r) in results.iter().enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.print_type(ctx.value_type(*r));
-        }
-        pr.out.push(')');
-    }
-    pr.out.push(' ');
-    // MLIR prints the terminator only when there are shared outputs to write.
-    pr.print_region(h.region(ctx), false, !results.is_empty());
-    let mut rest: Vec<(String, Attr)> = Vec::new();
-    if let Some(m) = h.mapping(ctx) {
-        rest.push(("mapping".into(), m));
-    }
-    rest.extend(ctx.attrs(op).iter().cloned());
-    if !rest.is_empty() {
-        pr.out.push(' ');
-        pr.print_attr_dict_entries(&rest, &[]);
-    }
-}
-
-fn parse_in_parallel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
-    let r = p.parse_region(vec![], false)?;
-    if p.ctx.region_blocks(r).is_empty() {
-        let b = p.ctx.create_block(&[]);
-        p.ctx.push_block(r, b);
-    }
-    state(p, def, vec![], vec![], vec![], vec![r])
-}
-
-fn print_in_parallel(pr: &mut Printer, op: OpId) {
-    let h = InParallelOp::from_id_unchecked(op);
-    pr.out.push(' ');
-    pr.print_region(h.region(pr.ctx), false, true);
-    print_trailing_attrs(pr, op);
 }

@@ -16,18 +16,24 @@
 //! | `` (`kw` $flag^)? `` | a unit attribute as the anchor: the group's keyword is the whole spelling |
 //! | `functional-type($args, $results)` | `(T...) -> U` over two named groups (or `operands`/`results`) |
 //! | `custom<Name>($x, type($y), ...)` | the op's registered [`CustomDirective`] `Name` |
+//! | `( ... custom<Name>(...)^ ... )?` | a group present when the hook's first argument is |
+//! | `` ` ` ``, `` `\n` `` | one space; a new line (a keyword after it gets no space) |
 //! | `qualified(...)` | accepted; types and attributes are always printed qualified |
 //!
 //! Attributes print by their constraint: a keyword enum as its keyword (`slt`), an integer list
 //! ([`AttrForm::IntList`](crate::opdef::AttrForm::IntList)) as `[1, 2]`, a symbol name
 //! ([`AttrForm::SymbolName`](crate::opdef::AttrForm::SymbolName)) as `@name`, a fixed-type
 //! integer without its `: i64`, a unit attribute as nothing (its group's keyword says it).
+//!
+//! A region element reads its slot's regions (`{...}, {...}` for a variadic slot), gives the
+//! entry block the arguments hooks bound for it ([`FormatState::bind_region_args`]) and appends
+//! the slot's implicit terminator ([`RegionDef::implicit_terminator`]).
 
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{BlockId, Context, OpId, OperationState, RegionId, Value};
 use crate::diag::{Diagnostic, Span};
-use crate::opdef::{Arity, AttrForm, Format, OpDef, Trait};
-use crate::syntax::parser::{PResult, Parser, UnresolvedOperand};
+use crate::opdef::{Arity, AttrForm, Elide, Format, OpDef, RegionDef, Trait};
+use crate::syntax::parser::{PResult, Parser, RegionArg, UnresolvedOperand};
 use crate::syntax::printer::Printer;
 use crate::types::Type;
 use std::cell::RefCell;
@@ -64,10 +70,12 @@ pub enum Elem {
     Regions,
     Successors,
     Optional(Vec<Elem>),
-    /// `custom<Name>(args)`: the op's registered directive `Name`.
+    /// `custom<Name>(args)`: the op's registered directive `Name`; with `^`, the anchor of its
+    /// optional group, present when its first argument is.
     Custom {
         name: &'static str,
         args: Vec<CustomArg>,
+        anchor: bool,
     },
 }
 
@@ -494,6 +502,32 @@ const fn check_keywords_const(kws: &[&str]) {
 /// const _: () = OP.check();
 /// ```
 ///
+/// Regions take part too: a region slot with an implicit terminator, a group anchored on a
+/// hook, and a hook that binds a region's entry-block arguments (`scf.while`'s declaration):
+///
+/// ```
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{many, region, Elide, Format, OpDef, ANY_TYPE};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_list(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_list(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// static YIELD: OpDef = OpDef { name: "demo.yield", ..OpDef::DEFAULT };
+/// static LOOP: OpDef = OpDef {
+///     name: "demo.loop",
+///     operands: &[many("inits", ANY_TYPE)],
+///     results: &[many("results", ANY_TYPE)],
+///     regions: &[region("before"), region("after").implicit(&YIELD, Elide::Never)],
+///     format: Format::Declarative(
+///         "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
+///          functional-type($inits, $results) $before `do` $after attr-dict",
+///     ),
+///     custom_directives: &[CustomDirective { name: "AssignmentList", parse: parse_list, print: print_list }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = LOOP.check();
+/// ```
+///
 /// A unit attribute anywhere else has no spelling, so it is an error:
 ///
 /// ```compile_fail
@@ -543,6 +577,26 @@ const fn check_keywords_const(kws: &[&str]) {
 ///     operands: &[maybe("tag", I32)],
 ///     format: Format::Declarative("(custom<Tag>($tag) `tag`)? attr-dict"),
 ///     custom_directives: &[CustomDirective { name: "Tag", parse: parse_tag, print: print_tag }],
+///     ..OpDef::DEFAULT
+/// };
+/// const _: () = OP.check();
+/// ```
+///
+/// A hook may anchor an optional group (`` (`->` custom<Types>(type($results))^)? ``), which is
+/// then present when the hook's first argument is; an anchor outside a group decides nothing:
+///
+/// ```compile_fail
+/// use tilus_ir::format::{CustomArg, CustomDirective, FormatState};
+/// use tilus_ir::opdef::{many, Format, OpDef, ANY_TYPE};
+/// use tilus_ir::syntax::parser::PResult;
+/// use tilus_ir::{OpId, Parser, Printer};
+/// fn parse_types(_: &mut Parser, _: &mut FormatState, _: &[CustomArg]) -> PResult<()> { Ok(()) }
+/// fn print_types(_: &mut Printer, _: OpId, _: &[CustomArg]) {}
+/// const OP: OpDef = OpDef {
+///     name: "demo.types",
+///     results: &[many("results", ANY_TYPE)],
+///     format: Format::Declarative("`->` custom<Types>(type($results))^ attr-dict"),
+///     custom_directives: &[CustomDirective { name: "Types", parse: parse_types, print: print_types }],
 ///     ..OpDef::DEFAULT
 /// };
 /// const _: () = OP.check();
@@ -669,6 +723,13 @@ pub const fn check_format_const(def: &OpDef, f: &[u8]) {
                     panic!("assembly format: an optional group cannot start with `custom<Name>`");
                 }
                 i = check_custom_const(def, f, j);
+                if i < f.len() && f[i] == b'^' {
+                    if depth == 0 || kinds[depth - 1] != 1 {
+                        // Only a group has a presence to decide.
+                        panic!("assembly format: an anchor `^` belongs inside an optional group");
+                    }
+                    i += 1;
+                }
                 continue;
             }
             if bytes_eq(w, b"functional-type") {
@@ -933,7 +994,11 @@ fn parse_custom_elem(fmt: &'static str, pos: &mut usize) -> Result<Elem, String>
         skip(fmt, pos);
         if fmt[*pos..].starts_with(')') {
             *pos += 1;
-            return Ok(Elem::Custom { name, args });
+            let anchor = fmt[*pos..].starts_with('^');
+            if anchor {
+                *pos += 1;
+            }
+            return Ok(Elem::Custom { name, args, anchor });
         }
         if fmt[*pos..].starts_with('$') {
             *pos += 1;
@@ -998,10 +1063,27 @@ pub struct FormatState {
     all_operand_types: Option<Vec<Type>>,
     all_result_types: Option<Vec<Type>>,
     attrs: Vec<(String, Attr)>,
-    regions: HashMap<&'static str, RegionId>,
+    regions: HashMap<&'static str, Vec<RegionId>>,
     all_regions: Vec<RegionId>,
-    successors: HashMap<&'static str, BlockId>,
+    successors: HashMap<&'static str, Vec<BlockId>>,
     all_successors: Vec<BlockId>,
+    region_args: HashMap<&'static str, Vec<BoundArgs>>,
+}
+
+/// The types of entry-block arguments that a `custom<Name>` hook bound by name.
+#[derive(Clone, Copy, Debug)]
+pub enum ArgTypes {
+    /// Every name has this type (`scf.parallel`'s induction variables are `index`).
+    Fixed(Type),
+    /// The names take the types of this operand or result group, in order, once the format has
+    /// read them (`scf.while`'s `(%x = %init)` takes the types of `$inits`).
+    Of(&'static str),
+}
+
+/// Names a hook bound for a region's entry block, with where their types come from.
+struct BoundArgs {
+    names: Vec<(String, Span)>,
+    types: ArgTypes,
 }
 
 impl FormatState {
@@ -1023,6 +1105,44 @@ impl FormatState {
     /// How many operands group `name` has, once the format has read it.
     pub fn operand_count(&self, name: &str) -> Option<usize> {
         self.operands.get(name).map(|v| v.len())
+    }
+
+    /// The types of operand or result group `name`, once the format has read them.
+    pub fn types(&self, name: &str) -> Option<&[Type]> {
+        self.types.get(name).map(|v| v.as_slice())
+    }
+
+    /// Records the regions of region slot `name` (all of a variadic slot).
+    pub fn set_regions(&mut self, name: &'static str, rs: Vec<RegionId>) {
+        self.regions.insert(name, rs);
+    }
+
+    /// Records the successors of successor slot `name` (all of a variadic slot).
+    pub fn set_successors(&mut self, name: &'static str, bs: Vec<BlockId>) {
+        self.successors.insert(name, bs);
+    }
+
+    /// Binds SSA names for the entry-block arguments of region `name`, after any bound before:
+    /// MLIR's region arguments written in an op's header (`(%i) = ...`, `iter_args(%a = %b)`).
+    /// The region element that reads the region later gives its block these arguments, and the
+    /// printer leaves the entry block's label out, since the hook prints the names.
+    pub fn bind_region_args(
+        &mut self,
+        region: &'static str,
+        names: Vec<(String, Span)>,
+        types: ArgTypes,
+    ) {
+        self.region_args
+            .entry(region)
+            .or_default()
+            .push(BoundArgs { names, types });
+    }
+
+    /// How many entry-block arguments hooks have bound for region `name` so far.
+    pub fn bound_arg_count(&self, region: &str) -> usize {
+        self.region_args
+            .get(region)
+            .map_or(0, |v| v.iter().map(|b| b.names.len()).sum())
     }
 }
 
@@ -1183,11 +1303,39 @@ fn fits_width(v: i64, width: u32) -> bool {
     width >= 64 || (v >= -(1i64 << (width - 1)) && v < (1i64 << width))
 }
 
-/// A region of the format. As MLIR's generated parsers do, a single-block op without a
-/// terminator gets its block even when the text's region is empty (`builtin.module {}`).
-fn parse_region_elem(p: &mut Parser, def: &OpDef) -> PResult<RegionId> {
+/// Literals that only control spacing: `` ` ` ``, ``` `` ``` and `` `\n` ``.
+fn is_spacing(e: &Elem) -> bool {
+    matches!(e, Elem::Literal(l) if l.is_empty() || *l == " " || *l == "\\n")
+}
+
+/// Whether the `{` at the cursor opens an attribute dictionary (`{name = ...`, `{name}`) rather
+/// than a region: how a variadic region list, which may be empty, ends before `attr-dict`.
+fn looks_like_attr_dict(p: &Parser) -> bool {
+    let rest = &p.src()[p.pos()..];
+    let inner = rest[1..].trim_start();
+    let ident_end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .unwrap_or(inner.len());
+    if ident_end == 0 {
+        // `"quoted" = ...` is an attribute name; an op in generic form starts with `"` too.
+        return inner.starts_with('"') && !inner.contains("\"(");
+    }
+    let after = inner[ident_end..].trim_start();
+    after.starts_with('=')
+        || after.starts_with(',')
+        || after.starts_with('}') && !inner[..ident_end].contains('.')
+}
+
+/// A region without a declared slot (the `regions` directive), and the body of one with a slot.
+/// As MLIR's generated parsers do, a single-block op without a terminator gets its block even
+/// when the text's region is empty (`builtin.module {}`).
+fn parse_region_plain(p: &mut Parser, def: &OpDef) -> PResult<RegionId> {
+    parse_region_with(p, def, vec![])
+}
+
+fn parse_region_with(p: &mut Parser, def: &OpDef, args: Vec<RegionArg>) -> PResult<RegionId> {
     p.push_default_dialect(def.default_dialect);
-    let r = p.parse_region(vec![], def.is_isolated());
+    let r = p.parse_region(args, def.is_isolated());
     p.pop_default_dialect();
     let r = r?;
     if def.has(Trait::SingleBlock)
@@ -1200,17 +1348,145 @@ fn parse_region_elem(p: &mut Parser, def: &OpDef) -> PResult<RegionId> {
     Ok(r)
 }
 
-/// Prints a region of the format; the pair of [`parse_region_elem`]: an empty entry block
-/// without arguments is left unlabeled when the op needs no terminator, since the parser gives
-/// the block back.
-fn print_region_elem(pr: &mut Printer, def: &OpDef, r: RegionId) {
+/// A region of a declared slot: its entry block gets the arguments hooks bound for it, and its
+/// implicit terminator when the text leaves it out.
+fn parse_region_elem(
+    p: &mut Parser,
+    def: &OpDef,
+    rd: &RegionDef,
+    st: &mut FormatState,
+) -> PResult<RegionId> {
+    let mut args = Vec::new();
+    for b in st.region_args.remove(rd.name).unwrap_or_default() {
+        let types: Vec<Type> = match b.types {
+            ArgTypes::Fixed(t) => vec![t; b.names.len()],
+            ArgTypes::Of(group) => st.types.get(group).cloned().unwrap_or_default(),
+        };
+        if types.len() != b.names.len() {
+            let sp = match (b.names.first(), b.names.last()) {
+                (Some(f), Some(l)) => Span::new(f.1.start, l.1.end),
+                _ => Span::at(p.pos()),
+            };
+            return Err(Diagnostic::at(
+                sp,
+                format!(
+                    "'{}' binds {} arguments of region '{}' but the format gives {} types for them",
+                    def.name,
+                    b.names.len(),
+                    rd.name,
+                    types.len()
+                ),
+            ));
+        }
+        for ((name, span), ty) in b.names.into_iter().zip(types) {
+            args.push(RegionArg {
+                name,
+                ty,
+                loc: None,
+                span,
+            });
+        }
+    }
+    let r = parse_region_with(p, def, args)?;
+    if let Some(it) = rd.implicit_terminator {
+        add_implicit_terminator(p, r, it.op);
+    }
+    Ok(r)
+}
+
+/// Appends `term` to the single block of `r` unless the block already ends in it (MLIR's
+/// `ensureTerminator`).
+fn add_implicit_terminator(p: &mut Parser, r: RegionId, term: &'static OpDef) {
+    let b = match p.ctx.region_blocks(r).first() {
+        Some(b) => *b,
+        None => {
+            let b = p.ctx.create_block(&[]);
+            p.ctx.push_block(r, b);
+            b
+        }
+    };
+    let has = p
+        .ctx
+        .block_last(b)
+        .is_some_and(|o| p.ctx.op_name_str(o) == term.name);
+    if has {
+        return;
+    }
+    let regions = term
+        .regions
+        .iter()
+        .filter(|rd| !rd.variadic)
+        .map(|_| {
+            let r = p.ctx.create_region();
+            let blk = p.ctx.create_block(&[]);
+            p.ctx.push_block(r, blk);
+            r
+        })
+        .collect();
+    let name = p.ctx.op_name(term.name);
+    let loc = p.ctx.unknown_loc();
+    let t = p
+        .ctx
+        .create_op(OperationState::new(name, loc).with_regions(regions));
+    p.ctx.append_op(b, t);
+    p.mark_implicit(t);
+}
+
+/// Prints a region of the format; the pair of [`parse_region_plain`] and [`parse_region_elem`]:
+/// an empty entry block without arguments is left unlabeled when the op needs no terminator,
+/// since the parser gives the block back; so is the entry block of a region whose arguments a
+/// `custom<Name>` hook prints (`bound`), and an implicit terminator as its [`Elide`] says.
+fn print_region_elem(
+    pr: &mut Printer,
+    def: &OpDef,
+    rd: Option<&RegionDef>,
+    op: OpId,
+    r: RegionId,
+    bound: bool,
+) {
     let ctx = pr.ctx;
     let bare_entry = def.has(Trait::NoTerminator)
         && ctx
             .region_blocks(r)
             .first()
             .is_some_and(|b| ctx.block_args(*b).is_empty());
-    pr.print_region(r, !bare_entry, true);
+    let terminators = match rd.and_then(|rd| rd.implicit_terminator) {
+        None => true,
+        Some(it) => match it.elide {
+            Elide::Never => true,
+            Elide::WhenOpHasNoResults => !ctx.results(op).is_empty(),
+            Elide::WhenEmpty => !ctx
+                .region_blocks(r)
+                .first()
+                .and_then(|b| ctx.block_last(*b))
+                .is_some_and(|t| {
+                    ctx.op_name_str(t) == it.op.name
+                        && ctx.operands(t).is_empty()
+                        && ctx.results(t).is_empty()
+                        && ctx.attrs(t).is_empty()
+                        && ctx.op(t).properties.is_none()
+                }),
+        },
+    };
+    pr.print_region(r, !bare_entry && !bound, terminators);
+}
+
+/// The regions of a named region slot; the slots around the one variadic slot are matched by
+/// position.
+pub fn region_group(ctx: &Context, def: &OpDef, op: OpId, name: &str) -> Vec<RegionId> {
+    let regions = ctx.regions(op);
+    let fixed = def.regions.iter().filter(|r| !r.variadic).count();
+    let extra = regions.len().saturating_sub(fixed);
+    let mut start = 0;
+    for rd in def.regions {
+        let n = if rd.variadic { extra } else { 1 };
+        if rd.name == name {
+            let end = (start + n).min(regions.len());
+            return regions[start.min(end)..end].to_vec();
+        }
+        start += n;
+    }
+    Vec::new()
 }
 
 fn parse_elems_rt(
@@ -1221,10 +1497,8 @@ fn parse_elems_rt(
 ) -> PResult<()> {
     for e in elems {
         match e {
+            Elem::Literal(_) if is_spacing(e) => {}
             Elem::Literal(l) => {
-                if l.is_empty() || *l == " " || *l == "\\n" {
-                    continue;
-                }
                 if l.as_bytes()[0].is_ascii_alphabetic() || l.starts_with('_') {
                     p.expect_keyword(l)?;
                 } else {
@@ -1320,12 +1594,26 @@ fn parse_elems_rt(
                     st.attrs.push((name.to_string(), a));
                 }
                 4 => {
-                    let r = parse_region_elem(p, def)?;
-                    st.regions.insert(name, r);
+                    let rd = def.regions.iter().find(|r| r.name == *name).unwrap();
+                    let mut rs = Vec::new();
+                    if rd.variadic {
+                        // `{...}, {...}`, possibly none: a `{` that opens the attribute
+                        // dictionary after the list is not a region.
+                        if p.peek() == Some(b'{') && !looks_like_attr_dict(p) {
+                            rs.push(parse_region_elem(p, def, rd, st)?);
+                            // After a `,` another region must follow.
+                            while p.eat(",") {
+                                rs.push(parse_region_elem(p, def, rd, st)?);
+                            }
+                        }
+                    } else {
+                        rs.push(parse_region_elem(p, def, rd, st)?);
+                    }
+                    st.regions.insert(name, rs);
                 }
                 5 => {
                     let b = p.parse_successor_ref()?;
-                    st.successors.insert(name, b);
+                    st.successors.insert(name, vec![b]);
                 }
                 _ => {
                     return Err(p.err_here(format!(
@@ -1370,6 +1658,8 @@ fn parse_elems_rt(
                                     }
                                     v
                                 }
+                                // `-> ()`: no results.
+                                None if p.peek() == Some(b')') => vec![],
                                 None => parse_type_list(p)?,
                             }
                         }
@@ -1424,7 +1714,7 @@ fn parse_elems_rt(
                     }
                 }
             }
-            Elem::Custom { name, args } => {
+            Elem::Custom { name, args, .. } => {
                 let Some(d) = def.custom_directives.iter().find(|d| d.name == *name) else {
                     return Err(
                         p.err_here(format!("'{}' has no custom directive '{name}'", def.name))
@@ -1456,7 +1746,7 @@ fn parse_elems_rt(
             Elem::Operands => st.all_operands = Some(parse_operand_list(p)?),
             Elem::Regions => {
                 while p.peek() == Some(b'{') {
-                    let r = parse_region_elem(p, def)?;
+                    let r = parse_region_plain(p, def)?;
                     st.all_regions.push(r);
                     if !p.eat(",") {
                         break;
@@ -1472,7 +1762,7 @@ fn parse_elems_rt(
                 }
             }
             Elem::Optional(g) => {
-                if let Some(first) = g.first() {
+                if let Some(first) = g.iter().find(|e| !is_spacing(e)) {
                     if group_present(p, def, first) {
                         parse_elems_rt(p, def, g, st)?;
                     }
@@ -1634,6 +1924,9 @@ fn finish(
                 });
             match t {
                 Some(t) => res_types[i] = Some(if r.arity == Arity::Single { vec![t] } else { vec![t; num_results.saturating_sub(def.results.len() - 1)] }),
+                // A variadic group whose optional part of the format was absent
+                // (`scf.if %c {` without `-> (...)`) has no results.
+                None if r.arity != Arity::Single => res_types[i] = Some(vec![]),
                 None => {
                     return Err(Diagnostic::at(here, format!("'{}': the format does not give the type of result '{}' and it cannot be inferred", def.name, r.name)))
                 }
@@ -1683,20 +1976,28 @@ fn finish(
     } else {
         Some(p.ctx.dict_attr(props))
     };
-    let mut regions: Vec<RegionId> = def
-        .regions
-        .iter()
-        .filter_map(|r| st.regions.get(r.name).copied())
-        .collect();
-    regions.extend(st.all_regions);
-    // Declared regions that were optional in the format and absent are empty regions.
-    while regions.len() < def.regions.len() {
-        regions.push(p.ctx.create_region());
+    // Regions in declaration order. A declared region that was optional in the format and
+    // absent is an empty region; an absent variadic slot has none.
+    let mut regions: Vec<RegionId> = Vec::new();
+    if st.regions.is_empty() {
+        regions = st.all_regions;
+        let fixed = def.regions.iter().filter(|r| !r.variadic).count();
+        while regions.len() < fixed {
+            regions.push(p.ctx.create_region());
+        }
+    } else {
+        for rd in def.regions {
+            match st.regions.remove(rd.name) {
+                Some(rs) => regions.extend(rs),
+                None if !rd.variadic => regions.push(p.ctx.create_region()),
+                None => {}
+            }
+        }
     }
     let mut successors: Vec<BlockId> = def
         .successors
         .iter()
-        .filter_map(|s| st.successors.get(s.name).copied())
+        .flat_map(|s| st.successors.remove(s.name).unwrap_or_default())
         .collect();
     successors.extend(st.all_successors);
     let name = p.ctx.op_name(def.name);
@@ -1724,10 +2025,32 @@ pub fn print_custom(pr: &mut Printer, def: &'static OpDef, op: OpId) {
             let elems = elements(f);
             let mut printed = Vec::new();
             collect_printed_attrs(&elems, &mut printed);
+            let mut bound = Vec::new();
+            collect_hook_regions(def, &elems, &mut bound);
             let mut space = true;
-            print_elems(pr, def, op, &elems, &mut space, &printed);
+            print_elems(pr, def, op, &elems, &mut space, &printed, &bound);
         }
         Format::Generic => unreachable!(),
+    }
+}
+
+/// The regions that `custom<Name>` hooks take: their entry-block arguments are the hook's to
+/// print (see [`FormatState::bind_region_args`]).
+fn collect_hook_regions(def: &OpDef, elems: &[Elem], out: &mut Vec<&'static str>) {
+    for e in elems {
+        match e {
+            Elem::Optional(g) => collect_hook_regions(def, g, out),
+            Elem::Custom { args, .. } => {
+                for a in args {
+                    if let CustomArg::Var(n) = a {
+                        if var_kind(def, n) == 4 {
+                            out.push(n);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -1746,6 +2069,20 @@ fn collect_printed_attrs(elems: &[Elem], out: &mut Vec<&'static str>) {
             _ => {}
         }
     }
+}
+
+/// The types of operand or result group `name` of `op`: what a `custom<Name>` hook prints for
+/// its `type($name)` argument.
+pub fn group_types(ctx: &Context, op: OpId, name: &str) -> Vec<Type> {
+    let Some(def) = ctx.op_def(op) else {
+        return Vec::new();
+    };
+    let vs = match var_kind(def, name) {
+        1 => operand_group(ctx, def, op, name),
+        2 => result_group(ctx, def, op, name),
+        _ => Vec::new(),
+    };
+    vs.iter().map(|v| ctx.value_type(*v)).collect()
 }
 
 /// Values of a named operand group.
@@ -1814,10 +2151,14 @@ fn elem_present(pr: &Printer, def: &OpDef, op: OpId, e: &Elem) -> bool {
                     .is_none_or(|text| ctx.default_value(text) != Some(a)),
             },
             4 => {
-                let i = def.regions.iter().position(|r| r.name == *name).unwrap();
-                ctx.regions(op)
-                    .get(i)
-                    .is_some_and(|r| !ctx.region_blocks(*r).is_empty())
+                let rs = region_group(ctx, def, op, name);
+                let variadic = def.regions.iter().any(|r| r.name == *name && r.variadic);
+                if variadic {
+                    !rs.is_empty()
+                } else {
+                    rs.first()
+                        .is_some_and(|r| !ctx.region_blocks(*r).is_empty())
+                }
             }
             5 => true,
             _ => true,
@@ -1851,10 +2192,34 @@ fn group_is_present(pr: &Printer, def: &OpDef, op: OpId, g: &[Elem]) -> bool {
     let anchor = g.iter().find(|e| {
         matches!(
             e,
-            Elem::Var { anchor: true, .. } | Elem::Type { anchor: true, .. }
+            Elem::Var { anchor: true, .. }
+                | Elem::Type { anchor: true, .. }
+                | Elem::Custom { anchor: true, .. }
         )
     });
     match anchor {
+        // A hook anchors its group by its first argument.
+        Some(Elem::Custom { args, .. }) => match args.first() {
+            Some(CustomArg::Var(n)) => elem_present(
+                pr,
+                def,
+                op,
+                &Elem::Var {
+                    name: n,
+                    anchor: false,
+                },
+            ),
+            Some(CustomArg::Type(n)) => elem_present(
+                pr,
+                def,
+                op,
+                &Elem::Type {
+                    of: TypeRef::Var(n),
+                    anchor: false,
+                },
+            ),
+            None => true,
+        },
         Some(a) => elem_present(pr, def, op, a),
         None => g
             .iter()
@@ -1886,6 +2251,7 @@ fn print_elems(
     elems: &[Elem],
     space: &mut bool,
     printed: &[&'static str],
+    bound: &[&'static str],
 ) {
     let ctx = pr.ctx;
     for e in elems {
@@ -1900,6 +2266,11 @@ fn print_elems(
                     *space = false;
                     continue;
                 }
+                if *l == "\\n" {
+                    pr.newline();
+                    *space = false;
+                    continue;
+                }
                 let c = l.as_bytes()[0];
                 let punct = l.len() == 1 || *l == "->";
                 let emit = if !punct || *l == "->" {
@@ -1907,7 +2278,9 @@ fn print_elems(
                 } else {
                     !"<>(){}[],".contains(c as char) && (*space || c == b':' || c == b'=')
                 };
-                if emit && (*space || !punct) {
+                // A keyword at the start of a line (after `\\n`) needs no space.
+                let line_start = pr.out.ends_with('\n') || pr.out.ends_with("  ");
+                if emit && (*space || (!punct && !line_start)) {
                     pr.out.push(' ');
                 }
                 pr.out.push_str(l);
@@ -1983,10 +2356,18 @@ fn print_elems(
                     }
                 }
                 4 => {
-                    let i = def.regions.iter().position(|r| r.name == *name).unwrap();
-                    if let Some(&r) = ctx.regions(op).get(i) {
+                    let rd = def.regions.iter().find(|r| r.name == *name).unwrap();
+                    let rs = region_group(ctx, def, op, name);
+                    // As MLIR's generated printers, a variadic slot gets its space even when
+                    // it has no regions.
+                    if rd.variadic || !rs.is_empty() {
                         space_before(pr, space);
-                        print_region_elem(pr, def, r);
+                    }
+                    for (i, r) in rs.into_iter().enumerate() {
+                        if i > 0 {
+                            pr.out.push_str(", ");
+                        }
+                        print_region_elem(pr, def, Some(rd), op, r, bound.contains(name));
                     }
                 }
                 5 => {
@@ -2030,7 +2411,13 @@ fn print_elems(
                 pr.out.push('(');
                 print_types(pr, &ins);
                 pr.out.push_str(") -> ");
-                if outs.len() == 1 {
+                // One result without parentheses, unless it is a function type itself.
+                let bare = outs.len() == 1
+                    && !matches!(
+                        ctx.type_kind(outs[0]),
+                        crate::types::TypeKind::Function { .. }
+                    );
+                if bare {
                     pr.print_type(outs[0]);
                 } else {
                     pr.out.push('(');
@@ -2085,7 +2472,7 @@ fn print_elems(
                         pr.out.push(',');
                     }
                     space_before(pr, space);
-                    print_region_elem(pr, def, r);
+                    print_region_elem(pr, def, None, op, r, false);
                 }
             }
             Elem::Successors => {
@@ -2099,10 +2486,10 @@ fn print_elems(
             }
             Elem::Optional(g) => {
                 if group_is_present(pr, def, op, g) {
-                    print_elems(pr, def, op, g, space, printed);
+                    print_elems(pr, def, op, g, space, printed, bound);
                 }
             }
-            Elem::Custom { name, args } => {
+            Elem::Custom { name, args, .. } => {
                 if let Some(d) = def.custom_directives.iter().find(|d| d.name == *name) {
                     space_before(pr, space);
                     (d.print)(pr, op, args);

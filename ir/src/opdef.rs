@@ -101,6 +101,45 @@ pub struct RegionDef {
     /// MLIR's `VariadicRegion`: any number of regions (`scf.index_switch`'s cases). An op has
     /// at most one such slot; the regions before and after it are matched by position.
     pub variadic: bool,
+    /// MLIR's `SingleBlockImplicitTerminator`, per region: the terminator the format's parser
+    /// appends to a body written without it, and when its printer leaves it out again. Per region
+    /// rather than per op because `scf.while` and `scf.index_switch` give it to one region only.
+    pub implicit_terminator: Option<ImplicitTerminator>,
+}
+
+/// A terminator that a region's custom form may leave out (see
+/// [`RegionDef::implicit_terminator`]).
+#[derive(Clone, Copy)]
+pub struct ImplicitTerminator {
+    /// The terminator's declaration; the parser builds it without operands, each of its
+    /// non-variadic regions with one empty block.
+    pub op: &'static OpDef,
+    /// When the printer leaves it out.
+    pub elide: Elide,
+}
+
+/// When a region's printer leaves its implicit terminator out. The ops differ, as in MLIR, where
+/// their printers pass their own `printBlockTerminators`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Elide {
+    /// Always printed (`scf.parallel`'s `scf.reduce`, `scf.while`'s `after` yield): the parser
+    /// only fills it in.
+    Never,
+    /// Left out when it carries nothing: no operands, results or attributes (MLIR's rule for a
+    /// declarative format; `scf.if`, `scf.index_switch`).
+    WhenEmpty,
+    /// Left out when the op has no results (`scf.forall`, whose terminator writes the results).
+    WhenOpHasNoResults,
+}
+
+impl RegionDef {
+    /// This region with an implicit terminator.
+    pub const fn implicit(self, op: &'static OpDef, elide: Elide) -> RegionDef {
+        RegionDef {
+            implicit_terminator: Some(ImplicitTerminator { op, elide }),
+            ..self
+        }
+    }
 }
 
 /// A successor slot and the operand group it forwards to the target block's arguments.
@@ -538,6 +577,7 @@ pub const fn region(name: &'static str) -> RegionDef {
         name,
         single_block: false,
         variadic: false,
+        implicit_terminator: None,
     }
 }
 /// A single-block region.
@@ -546,6 +586,7 @@ pub const fn block_region(name: &'static str) -> RegionDef {
         name,
         single_block: true,
         variadic: false,
+        implicit_terminator: None,
     }
 }
 /// Any number of single-block regions (MLIR's `VariadicRegion<SizedRegion<1>>`).
@@ -554,6 +595,7 @@ pub const fn many_block_regions(name: &'static str) -> RegionDef {
         name,
         single_block: true,
         variadic: true,
+        implicit_terminator: None,
     }
 }
 

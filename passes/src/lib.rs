@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod pipelines;
 pub mod pipelining;
 pub mod ptx_emit;
+pub mod ptx_imm;
 pub mod symbol_dce;
 pub mod testing;
 pub mod verify_barriers;

@@ -9,9 +9,15 @@
 //! `cf.cond_br` become `bra` (block arguments become `mov`s on the edge, through temporaries when
 //! a copy would overwrite a source still to be read), and `ptx.ret` becomes `ret;`.
 //!
+//! Two things keep integer `mov`s out of the text: a constant `mov` is printed as a literal in
+//! the users that take one and dropped when none needs its register ([`crate::ptx_imm`]), and a
+//! block argument shares the register of a value passed to it when the two never live at once
+//! (`KernelEmitter::coalesce_joins`), which removes the edge's `mov`.
+//!
 //! The module's `.version` is its `ptx.version` attribute when set, else [`DEFAULT_VERSION`];
 //! `.target` is the kernels' `target` (they must agree).
 
+use crate::ptx_imm::{accepts, constant_move, form_pieces, Literal};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 use tilus_dialects::arith::ArithOpKind;
@@ -138,6 +144,13 @@ struct KernelEmitter<'a> {
     body: String,
     /// Labels made for edges that need copies.
     edge_labels: u32,
+    /// The constant `mov`s (`crate::ptx_imm`): their results print as literals where the
+    /// reading instruction takes one.
+    consts: FxHashMap<Value, Literal>,
+    /// Constant `mov`s not printed: every user reads the literal.
+    dropped: FxHashSet<OpId>,
+    /// Values that share another value's register (coalesced at a join), to that value.
+    alias: FxHashMap<Value, Value>,
 }
 
 fn err_op(op: OpId, msg: String) -> Diagnostic {
@@ -235,6 +248,9 @@ impl<'a> KernelEmitter<'a> {
             labels: FxHashMap::default(),
             body: String::new(),
             edge_labels: 0,
+            consts: FxHashMap::default(),
+            dropped: FxHashSet::default(),
+            alias: FxHashMap::default(),
         }
     }
 
@@ -252,6 +268,12 @@ impl<'a> KernelEmitter<'a> {
     fn reg_of(&mut self, v: Value, at: OpId) -> Result<String, Diagnostic> {
         if let Some(r) = self.regs.get(&v) {
             return Ok(Self::reg_name(*r));
+        }
+        if let Some(&root) = self.alias.get(&v) {
+            let name = self.reg_of(root, at)?;
+            let r = self.regs[&root];
+            self.regs.insert(v, r);
+            return Ok(name);
         }
         let t = self.ctx.value_type(v);
         let Some(class) = reg_class(self.ctx, t) else {
@@ -317,6 +339,8 @@ impl<'a> KernelEmitter<'a> {
             }
         }
         self.tie_registers(&blocks)?;
+        self.find_immediates(&blocks)?;
+        self.coalesce_joins(&blocks);
         for (i, &b) in blocks.iter().enumerate() {
             if i > 0 {
                 let l = self.labels[&b].clone();
@@ -324,7 +348,9 @@ impl<'a> KernelEmitter<'a> {
             }
             let next = blocks.get(i + 1).copied();
             for o in ctx.block_ops(b) {
-                self.op(o, next)?;
+                if !self.dropped.contains(&o) {
+                    self.op(o, next)?;
+                }
             }
         }
         // Header.
@@ -409,6 +435,243 @@ impl<'a> KernelEmitter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Constants as immediates (`crate::ptx_imm`): records every constant `mov`'s literal, and
+    /// drops the `mov` when every user prints the literal instead of the register: an operand
+    /// that stands alone in an untied instruction whose types take the literal, or a value
+    /// passed on a branch (the edge's `mov` takes a literal). Any other use keeps the `mov`.
+    fn find_immediates(&mut self, blocks: &[BlockId]) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        for &b in blocks {
+            for o in ctx.block_ops(b) {
+                if let Some(l) = constant_move(ctx, o) {
+                    self.consts.insert(ctx.results(o)[0], l);
+                }
+            }
+        }
+        if self.consts.is_empty() {
+            return Ok(());
+        }
+        let mut needed: FxHashSet<Value> = FxHashSet::default();
+        for &b in blocks {
+            for o in ctx.block_ops(b) {
+                if InstOp::is(ctx, o) {
+                    let (args, guard) = inst_args_and_guard(ctx, o);
+                    needed.extend(guard);
+                    let tied = ctx.get_attr(o, "tied").is_some();
+                    let opcode = str_prop(ctx, o, "opcode").unwrap_or_default();
+                    let pieces = form_pieces(ctx, o, args.len()).map_err(|e| err_op(o, e))?;
+                    for (p, alone) in pieces {
+                        let FormPiece::Operand(n) = p else { continue };
+                        let Some(v) = args.get(n) else { continue };
+                        if let Some(l) = self.consts.get(v) {
+                            if tied || !alone || !accepts(&opcode, l) {
+                                needed.insert(*v);
+                            }
+                        }
+                    }
+                    // Tied operands are read through their register before the form.
+                    if tied {
+                        needed.extend(args.iter().copied());
+                    }
+                } else {
+                    match CfOpKind::classify(ctx, o) {
+                        Some(CfOpKind::Br(_)) => {}
+                        Some(CfOpKind::CondBr(_)) => {
+                            needed.insert(ctx.operands(o)[0]);
+                        }
+                        _ => needed.extend(ctx.operands(o).iter().copied()),
+                    }
+                }
+            }
+        }
+        for &b in blocks {
+            for o in ctx.block_ops(b) {
+                if constant_move(ctx, o).is_some() && !needed.contains(&ctx.results(o)[0]) {
+                    self.dropped.insert(o);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Join copies: a block argument takes the register of a value passed to it when the two
+    /// never live at once, so the edge's `mov` disappears (both arms of an `scf.if` join and a
+    /// loop's back edge, typically). Values sharing a register form a group (tied results
+    /// start in their operand's); two groups merge when no member of one is live where a
+    /// member of the other is defined. A block argument is defined at its block's entry and at
+    /// the end of every predecessor (where the remaining copies write it); an op result right
+    /// after its op. Results of one op, and arguments of one block, never share. Constants
+    /// (literals on the edge) keep their copies, as does a merge of two groups that both
+    /// already have registers.
+    fn coalesce_joins(&mut self, blocks: &[BlockId]) {
+        let ctx = self.ctx;
+        let mut edges: Vec<(BlockId, Vec<Value>)> = Vec::new();
+        let mut preds: FxHashMap<BlockId, Vec<BlockId>> = FxHashMap::default();
+        for &b in blocks {
+            let Some(t) = ctx.block_last(b) else { continue };
+            let succ = ctx.successors(t).to_vec();
+            match CfOpKind::classify(ctx, t) {
+                Some(CfOpKind::Br(_)) => edges.push((succ[0], ctx.operands(t).to_vec())),
+                Some(CfOpKind::CondBr(_)) => {
+                    for (i, s) in succ.iter().enumerate() {
+                        let r = tilus_ir::rewrite::successor_operands(ctx, t, i).unwrap_or(0..0);
+                        edges.push((*s, ctx.operands(t)[r].to_vec()));
+                    }
+                }
+                _ => {}
+            }
+            for s in succ {
+                preds.entry(s).or_default().push(b);
+            }
+        }
+        if edges.iter().all(|(_, vals)| vals.is_empty()) {
+            return;
+        }
+        let live_out = live_out(ctx, blocks);
+        #[derive(Clone, Copy, PartialEq)]
+        enum Def {
+            Arg(BlockId),
+            Op(BlockId, usize, OpId),
+        }
+        let mut defs: FxHashMap<Value, Def> = FxHashMap::default();
+        let mut block_ops: FxHashMap<BlockId, Vec<OpId>> = FxHashMap::default();
+        for &b in blocks {
+            for a in ctx.block_args(b) {
+                defs.insert(*a, Def::Arg(b));
+            }
+            let ops: Vec<OpId> = ctx.block_ops(b).collect();
+            for (k, &o) in ops.iter().enumerate() {
+                for r in ctx.results(o) {
+                    defs.insert(*r, Def::Op(b, k, o));
+                }
+            }
+            block_ops.insert(b, ops);
+        }
+        // The values live right after `from` ops of `b` ran (walking back from its live-out).
+        let live_after = |b: BlockId, from: usize| -> FxHashSet<Value> {
+            let mut live = live_out[&b].clone();
+            for &o in block_ops[&b][from..].iter().rev() {
+                for r in ctx.results(o) {
+                    live.remove(r);
+                }
+                live.extend(ctx.operands(o).iter().copied());
+            }
+            live
+        };
+        let mut lad: FxHashMap<Value, FxHashSet<Value>> = FxHashMap::default();
+        let mut live_at_def = |x: Value| -> FxHashSet<Value> {
+            lad.entry(x)
+                .or_insert_with(|| match defs[&x] {
+                    Def::Arg(b) => {
+                        let mut live = live_after(b, 0);
+                        for p in preds.get(&b).into_iter().flatten() {
+                            live.extend(live_out[p].iter().copied());
+                        }
+                        live
+                    }
+                    Def::Op(b, k, o) => {
+                        let mut live = live_after(b, k + 1);
+                        // Early clobber: a `ptx.asm` template may write a result before it
+                        // reads an operand, and an instruction with tied results may copy an
+                        // operand into a result first; its operands never share a result's
+                        // register.
+                        if PtxOpKind::classify(ctx, o)
+                            .is_some_and(|k| matches!(k, PtxOpKind::Asm(_)))
+                            || ctx.get_attr(o, "tied").is_some()
+                        {
+                            live.extend(ctx.operands(o).iter().copied());
+                        }
+                        live
+                    }
+                })
+                .clone()
+        };
+        // Groups: a root and its members; start from the registers already shared (tied).
+        let mut root: FxHashMap<Value, Value> = FxHashMap::default();
+        let mut members: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+        let mut by_reg: FxHashMap<Reg, Vec<Value>> = FxHashMap::default();
+        for (v, r) in &self.regs {
+            by_reg.entry(*r).or_default().push(*v);
+        }
+        for (_, mut vs) in by_reg {
+            if vs.len() > 1 {
+                vs.sort_by_key(|v| format!("{v:?}"));
+                for v in &vs {
+                    root.insert(*v, vs[0]);
+                }
+                members.insert(vs[0], vs);
+            }
+        }
+        for (dest, vals) in &edges {
+            for (a, v) in ctx.block_args(*dest).iter().zip(vals) {
+                if a == v
+                    || self.consts.contains_key(v)
+                    || !defs.contains_key(v)
+                    || !defs.contains_key(a)
+                {
+                    continue;
+                }
+                let class = reg_class(ctx, ctx.value_type(*a));
+                if class.is_none() || class != reg_class(ctx, ctx.value_type(*v)) {
+                    continue;
+                }
+                let (ra, rv) = (
+                    root.get(a).copied().unwrap_or(*a),
+                    root.get(v).copied().unwrap_or(*v),
+                );
+                if ra == rv {
+                    continue;
+                }
+                let ga = members.get(&ra).cloned().unwrap_or_else(|| vec![ra]);
+                let gv = members.get(&rv).cloned().unwrap_or_else(|| vec![rv]);
+                let has_reg = |g: &[Value]| g.iter().any(|x| self.regs.contains_key(x));
+                let (a_reg, v_reg) = (has_reg(&ga), has_reg(&gv));
+                if a_reg && v_reg {
+                    continue;
+                }
+                let interfere = ga.iter().any(|x| {
+                    gv.iter().any(|y| {
+                        let (dx, dy) = (defs[x], defs[y]);
+                        let same_site = match (dx, dy) {
+                            (Def::Arg(b1), Def::Arg(b2)) => b1 == b2,
+                            (Def::Op(_, _, o1), Def::Op(_, _, o2)) => o1 == o2,
+                            _ => false,
+                        };
+                        same_site || live_at_def(*x).contains(y) || live_at_def(*y).contains(x)
+                    })
+                });
+                if interfere {
+                    continue;
+                }
+                let (keep, gone) = if v_reg { (rv, ra) } else { (ra, rv) };
+                let mut all = members.remove(&keep).unwrap_or_else(|| vec![keep]);
+                let moved = members.remove(&gone).unwrap_or_else(|| vec![gone]);
+                for m in &moved {
+                    root.insert(*m, keep);
+                }
+                root.insert(keep, keep);
+                all.extend(moved);
+                members.insert(keep, all);
+            }
+        }
+        for (r, ms) in members {
+            match ms.iter().find_map(|x| self.regs.get(x).copied()) {
+                Some(reg) => {
+                    for m in ms {
+                        self.regs.insert(m, reg);
+                    }
+                }
+                None => {
+                    for m in ms {
+                        if m != r {
+                            self.alias.insert(m, r);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn op(&mut self, o: OpId, next: Option<BlockId>) -> Result<(), Diagnostic> {
@@ -540,7 +803,7 @@ impl<'a> KernelEmitter<'a> {
             if !ops.is_empty() {
                 ops.push_str(", ");
             }
-            for p in split_form(&form).map_err(|e| err_op(o, e))? {
+            for (p, alone) in form_pieces(ctx, o, args.len()).map_err(|e| err_op(o, e))? {
                 match p {
                     FormPiece::Text(t) => ops.push_str(&t),
                     FormPiece::Operand(n) if n < tied => {
@@ -553,7 +816,12 @@ impl<'a> KernelEmitter<'a> {
                                 format!("'ptx.inst' form refers to ${n}, which it does not have"),
                             )
                         })?;
-                        ops.push_str(&self.reg_of(v, o)?);
+                        match self.consts.get(&v) {
+                            Some(l) if alone && !has_tied && accepts(&opcode, l) => {
+                                ops.push_str(&l.text)
+                            }
+                            _ => ops.push_str(&self.reg_of(v, o)?),
+                        }
                     }
                 }
             }
@@ -567,61 +835,72 @@ impl<'a> KernelEmitter<'a> {
         Ok(())
     }
 
-    /// The `mov`s that pass `vals` to `dest`'s arguments, as a parallel copy.
+    /// The source of a copy: a constant's literal, else the value's register.
+    fn source(&mut self, v: Value, at: OpId) -> Result<(String, bool), Diagnostic> {
+        match self.consts.get(&v) {
+            Some(l) => Ok((l.text.clone(), true)),
+            None => Ok((self.reg_of(v, at)?, false)),
+        }
+    }
+
+    /// Whether passing `vals` to `dest`'s arguments moves anything (an argument and its value
+    /// may share a register: tied or coalesced).
+    fn needs_copies(&mut self, o: OpId, dest: BlockId, vals: &[Value]) -> Result<bool, Diagnostic> {
+        let args: Vec<Value> = self.ctx.block_args(dest).to_vec();
+        for (a, v) in args.iter().zip(vals) {
+            let (ra, (rv, _)) = (self.reg_of(*a, o)?, self.source(*v, o)?);
+            if ra != rv {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The `mov`s that pass `vals` to `dest`'s arguments, as a parallel copy. Constants are
+    /// moved as literals, after the register copies.
     fn copies(&mut self, o: OpId, dest: BlockId, vals: &[Value]) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let args: Vec<Value> = ctx.block_args(dest).to_vec();
-        // Compared by register, not value: tied results share their operand's register.
-        let mut pairs: Vec<(Value, Value)> = Vec::new();
-        let mut names: Vec<(String, String)> = Vec::new();
+        // Compared by register, not value: tied and coalesced values share registers.
+        let mut regs: Vec<(String, String, RegClass)> = Vec::new();
+        let mut lits: Vec<(String, String, RegClass)> = Vec::new();
         for (a, v) in args.iter().zip(vals) {
-            let (ra, rv) = (self.reg_of(*a, o)?, self.reg_of(*v, o)?);
-            if ra != rv {
-                pairs.push((*a, *v));
-                names.push((ra, rv));
+            let class = reg_class(ctx, ctx.value_type(*a)).ok_or_else(|| {
+                err_op(
+                    o,
+                    "cannot emit PTX: a block argument has no PTX register class".into(),
+                )
+            })?;
+            let ra = self.reg_of(*a, o)?;
+            let (rv, lit) = self.source(*v, o)?;
+            if lit {
+                lits.push((ra, rv, class));
+            } else if ra != rv {
+                regs.push((ra, rv, class));
             }
         }
         // A source that is also a destination would be overwritten before it is read: go through
         // temporaries then.
-        let clash = names.iter().any(|(_, v)| names.iter().any(|(a, _)| a == v));
+        let clash = regs
+            .iter()
+            .any(|(_, v, _)| regs.iter().any(|(a, _, _)| a == v));
         if clash {
             let mut temps = Vec::new();
-            for (_, v) in &pairs {
-                let class = reg_class(ctx, ctx.value_type(*v)).ok_or_else(|| {
-                    err_op(
-                        o,
-                        "cannot emit PTX: a branch operand has no PTX register class".into(),
-                    )
-                })?;
-                let t = self.fresh(class);
-                let src = self.reg_of(*v, o)?;
-                self.line(&format!(
-                    "mov.{} \t{}, {src};",
-                    mov_type(class),
-                    Self::reg_name(t)
-                ));
+            for (_, v, class) in &regs {
+                let t = Self::reg_name(self.fresh(*class));
+                self.line(&format!("mov.{} \t{t}, {v};", mov_type(*class)));
                 temps.push(t);
             }
-            for ((a, _), t) in pairs.iter().zip(temps) {
-                let d = self.reg_of(*a, o)?;
-                self.line(&format!(
-                    "mov.{} \t{d}, {};",
-                    mov_type(t.class),
-                    Self::reg_name(t)
-                ));
+            for ((a, _, class), t) in regs.iter().zip(temps) {
+                self.line(&format!("mov.{} \t{a}, {t};", mov_type(*class)));
             }
         } else {
-            for (a, v) in pairs {
-                let class = reg_class(ctx, ctx.value_type(a)).ok_or_else(|| {
-                    err_op(
-                        o,
-                        "cannot emit PTX: a block argument has no PTX register class".into(),
-                    )
-                })?;
-                let d = self.reg_of(a, o)?;
-                let s = self.reg_of(v, o)?;
-                self.line(&format!("mov.{} \t{d}, {s};", mov_type(class)));
+            for (a, v, class) in &regs {
+                self.line(&format!("mov.{} \t{a}, {v};", mov_type(*class)));
             }
+        }
+        for (a, v, class) in &lits {
+            self.line(&format!("mov.{} \t{a}, {v};", mov_type(*class)));
         }
         Ok(())
     }
@@ -634,11 +913,13 @@ impl<'a> KernelEmitter<'a> {
         let f_range = tilus_ir::rewrite::successor_operands(ctx, o, 1).unwrap_or(0..0);
         let t_vals = ops[t_range].to_vec();
         let f_vals = ops[f_range].to_vec();
-        let needs =
-            |b: BlockId, vals: &[Value]| ctx.block_args(b).iter().zip(vals).any(|(a, v)| a != v);
         let c = self.reg_of(ops[0], o)?;
         let (t, f) = (succ[0], succ[1]);
-        if !needs(t, &t_vals) && !needs(f, &f_vals) {
+        let (t_needs, f_needs) = (
+            self.needs_copies(o, t, &t_vals)?,
+            self.needs_copies(o, f, &f_vals)?,
+        );
+        if !t_needs && !f_needs {
             let (tl, fl) = (self.label(o, t)?, self.label(o, f)?);
             if Some(t) == next {
                 self.line(&format!("@!{c} bra \t{fl};"));
@@ -650,7 +931,7 @@ impl<'a> KernelEmitter<'a> {
             }
             return Ok(());
         }
-        let t_label = if needs(t, &t_vals) {
+        let t_label = if t_needs {
             self.edge_labels += 1;
             format!("$L__E{}_{}", self.index, self.edge_labels)
         } else {

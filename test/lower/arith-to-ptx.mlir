@@ -41,9 +41,15 @@ func.func @ints(%a: i32, %b: i32, %la: i64, %lb: i64, %s: i16) -> (i32, i64, i16
   %l0 = arith.shli %la, %lb : i64
   // CHECK-NEXT: ptx.inst "mul.lo.s64"
   %l1 = arith.muli %l0, %lb : i64
+  // A constant amount is a 32-bit constant (an immediate once emitted), not a cvt of one.
+  // CHECK-NEXT: %[[C3:.*]] = ptx.inst "mov.b64" 3 : () -> i64
+  // CHECK-NEXT: %[[A3:.*]] = ptx.inst "mov.b32" 3 : () -> i32
+  // CHECK-NEXT: ptx.inst "shr.u64" %{{.*}}, %[[A3]] : (i64, i32) -> i64
+  %c3 = arith.constant 3 : i64
+  %l2 = arith.shrui %l1, %c3 : i64
   // CHECK-NEXT: ptx.inst "add.s16"
   %s0 = arith.addi %s, %s : i16
-  return %14, %l1, %s0 : i32, i64, i16
+  return %14, %l2, %s0 : i32, i64, i16
 }
 
 // CHECK-LABEL: func.func @floats

@@ -1,5 +1,7 @@
 // tilus-opt --emit-ptx: registers per class, parameters, labels, branches with block arguments
-// (a swap goes through temporaries), guards, tensor-map parameters, shared memory, ptx.asm.
+// (a swap goes through temporaries; the loop's arguments take the registers of the values
+// that enter it, and the exit's argument the register of the value passed), guards,
+// tensor-map parameters, shared memory, ptx.asm.
 // RUN: tilus-opt %s --emit-ptx | FileCheck %s
 
 // CHECK:      .version 8.7
@@ -20,7 +22,7 @@ ptx.shared_decl @buf[256] align 16
 // CHECK-NEXT:  .reqnctapercluster 2, 1, 1
 // CHECK-NEXT:  {
 // CHECK-NEXT:  	.reg .pred 	%p<3>;
-// CHECK-NEXT:  	.reg .b32 	%r<11>;
+// CHECK-NEXT:  	.reg .b32 	%r<8>;
 // CHECK-NEXT:  	.reg .b64 	%rd<3>;
 // CHECK-EMPTY:
 // CHECK-NEXT:  	ld.param.u64 	%rd1, [swap_param_0];
@@ -29,28 +31,22 @@ ptx.shared_decl @buf[256] align 16
 // CHECK-NEXT:  	cvta.param.u64 	%rd2, %rd2;
 // CHECK-NEXT:  	mov.u32 	%r2, %tid.x;
 // CHECK-NEXT:  	mov.u32 	%r3, smem;
-// CHECK-NEXT:  	mov.b32 	%r4, %r2;
-// CHECK-NEXT:  	mov.b32 	%r5, %r1;
 // CHECK-NEXT:  $L__BB0_1:
-// CHECK-NEXT:  	setp.lt.s32 	%p1, %r4, %r5;
+// CHECK-NEXT:  	setp.lt.s32 	%p1, %r2, %r1;
 // CHECK-NEXT:  	@!%p1 bra 	$L__BB0_3;
 // CHECK-NEXT:  $L__BB0_2:
-// CHECK-NEXT:  	@%p1 st.shared.u32 	[%r3+4], %r4;
-// CHECK-NEXT:  	mov.b32 	%r6, %r5;
-// CHECK-NEXT:  	mov.b32 	%r7, %r4;
-// CHECK-NEXT:  	mov.b32 	%r4, %r6;
-// CHECK-NEXT:  	mov.b32 	%r5, %r7;
+// CHECK-NEXT:  	@%p1 st.shared.u32 	[%r3+4], %r2;
+// CHECK-NEXT:  	mov.b32 	%r4, %r1;
+// CHECK-NEXT:  	mov.b32 	%r5, %r2;
+// CHECK-NEXT:  	mov.b32 	%r2, %r4;
+// CHECK-NEXT:  	mov.b32 	%r1, %r5;
 // CHECK-NEXT:  	bra.uni 	$L__BB0_1;
 // CHECK-NEXT:  $L__BB0_3:
-// CHECK-NEXT:  	mov.u32 %r8, %laneid;
-// CHECK-NEXT:  	add.u32 %r9, %r8, 1;
-// CHECK-NEXT:  	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 	[%r3], [%rd2, {%r4, %r5}], [%r3];
-// CHECK-NEXT:  	setp.eq.u32 	%p2, %r9, 0;
-// CHECK-NEXT:  	@%p2 bra 	$L__E0_1;
-// CHECK-NEXT:  	bra.uni 	$L__BB0_5;
-// CHECK-NEXT:  $L__E0_1:
-// CHECK-NEXT:  	mov.b32 	%r10, %r9;
-// CHECK-NEXT:  	bra.uni 	$L__BB0_4;
+// CHECK-NEXT:  	mov.u32 %r6, %laneid;
+// CHECK-NEXT:  	add.u32 %r7, %r6, 1;
+// CHECK-NEXT:  	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 	[%r3], [%rd2, {%r2, %r1}], [%r3];
+// CHECK-NEXT:  	setp.eq.u32 	%p2, %r7, 0;
+// CHECK-NEXT:  	@!%p2 bra 	$L__BB0_5;
 // CHECK-NEXT:  $L__BB0_4:
 // CHECK-NEXT:  	ret;
 // CHECK-NEXT:  $L__BB0_5:

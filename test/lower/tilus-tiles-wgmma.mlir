@@ -24,7 +24,10 @@
 // thread 0 stores (0, 0), (0, 1) from registers 0, 1 (one st.global.v2).
 // CHECK:         ptx.inst "st.global.v2.f32" [%{{.*}}], {%[[D3]]#0, %[[D3]]#1}
 // PTX-LABEL: .entry mma_tied(
-// PTX:         mov.f32 %f1, %f9;
+// The copies of the splat read the constant as an immediate: no register holds the zero.
+// PTX:         .reg .f32 %f<9>;
+// PTX:         mov.f32 %f1, 0f00000000;
+// PTX-COUNT-7: mov.f32 %f{{[2-8]}}, 0f00000000;
 // PTX:         wgmma.fence.sync.aligned;
 // PTX-NOT:     mov.f32
 // PTX:         wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1, 0, 0;

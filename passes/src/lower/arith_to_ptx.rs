@@ -3,11 +3,11 @@
 //!
 //! | arith | PTX |
 //! |---|---|
-//! | `constant` | `mov.b32 %r, 42` (`mov.f32 %f, 0f3F800000`, `mov.b16 %h, 0x3C00`, `mov.pred`) |
+//! | `constant` | `mov.b32 %r, 42` (`mov.f32 %f, 0f3F800000`, `mov.b16 %h, 0x3C00`, `setp` for `i1`); the emitter prints the literal in the users that take one and drops the `mov` (`crate::ptx_imm`) |
 //! | `addi subi muli` | `add.s32`, `sub.s32`, `mul.lo.s32` (`.s16`, `.s64`; `xor.pred`/`and.pred` on `i1`) |
 //! | `divsi divui remsi remui` | `div.s32`, `div.u32`, `rem.s32`, `rem.u32` |
 //! | `andi ori xori` | `and.b32`, `or.b32`, `xor.b32` (`.pred` on `i1`) |
-//! | `shli shrsi shrui` | `shl.b32`, `shr.s32`, `shr.u32` (the amount is a `u32`: `cvt` first for `i64`) |
+//! | `shli shrsi shrui` | `shl.b32`, `shr.s32`, `shr.u32` (the amount is a `u32`: `cvt` first for `i64`, a 32-bit constant when it is constant) |
 //! | `maxsi minsi maxui minui` | `max.s32`, `min.s32`, `max.u32`, `min.u32` |
 //! | `addf subf mulf` | `add.rn.f32`, ... (`.f16`, `.bf16`, `.f64`); without `.rn` when the op's fastmath has `contract` or `fast`, so ptxas may fuse into `fma` |
 //! | `divf` | `div.rn.f32`, `div.rn.f64`; f16/bf16 through f32 (PTX has no half division) |
@@ -227,6 +227,24 @@ fn immediate(ctx: &Context, a: Attr, s: Scalar) -> Result<String, String> {
     }
 }
 
+/// The bits of an integer constant: an `arith.constant` not yet converted, or the constant `mov`
+/// it became (ops convert in walk order, so a constant is usually converted before its users).
+fn constant_bits(ctx: &Context, v: Value) -> Option<u128> {
+    let def = ctx.defining_op(v)?;
+    if let Some(ArithOpKind::Constant(_)) = ArithOpKind::classify(ctx, def) {
+        return int_bits(ctx, ctx.get_prop(def, "value")?).map(|(bits, _)| bits);
+    }
+    let lit = crate::ptx_imm::constant_move(ctx, def)?;
+    if lit.kind != crate::ptx_imm::LiteralKind::Int {
+        return None;
+    }
+    let t = lit.text.as_str();
+    match t.strip_prefix("0x") {
+        Some(h) => u128::from_str_radix(h, 16).ok(),
+        None => t.parse::<i128>().ok().map(|v| v as u128),
+    }
+}
+
 /// The converted value of `o` (its one result), an op of kind `kind`.
 fn lower(b: &mut OpBuilder<'_>, o: OpId, kind: ArithOpKind) -> Result<Value, String> {
     use ArithOpKind as K;
@@ -315,6 +333,11 @@ fn lower(b: &mut OpBuilder<'_>, o: OpId, kind: ArithOpKind) -> Result<Value, Str
             let w = arith_width(w)?;
             let amount = if w == 32 {
                 ops[1]
+            } else if let Some(bits) = constant_bits(ctx, ops[1]) {
+                // A constant amount is a 32-bit constant, which the emitter prints as an
+                // immediate: no `cvt` of a constant register.
+                let u32t = b.i32();
+                inst_form(b, "mov.b32", &format!("{}", bits as u32 as i32), &[], u32t)
             } else {
                 let u32t = b.i32();
                 b.inst1(&format!("cvt.u32.u{w}"), &[ops[1]], u32t)
