@@ -12,11 +12,11 @@
 //! scf.if %tma_ok {                                  // C is writable by TMA (see below)
 //!   threadgroup.single_thread { tma.wait_group 0 read }   // the previous copy has read buf
 //!   threadgroup.sync
-//!   tilus.store_shared %tile, %buf                  // [R, C], 128B swizzle
+//!   tilus.store_shared %tile, %view                 // [R, C] into [R, C / E, E] boxes
 //!   tma.fence_proxy_async shared                    // visible to the copy engine
 //!   threadgroup.sync
 //!   threadgroup.single_thread {
-//!     tma.shared_to_global %buf3, %c3[%row, %col >> log2(E), 0]   // box [R, C / E, E]
+//!     tma.shared_to_global %buf[q], %c2[%row, %col + q E]   // for each box q: [R, E]
 //!     tma.commit_group
 //!   }
 //! } else {
@@ -37,15 +37,20 @@
 //! `tilus.reference` is left alone: it is the ground truth `tilus-run` checks the rewritten
 //! kernel against.
 //!
-//! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes, so the tile leaves as
-//! an `[R, C / E, E]` box of C viewed as `[M, N / E, E]` with strides `[N, E, 1]`
-//! (`tilus.reshape_shared` views the buffer with that shape: same bytes, same swizzle). That
-//! view is C only when E divides N (which also gives TMA its 16-byte row pitch); it is built
-//! as `[M, ceil(N / E), E]` with pitch `ceil(N / E) * E`, the same view then, and one the
-//! driver accepts as a tensor map for any N (the host encodes it before the kernel runs, even
-//! when the run-time test keeps the direct store). The box
-//! starts at a column that is a multiple of E; the first is tested once per view, the second
-//! only when the column offset is not a known multiple of E. When either fails at run time the
+//! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes (E elements), so the
+//! tile leaves as `C / E` boxes of `[R, E]`, one TMA store each, into C viewed as
+//! `[M, ceil(N / E) * E]` with that row pitch: C itself when E divides N (which also gives TMA
+//! its 16-byte row pitch), and a tensor map the driver accepts for any N (the host encodes it
+//! before the kernel runs, even when the run-time test keeps the direct store). The buffer is
+//! allocated box-major, `[C / E, R, E]`, and the tile is stored through its permuted view
+//! `[R, C / E, E]` (strides `[E, R * E, 1]`: `tilus.store_shared` into a view that splits the
+//! column dimension). Box-major because of the swizzle: it XORs the row within each 8-row,
+//! 1024-byte block into the 16-byte column, and with 128-byte rows the eight rows a warp's
+//! accumulator store touches at once fall in eight different columns, while with rows of C
+//! elements (a row-major `[R, C]` buffer) they fell in `8 / (C / E)` of them: 4-way bank
+//! conflicts at C = 256 halves (docs/perf.md, issue 17's fourth part). Each box starts at a
+//! column that is a multiple of E; the first is tested once per view, the second only when
+//! the column offset is not a known multiple of E. When either fails at run time the
 //! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
 //! store.
 //!
@@ -93,10 +98,11 @@ declare_pass! {
             warpgroups warp-specialize makes) into the epilogue of \
             examples/hopper_matmul_v6_tma_epilogue.mlir: a 128B-swizzled shared buffer per \
             group and tile shape, a wait until the group's previous TMA store has read it, \
-            store_shared, \
-            fence.proxy.async, one thread issuing tma.shared_to_global of the buffer viewed as \
-            [R, C / E, E] boxes (E elements fill a 128-byte row) into C viewed as \
-            [M, N / E, E], and tma.commit_group; a wait for the copies before the group ends. \
+            store_shared into the buffer's [R, C / E, E] box view (E elements fill a 128-byte \
+            row; the buffer is box-major, which keeps the stores free of bank conflicts), \
+            fence.proxy.async, one thread issuing a tma.shared_to_global per [R, E] box into C \
+            viewed with a row pitch of ceil(N / E) * E, and tma.commit_group; a wait for the \
+            copies before the group ends. \
             When E does not divide N (or the column offset) at run time the original store \
             runs instead. The kernel is rejected when its shared memory and the buffers exceed \
             max-shared-bytes: run pipeline with fewer stages.",
@@ -245,33 +251,33 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
         )));
     }
 
-    // C viewed as [M, N / E, E] and the run-time test, once per global view; the buffers,
-    // before the top-level op of the first store that uses each.
+    // C viewed with a row pitch of ceil(N / E) * E and the run-time test, once per global
+    // view; the buffers, before the top-level op of the first store that uses each.
     let mut views: Vec<(OpId, i64, Value, Value)> = Vec::new();
     let mut made: Vec<(usize, Value, Value)> = Vec::new();
     let mut last_of_group: Vec<(Group, OpId)> = Vec::new();
     for s in &sites {
-        let (c3, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
+        let (c2, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
             Some(v) => (v.2, v.3),
             None => {
-                let (c3, ok) = boxed_view(ctx, s.view, s.per_row);
-                views.push((s.view, s.per_row, c3, ok));
-                (c3, ok)
+                let (c2, ok) = boxed_view(ctx, s.view, s.per_row);
+                views.push((s.view, s.per_row, c2, ok));
+                (c2, ok)
             }
         };
         let i = shapes
             .iter()
             .position(|b| b.0 == s.group && b.1 == s.tile.shape && b.2.dtype == s.tile.dtype)
             .expect("a buffer for every store");
-        let (buf, buf3) = match made.iter().find(|m| m.0 == i) {
+        let (buf, view) = match made.iter().find(|m| m.0 == i) {
             Some(m) => (m.1, m.2),
             None => {
-                let (buf, buf3) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
-                made.push((i, buf, buf3));
-                (buf, buf3)
+                let (buf, view) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
+                made.push((i, buf, view));
+                (buf, view)
             }
         };
-        let anchor = rewrite_site(ctx, s, buf, buf3, c3, ok);
+        let anchor = rewrite_site(ctx, s, buf, view, c2, ok);
         match last_of_group.iter_mut().find(|g| g.0 == s.group) {
             Some(g) => g.1 = anchor,
             None => last_of_group.push((s.group, anchor)),
@@ -504,8 +510,9 @@ fn make_buffer(ctx: &mut Context, anchor: OpId, ty: &TensorType, e: i64) -> (Val
     (buf, v)
 }
 
-/// Rewrites one store (module docs) through `buf` (`buf3` its box view); returns the store's
-/// top-level op now (the `scf.if` when the store was in the kernel body itself).
+/// Rewrites one store (module docs) through `buf` (`view` its `[R, C / E, E]` view, `c2` C
+/// with its padded pitch); returns the store's top-level op now (the `scf.if` when the store
+/// was in the kernel body itself).
 fn rewrite_site(
     ctx: &mut Context,
     s: &Site,
@@ -522,10 +529,10 @@ fn rewrite_site(
     b.set_loc_from(s.store);
     b.set_insertion_point_before(s.store);
     let i32t = b.ctx().value_type(offsets[1]);
-    let c0 = b.cint(i32t, 0);
     let cond = if aligned {
         ok
     } else {
+        let c0 = b.cint(i32t, 0);
         let ce = b.cint(i32t, s.per_row);
         let r = b.int_op(IntBinOp::RemSI, offsets[1], ce);
         let col_ok = b.cmpi(CmpIPredicate::Eq, r, c0);

@@ -30,7 +30,8 @@ impl Lowering {
         };
         let (tp, reps) = self.tparts(ctx, o, &layout);
         let sh_strides = st.strides.clone().unwrap_or_else(|| row_major(&st.shape));
-        let split = Split::new(&layout, &st.shape, &sh_strides).ok_or("shared shape does not refine the register tile's")?;
+        let split = Split::new(&layout, &st.shape, &sh_strides)
+            .ok_or("shared shape does not refine the register tile's")?;
         // The thread part of an index goes through the innermost shared dimension of its
         // group (all of it when the group is one dimension); see `Split`.
         let strides = split.inner_strides();
@@ -218,7 +219,10 @@ impl Split {
 
     /// Per register dimension, the stride of the innermost shared dimension of its group.
     fn inner_strides(&self) -> Vec<i64> {
-        self.groups.iter().map(|g| self.strides[g.end - 1]).collect()
+        self.groups
+            .iter()
+            .map(|g| self.strides[g.end - 1])
+            .collect()
     }
 
     /// The offset of register dimension `d`'s index `x` (a constant).
@@ -234,7 +238,10 @@ impl Split {
 
     /// The register's constant part of the offset (the separable case).
     fn local_offset(&self, lp: &[i64]) -> i64 {
-        lp.iter().enumerate().map(|(d, &x)| self.dim_offset(d, x)).sum()
+        lp.iter()
+            .enumerate()
+            .map(|(d, &x)| self.dim_offset(d, x))
+            .sum()
     }
 
     /// An element's whole offset from its thread part `tp` and local part `lp` (any split).
@@ -262,7 +269,8 @@ impl Split {
             && self.groups.iter().any(|g| {
                 g.len() > 1
                     && (self.shape[g.end - 1] % vw != 0
-                        || g.clone().any(|e| e != g.end - 1 && self.strides[e] % vw != 0))
+                        || g.clone()
+                            .any(|e| e != g.end - 1 && self.strides[e] % vw != 0))
             })
         {
             vw /= 2;
