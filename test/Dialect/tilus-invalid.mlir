@@ -203,8 +203,27 @@ tilus.kernel @store_dtype(%g: !tilus.global<?x?xf16>, %r: !tilus.reg<64x64xf32>,
 
 tilus.kernel @load_shared_shape() warps(4) blocks(affine_map<() -> (1)>) {
   %s = tilus.shared_tensor : !tilus.shared<64x32xf16>
-  // expected-error@+1 {{'tilus.load_shared' op expects shared tensor and result of one shape, but found 64x32 and 32x32}}
+  // expected-error@+1 {{'tilus.load_shared' op expects the shared tensor's shape to be the register tensor's 32x32 or to split its dimensions into consecutive ones of the same product, but found 64x32}}
   %r = tilus.load_shared %s : !tilus.shared<64x32xf16> -> !tilus.reg<32x32xf16>
+}
+
+// -----
+
+// A split covers each register dimension with consecutive shared dimensions, in order: a
+// [256, 64] tensor holds as many elements as a [64, 256] tile but is not a split of it (a
+// transpose is a permuted view).
+tilus.kernel @store_shared_split_order(%r: !tilus.reg<64x256xf16>) warps(4) blocks(affine_map<(d0) -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<256x64xf16>
+  // expected-error@+1 {{'tilus.store_shared' op expects the shared tensor's shape to be the register tensor's 64x256 or to split its dimensions into consecutive ones of the same product, but found 256x64}}
+  tilus.store_shared %r, %s : !tilus.reg<64x256xf16>, !tilus.shared<256x64xf16>
+}
+
+// -----
+
+tilus.kernel @store_shared_split_product(%r: !tilus.reg<64x256xf16>) warps(4) blocks(affine_map<(d0) -> (1)>) {
+  %s = tilus.shared_tensor : !tilus.shared<64x3x64xf16>
+  // expected-error@+1 {{'tilus.store_shared' op expects the shared tensor's shape to be the register tensor's 64x256 or to split its dimensions into consecutive ones of the same product, but found 64x3x64}}
+  tilus.store_shared %r, %s : !tilus.reg<64x256xf16>, !tilus.shared<64x3x64xf16>
 }
 
 // -----

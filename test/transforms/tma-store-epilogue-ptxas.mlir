@@ -2,9 +2,9 @@
 // (examples/hopper_matmul_v1_persistent.mlir) through pipeline, warp-specialize and
 // tma-store-epilogue, lowered by tilus-run --dump-ptx. With K = 2 (v4's configuration: 12
 // warps, 168 registers at entry, consumers raised to 232) the two 64 x 256 accumulators and the
-// epilogue (64 st.shared.b32 a thread, one 3-D bulk store of the [64, 4, 64] box) fit without a
-// spill for 2 and 3 stages and both release forms. The main kernel's PTX has one bulk tensor
-// store, one commit, one `wait_group.read` and one final `wait_group` per consumer warpgroup.
+// epilogue (64 st.shared.b32 a thread, four 2-D bulk stores of [64, 64] boxes) fit without a
+// spill for 2 and 3 stages and both release forms. The main kernel's PTX has four bulk tensor
+// stores, one commit, one `wait_group.read` and one final `wait_group` per consumer warpgroup.
 //
 // REQUIRES: ptxas
 // RUN: for f in 0 1; do \
@@ -22,7 +22,8 @@
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline="builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue,canonicalize)" -o %t.k2.mlir
 // RUN: tilus-run %t.k2.mlir --dump-ptx > %t.k2.ptx 2>/dev/null
 // RUN: awk '/^.visible .entry/ { p = ($0 ~ /hopper_matmul_v1_persistent/) } p' %t.k2.ptx > %t.k2.main.ptx
-// RUN: grep -c 'cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
+// RUN: grep -c 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group' %t.k2.main.ptx | FileCheck %s --check-prefix=EIGHT
+// EIGHT: {{^8$}}
 // RUN: grep -c 'cp.async.bulk.commit_group' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
 // RUN: grep -c 'cp.async.bulk.wait_group.read' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
 // RUN: grep -c 'fence.proxy.async.shared::cta' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
@@ -31,7 +32,7 @@
 // K2: Used 168 registers
 //
 // K = 1 (one warpgroup holds the whole 128 x 256 f32 accumulator and spills, as without the
-// pass): accepted, with a [128, 4, 64] box.
+// pass): accepted, with four [128, 64] boxes.
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline="builtin.module(pipeline{stages=3},warp-specialize,tma-store-epilogue)" -o %t.k1.mlir
 // RUN: tilus-run %t.k1.mlir --dump-ptx > %t.k1.ptx 2>/dev/null
 // RUN: %ptxas -arch=sm_90a -v %t.k1.ptx -o %t.k1.cubin 2>&1 | FileCheck %s --check-prefix=K1
@@ -39,11 +40,12 @@
 // K1: Used 248 registers
 //
 // v5 through the pass (v6's epilogue, one 16 KiB buffer per warpgroup for both halves):
-// assembled without spills, with v6's four bulk stores, commits and `wait_group.read`.
+// assembled without spills, with four `wait_group.read` (one a half) and eight bulk stores (two
+// [64, 64] boxes a half).
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v5_cluster.mlir --pass-pipeline="builtin.module(tma-store-epilogue,canonicalize)" -o %t.v5.mlir
 // RUN: tilus-run %t.v5.mlir --dump-ptx > %t.v5.ptx 2>/dev/null
 // RUN: awk '/^.visible .entry/ { p = ($0 ~ /hopper_matmul_cluster/) } p' %t.v5.ptx > %t.v5.main.ptx
-// RUN: grep -c 'cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group' %t.v5.main.ptx | FileCheck %s --check-prefix=FOUR
+// RUN: grep -c 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group' %t.v5.main.ptx | FileCheck %s --check-prefix=EIGHT
 // RUN: grep -c 'cp.async.bulk.wait_group.read' %t.v5.main.ptx | FileCheck %s --check-prefix=FOUR
 // FOUR: {{^4$}}
 // RUN: %ptxas -arch=sm_90a -v %t.v5.ptx -o %t.v5.cubin 2>&1 | FileCheck %s --check-prefix=V5

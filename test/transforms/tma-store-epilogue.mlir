@@ -1,11 +1,13 @@
 // tma-store-epilogue (issue 15): a group's store of a register tile goes through a 128B-swizzled
-// shared buffer and one TMA bulk store (examples/hopper_matmul_v6_tma_epilogue.mlir's
+// shared buffer and TMA bulk stores (examples/hopper_matmul_v6_tma_epilogue.mlir's
 // epilogue), with the direct store kept for a C that TMA cannot write.
 //
 // v1_persistent through pipeline{stages=3} and warp-specialize{consumer-warpgroups=2
-// mma-in-flight=1} (v4's kernel): each consumer warpgroup gets its own [64, 256] buffer, viewed
-// as [64, 4, 64] boxes of C viewed as [M, N / 64, 64] (written with ceil(N / 64), a valid
-// tensor map for every N); verify-barriers still accepts it.
+// mma-in-flight=1} (v4's kernel): each consumer warpgroup gets its own buffer, allocated as four
+// [64, 64] boxes (box-major, so the accumulator's stores are free of bank conflicts) and
+// written through its [64, 4, 64] view; one TMA store a box into C viewed with the row pitch
+// ceil(N / 64) * 64 (C when 64 divides N, a valid tensor map for every N); verify-barriers
+// still accepts it.
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue,verify-barriers)' -o %t.k2.mlir
 // RUN: FileCheck %s --check-prefix=K2 < %t.k2.mlir
 // K2-LABEL: tilus.kernel @hopper_matmul_v1_persistent
@@ -15,13 +17,13 @@
 // K2-NEXT:    %[[Z:.*]] = arith.constant 0 : i32
 // K2-NEXT:    %[[CH:.*]] = arith.ceildivsi %n, %[[E]] : i32
 // K2-NEXT:    %[[PITCH:.*]] = arith.muli %[[CH]], %[[E]] : i32
-// K2-NEXT:    %[[GC3:.*]] = tilus.global_view %c[%m, %[[CH]]] strides[%[[PITCH]]] : !tilus.ptr<f16> -> !tilus.global<?x?x64xf16, strides = [?, 64, 1]>
+// K2-NEXT:    %[[GC2:.*]] = tilus.global_view %c[%m, %[[PITCH]]] strides[%[[PITCH]]] : !tilus.ptr<f16> -> !tilus.global<?x?xf16, strides = [?, 1]>
 // K2-NEXT:    %[[REM:.*]] = arith.remsi %n, %[[E]] : i32
 // K2-NEXT:    %[[OK:.*]] = arith.cmpi eq, %[[REM]], %[[Z]] : i32
 // K2:         threadgroup.warp_group warps(8, 4) {
 // K2-NOT:       tma.shared_to_global
-// K2:         %[[BUF0:.*]] = tilus.shared_tensor : !tilus.shared<64x256xf16, swizzle = 128B>
-// K2-NEXT:    %[[BOX0:.*]] = tilus.reshape_shared %[[BUF0]] : !tilus.shared<64x256xf16, swizzle = 128B> -> !tilus.shared<64x4x64xf16, swizzle = 128B>
+// K2:         %[[BUF0:.*]] = tilus.shared_tensor : !tilus.shared<4x64x64xf16, swizzle = 128B>
+// K2-NEXT:    %[[VIEW0:.*]] = tilus.permute_shared %[[BUF0]] [1, 0, 2] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
 // K2-NEXT:    threadgroup.warp_group warps(0, 4) {
 // K2:             %[[ON:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
 // K2:             %[[OUT:.*]] = tilus.cast
@@ -30,12 +32,21 @@
 // K2-NEXT:            tma.wait_group 0 read
 // K2-NEXT:          }
 // K2-NEXT:          threadgroup.sync
-// K2-NEXT:          tilus.store_shared %[[OUT]], %[[BUF0]] : !tilus.reg<64x256xf16, {{.*}}>, !tilus.shared<64x256xf16, swizzle = 128B>
+// K2-NEXT:          tilus.store_shared %[[OUT]], %[[VIEW0]] : !tilus.reg<64x256xf16, {{.*}}>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
 // K2-NEXT:          tma.fence_proxy_async shared
 // K2-NEXT:          threadgroup.sync
-// K2-NEXT:          %[[CHUNK:.*]] = arith.shrsi %[[ON]], %{{.*}} : i32
 // K2-NEXT:          threadgroup.single_thread {
-// K2-NEXT:            tma.shared_to_global %[[BOX0]], %[[GC3]][%{{.*}}, %[[CHUNK]], %{{.*}} : i32, i32, i32] : !tilus.shared<64x4x64xf16, swizzle = 128B>, !tilus.global<?x?x64xf16, strides = [?, 64, 1]>
+// K2-NEXT:            %[[Q0:.*]] = arith.constant 0 : i32
+// K2-NEXT:            %[[B0:.*]] = tilus.slice_shared %[[BUF0]][%[[Q0]]] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+// K2-NEXT:            tma.shared_to_global %[[B0]], %[[GC2]][%[[ROW:.*]], %[[ON]] : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+// K2-NEXT:            %[[Q1:.*]] = arith.constant 1 : i32
+// K2-NEXT:            %[[B1:.*]] = tilus.slice_shared %[[BUF0]][%[[Q1]]]
+// K2-NEXT:            %[[D1:.*]] = arith.constant 64 : i32
+// K2-NEXT:            %[[C1:.*]] = arith.addi %[[ON]], %[[D1]] : i32
+// K2-NEXT:            tma.shared_to_global %[[B1]], %[[GC2]][%[[ROW]], %[[C1]] : i32, i32]
+// K2:                 %[[D3:.*]] = arith.constant 192 : i32
+// K2-NEXT:            %[[C3:.*]] = arith.addi %[[ON]], %[[D3]] : i32
+// K2-NEXT:            tma.shared_to_global %{{.*}}, %[[GC2]][%[[ROW]], %[[C3]] : i32, i32]
 // K2-NEXT:            tma.commit_group
 // K2-NEXT:          }
 // K2-NEXT:        } else {
@@ -48,12 +59,13 @@
 // K2-NEXT:      }
 // K2-NEXT:      threadgroup.sync
 // K2-NEXT:    }
-// K2-NEXT:    %[[BUF1:.*]] = tilus.shared_tensor : !tilus.shared<64x256xf16, swizzle = 128B>
-// K2-NEXT:    %[[BOX1:.*]] = tilus.reshape_shared %[[BUF1]]
+// K2-NEXT:    %[[BUF1:.*]] = tilus.shared_tensor : !tilus.shared<4x64x64xf16, swizzle = 128B>
+// K2-NEXT:    %[[VIEW1:.*]] = tilus.permute_shared %[[BUF1]]
 // K2-NEXT:    threadgroup.warp_group warps(4, 4) {
 // K2:             scf.if %[[OK]] {
-// K2:               tilus.store_shared %{{.*}}, %[[BUF1]]
-// K2:               tma.shared_to_global %[[BOX1]], %[[GC3]]
+// K2:               tilus.store_shared %{{.*}}, %[[VIEW1]]
+// K2:               tilus.slice_shared %[[BUF1]]
+// K2-NEXT:          tma.shared_to_global %{{.*}}, %[[GC2]]
 // K2:         threadgroup.sync
 // K2:         tilus.free_shared %[[BUF0]]
 // K2-NEXT:    tilus.free_shared %[[BUF1]]
@@ -81,10 +93,10 @@
 // RUN: FileCheck %s --check-prefix=ROOT < %t.root.mlir
 // ROOT-LABEL: tilus.kernel @hopper_matmul_v1_persistent
 // ROOT-SAME:    warps(4)
-// ROOT:         %[[BUF:.*]] = tilus.shared_tensor : !tilus.shared<128x256xf16, swizzle = 128B>
-// ROOT-NEXT:    tilus.reshape_shared %[[BUF]] : !tilus.shared<128x256xf16, swizzle = 128B> -> !tilus.shared<128x4x64xf16, swizzle = 128B>
+// ROOT:         %[[BUF:.*]] = tilus.shared_tensor : !tilus.shared<4x128x64xf16, swizzle = 128B>
+// ROOT-NEXT:    %[[VIEW:.*]] = tilus.permute_shared %[[BUF]] [1, 0, 2] : !tilus.shared<4x128x64xf16, swizzle = 128B> -> !tilus.shared<128x4x64xf16, strides = [64, 8192, 1], swizzle = 128B>
 // ROOT-NEXT:    scf.for
-// ROOT:           tilus.store_shared %{{.*}}, %[[BUF]]
+// ROOT:           tilus.store_shared %{{.*}}, %[[VIEW]]
 // ROOT:             tma.shared_to_global
 // ROOT:           tilus.store_global
 // ROOT:           scf.yield
@@ -112,27 +124,27 @@
 // 16 KiB buffer per group that both halves go through, the second waiting until the copy
 // engine has read the first: v6's epilogue (4 stages x 48 KiB + 2 x 16 KiB = 224 KiB).
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v4_persistent.mlir --pass-pipeline='builtin.module(tma-store-epilogue,verify-barriers)' -o %t.v4.mlir
-// RUN: grep -c 'tma.shared_to_global' %t.v4.mlir | FileCheck %s --check-prefix=TWO
-// TWO: {{^2$}}
+// RUN: grep -c 'tma.shared_to_global' %t.v4.mlir | FileCheck %s --check-prefix=EIGHT
+// EIGHT: {{^8$}}
 // RUN: tilus-run %t.v4.mlir --schedule random --seed 9 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %t.v4.mlir --arg n=200 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v5_cluster.mlir --pass-pipeline='builtin.module(tma-store-epilogue)' -o %t.v5.mlir
 // RUN: FileCheck %s --check-prefix=V5 < %t.v5.mlir
 // V5-LABEL: tilus.kernel @hopper_matmul_cluster
-// V5:         %[[BUF0:.*]] = tilus.shared_tensor : !tilus.shared<64x128xf16, swizzle = 128B>
-// V5-NEXT:    %[[BOX0:.*]] = tilus.reshape_shared %[[BUF0]] : !tilus.shared<64x128xf16, swizzle = 128B> -> !tilus.shared<64x2x64xf16, swizzle = 128B>
+// V5:         %[[BUF0:.*]] = tilus.shared_tensor : !tilus.shared<2x64x64xf16, swizzle = 128B>
+// V5-NEXT:    %[[VIEW0:.*]] = tilus.permute_shared %[[BUF0]] [1, 0, 2] : !tilus.shared<2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x2x64xf16, strides = [64, 4096, 1], swizzle = 128B>
 // V5-NEXT:    threadgroup.warp_group warps(0, 4) {
 // V5:               tma.wait_group 0 read
-// V5:             tilus.store_shared %{{.*}}, %[[BUF0]]
-// V5:               tma.shared_to_global %[[BOX0]]
+// V5:             tilus.store_shared %{{.*}}, %[[VIEW0]]
+// V5:               tilus.slice_shared %[[BUF0]]
 // V5:               tma.wait_group 0 read
-// V5:             tilus.store_shared %{{.*}}, %[[BUF0]]
-// V5:               tma.shared_to_global %[[BOX0]]
-// V5:         %[[BUF1:.*]] = tilus.shared_tensor : !tilus.shared<64x128xf16, swizzle = 128B>
-// V5-NEXT:    %[[BOX1:.*]] = tilus.reshape_shared %[[BUF1]]
+// V5:             tilus.store_shared %{{.*}}, %[[VIEW0]]
+// V5:               tilus.slice_shared %[[BUF0]]
+// V5:         %[[BUF1:.*]] = tilus.shared_tensor : !tilus.shared<2x64x64xf16, swizzle = 128B>
+// V5-NEXT:    %[[VIEW1:.*]] = tilus.permute_shared %[[BUF1]]
 // V5-NEXT:    threadgroup.warp_group warps(4, 4) {
-// V5:             tilus.store_shared %{{.*}}, %[[BUF1]]
-// V5:             tilus.store_shared %{{.*}}, %[[BUF1]]
+// V5:             tilus.store_shared %{{.*}}, %[[VIEW1]]
+// V5:             tilus.store_shared %{{.*}}, %[[VIEW1]]
 // V5-NOT:     tilus.shared_tensor
 // V5:         tilus.free_shared %[[BUF0]]
 // V5-NEXT:    tilus.free_shared %[[BUF1]]
@@ -148,12 +160,12 @@
 // RUN: FileCheck %s --check-prefix=TILE < %t.tile.mlir
 // TILE-LABEL: tilus.kernel @copy_tile(
 // TILE:         %[[OK:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
-// TILE:         tilus.shared_tensor : !tilus.shared<64x128xf16, swizzle = 128B>
+// TILE:         tilus.shared_tensor : !tilus.shared<2x64x64xf16, swizzle = 128B>
 // TILE:         %[[R:.*]] = arith.remsi %col, %{{.*}} : i32
 // TILE-NEXT:    %[[COL_OK:.*]] = arith.cmpi eq, %[[R]], %{{.*}} : i32
 // TILE-NEXT:    %[[BOTH:.*]] = arith.andi %[[OK]], %[[COL_OK]] : i1
 // TILE-NEXT:    scf.if %[[BOTH]] {
-// TILE:           tma.shared_to_global %{{.*}} : !tilus.shared<64x2x64xf16, swizzle = 128B>, !tilus.global<?x?x64xf16, strides = [?, 64, 1]>
+// TILE:           tma.shared_to_global %{{.*}} : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
 // TILE:         } else {
 // TILE-NEXT:      tilus.store_global
 // TILE:         threadgroup.single_thread {

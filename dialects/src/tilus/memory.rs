@@ -210,8 +210,9 @@ pub static LOAD_SHARED: OpDef = OpDef {
     name: "tilus.load_shared",
     summary: "load a whole shared tensor into a register tensor",
     description: "`%r = tilus.load_shared %s : !tilus.shared<64x32xf16> -> \
-        !tilus.reg<64x32xf16>` copies every element (shapes and element types are equal); \
-        slice the shared tensor first to load part of it.",
+        !tilus.reg<64x32xf16>` copies every element (element types are equal); slice the \
+        shared tensor first to load part of it. The shared tensor has the result's shape, or \
+        refines it as `tilus.store_shared` describes.",
     operands: &[one("src", SHARED_TENSOR)],
     results: &[one("result", REG_TENSOR)],
     verify: Some(verify_load_shared),
@@ -240,7 +241,14 @@ pub static STORE_SHARED: OpDef = OpDef {
     name: "tilus.store_shared",
     summary: "store a register tensor into a whole shared tensor",
     description: "`tilus.store_shared %r, %s : !tilus.reg<64x32xf16>, \
-        !tilus.shared<64x32xf16>` writes every element; shapes and element types are equal.",
+        !tilus.shared<64x32xf16>` writes every element; element types are equal. The shared \
+        tensor has the value's shape, or refines it: each value dimension is split into \
+        consecutive shared dimensions whose extents multiply to it, read in row-major order \
+        (`!tilus.reg<64x256xf16>` into `!tilus.shared<64x4x64xf16, strides = [64, 4096, 1]>`: \
+        column `c` goes to `[c / 64, c % 64]`). With a permuted view that stores a tile as \
+        boxes of 64 columns, one after another, which is how a 128-byte-swizzled TMA box \
+        wants a tile wider than 64 halves, and what keeps the stores free of bank conflicts \
+        (`tma-store-epilogue`).",
     operands: &[one("value", REG_TENSOR), one("dst", SHARED_TENSOR)],
     verify: Some(verify_store_shared),
     format: Format::Declarative("$value `,` $dst attr-dict `:` type($value) `,` type($dst)"),
@@ -608,10 +616,58 @@ fn verify_store_global(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     check_dtypes(ctx, op, "value and view", &r, &g)
 }
 
+/// How a shared tensor's shape refines a register tensor's: for each register dimension, the
+/// range of shared dimensions it is split into (row-major: the first is the outermost), or
+/// `None` when the shapes are not a refinement. Equal shapes give one dimension each; a
+/// dimension takes as few shared dimensions as reach its extent (so an extent-1 shared
+/// dimension after a complete group is not absorbed, and such a pair is refused).
+/// `tilus.load_shared`/`store_shared` accept exactly these pairs; the lowering and the
+/// interpreter read the grouping from here.
+pub fn shape_refinement(reg: &[i64], shared: &[i64]) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut groups = Vec::with_capacity(reg.len());
+    let mut at = 0;
+    for &extent in reg {
+        let start = at;
+        let mut prod: i64 = 1;
+        // Greedy: at least one shared dimension, then more while the product is short.
+        while at < shared.len() && (at == start || prod < extent) {
+            prod = prod.checked_mul(shared[at])?;
+            at += 1;
+        }
+        if prod != extent {
+            return None;
+        }
+        groups.push(start..at);
+    }
+    (at == shared.len()).then_some(groups)
+}
+
+/// The refinement check of `load_shared`/`store_shared`, with the shapes in the message.
+fn check_refines(
+    ctx: &Context,
+    op: OpId,
+    reg: &TensorType,
+    shared: &TensorType,
+) -> Result<(), Diagnostic> {
+    if shape_refinement(&reg.shape, &shared.shape).is_none() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "expects the shared tensor's shape to be the register tensor's {} or to split \
+                 its dimensions into consecutive ones of the same product, but found {}",
+                dims(&reg.shape),
+                dims(&shared.shape)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn verify_load_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let s = tensor(ctx, ctx.operands(op)[0]);
     let r = tensor(ctx, ctx.results(op)[0]);
-    check_same_shape(ctx, op, "shared tensor and result", &s, &r)?;
+    check_refines(ctx, op, &r, &s)?;
     check_dtypes(ctx, op, "shared tensor and result", &s, &r)?;
     check_result_layouts(ctx, op)
 }
@@ -619,7 +675,7 @@ fn verify_load_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 fn verify_store_shared(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let r = tensor(ctx, ctx.operands(op)[0]);
     let s = tensor(ctx, ctx.operands(op)[1]);
-    check_same_shape(ctx, op, "value and shared tensor", &r, &s)?;
+    check_refines(ctx, op, &r, &s)?;
     check_dtypes(ctx, op, "value and shared tensor", &r, &s)
 }
 

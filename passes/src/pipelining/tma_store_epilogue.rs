@@ -12,11 +12,11 @@
 //! scf.if %tma_ok {                                  // C is writable by TMA (see below)
 //!   threadgroup.single_thread { tma.wait_group 0 read }   // the previous copy has read buf
 //!   threadgroup.sync
-//!   tilus.store_shared %tile, %buf                  // [R, C], 128B swizzle
+//!   tilus.store_shared %tile, %view                 // [R, C] into [R, C / E, E] boxes
 //!   tma.fence_proxy_async shared                    // visible to the copy engine
 //!   threadgroup.sync
 //!   threadgroup.single_thread {
-//!     tma.shared_to_global %buf3, %c3[%row, %col >> log2(E), 0]   // box [R, C / E, E]
+//!     tma.shared_to_global %buf[q], %c2[%row, %col + q E]   // for each box q: [R, E]
 //!     tma.commit_group
 //!   }
 //! } else {
@@ -37,15 +37,20 @@
 //! `tilus.reference` is left alone: it is the ground truth `tilus-run` checks the rewritten
 //! kernel against.
 //!
-//! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes, so the tile leaves as
-//! an `[R, C / E, E]` box of C viewed as `[M, N / E, E]` with strides `[N, E, 1]`
-//! (`tilus.reshape_shared` views the buffer with that shape: same bytes, same swizzle). That
-//! view is C only when E divides N (which also gives TMA its 16-byte row pitch); it is built
-//! as `[M, ceil(N / E), E]` with pitch `ceil(N / E) * E`, the same view then, and one the
-//! driver accepts as a tensor map for any N (the host encodes it before the kernel runs, even
-//! when the run-time test keeps the direct store). The box
-//! starts at a column that is a multiple of E; the first is tested once per view, the second
-//! only when the column offset is not a known multiple of E. When either fails at run time the
+//! **C as boxes of E columns.** A 128B-swizzled box row holds 128 bytes (E elements), so the
+//! tile leaves as `C / E` boxes of `[R, E]`, one TMA store each, into C viewed as
+//! `[M, ceil(N / E) * E]` with that row pitch: C itself when E divides N (which also gives TMA
+//! its 16-byte row pitch), and a tensor map the driver accepts for any N (the host encodes it
+//! before the kernel runs, even when the run-time test keeps the direct store). The buffer is
+//! allocated box-major, `[C / E, R, E]`, and the tile is stored through its permuted view
+//! `[R, C / E, E]` (strides `[E, R * E, 1]`: `tilus.store_shared` into a view that splits the
+//! column dimension). Box-major because of the swizzle: it XORs the row within each 8-row,
+//! 1024-byte block into the 16-byte column, and with 128-byte rows the eight rows a warp's
+//! accumulator store touches at once fall in eight different columns, while with rows of C
+//! elements (a row-major `[R, C]` buffer) they fell in `8 / (C / E)` of them: 4-way bank
+//! conflicts at C = 256 halves (docs/perf.md, issue 17's fourth part). Each box starts at a
+//! column that is a multiple of E; the first is tested once per view, the second only when
+//! the column offset is not a known multiple of E. When either fails at run time the
 //! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
 //! store.
 //!
@@ -73,8 +78,8 @@ use tilus_dialects::layout_algebra::SwizzleMode;
 use tilus_dialects::scf::{IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
-    attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, ReshapeSharedOp,
-    SharedTensorOp, StoreGlobalOp, StoreSharedOp,
+    attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, PermuteSharedOp,
+    SharedTensorOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
 };
 use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
 use tilus_dialects::tma::{
@@ -93,10 +98,11 @@ declare_pass! {
             warpgroups warp-specialize makes) into the epilogue of \
             examples/hopper_matmul_v6_tma_epilogue.mlir: a 128B-swizzled shared buffer per \
             group and tile shape, a wait until the group's previous TMA store has read it, \
-            store_shared, \
-            fence.proxy.async, one thread issuing tma.shared_to_global of the buffer viewed as \
-            [R, C / E, E] boxes (E elements fill a 128-byte row) into C viewed as \
-            [M, N / E, E], and tma.commit_group; a wait for the copies before the group ends. \
+            store_shared into the buffer's [R, C / E, E] box view (E elements fill a 128-byte \
+            row; the buffer is box-major, which keeps the stores free of bank conflicts), \
+            fence.proxy.async, one thread issuing a tma.shared_to_global per [R, E] box into C \
+            viewed with a row pitch of ceil(N / E) * E, and tma.commit_group; a wait for the \
+            copies before the group ends. \
             When E does not divide N (or the column offset) at run time the original store \
             runs instead. The kernel is rejected when its shared memory and the buffers exceed \
             max-shared-bytes: run pipeline with fewer stages.",
@@ -245,33 +251,33 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
         )));
     }
 
-    // C viewed as [M, N / E, E] and the run-time test, once per global view; the buffers,
-    // before the top-level op of the first store that uses each.
+    // C viewed with a row pitch of ceil(N / E) * E and the run-time test, once per global
+    // view; the buffers, before the top-level op of the first store that uses each.
     let mut views: Vec<(OpId, i64, Value, Value)> = Vec::new();
     let mut made: Vec<(usize, Value, Value)> = Vec::new();
     let mut last_of_group: Vec<(Group, OpId)> = Vec::new();
     for s in &sites {
-        let (c3, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
+        let (c2, ok) = match views.iter().find(|v| v.0 == s.view && v.1 == s.per_row) {
             Some(v) => (v.2, v.3),
             None => {
-                let (c3, ok) = boxed_view(ctx, s.view, s.per_row);
-                views.push((s.view, s.per_row, c3, ok));
-                (c3, ok)
+                let (c2, ok) = boxed_view(ctx, s.view, s.per_row);
+                views.push((s.view, s.per_row, c2, ok));
+                (c2, ok)
             }
         };
         let i = shapes
             .iter()
             .position(|b| b.0 == s.group && b.1 == s.tile.shape && b.2.dtype == s.tile.dtype)
             .expect("a buffer for every store");
-        let (buf, buf3) = match made.iter().find(|m| m.0 == i) {
+        let (buf, view) = match made.iter().find(|m| m.0 == i) {
             Some(m) => (m.1, m.2),
             None => {
-                let (buf, buf3) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
-                made.push((i, buf, buf3));
-                (buf, buf3)
+                let (buf, view) = make_buffer(ctx, s.anchor, &shapes[i].2, s.per_row);
+                made.push((i, buf, view));
+                (buf, view)
             }
         };
-        let anchor = rewrite_site(ctx, s, buf, buf3, c3, ok);
+        let anchor = rewrite_site(ctx, s, buf, view, c2, ok);
         match last_of_group.iter_mut().find(|g| g.0 == s.group) {
             Some(g) => g.1 = anchor,
             None => last_of_group.push((s.group, anchor)),
@@ -380,9 +386,9 @@ fn buffer_type(tile: &TensorType) -> TensorType {
     }
 }
 
-/// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, N / E, E]` with
-/// strides `[N, E, 1]` (written with `ceil(N / E)`, see below) and the test `N % E == 0` that
-/// makes it C.
+/// Builds, right after the global view `view` (`[M, N]`), C viewed as `[M, ceil(N / E) * E]`
+/// with row pitch `ceil(N / E) * E` (C itself when E divides N), and the test `N % E == 0`
+/// that makes it C.
 fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
     let gv = GlobalViewOp::cast(ctx, view).expect("global view");
     let ty = TensorType::of(ctx, ctx.value_type(gv.result(ctx))).expect("global type");
@@ -404,25 +410,25 @@ fn boxed_view(ctx: &mut Context, view: OpId, e: i64) -> (Value, Value) {
         .collect();
     let ce = b.c32(e);
     let c0 = b.c32(0);
-    // `ceil(N / E)` chunks of pitch `ceil(N / E) * E`: C's view when E divides N (the only
-    // case the copy runs in), and a tensor map the driver accepts otherwise, since the host
-    // encodes one for every view a kernel copies through before the run-time test is reached
-    // (a pitch of N elements need not be a multiple of 16 bytes, N / E may be 0).
+    // A pitch of `ceil(N / E) * E` elements: C's own when E divides N (the only case the copy
+    // runs in), and a tensor map the driver accepts otherwise, since the host encodes one for
+    // every view a kernel copies through before the run-time test is reached (a pitch of N
+    // elements need not be a multiple of 16 bytes, and N may be 0).
     let chunks = b.int_op(IntBinOp::CeilDivSI, dims[1], ce);
     let pitch = b.int_op(IntBinOp::MulI, chunks, ce);
-    let ty3 = TensorType {
+    let ty2 = TensorType {
         space: Space::Global,
-        shape: vec![DYN, DYN, e],
+        shape: vec![DYN, DYN],
         dtype: ty.dtype,
-        strides: Some(vec![DYN, e, 1]),
+        strides: Some(vec![DYN, 1]),
         swizzle: SwizzleMode::None,
         layout: None,
     }
     .get(b.ctx_mut());
-    let c3 = GlobalViewOp::build(&mut b, ptr, &[dims[0], chunks], &[pitch], ty3).result(b.ctx());
+    let c2 = GlobalViewOp::build(&mut b, ptr, &[dims[0], pitch], &[pitch], ty2).result(b.ctx());
     let rem = b.int_op(IntBinOp::RemSI, dims[1], ce);
     let ok = b.cmpi(CmpIPredicate::Eq, rem, c0);
-    (c3, ok)
+    (c2, ok)
 }
 
 /// A divisor the value is known to have (1 when nothing is known; `i64::MAX` for zero).
@@ -478,28 +484,41 @@ fn emit_single_thread(b: &mut OpBuilder<'_>, f: impl FnOnce(&mut OpBuilder<'_>))
     b.set_insertion_point(saved);
 }
 
-/// The `[R, C]` buffer and its `[R, C / E, E]` box view, before `anchor`.
+/// The buffer, allocated as `C / E` boxes of `[R, E]` one after another (`[C / E, R, E]`),
+/// and its `[R, C / E, E]` view (strides `[E, R * E, 1]`) that `store_shared` writes the
+/// `[R, C]` tile into (column `c` to box `c / E`, column `c % E`), before `anchor`.
+///
+/// Box-major rather than row-major `[R, C]`: in a 128B-swizzled tile whose rows are 128
+/// bytes, the eight rows a warp's wgmma accumulator store touches at once land in eight
+/// different 16-byte columns of the bank row (the swizzle XORs row % 8 in); with rows of
+/// `C` elements they landed in two (C = 256 halves), four times the store's wavefronts.
 fn make_buffer(ctx: &mut Context, anchor: OpId, ty: &TensorType, e: i64) -> (Value, Value) {
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(anchor);
     b.set_insertion_point_before(anchor);
-    let buf_t = ty.get(b.ctx_mut());
-    let buf = SharedTensorOp::build(&mut b, buf_t).result(b.ctx());
+    let (rows, cols) = (ty.shape[0], ty.shape[1]);
     let mut boxes = ty.clone();
-    boxes.shape = vec![ty.shape[0], ty.shape[1] / e, e];
+    boxes.shape = vec![cols / e, rows, e];
     let boxes_t = boxes.get(b.ctx_mut());
-    let buf3 = ReshapeSharedOp::build(&mut b, buf, boxes_t).result(b.ctx());
-    (buf, buf3)
+    let buf = SharedTensorOp::build(&mut b, boxes_t).result(b.ctx());
+    let mut view = ty.clone();
+    view.shape = vec![rows, cols / e, e];
+    view.strides = Some(vec![e, rows * e, 1]);
+    let view_t = view.get(b.ctx_mut());
+    let perm = b.ctx_mut().int_array_attr(64, &[1, 0, 2]);
+    let v = PermuteSharedOp::build(&mut b, buf, view_t, perm).result(b.ctx());
+    (buf, v)
 }
 
-/// Rewrites one store (module docs) through `buf` (`buf3` its box view); returns the store's
-/// top-level op now (the `scf.if` when the store was in the kernel body itself).
+/// Rewrites one store (module docs) through `buf` (`view` its `[R, C / E, E]` view, `c2` C
+/// with its padded pitch); returns the store's top-level op now (the `scf.if` when the store
+/// was in the kernel body itself).
 fn rewrite_site(
     ctx: &mut Context,
     s: &Site,
     buf: Value,
-    buf3: Value,
-    c3: Value,
+    view: Value,
+    c2: Value,
     ok: Value,
 ) -> OpId {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
@@ -510,11 +529,10 @@ fn rewrite_site(
     b.set_loc_from(s.store);
     b.set_insertion_point_before(s.store);
     let i32t = b.ctx().value_type(offsets[1]);
-    let c0 = b.cint(i32t, 0);
-    let shift = b.cint(i32t, i64::from(s.per_row.trailing_zeros()));
     let cond = if aligned {
         ok
     } else {
+        let c0 = b.cint(i32t, 0);
         let ce = b.cint(i32t, s.per_row);
         let r = b.int_op(IntBinOp::RemSI, offsets[1], ce);
         let col_ok = b.cmpi(CmpIPredicate::Eq, r, c0);
@@ -531,12 +549,21 @@ fn rewrite_site(
         WaitGroupOp::build(b, 0, true);
     });
     SyncOp::build(&mut b);
-    StoreSharedOp::build(&mut b, value, buf);
+    StoreSharedOp::build(&mut b, value, view);
     FenceProxyAsyncOp::build(&mut b, StateSpace::Shared);
     SyncOp::build(&mut b);
-    let chunk = b.int_op(IntBinOp::ShRSI, offsets[1], shift);
+    let buf_t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("buffer type");
+    let mut box_t = buf_t.clone();
+    box_t.shape = buf_t.shape[1..].to_vec();
+    let box_t = box_t.get(b.ctx_mut());
     emit_single_thread(&mut b, |b| {
-        SharedToGlobalOp::build(b, buf3, c3, &[offsets[0], chunk, c0], None);
+        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile.
+        for q in 0..buf_t.shape[0] {
+            let cq = b.cint(i32t, q);
+            let bx = SliceSharedOp::build(b, buf, &[cq], box_t).result(b.ctx());
+            let col = b.add_const(offsets[1], q * s.per_row);
+            SharedToGlobalOp::build(b, bx, c2, &[offsets[0], col], None);
+        }
         CommitGroupOp::build(b);
     });
     YieldOp::build(&mut b, &[]);

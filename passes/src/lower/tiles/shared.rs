@@ -29,7 +29,12 @@ impl Lowering {
             None => None,
         };
         let (tp, reps) = self.tparts(ctx, o, &layout);
-        let strides = st.strides.clone().unwrap_or_else(|| row_major(&st.shape));
+        let sh_strides = st.strides.clone().unwrap_or_else(|| row_major(&st.shape));
+        let split = Split::new(&layout, &st.shape, &sh_strides)
+            .ok_or("shared shape does not refine the register tile's")?;
+        // The thread part of an index goes through the innermost shared dimension of its
+        // group (all of it when the group is one dimension); see `Split`.
+        let strides = split.inner_strides();
         let swz = Swizzle::from_mode(st.swizzle, st.dtype.bits())?;
         let bytes = (st.dtype.bits() / 8).max(1) as i64;
         let elem = elem_type(ctx, st.dtype);
@@ -37,18 +42,36 @@ impl Lowering {
         let n = layout.local_size();
         let mut b = before(ctx, o);
         let base = shared_addr(&mut b, smem)?;
-        // Thread part of the (unswizzled) element offset.
+        // Thread part of the (unswizzled) element offset; with a split that cuts the thread
+        // part, each element's whole offset is computed instead (`toff` unused).
         let mut toff = b.c32(0);
-        for (d, s) in strides.iter().enumerate() {
-            let x = b.mul_const(tp[d], *s);
-            toff = b.add(toff, x);
+        if split.separable {
+            for (d, s) in strides.iter().enumerate() {
+                let x = b.mul_const(tp[d], *s);
+                toff = b.add(toff, x);
+            }
         }
         let rep = if store { b.replica0(&reps) } else { None };
-        let vw = shared_vector_width(b.ctx(), smem, &layout, &strides, swz, bytes);
+        let vw = if split.separable {
+            split.limit_width(shared_vector_width(
+                b.ctx(),
+                smem,
+                &layout,
+                &strides,
+                swz,
+                bytes,
+            ))
+        } else {
+            1
+        };
         let mut out = Vec::new();
         for l in (0..n).step_by(vw as usize) {
             let lp = lpart(&layout, l);
-            let k: i64 = lp.iter().zip(&strides).map(|(c, s)| c * s).sum();
+            let (toff, k) = if split.separable {
+                (toff, split.local_offset(&lp))
+            } else {
+                (split.element_offset(&mut b, &tp, &lp), 0)
+            };
             let (a, imm_b) = match swz {
                 None => (base, 0),
                 Some(sw) => {
@@ -143,5 +166,115 @@ fn view_offset_aligned(ctx: &Context, mut v: Value, vw: i64) -> bool {
         } else {
             return false;
         }
+    }
+}
+
+/// How a `load_shared`/`store_shared` maps a register tile's index to a shared element offset
+/// when the shared tensor splits the tile's dimensions (`tilus::shape_refinement`): register
+/// dimension `d` goes to shared dimensions `groups[d]`, its index `x` split into row-major
+/// digits of their extents, each digit times its stride. Without a split it is one stride a
+/// dimension, as before.
+///
+/// The offset is linear in the thread's part of the index (so one `toff` for all of a
+/// thread's registers, and a constant per register) when adding the thread part never
+/// carries out of the innermost digit: the thread part of every dimension stays below the
+/// inner extent minus every register's inner digit. That holds for the accumulator stored
+/// as boxes of 64 columns (threads own columns 0..7 of each 8, registers step by 8); when
+/// it does not, each element's offset is computed from its whole index.
+struct Split {
+    groups: Vec<std::ops::Range<usize>>,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
+    separable: bool,
+}
+
+impl Split {
+    fn new(layout: &RegisterLayout, shape: &[i64], strides: &[i64]) -> Option<Split> {
+        let groups = tilus_dialects::tilus::shape_refinement(&layout.shape, shape)?;
+        let mut separable = true;
+        for (d, g) in groups.iter().enumerate() {
+            if g.len() == 1 {
+                continue;
+            }
+            let inner = shape[g.end - 1];
+            let tmax = (0..layout.num_threads())
+                .map(|t| layout.coords(t, 0)[d])
+                .max()
+                .unwrap_or(0);
+            let lmax = (0..layout.local_size())
+                .map(|l| layout.coords(0, l)[d].rem_euclid(inner.max(1)))
+                .max()
+                .unwrap_or(0);
+            if lmax + tmax >= inner {
+                separable = false;
+            }
+        }
+        Some(Split {
+            groups,
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            separable,
+        })
+    }
+
+    /// Per register dimension, the stride of the innermost shared dimension of its group.
+    fn inner_strides(&self) -> Vec<i64> {
+        self.groups
+            .iter()
+            .map(|g| self.strides[g.end - 1])
+            .collect()
+    }
+
+    /// The offset of register dimension `d`'s index `x` (a constant).
+    fn dim_offset(&self, d: usize, mut x: i64) -> i64 {
+        let mut off = 0;
+        for e in self.groups[d].clone().rev() {
+            let n = self.shape[e].max(1);
+            off += x.rem_euclid(n) * self.strides[e];
+            x = x.div_euclid(n);
+        }
+        off
+    }
+
+    /// The register's constant part of the offset (the separable case).
+    fn local_offset(&self, lp: &[i64]) -> i64 {
+        lp.iter()
+            .enumerate()
+            .map(|(d, &x)| self.dim_offset(d, x))
+            .sum()
+    }
+
+    /// An element's whole offset from its thread part `tp` and local part `lp` (any split).
+    fn element_offset(&self, b: &mut OpBuilder<'_>, tp: &[Value], lp: &[i64]) -> Value {
+        let mut off = b.c32(0);
+        for (d, g) in self.groups.iter().enumerate() {
+            let mut x = b.add_const(tp[d], lp[d]);
+            for e in g.clone().rev() {
+                let n = self.shape[e].max(1);
+                let digit = if e == g.start { x } else { b.urem_const(x, n) };
+                let t = b.mul_const(digit, self.strides[e]);
+                off = b.add(off, t);
+                if e != g.start {
+                    x = b.udiv_const(x, n);
+                }
+            }
+        }
+        off
+    }
+
+    /// Caps a vector width so that no vector crosses a split boundary and every outer digit's
+    /// stride keeps vectors aligned.
+    fn limit_width(&self, mut vw: i64) -> i64 {
+        while vw > 1
+            && self.groups.iter().any(|g| {
+                g.len() > 1
+                    && (self.shape[g.end - 1] % vw != 0
+                        || g.clone()
+                            .any(|e| e != g.end - 1 && self.strides[e] % vw != 0))
+            })
+        {
+            vw /= 2;
+        }
+        vw
     }
 }

@@ -150,10 +150,17 @@ impl Machine<'_> {
                 let s = self.shared(ui, l.src(ctx), op)?;
                 let r = SharedMemory::byte_range(&s.view);
                 self.check_smem_read(cta, &r, op, (cta, &self.units[ui].threads))?;
-                let t = self.ctas[cta]
+                let mut t = self.ctas[cta]
                     .smem
                     .read(&s.view)
                     .map_err(|e| self.mem_err(op, e))?;
+                // A shared view that splits the result's dimensions (the verifier's
+                // refinement) holds the same elements in the same row-major order.
+                if let Some(rt) = TensorType::of(ctx, ctx.value_type(l.result(ctx))) {
+                    if rt.shape != t.shape {
+                        t.shape = rt.shape;
+                    }
+                }
                 self.set(ui, l.result(ctx), Val::Tensor(Rc::new(t)));
             }
             K::StoreShared(st) => {
@@ -162,9 +169,19 @@ impl Machine<'_> {
                 let r = SharedMemory::byte_range(&s.view);
                 self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 if self.whole_group(ui) {
+                    // Into a view that splits the value's dimensions: the same row-major order.
+                    let split;
+                    let t = if t.shape != s.view.layout.shape {
+                        let mut u = (*t).clone();
+                        u.shape = s.view.layout.shape.clone();
+                        split = u;
+                        &split
+                    } else {
+                        &*t
+                    };
                     self.ctas[cta]
                         .smem
-                        .write(&s.view, &t)
+                        .write(&s.view, t)
                         .map_err(|e| self.mem_err(op, e))?;
                 } else {
                     self.store_shared_partial(ui, op, &s.view, st.value(ctx), &t)?;
