@@ -3,8 +3,10 @@
 // tma-store-epilogue, lowered by tilus-run --dump-ptx. With K = 2 (v4's configuration: 12
 // warps, 168 registers at entry, consumers raised to 232) the two 64 x 256 accumulators and the
 // epilogue (64 st.shared.b32 a thread, four 2-D bulk stores of [64, 64] boxes) fit without a
-// spill for 2 and 3 stages and both release forms. The main kernel's PTX has four bulk tensor
-// stores, one commit, one `wait_group.read` and one final `wait_group` per consumer warpgroup.
+// spill for 2 and 3 stages and both release forms. The main kernel's PTX has, per consumer
+// warpgroup, four bulk tensor stores each with its commit (box 0 in the epilogue, the deferred
+// boxes in the k loop, after a short one and after the tile loop), one `wait_group.read` and
+// one final `wait_group`.
 //
 // REQUIRES: ptxas
 // RUN: for f in 0 1; do \
@@ -24,7 +26,7 @@
 // RUN: awk '/^.visible .entry/ { p = ($0 ~ /hopper_matmul_v1_persistent/) } p' %t.k2.ptx > %t.k2.main.ptx
 // RUN: grep -c 'cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group' %t.k2.main.ptx | FileCheck %s --check-prefix=EIGHT
 // EIGHT: {{^8$}}
-// RUN: grep -c 'cp.async.bulk.commit_group' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
+// RUN: grep -c 'cp.async.bulk.commit_group' %t.k2.main.ptx | FileCheck %s --check-prefix=EIGHT
 // RUN: grep -c 'cp.async.bulk.wait_group.read' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
 // RUN: grep -c 'fence.proxy.async.shared::cta' %t.k2.main.ptx | FileCheck %s --check-prefix=TWO
 // TWO: {{^2$}}

@@ -25,36 +25,53 @@
 // K2:         %[[BUF0:.*]] = tilus.shared_tensor : !tilus.shared<4x64x64xf16, swizzle = 128B>
 // K2-NEXT:    %[[VIEW0:.*]] = tilus.permute_shared %[[BUF0]] [1, 0, 2] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
 // K2-NEXT:    threadgroup.warp_group warps(0, 4) {
-// K2:             %[[ON:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
-// K2:             %[[OUT:.*]] = tilus.cast
-// K2:             scf.if %[[OK]] {
-// K2-NEXT:          threadgroup.single_thread {
-// K2-NEXT:            tma.wait_group 0 read
+// The tile loop carries the previous tile's row, column and "boxes pending" (the deferral,
+// defer-boxes=true): box j of the previous tile goes out at step j of the k loop (j = 1..3),
+// the boxes a k loop of fewer steps did not reach right after it, box 0 in the epilogue, and
+// the last tile's boxes 1..3 after the tile loop.
+// K2:             %[[TILES:.*]]:6 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}, %[[PROW:.*]] = %{{.*}}, %[[PCOL:.*]] = %{{.*}}, %[[PEND:.*]] = %false) -> (i32, i32, i32, i32, i32, i1)
+// K2:               %[[ON:.*]] = arith.muli %{{.*}}, %c256_i32 : i32
+// K2:               scf.for %[[KIV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// K2:                 wgmma.mma
+// K2:                 %[[LT:.*]] = arith.cmpi slt, %[[KIV]], %{{.*}} : i32
+// K2-NEXT:            %[[IN:.*]] = arith.andi %{{.*}}, %[[LT]] : i1
+// K2-NEXT:            %[[GO:.*]] = arith.andi %[[IN]], %[[PEND]] : i1
+// K2-NEXT:            scf.if %[[GO]] {
+// K2-NEXT:              threadgroup.single_thread {
+// K2-NEXT:                %[[BJ:.*]] = tilus.slice_shared %[[BUF0]][%[[KIV]]]
+// K2:                     %[[OFF:.*]] = arith.shli %[[KIV]], %{{.*}} : i32
+// K2-NEXT:                %[[CJ:.*]] = arith.addi %[[PCOL]], %[[OFF]] : i32
+// K2-NEXT:                tma.shared_to_global %[[BJ]], %[[GC2]][%[[PROW]], %[[CJ]] : i32, i32]
+// K2-NEXT:                tma.commit_group
+// K2:               scf.if %[[PEND]] {
+// K2:                 scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// K2-NEXT:              threadgroup.single_thread {
+// K2:                     tma.shared_to_global %{{.*}}, %[[GC2]][%[[PROW]], %{{.*}} : i32, i32]
+// K2:               %[[OUT:.*]] = tilus.cast
+// K2:               scf.if %[[OK]] {
+// K2-NEXT:            threadgroup.single_thread {
+// K2-NEXT:              tma.wait_group 0 read
+// K2-NEXT:            }
+// K2-NEXT:            threadgroup.sync
+// K2-NEXT:            tilus.store_shared %[[OUT]], %[[VIEW0]] : !tilus.reg<64x256xf16, {{.*}}>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+// K2-NEXT:            tma.fence_proxy_async shared
+// K2-NEXT:            threadgroup.sync
+// K2-NEXT:            threadgroup.single_thread {
+// K2-NEXT:              %[[Q0:.*]] = arith.constant 0 : i32
+// K2-NEXT:              %[[B0:.*]] = tilus.slice_shared %[[BUF0]][%[[Q0]]] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+// K2-NEXT:              tma.shared_to_global %[[B0]], %[[GC2]][%[[ROW:.*]], %[[ON]] : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+// K2-NEXT:              tma.commit_group
+// K2-NEXT:            }
+// K2-NEXT:          } else {
+// K2-NEXT:            tilus.store_global %[[OUT]], %[[GC]]
 // K2-NEXT:          }
-// K2-NEXT:          threadgroup.sync
-// K2-NEXT:          tilus.store_shared %[[OUT]], %[[VIEW0]] : !tilus.reg<64x256xf16, {{.*}}>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
-// K2-NEXT:          tma.fence_proxy_async shared
-// K2-NEXT:          threadgroup.sync
-// K2-NEXT:          threadgroup.single_thread {
-// K2-NEXT:            %[[Q0:.*]] = arith.constant 0 : i32
-// K2-NEXT:            %[[B0:.*]] = tilus.slice_shared %[[BUF0]][%[[Q0]]] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-// K2-NEXT:            tma.shared_to_global %[[B0]], %[[GC2]][%[[ROW:.*]], %[[ON]] : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
-// K2-NEXT:            %[[Q1:.*]] = arith.constant 1 : i32
-// K2-NEXT:            %[[B1:.*]] = tilus.slice_shared %[[BUF0]][%[[Q1]]]
-// K2-NEXT:            %[[D1:.*]] = arith.constant 64 : i32
-// K2-NEXT:            %[[C1:.*]] = arith.addi %[[ON]], %[[D1]] : i32
-// K2-NEXT:            tma.shared_to_global %[[B1]], %[[GC2]][%[[ROW]], %[[C1]] : i32, i32]
-// K2:                 %[[D3:.*]] = arith.constant 192 : i32
-// K2-NEXT:            %[[C3:.*]] = arith.addi %[[ON]], %[[D3]] : i32
-// K2-NEXT:            tma.shared_to_global %{{.*}}, %[[GC2]][%[[ROW]], %[[C3]] : i32, i32]
-// K2-NEXT:            tma.commit_group
-// K2-NEXT:          }
-// K2-NEXT:        } else {
-// K2-NEXT:          tilus.store_global %[[OUT]], %[[GC]]
+// K2:               scf.yield %{{.*}}, %[[ROW]], %[[ON]], %[[OK]] : i32, i32, i32, i32, i32, i1
 // K2-NEXT:        }
-// K2:             scf.yield
-// K2-NEXT:      }
-// K2-NEXT:      threadgroup.single_thread {
+// K2:             scf.if %[[TILES]]#5 {
+// K2:               scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// K2-NEXT:            threadgroup.single_thread {
+// K2:                   tma.shared_to_global %{{.*}}, %[[GC2]][%[[TILES]]#3, %{{.*}} : i32, i32]
+// K2:           threadgroup.single_thread {
 // K2-NEXT:        tma.wait_group 0
 // K2-NEXT:      }
 // K2-NEXT:      threadgroup.sync
@@ -66,6 +83,24 @@
 // K2:               tilus.store_shared %{{.*}}, %[[VIEW1]]
 // K2:               tilus.slice_shared %[[BUF1]]
 // K2-NEXT:          tma.shared_to_global %{{.*}}, %[[GC2]]
+//
+// Without the deferral (defer-boxes=false) the epilogue sends all four boxes, one after the
+// other, and the loops are as before.
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue{defer-boxes=false},verify-barriers)' -o %t.nodefer.mlir
+// RUN: FileCheck %s --check-prefix=NODEFER < %t.nodefer.mlir
+// RUN: tilus-run %t.nodefer.mlir --schedule random --seed 7 | FileCheck %s --check-prefix=INTERP
+// NODEFER-LABEL: tilus.kernel @hopper_matmul_v1_persistent
+// NODEFER:         threadgroup.warp_group warps(0, 4) {
+// NODEFER:           scf.for {{.*}} -> (i32, i32, i32)
+// NODEFER-NOT:         tma.shared_to_global
+// NODEFER:             tma.fence_proxy_async shared
+// NODEFER-NEXT:        threadgroup.sync
+// NODEFER-NEXT:        threadgroup.single_thread {
+// NODEFER-COUNT-4:       tma.shared_to_global
+// NODEFER-NEXT:          tma.commit_group
+// NODEFER-NEXT:        }
+// NODEFER:           threadgroup.single_thread {
+// NODEFER-NEXT:        tma.wait_group 0
 // K2:         threadgroup.sync
 // K2:         tilus.free_shared %[[BUF0]]
 // K2-NEXT:    tilus.free_shared %[[BUF1]]
@@ -95,11 +130,16 @@
 // ROOT-SAME:    warps(4)
 // ROOT:         %[[BUF:.*]] = tilus.shared_tensor : !tilus.shared<4x128x64xf16, swizzle = 128B>
 // ROOT-NEXT:    %[[VIEW:.*]] = tilus.permute_shared %[[BUF]] [1, 0, 2] : !tilus.shared<4x128x64xf16, swizzle = 128B> -> !tilus.shared<128x4x64xf16, strides = [64, 8192, 1], swizzle = 128B>
-// ROOT-NEXT:    scf.for
+// ROOT:         %[[TILES:.*]]:6 = scf.for
 // ROOT:           tilus.store_shared %{{.*}}, %[[VIEW]]
 // ROOT:             tma.shared_to_global
 // ROOT:           tilus.store_global
 // ROOT:           scf.yield
+// ROOT-NEXT:    }
+// The last tile's deferred boxes go out before the final wait.
+// ROOT:         scf.if %[[TILES]]#5 {
+// ROOT:             tma.shared_to_global
+// ROOT:         } else {
 // ROOT-NEXT:    }
 // ROOT-NEXT:    threadgroup.single_thread {
 // ROOT-NEXT:      tma.wait_group 0
@@ -126,6 +166,8 @@
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v4_persistent.mlir --pass-pipeline='builtin.module(tma-store-epilogue,verify-barriers)' -o %t.v4.mlir
 // RUN: grep -c 'tma.shared_to_global' %t.v4.mlir | FileCheck %s --check-prefix=EIGHT
 // EIGHT: {{^8$}}
+// (v4's groups each send box 0 in the epilogue, boxes 1..3 in the next k loop, after a short
+// one, and after the tile loop: four copy sites a group.)
 // RUN: tilus-run %t.v4.mlir --schedule random --seed 9 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %t.v4.mlir --arg n=200 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v5_cluster.mlir --pass-pipeline='builtin.module(tma-store-epilogue)' -o %t.v5.mlir

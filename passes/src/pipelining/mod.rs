@@ -205,7 +205,7 @@ struct Outer {
     coords: Vec<OpId>,
 }
 
-fn body_block(ctx: &Context, f: ForOp) -> tilus_ir::BlockId {
+pub(super) fn body_block(ctx: &Context, f: ForOp) -> tilus_ir::BlockId {
     ctx.region_blocks(f.region(ctx))[0]
 }
 
@@ -548,7 +548,7 @@ fn emit_linear_fill(
 
 /// Rebuilds the loop `f` with `extra` appended to its iter_args (initial values), the body moved
 /// over; returns the new loop. The caller extends its yield.
-fn add_iter_args(ctx: &mut Context, f: ForOp, extra: &[Value]) -> ForOp {
+pub(super) fn add_iter_args(ctx: &mut Context, f: ForOp, extra: &[Value]) -> ForOp {
     let l = f.op();
     let loc = ctx.op(l).loc;
     let mut inits = f.init_args(ctx).to_vec();

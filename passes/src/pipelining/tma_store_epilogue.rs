@@ -54,6 +54,17 @@
 //! original store runs. Out-of-range rows and columns are clipped by TMA as by the direct
 //! store.
 //!
+//! **Boxes sent during the next tile** (`defer-boxes`, on by default). Writing C costs the
+//! persistent matmul about 3% at 4096³ when every box leaves at the tile's end, on every SM at
+//! once (docs/perf.md, issue 17's fourth part). Where the store ends the body of a tile loop
+//! (`scf.for`) that has a k loop (an `scf.for` from 0 by 1) before it, and the group has no
+//! other store through its buffer, the epilogue sends only box 0; the tile loop carries the
+//! tile's row, column and whether its boxes went out (`iter_args`, initially none), box `j`
+//! goes out at step `j` of the next tile's k loop (`scf.if` on the step, one thread), the boxes
+//! a k loop of fewer steps did not reach right after it, and the last tile's after the tile
+//! loop, before the group's final wait. The buffer is not written again before the next
+//! epilogue, whose `wait_group 0 read` (the same thread's bulk groups) covers every box.
+//!
 //! **One buffer per group and tile shape.** A group's stores of one tile shape share an
 //! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
 //! store, so K buffers; v5's two 64x128 halves per warpgroup share one, as in v6), allocated
@@ -75,7 +86,7 @@ use crate::lower::build::LowerBuilder;
 use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{CmpIPredicate, IntBinOp};
 use tilus_dialects::layout_algebra::SwizzleMode;
-use tilus_dialects::scf::{IfOp, YieldOp};
+use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
     attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, PermuteSharedOp,
@@ -102,12 +113,15 @@ declare_pass! {
             row; the buffer is box-major, which keeps the stores free of bank conflicts), \
             fence.proxy.async, one thread issuing a tma.shared_to_global per [R, E] box into C \
             viewed with a row pitch of ceil(N / E) * E, and tma.commit_group; a wait for the \
-            copies before the group ends. \
+            copies before the group ends. With defer-boxes, a store that ends a tile loop \
+            sends only its first box there and the others during the next tile's first k-steps \
+            (the tile loop carries the tile's position). \
             When E does not divide N (or the column offset) at run time the original store \
             runs instead. The kernel is rejected when its shared memory and the buffers exceed \
             max-shared-bytes: run pipeline with fewer stages.",
         options: {
             max_shared_bytes: i64 = tilus_dialects::tilus::MAX_SHARED_TOTAL, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
+            defer_boxes: bool = true, "defer-boxes", "Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it";
         },
         statistics: {
             NUM_REWRITTEN = "num-rewritten", "Stores sent through shared memory and TMA";
@@ -160,7 +174,7 @@ impl Pass for TmaStoreEpilogue {
             if references.iter().any(|r| r == name) {
                 continue;
             }
-            match rewrite_kernel(ctx, k, self.max_shared_bytes) {
+            match rewrite_kernel(ctx, k, self.max_shared_bytes, self.defer_boxes) {
                 Ok(c) => n += c,
                 Err(d) => errors.push(d),
             }
@@ -188,7 +202,12 @@ struct Site {
     per_row: i64,
 }
 
-fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diagnostic> {
+fn rewrite_kernel(
+    ctx: &mut Context,
+    k: OpId,
+    budget: i64,
+    defer_boxes: bool,
+) -> Result<usize, Diagnostic> {
     let kernel = KernelOp::cast(ctx, k).expect("kernel");
     let Some(&body) = ctx.region_blocks(kernel.body(ctx)).first() else {
         return Ok(0);
@@ -277,7 +296,24 @@ fn rewrite_kernel(ctx: &mut Context, k: OpId, budget: i64) -> Result<usize, Diag
                 (buf, view)
             }
         };
-        let anchor = rewrite_site(ctx, s, buf, view, c2, ok);
+        // Deferral needs the group's only store (a second store through the buffer would
+        // overwrite boxes not yet sent) at the end of a tile loop with a k loop before it.
+        let alone = sites.iter().filter(|t| t.group == s.group).count() == 1;
+        let defer = if defer_boxes && alone {
+            deferral(ctx, s)
+        } else {
+            None
+        };
+        let mut anchor = rewrite_site(ctx, s, buf, view, c2, ok, defer.is_some());
+        if let Some(d) = defer {
+            let old_loop = d.tile_loop.op();
+            let (_, flush) = defer_site(ctx, s, &d, buf, c2);
+            // A tile loop in the kernel body itself: the group's final wait goes after the
+            // last tile's boxes.
+            if anchor == old_loop {
+                anchor = flush;
+            }
+        }
         match last_of_group.iter_mut().find(|g| g.0 == s.group) {
             Some(g) => g.1 = anchor,
             None => last_of_group.push((s.group, anchor)),
@@ -520,6 +556,7 @@ fn rewrite_site(
     view: Value,
     c2: Value,
     ok: Value,
+    first_box_only: bool,
 ) -> OpId {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
     let value = st.value(ctx);
@@ -557,8 +594,10 @@ fn rewrite_site(
     box_t.shape = buf_t.shape[1..].to_vec();
     let box_t = box_t.get(b.ctx_mut());
     emit_single_thread(&mut b, |b| {
-        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile.
-        for q in 0..buf_t.shape[0] {
+        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile (only box 0 when
+        // the others are deferred to the next tile, see `defer_site`).
+        let boxes = if first_box_only { 1 } else { buf_t.shape[0] };
+        for q in 0..boxes {
             let cq = b.cint(i32t, q);
             let bx = SliceSharedOp::build(b, buf, &[cq], box_t).result(b.ctx());
             let col = b.add_const(offsets[1], q * s.per_row);
@@ -577,4 +616,171 @@ fn rewrite_site(
     } else {
         s.anchor
     }
+}
+
+/// Where a site's boxes after the first can be sent during the next tile: the store's tile
+/// loop and the k loop before it in the loop's body.
+struct Deferral {
+    tile_loop: ForOp,
+    k_loop: ForOp,
+}
+
+/// Deferral applies when the store sits directly in the body of an `scf.for` (the tile loop)
+/// after another `scf.for` (the k loop) that counts its steps from 0 by 1 with an i32 index,
+/// and the tile has at least two boxes. Box `j` of tile `t` then goes out at step `j` of tile
+/// `t + 1`'s k loop, the boxes a short k loop did not reach right after it, and the last
+/// tile's after the tile loop; the buffer is not written again before the next tile's
+/// epilogue, which waits until the copy engine has read all of them (`wait_group 0 read` of
+/// the same thread).
+fn deferral(ctx: &Context, s: &Site) -> Option<Deferral> {
+    if s.tile.shape[1] / s.per_row < 2 {
+        return None;
+    }
+    let block = ctx.op_parent_block(s.store)?;
+    let tile_loop = ForOp::cast(ctx, ctx.parent_op(s.store)?)?;
+    let ops: Vec<OpId> = ctx.block_ops(block).collect();
+    let at = ops.iter().position(|&o| o == s.store)?;
+    let k_loop = ops[..at].iter().rev().find_map(|&o| ForOp::cast(ctx, o))?;
+    let i32t = ctx.value_type(StoreGlobalOp::cast(ctx, s.store)?.offsets(ctx)[1]);
+    let iv = ctx.block_args(*ctx.region_blocks(k_loop.region(ctx)).first()?)[0];
+    let zero_one = const_int(ctx, k_loop.lower_bound(ctx)) == Some(0)
+        && const_int(ctx, k_loop.step(ctx)) == Some(1);
+    (zero_one && ctx.value_type(iv) == i32t).then_some(Deferral { tile_loop, k_loop })
+}
+
+/// Builds, in one thread of the group, the copies of boxes `[lo, q)` (`lo` a value) of the
+/// tile at (`row`, `col`), and a commit, inside `scf.if pend { scf.for j = lo to q {...} }`.
+#[allow(clippy::too_many_arguments)]
+fn emit_box_range(
+    b: &mut OpBuilder<'_>,
+    pend: Value,
+    lo: Value,
+    q: i64,
+    e: i64,
+    buf: Value,
+    box_t: tilus_ir::Type,
+    c2: Value,
+    row: Value,
+    col: Value,
+) -> OpId {
+    let i32t = b.ctx().value_type(col);
+    let iff = IfOp::build(b, pend, &[]);
+    let then_r = iff.then_region(b.ctx());
+    let else_r = iff.else_region(b.ctx());
+    let tb = b.create_block_in(then_r, &[]);
+    let eb = b.create_block_in(else_r, &[]);
+    let saved = b.insertion_point();
+    b.set_insertion_point_to_end(tb);
+    let cq = b.cint(i32t, q);
+    let c1 = b.cint(i32t, 1);
+    let f = ForOp::build(b, lo, cq, c1, &[], &[], false);
+    let fr = f.region(b.ctx());
+    let fb = b.create_block_in(fr, &[i32t]);
+    let j = b.ctx().block_args(fb)[0];
+    b.set_insertion_point_to_end(fb);
+    emit_single_thread(b, |b| {
+        let bx = SliceSharedOp::build(b, buf, &[j], box_t).result(b.ctx());
+        let off = b.mul_const(j, e);
+        let cj = b.add(col, off);
+        SharedToGlobalOp::build(b, bx, c2, &[row, cj], None);
+        CommitGroupOp::build(b);
+    });
+    YieldOp::build(b, &[]);
+    b.set_insertion_point_to_end(tb);
+    YieldOp::build(b, &[]);
+    b.set_insertion_point_to_end(eb);
+    YieldOp::build(b, &[]);
+    b.set_insertion_point(saved);
+    iff.op()
+}
+
+/// Carries the site's tile position and "boxes pending" through its tile loop and sends the
+/// boxes after the first as `Deferral` says. Returns the tile loop's replacement and the op
+/// after it that sends the last tile's boxes (what comes after the loop now comes after that).
+fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) -> (OpId, OpId) {
+    let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
+    let (row, col) = (st.offsets(ctx)[0], st.offsets(ctx)[1]);
+    // The store now sits in the else branch of the epilogue's `scf.if`, whose condition says
+    // whether the boxes went out.
+    let iff = ctx.parent_op(s.store).expect("the epilogue's if");
+    let cond = ctx.operands(iff)[0];
+    let buf_t = TensorType::of(ctx, ctx.value_type(buf)).expect("buffer type");
+    let q = buf_t.shape[0];
+    let mut box_t = buf_t.clone();
+    box_t.shape = buf_t.shape[1..].to_vec();
+    let box_t = box_t.get(ctx);
+    let e = s.per_row;
+    let i32t = ctx.value_type(col);
+
+    // The tile loop carries (row, col, pending) of the previous tile.
+    let tl = d.tile_loop.op();
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(tl);
+    b.set_insertion_point_before(tl);
+    let z = b.cint(i32t, 0);
+    let no = b.cbool(false);
+    let nf = super::add_iter_args(b.ctx_mut(), d.tile_loop, &[z, z, no]);
+    let body = super::body_block(ctx, nf);
+    let args = ctx.block_args(body).to_vec();
+    let (prow, pcol, pend) = (
+        args[args.len() - 3],
+        args[args.len() - 2],
+        args[args.len() - 1],
+    );
+    let y = ctx.block_last(body).expect("terminator");
+    let mut vals = YieldOp::cast(ctx, y).expect("yield").results(ctx).to_vec();
+    vals.extend([row, col, cond]);
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(y);
+    b.set_insertion_point_before(y);
+    YieldOp::build(&mut b, &vals);
+    ctx.erase_op(y);
+
+    // Box j of the previous tile at step j of the k loop (1 <= j < q).
+    let kl = d.k_loop.op();
+    let kb = super::body_block(ctx, d.k_loop);
+    let iv = ctx.block_args(kb)[0];
+    let ky = ctx.block_last(kb).expect("terminator");
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(s.store);
+    b.set_insertion_point_before(ky);
+    let c1 = b.cint(i32t, 1);
+    let cq = b.cint(i32t, q);
+    let ge = b.cmpi(CmpIPredicate::Sge, iv, c1);
+    let lt = b.cmpi(CmpIPredicate::Slt, iv, cq);
+    let inside = b.and(ge, lt);
+    let go = b.and(inside, pend);
+    let kif = IfOp::build(&mut b, go, &[]);
+    let then_r = kif.then_region(b.ctx());
+    let else_r = kif.else_region(b.ctx());
+    let tb = b.create_block_in(then_r, &[]);
+    let eb = b.create_block_in(else_r, &[]);
+    b.set_insertion_point_to_end(tb);
+    emit_single_thread(&mut b, |b| {
+        let bx = SliceSharedOp::build(b, buf, &[iv], box_t).result(b.ctx());
+        let off = b.mul_const(iv, e);
+        let cj = b.add(pcol, off);
+        SharedToGlobalOp::build(b, bx, c2, &[prow, cj], None);
+        CommitGroupOp::build(b);
+    });
+    YieldOp::build(&mut b, &[]);
+    b.set_insertion_point_to_end(eb);
+    YieldOp::build(&mut b, &[]);
+
+    // The boxes a k loop of fewer than q steps did not reach, right after it.
+    let ub = d.k_loop.upper_bound(b.ctx());
+    b.set_insertion_point_after(kl);
+    let c1 = b.cint(i32t, 1);
+    let cq = b.cint(i32t, q);
+    let m = b.int_op(IntBinOp::MinSI, ub, cq);
+    let lo = b.int_op(IntBinOp::MaxSI, m, c1);
+    emit_box_range(&mut b, pend, lo, q, e, buf, box_t, c2, prow, pcol);
+
+    // The last tile's, after the tile loop.
+    let res = nf.results(b.ctx()).to_vec();
+    let (lrow, lcol, lpend) = (res[res.len() - 3], res[res.len() - 2], res[res.len() - 1]);
+    b.set_insertion_point_after(nf.op());
+    let c1 = b.cint(i32t, 1);
+    let flush = emit_box_range(&mut b, lpend, c1, q, e, buf, box_t, c2, lrow, lcol);
+    (nf.op(), flush)
 }
