@@ -14,7 +14,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ir", "src
 
 # Bottom first. A module folder (syntax/, rewrite/) is one unit.
 LAYERS = [
-    ("values", ["types", "attrs", "float", "diag", "context", "typedef", "opdef"]),
+    ("values", ["types", "attrs", "float", "diag", "context", "typedef", "opdef", "format_check", "mutation"]),
     ("syntax", ["format", "syntax", "registry"]),
     ("tools", ["rewrite", "cfg", "dominance", "verify", "source", "builder", "handle", "cli", "lib"]),
 ]

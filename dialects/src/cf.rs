@@ -253,11 +253,11 @@ pub static SWITCH: OpDef = OpDef {
          $caseDestinations, $caseOperands, type($caseOperands), $case_operand_segments) `]` \
          attr-dict",
     ),
-    custom_directives: &[CustomDirective {
+    custom_directives: &[tilus_ir::format::directive(&CustomDirective {
         name: "SwitchOpCases",
         parse: parse_switch_cases,
         print: print_switch_cases,
-    }],
+    })],
     ..OpDef::DEFAULT
 };
 const _: () = SWITCH.check();

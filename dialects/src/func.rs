@@ -33,10 +33,10 @@ pub static FUNC: OpDef = OpDef {
     regions: &[region("body")],
     traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
     verify: Some(verify_func),
-    format: Format::Custom {
+    format: tilus_ir::format::custom_form(&tilus_ir::format::CustomForm {
         parse: parse_func,
         print: print_func,
-    },
+    }),
     default_dialect: Some("func"),
     ..OpDef::DEFAULT
 };
@@ -214,11 +214,13 @@ pub static CALL_INDIRECT: OpDef = OpDef {
         "$callee `(` $callee_operands `)` attr-dict `:` \
          custom<CalleeType>(type($callee), type($callee_operands), type($results))",
     ),
-    custom_directives: &[tilus_ir::format::CustomDirective {
-        name: "CalleeType",
-        parse: parse_callee_type,
-        print: print_callee_type,
-    }],
+    custom_directives: &[tilus_ir::format::directive(
+        &tilus_ir::format::CustomDirective {
+            name: "CalleeType",
+            parse: parse_callee_type,
+            print: print_callee_type,
+        },
+    )],
     ..OpDef::DEFAULT
 };
 const _: () = CALL_INDIRECT.check();

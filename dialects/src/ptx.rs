@@ -224,10 +224,10 @@ pub static ENTRY: OpDef = OpDef {
     regions: &[region("body")],
     traits: &[Trait::IsolatedFromAbove, Trait::Symbol],
     verify: Some(verify_entry),
-    format: Format::Custom {
+    format: tilus_ir::format::custom_form(&tilus_ir::format::CustomForm {
         parse: parse_entry,
         print: print_entry,
-    },
+    }),
     ..OpDef::DEFAULT
 };
 const _: () = ENTRY.check();
@@ -340,11 +340,13 @@ pub static SPECIAL: OpDef = OpDef {
     traits: &[Trait::Pure],
     verify: Some(verify_special),
     format: Format::Declarative("custom<RegisterName>($reg) attr-dict `:` type($result)"),
-    custom_directives: &[tilus_ir::format::CustomDirective {
-        name: "RegisterName",
-        parse: parse_register_name,
-        print: print_register_name,
-    }],
+    custom_directives: &[tilus_ir::format::directive(
+        &tilus_ir::format::CustomDirective {
+            name: "RegisterName",
+            parse: parse_register_name,
+            print: print_register_name,
+        },
+    )],
     ..OpDef::DEFAULT
 };
 const _: () = SPECIAL.check();
@@ -391,10 +393,10 @@ pub static INST: OpDef = OpDef {
     ],
     traits: &[Trait::AttrSizedOperandSegments],
     verify: Some(verify_inst),
-    format: Format::Custom {
+    format: tilus_ir::format::custom_form(&tilus_ir::format::CustomForm {
         parse: parse_inst,
         print: print_inst,
-    },
+    }),
     ..OpDef::DEFAULT
 };
 const _: () = INST.check();

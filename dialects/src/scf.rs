@@ -41,10 +41,10 @@ pub static FOR: OpDef = OpDef {
     traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
     verify: Some(verify_for),
     canonicalize: &[Pattern::new("for-zero-trips", for_zero_trips)],
-    format: Format::Custom {
+    format: tilus_ir::format::custom_form(&tilus_ir::format::CustomForm {
         parse: parse_for,
         print: print_for,
-    },
+    }),
     ..OpDef::DEFAULT
 };
 const _: () = FOR.check();
@@ -169,7 +169,7 @@ pub static EXECUTE_REGION: OpDef = OpDef {
     format: Format::Declarative(
         "(`->` custom<ResultTypes>(type($results))^)? (`no_inline` $no_inline^)? $region attr-dict",
     ),
-    custom_directives: &[RESULT_TYPES],
+    custom_directives: &[tilus_ir::format::directive(&RESULT_TYPES)],
     ..OpDef::DEFAULT
 };
 const _: () = EXECUTE_REGION.check();
@@ -289,7 +289,7 @@ pub static WHILE: OpDef = OpDef {
         "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
          functional-type($inits, $results) $before `do` $after attr-dict",
     ),
-    custom_directives: &[ASSIGNMENT_LIST],
+    custom_directives: &[tilus_ir::format::directive(&ASSIGNMENT_LIST)],
     ..OpDef::DEFAULT
 };
 const _: () = WHILE.check();

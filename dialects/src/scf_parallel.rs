@@ -55,11 +55,11 @@ pub static INDEX_SWITCH: OpDef = OpDef {
         "$arg attr-dict (`->` type($results)^)? custom<SwitchCases>($cases, $caseRegions) `\\n` \
          `default` $defaultRegion",
     ),
-    custom_directives: &[CustomDirective {
+    custom_directives: &[tilus_ir::format::directive(&CustomDirective {
         name: "SwitchCases",
         parse: parse_switch_cases,
         print: print_switch_cases,
-    }],
+    })],
     ..OpDef::DEFAULT
 };
 const _: () = INDEX_SWITCH.check();
@@ -202,7 +202,10 @@ pub static PARALLEL: OpDef = OpDef {
          (`init` ` ` `(` $initVals^ `)`)? \
          (`->` custom<ResultTypes>(type($results), type($initVals))^)? $region attr-dict",
     ),
-    custom_directives: &[INDUCTION_VARS, RESULT_TYPES],
+    custom_directives: &[
+        tilus_ir::format::directive(&INDUCTION_VARS),
+        tilus_ir::format::directive(&RESULT_TYPES),
+    ],
     ..OpDef::DEFAULT
 };
 const _: () = PARALLEL.check();
@@ -489,14 +492,14 @@ pub static FORALL: OpDef = OpDef {
          (`->` ` ` `(` custom<TypesOf>(type($results), type($outputs))^ `)`)? $region attr-dict",
     ),
     custom_directives: &[
-        INDUCTION_VARS,
-        CustomDirective {
+        tilus_ir::format::directive(&INDUCTION_VARS),
+        tilus_ir::format::directive(&CustomDirective {
             name: "ForallBounds",
             parse: parse_forall_bounds,
             print: print_forall_bounds,
-        },
-        ASSIGNMENT_LIST,
-        TYPES_OF,
+        }),
+        tilus_ir::format::directive(&ASSIGNMENT_LIST),
+        tilus_ir::format::directive(&TYPES_OF),
     ],
     ..OpDef::DEFAULT
 };

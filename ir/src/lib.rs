@@ -10,7 +10,8 @@
 //! - [`cfg`] and [`dominance`] are the control-flow graph and dominance analyses the verifier
 //!   and passes share;
 //! - [`rewrite`] is the one way passes mutate IR: a rewriter that notifies listeners, patterns,
-//!   folding, and the greedy and walk drivers;
+//!   folding, and the greedy and walk drivers (the rewriter and the hook types that declarations
+//!   carry are in [`mutation`], a layer down, and re-exported there);
 //! - [`diag`] carries diagnostics with source spans, and [`source`] renders them with `miette`.
 
 // Errors carry a full diagnostic (message, spans, notes, help); they are the cold path, so
@@ -26,7 +27,9 @@ pub mod diag;
 pub mod dominance;
 pub mod float;
 pub mod format;
+pub mod format_check;
 pub mod handle;
+pub mod mutation;
 pub mod opdef;
 pub mod registry;
 pub mod rewrite;

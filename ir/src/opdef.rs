@@ -10,11 +10,9 @@
 use crate::attrs::{Attr, AttrKind};
 use crate::context::{Context, OpId};
 use crate::diag::Diagnostic;
-use crate::rewrite::{FoldFn, MaterializeFn, Pattern};
-use crate::syntax::parser::{PResult, Parser};
-use crate::syntax::printer::Printer;
+use crate::mutation::{FoldFn, MaterializeFn, Pattern};
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
-use crate::OperationState;
+use std::any::Any;
 
 /// How many values an operand or result slot takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -293,11 +291,33 @@ pub enum Format {
     /// An MLIR-style declarative assembly format (see [`crate::format`]).
     Declarative(&'static str),
     /// Hand-written hooks, for syntax a declarative format cannot say even with a
-    /// `custom<Name>(...)` directive (`func.func`, `scf.for`, kernels, `ptx.inst`).
-    Custom {
-        parse: fn(&mut Parser, &'static OpDef) -> PResult<OperationState>,
-        print: fn(&mut Printer, OpId),
-    },
+    /// `custom<Name>(...)` directive (`func.func`, `scf.for`, kernels, `ptx.inst`). Written
+    /// `format::custom_form(&CustomForm { parse, print })`; see [`AsmHooks`] for why the hooks
+    /// are held type-erased.
+    Custom(AsmHooks),
+}
+
+/// Parse/print hooks held by a declaration without naming their types.
+///
+/// The hooks take the parser and printer, which belong to the syntax layer above this one; if
+/// [`OpDef`] named them, the declarations (and the context that stores them) would depend on
+/// the parser, which depends on the context. So the declaration holds the hooks as `Any`, and
+/// only the syntax layer makes and reads them: `format::custom_form` and `format::directive`
+/// are the only constructors (the field is private to the crate), and the format engine
+/// downcasts to the type that they put in, so the hooks keep their full static types at
+/// both ends. This plays the role of the virtual functions of MLIR's `OperationName::Impl`.
+#[derive(Clone, Copy)]
+pub struct AsmHooks(pub(crate) &'static (dyn Any + Send + Sync));
+
+/// A `custom<Name>(...)` directive as the declaration sees it: the name, which the compile-time
+/// format check looks up, and the parse/print pair (`format::CustomDirective`), type-erased as
+/// in [`AsmHooks`]. Written `format::directive(&CustomDirective { name, parse, print })`.
+#[derive(Clone, Copy)]
+pub struct CustomDirectiveDef {
+    /// The `Name` in `custom<Name>`.
+    pub name: &'static str,
+    /// The hooks (a `format::CustomDirective`).
+    pub hooks: AsmHooks,
 }
 
 /// An extra verifier for rules the declaration cannot state.
@@ -329,7 +349,7 @@ pub struct OpDef {
     /// The parse/print pairs that the format's `custom<Name>(...)` directives call, by name
     /// (MLIR's `parseName`/`printName` functions beside the op). The format check rejects a
     /// directive whose name is not here.
-    pub custom_directives: &'static [crate::format::CustomDirective],
+    pub custom_directives: &'static [CustomDirectiveDef],
     /// Dialect whose ops may be written without prefix inside this op's regions.
     pub default_dialect: Option<&'static str>,
     /// Suggests a name for the op's result in custom form (`%c42_i32`, `%cst`), as MLIR's
@@ -343,7 +363,7 @@ pub struct OpDef {
     pub block_arg_names: Option<fn(&Context, OpId) -> Vec<Option<String>>>,
     /// Folds the op given the constant values of its operands: to attributes (materialized as
     /// constants by the rewrite driver), to existing values, or in place. Never creates ops, so
-    /// any driver (greedy, walk, a builder) can call it; see [`crate::rewrite::FoldFn`].
+    /// any driver (greedy, walk, a builder) can call it; see [`crate::mutation::FoldFn`].
     pub fold: Option<FoldFn>,
     /// Canonicalization patterns rooted at this op, collected by the `canonicalize` pass from
     /// every registered op (MLIR's `getCanonicalizationPatterns`).
@@ -442,7 +462,7 @@ impl OpDef {
         if !contains_byte(self.name.as_bytes(), b'.') {
             panic!("op name must be `dialect.op`");
         }
-        crate::format::check_unique_names_const(self);
+        crate::format_check::check_unique_names_const(self);
         let (mut i, mut vr) = (0, 0);
         while i < self.regions.len() {
             vr += self.regions[i].variadic as usize;
@@ -459,7 +479,7 @@ impl OpDef {
             );
         }
         if let Format::Declarative(f) = self.format {
-            crate::format::check_format_const(self, f.as_bytes());
+            crate::format_check::check_format_const(self, f.as_bytes());
         }
     }
 }
@@ -920,7 +940,7 @@ pub fn dialect_markdown(namespace: &str, ops: &[&OpDef]) -> String {
             Format::Declarative(f) => {
                 let _ = writeln!(s, "Assembly format:\n\n```text\n{f}\n```\n");
             }
-            Format::Custom { .. } => {
+            Format::Custom(_) => {
                 let _ = writeln!(
                     s,
                     "Assembly format: hand-written (see the examples in the description).\n"

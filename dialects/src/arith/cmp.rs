@@ -177,11 +177,13 @@ pub static SELECT: OpDef = OpDef {
         "$condition `,` $true_value `,` $false_value attr-dict `:` \
          custom<SelectTypes>(type($condition), type($result))",
     ),
-    custom_directives: &[tilus_ir::format::CustomDirective {
-        name: "SelectTypes",
-        parse: parse_select_types,
-        print: print_select_types,
-    }],
+    custom_directives: &[tilus_ir::format::directive(
+        &tilus_ir::format::CustomDirective {
+            name: "SelectTypes",
+            parse: parse_select_types,
+            print: print_select_types,
+        },
+    )],
     fold: Some(fold::select),
     canonicalize: canon::SELECT,
     ..OpDef::DEFAULT

@@ -40,10 +40,10 @@ pub static KERNEL: OpDef = OpDef {
         Trait::NoTerminator,
     ],
     verify: Some(verify_kernel),
-    format: Format::Custom {
+    format: tilus_ir::format::custom_form(&tilus_ir::format::CustomForm {
         parse: parse_kernel,
         print: print_kernel,
-    },
+    }),
     block_arg_names: Some(|ctx, op| param_names(ctx, op).into_iter().map(Some).collect()),
     ..OpDef::DEFAULT
 };

@@ -1,52 +1,13 @@
 //! Folding ([`fold_op`]), the trivially-dead tests, and helpers for the constant values
 //! folders compute with (integer and float bits, zero and bool attributes, fused locations).
 
-use super::Rewriter;
+use super::{Folded, OpFoldResult};
 use crate::attrs::{Attr, AttrKind, Location};
 use crate::context::{Context, OpId, Value};
 use crate::opdef::Trait;
 use crate::types::{FloatKind, Signedness, Type, TypeKind};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-
-/// One folded result: a constant (to be materialized) or an existing value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OpFoldResult {
-    Attr(Attr),
-    Value(Value),
-}
-
-/// What a fold did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Folded {
-    /// Nothing; the op is unchanged.
-    Failed,
-    /// The op was changed in place (operands swapped, predicate flipped, ...) and stays.
-    InPlace,
-    /// Every result has a replacement; the op goes away.
-    Results(Vec<OpFoldResult>),
-}
-
-impl Folded {
-    /// A single-result fold to an attribute.
-    pub fn attr(a: Attr) -> Folded {
-        Folded::Results(vec![OpFoldResult::Attr(a)])
-    }
-    /// A single-result fold to an existing value.
-    pub fn value(v: Value) -> Folded {
-        Folded::Results(vec![OpFoldResult::Value(v)])
-    }
-}
-
-/// An op's folder: `operands[i]` is the constant value of operand `i` when a `ConstantLike` op
-/// defines it. May change the op in place (then returns [`Folded::InPlace`]). Must not create or
-/// erase ops; drivers do that with what it returns.
-pub type FoldFn = fn(&mut Context, OpId, &[Option<Attr>]) -> Folded;
-
-/// A dialect's constant builder: creates, at the rewriter's insertion point, a constant op of
-/// type `ty` holding `value`, located at `loc`. Returns `None` when the dialect cannot express
-/// that constant.
-pub type MaterializeFn = fn(&mut Rewriter<'_>, Attr, Type, Attr) -> Option<OpId>;
 
 /// The value of a `ConstantLike` op (its `value` property), e.g. `42 : i32`.
 pub fn constant_value(ctx: &Context, op: OpId) -> Option<Attr> {

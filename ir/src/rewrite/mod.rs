@@ -18,25 +18,23 @@
 //! before patterns. The point is that `canonicalize` prints what `mlir-opt --canonicalize`
 //! prints, constant order included.
 //!
-//! The module is split by concern: [`listener`] and [`rewriter`] (the mutation API), [`clone`],
-//! [`patterns`], [`fold`] (folding and constant helpers), [`greedy`] and [`region`] (the greedy
-//! driver and its region simplification) and [`walk`] (the walk driver). Everything is
-//! re-exported here, so `tilus_ir::rewrite::X` paths stay as they were.
+//! The module is split by concern: [`patterns`] (pattern sets), [`fold`] (folding and constant
+//! helpers), [`greedy`] and [`region`] (the greedy driver and its region simplification) and
+//! [`walk`] (the walk driver). The mutation API ([`listener`], [`rewriter`], [`clone`]) and the
+//! hook types declarations carry ([`hooks`]) are one layer down, in [`crate::mutation`], since
+//! `OpDef` names them; they are re-exported here, so `tilus_ir::rewrite::X` paths (and
+//! `tilus_ir::rewrite::clone::X`) stay as they were.
 
-pub mod clone;
 pub mod fold;
 pub mod greedy;
-pub mod listener;
 pub mod patterns;
 pub mod region;
-pub mod rewriter;
 pub mod walk;
 
-pub use clone::*;
 pub use fold::*;
 pub use greedy::*;
-pub use listener::*;
 pub use patterns::*;
 pub use region::*;
-pub use rewriter::*;
 pub use walk::*;
+
+pub use crate::mutation::*;

@@ -1,62 +1,8 @@
 //! Rewrite patterns ([`Pattern`]) and sets of them ordered by benefit ([`PatternSet`]).
 
-use super::Rewriter;
+use super::{Pattern, Rewriter};
 use crate::context::{Context, OpId, OpName};
 use rustc_hash::FxHashMap;
-
-/// Matches and rewrites at `op` with the rewriter (insertion point: right before `op`). Returns
-/// whether it changed anything. A pattern that returns `false` must leave the IR as it was.
-pub type PatternFn = fn(&mut Rewriter<'_>, OpId) -> bool;
-
-/// A rewrite pattern: a match-and-rewrite function with a benefit and an optional root.
-///
-/// It is const-constructible, so op declarations can list their canonicalizations:
-/// `canonicalize: &[Pattern::new("addi-add-constant", add_add_constant)]`.
-#[derive(Clone, Copy)]
-pub struct Pattern {
-    /// A short kebab-case name (statistics, `disable-patterns`, debugging).
-    pub name: &'static str,
-    /// The op name it applies to. `None` means any op, or the declaring op when listed in an
-    /// [`OpDef`](crate::opdef::OpDef).
-    pub root: Option<&'static str>,
-    /// Higher is tried first; ties keep the order patterns were added in.
-    pub benefit: u16,
-    /// The match-and-rewrite function.
-    pub apply: PatternFn,
-}
-
-impl Pattern {
-    /// A pattern of benefit 1 with no root.
-    pub const fn new(name: &'static str, apply: PatternFn) -> Pattern {
-        Pattern {
-            name,
-            root: None,
-            benefit: 1,
-            apply,
-        }
-    }
-    /// The same pattern with another benefit.
-    pub const fn with_benefit(self, benefit: u16) -> Pattern {
-        Pattern { benefit, ..self }
-    }
-    /// The same pattern restricted to ops named `root`.
-    pub const fn with_root(self, root: &'static str) -> Pattern {
-        Pattern {
-            root: Some(root),
-            ..self
-        }
-    }
-}
-
-impl std::fmt::Debug for Pattern {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pattern")
-            .field("name", &self.name)
-            .field("root", &self.root)
-            .field("benefit", &self.benefit)
-            .finish()
-    }
-}
 
 /// Patterns ready to apply: indexed by root op name, each list sorted by benefit (highest
 /// first, ties in insertion order). Patterns without a root are kept apart and merged in by
