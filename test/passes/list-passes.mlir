@@ -11,6 +11,7 @@
 // CHECK-NEXT:     --limit=<integer> {{ *}}- Fail when more ops than this are counted (-1: no limit) (default: -1)
 // CHECK-NEXT:     --only=<list> {{ *}}- Count only ops of these names, e.g. {arith.addi,func.return} (default: {})
 // CHECK-NEXT:   --tma-store-epilogue {{ *}}-   Send register tiles to global memory through shared memory and TMA stores
+// CHECK-NEXT:     --defer-boxes=<bool> {{ *}}- Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it (default: true)
 // CHECK-NEXT:     --max-shared-bytes=<integer> {{ *}}- Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit) (default: 232448)
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
 // CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
