@@ -43,8 +43,8 @@ declare_pass! {
         class: "ConvertArithToPtx",
         summary: "Convert scalar arith ops to ptx.inst",
         description: "Replaces each scalar arith op by the ptx.inst (or the few) computing it: \
-            add.s32, mul.lo.s64, mad.lo.s32 (an add of a multiply used only there), div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, \
-            cvt.rzi.s32.f32, mov for constants, and so on (the module docs have the table). \
+            add.s32, mul.lo.s64, mad.lo.s32 (an add of a multiply used only there), div.rn.f32, \
+            setp.lt.u32, selp.b32, cvt.rn.f16.f32, cvt.rzi.s32.f32, mov for constants, and so on (the module docs have the table). \
             Float add/sub/mul round to nearest (.rn, no fma contraction) unless the op's \
             fastmath allows contraction. index is 64-bit; ceildivsi/floordivsi are div + rem + \
             a fix-up. Vector and tensor operands and 8-bit arithmetic are reported as \
@@ -109,10 +109,12 @@ impl Pass for ArithToPtx {
 }
 
 /// The adds that take in a multiply as one `mad.lo` (add -> multiply): an integer `addi` of
-/// 16 to 64 bits, one of whose operands is a `muli` of the same block used by nothing else.
+/// 16 or 32 bits, one of whose operands is a `muli` of the same block used by nothing else.
 /// `mad.lo` is one PTX instruction where `mul.lo` + `add` are two (ptxas makes one IMAD of
 /// either), and `eqsat` leaves more multiplies by constants than the input had (a `shl` and a
-/// `mul` cost the same there), so the fusion is what makes that choice count.
+/// `mul` cost the same there), so the fusion is what makes that choice count. 64-bit adds are
+/// left alone: eqsat's cost model cannot see a `mad`, and fusing them made kernels worse with
+/// eqsat than without (docs/perf.md, imm14b).
 fn mads(ctx: &Context, ops: &[(OpId, ArithOpKind)]) -> FxHashMap<OpId, OpId> {
     let mut out = FxHashMap::default();
     let mut taken = FxHashSet::default();
