@@ -254,7 +254,11 @@ impl Lowering {
                 // 16-bit elements go in pairs: one `mov.b32 {lo, hi}, 0` zeroes both defaults
                 // (ptxas accepts a braced pair of 16-bit registers as a 32-bit destination),
                 // where two `mov.b16`s would; each half is still loaded under its own predicate.
-                let step = if p.bytes == 2 && n % 2 == 0 { 2 } else { 1 };
+                let step = if p.bytes == 2 && n.is_multiple_of(2) {
+                    2
+                } else {
+                    1
+                };
                 for l in (0..n).step_by(step) {
                     if step == 2 {
                         let inb0 = p.in_bounds(b, l);
