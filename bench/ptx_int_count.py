@@ -7,8 +7,10 @@ Usage: bench/ptx_int_count.py FILE.ptx
 
 Counted: add sub mul mad div rem and or xor not shl shr min max neg abs selp setp cvt mov cvta
 bfe bfi prmt with an integer or bit type (.s8-.s64, .u8-.u64, .b16-.b64), including constant
-moves; not counted: float arithmetic, float conversions, vector (un)packing moves
-(`mov.b32 {%h1, %h2}, %r1`), loads, stores, barriers, branches.
+moves; a braced move counts when its source is a literal (`mov.b32 {%h1, %h2}, 0` zeroes two
+registers with one instruction, and counts once); not counted: float arithmetic, float
+conversions, vector (un)packing moves between registers (`mov.b32 {%h1, %h2}, %r1`), loads,
+stores, barriers, branches.
 """
 import re
 import sys
@@ -21,7 +23,7 @@ if movs:
     const = reg = 0
     for line in open(path):
         t = line.strip()
-        if re.match(r'mov\.[bus](16|32|64)\s+%\w+,\s*(-?\d+|0x[0-9a-fA-F]+);', t):
+        if re.match(r'mov\.[bus](16|32|64)\s+(%\w+|\{[%\w,\s]+\}),\s*(-?\d+|0x[0-9a-fA-F]+);', t):
             const += 1
         elif re.match(r'mov\.[bus](16|32|64)\s+%\w+,\s*%\w+;', t):
             reg += 1
@@ -38,7 +40,7 @@ for line in open(path):
     root = op.split('.')[0]
     if root not in ROOTS or not re.search(r'\.(s|u|b)(8|16|32|64)\b', op):
         continue
-    if root == 'mov' and '{' in s:
+    if root == 'mov' and '{' in s and not re.search(r'\},\s*(-?\d+|0x[0-9a-fA-F]+);', s):
         continue
     if root == 'cvt' and re.search(r'\.f(16|32|64)|\.bf16|\.rn|\.rz|\.rm|\.rp|\.sat', op):
         continue

@@ -14,6 +14,12 @@
 //
 // RUN: tilus-run %s --dump-ptx --kernel rmsnorm | FileCheck %s --check-prefix=PTX
 // PTX: ld.global.v4.b32
+// The slow path (a block past the last row) zeroes each pair of halves with one move, loads
+// each half under its bounds check, and packs the pair into the word the fast path loads.
+// PTX: mov.b32 {%[[LO:h[0-9]+]], %[[HI:h[0-9]+]]}, 0;
+// PTX-NEXT: @%p{{[0-9]+}} ld.global.b16 %[[LO]], [%rd{{[0-9]+}}];
+// PTX-NEXT: @%p{{[0-9]+}} ld.global.b16 %[[HI]], [%rd{{[0-9]+}}+2];
+// PTX-NEXT: mov.b32 %r{{[0-9]+}}, {%[[LO]], %[[HI]]};
 // PTX: st.global.v4.b32
 // RUN: tilus-run %s --kernel rmsnorm | FileCheck %s --check-prefix=INTERP
 // INTERP: check y vs reference @rmsnorm_ref: ok

@@ -30,15 +30,20 @@ impl CostModel {
     pub const KEYS: &'static [(&'static str, f64, &'static str)] = &[
         (
             "const",
-            1.0,
-            "an integer constant the kernel does not have yet (one `mov`)",
+            0.0,
+            "an integer constant the kernel does not have yet (none: the PTX emitter prints \
+             a constant as a literal in each user that takes one, and drops its `mov`)",
         ),
         ("add", 1.0, "add, sub, and, or, xor, min, max"),
-        ("shift32", 1.0, "a shift of a value of at most 32 bits"),
+        (
+            "shift32",
+            1.0,
+            "a shift of a value of at most 32 bits, or of a 64-bit value by a constant",
+        ),
         (
             "shift64",
             2.0,
-            "a shift of a 64-bit value (the amount is converted to 32 bits)",
+            "a shift of a 64-bit value by a runtime amount (the amount is converted to 32 bits)",
         ),
         (
             "mul32",
@@ -221,7 +226,9 @@ impl CostModel {
                 use IntBinOp::*;
                 match op {
                     MulI => self.at(if wide { 5 } else { 4 }),
-                    ShLI | ShRSI | ShRUI => self.at(if wide { 3 } else { 2 }),
+                    // A constant amount is a 32-bit literal (convert-arith-to-ptx), so only a
+                    // runtime amount of a 64-bit shift needs its `cvt`.
+                    ShLI | ShRSI | ShRUI => self.at(if wide && !by_const { 3 } else { 2 }),
                     DivSI | DivUI | RemSI | RemUI | CeilDivSI | FloorDivSI => {
                         self.at(match (by_const, wide) {
                             (true, false) => 6,

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `constant` | `mov.b32 %r, 42` (`mov.f32 %f, 0f3F800000`, `mov.b16 %h, 0x3C00`, `setp` for `i1`); the emitter prints the literal in the users that take one and drops the `mov` (`crate::ptx_imm`) |
 //! | `addi subi muli` | `add.s32`, `sub.s32`, `mul.lo.s32` (`.s16`, `.s64`; `xor.pred`/`and.pred` on `i1`) |
+//! | `muli` + `addi` | `mad.lo.s32` (`.s16`) when the product has no other use and is in the add's block; 64-bit keeps `mul.lo.s64` + `add.s64` |
 //! | `divsi divui remsi remui` | `div.s32`, `div.u32`, `rem.s32`, `rem.u32` |
 //! | `andi ori xori` | `and.b32`, `or.b32`, `xor.b32` (`.pred` on `i1`) |
 //! | `shli shrsi shrui` | `shl.b32`, `shr.s32`, `shr.u32` (the amount is a `u32`: `cvt` first for `i64`, a 32-bit constant when it is constant) |
@@ -28,6 +29,7 @@
 
 use super::build::{before, replace_op, LowerBuilder};
 use crate::{declare_pass, Changed, Pass, Statistics};
+use rustc_hash::{FxHashMap, FxHashSet};
 use tilus_dialects::arith::ArithOpKind;
 use tilus_ir::rewrite::{float_bits, int_bits};
 use tilus_ir::syntax::printer::type_to_string;
@@ -41,8 +43,8 @@ declare_pass! {
         class: "ConvertArithToPtx",
         summary: "Convert scalar arith ops to ptx.inst",
         description: "Replaces each scalar arith op by the ptx.inst (or the few) computing it: \
-            add.s32, mul.lo.s64, div.rn.f32, setp.lt.u32, selp.b32, cvt.rn.f16.f32, \
-            cvt.rzi.s32.f32, mov for constants, and so on (the module docs have the table). \
+            add.s32, mul.lo.s64, mad.lo.s32 (an add of a multiply used only there), div.rn.f32, \
+            setp.lt.u32, selp.b32, cvt.rn.f16.f32, cvt.rzi.s32.f32, mov for constants, and so on (the module docs have the table). \
             Float add/sub/mul round to nearest (.rn, no fma contraction) unless the op's \
             fastmath allows contraction. index is 64-bit; ceildivsi/floordivsi are div + rem + \
             a fix-up. Vector and tensor operands and 8-bit arithmetic are reported as \
@@ -67,13 +69,29 @@ impl Pass for ArithToPtx {
                 ops.push((o, kind));
             }
         });
+        // add -> the multiply it takes in, as one `mad.lo`.
+        let mads = mads(ctx, &ops);
+        let muls: FxHashSet<OpId> = mads.values().copied().collect();
         let mut errors = Vec::new();
         let mut n = 0u64;
         for (o, kind) in ops {
+            if muls.contains(&o) {
+                // Converted with its add, below.
+                continue;
+            }
             let mut b = before(ctx, o);
-            match lower(&mut b, o, kind) {
+            let mul = mads.get(&o).copied();
+            let done = match mul {
+                Some(mul) => lower_mad(&mut b, o, mul),
+                None => lower(&mut b, o, kind),
+            };
+            match done {
                 Ok(v) => {
                     replace_op(&mut b, o, &[v]);
+                    if let Some(mul) = mul {
+                        ctx.erase_op(mul);
+                        n += 1;
+                    }
                     n += 1;
                 }
                 Err(msg) => errors.push(Diagnostic::op(
@@ -88,6 +106,56 @@ impl Pass for ArithToPtx {
         }
         Ok(if n > 0 { Changed::Yes } else { Changed::No })
     }
+}
+
+/// The adds that take in a multiply as one `mad.lo` (add -> multiply): an integer `addi` of
+/// 16 or 32 bits, one of whose operands is a `muli` of the same block used by nothing else.
+/// `mad.lo` is one PTX instruction where `mul.lo` + `add` are two (ptxas makes one IMAD of
+/// either), and `eqsat` leaves more multiplies by constants than the input had (a `shl` and a
+/// `mul` cost the same there), so the fusion is what makes that choice count. 64-bit adds are
+/// left alone: eqsat's cost model cannot see a `mad`, and fusing them made kernels worse with
+/// eqsat than without (docs/perf.md, imm14b).
+fn mads(ctx: &Context, ops: &[(OpId, ArithOpKind)]) -> FxHashMap<OpId, OpId> {
+    let mut out = FxHashMap::default();
+    let mut taken = FxHashSet::default();
+    for &(o, kind) in ops {
+        if !matches!(kind, ArithOpKind::AddI(_)) {
+            continue;
+        }
+        let rt = ctx.value_type(ctx.results(o)[0]);
+        if !matches!(scalar(ctx, rt), Ok(Scalar::Int(16 | 32))) {
+            continue;
+        }
+        let block = ctx.op_parent_block(o);
+        let mul = ctx.operands(o).iter().find_map(|&v| {
+            let d = ctx.defining_op(v)?;
+            let is_mul = matches!(ArithOpKind::classify(ctx, d), Some(ArithOpKind::MulI(_)));
+            (is_mul
+                && ctx.uses(v).len() == 1
+                && ctx.op_parent_block(d) == block
+                && !taken.contains(&d))
+            .then_some(d)
+        });
+        if let Some(m) = mul {
+            taken.insert(m);
+            out.insert(o, m);
+        }
+    }
+    out
+}
+
+/// `mad.lo.sN` for the add `o` of the multiply `mul` (see [`mads`]).
+fn lower_mad(b: &mut OpBuilder<'_>, o: OpId, mul: OpId) -> Result<Value, String> {
+    let ctx = b.ctx();
+    let r = ctx.results(mul)[0];
+    let ops = ctx.operands(o);
+    let other = if ops[0] == r { ops[1] } else { ops[0] };
+    let (x, y) = (ctx.operands(mul)[0], ctx.operands(mul)[1]);
+    let rt = ctx.value_type(ctx.results(o)[0]);
+    let Scalar::Int(w) = scalar(ctx, rt)? else {
+        return Err("expected integers".into());
+    };
+    Ok(b.inst1(&format!("mad.lo.s{w}"), &[x, y, other], rt))
 }
 
 /// `ptx.inst opcode` with a form (`$N` for `args[N]`) and one result of type `ty` (every

@@ -251,18 +251,40 @@ impl Lowering {
             },
             |b| {
                 let mut out = Vec::new();
-                for l in 0..n {
+                // 16-bit elements go in pairs: one `mov.b32 {lo, hi}, 0` zeroes both defaults
+                // (ptxas accepts a braced pair of 16-bit registers as a 32-bit destination),
+                // where two `mov.b16`s would; each half is still loaded under its own predicate.
+                let step = if p.bytes == 2 && n.is_multiple_of(2) {
+                    2
+                } else {
+                    1
+                };
+                for l in (0..n).step_by(step) {
+                    if step == 2 {
+                        let inb0 = p.in_bounds(b, l);
+                        let (a0, k0) = p.addr_of(b, l);
+                        let inb1 = p.in_bounds(b, l + 1);
+                        let (a1, k1) = p.addr_of(b, l + 1);
+                        let text = format!(
+                            "mov.b32 {{$0, $1}}, 0;\n@$3 ld.global.{sfx} $0, [$2{}];\n\
+                             @$5 ld.global.{sfx} $1, [$4{}];",
+                            imm(k0),
+                            imm(k1)
+                        );
+                        let h = b.asm(&text, &[a0, inb0, a1, inb1], &[elem, elem]);
+                        // Each pair packed as soon as it is loaded: halves are never all live.
+                        if packed {
+                            out.push(pack_halves(b, h[0], h[1]));
+                        } else {
+                            out.extend(h);
+                        }
+                        continue;
+                    }
                     let inb = p.in_bounds(b, l);
                     let (a, k) = p.addr_of(b, l);
                     let z = zero_imm(b.ctx(), elem);
                     let text = format!("mov.{z};\n@$2 ld.global.{sfx} $0, [$1{}];", imm(k));
                     out.push(b.asm(&text, &[a, inb], &[elem])[0]);
-                    // Each pair packed as soon as it is loaded: halves are never all live.
-                    if packed && l % 2 == 1 {
-                        let hi = out.pop().expect("pushed");
-                        let lo = out.pop().expect("pushed");
-                        out.push(pack_halves(b, lo, hi));
-                    }
                 }
                 out
             },
