@@ -581,25 +581,7 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 /// Appends `scf.yield` to a single-block body written without one (MLIR's implicit terminator).
 pub(crate) fn ensure_yield(p: &mut Parser, r: RegionId) {
-    let b = match p.ctx.region_blocks(r).first() {
-        Some(b) => *b,
-        None => {
-            let b = p.ctx.create_block(&[]);
-            p.ctx.push_block(r, b);
-            b
-        }
-    };
-    let has = p
-        .ctx
-        .block_last(b)
-        .is_some_and(|o| p.ctx.op_name_str(o) == "scf.yield");
-    if !has {
-        let name = p.ctx.op_name("scf.yield");
-        let loc = p.ctx.unknown_loc();
-        let y = p.ctx.create_op(OperationState::new(name, loc));
-        p.ctx.append_op(b, y);
-        p.mark_implicit(y);
-    }
+    tilus_ir::format::add_implicit_terminator(p, r, &YIELD);
 }
 
 fn parse_type_list_parens(p: &mut Parser) -> PResult<Vec<Type>> {
@@ -894,10 +876,7 @@ fn print_assignment_list(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
         return;
     };
     let vals = operand_group(ctx, def, op, values);
-    let Some(&entry) = region_group(ctx, def, op, region)
-        .first()
-        .and_then(|r| ctx.region_blocks(*r).first())
-    else {
+    let Some(entry) = entry_block(ctx, def, op, region) else {
         return;
     };
     let block_args = ctx.block_args(entry);
@@ -910,6 +889,17 @@ fn print_assignment_list(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
         pr.out.push_str(" = ");
         pr.print_value(*v);
     }
+}
+
+/// The entry block of the op's region slot `region`, if it has one.
+fn entry_block(
+    ctx: &tilus_ir::Context,
+    def: &'static OpDef,
+    op: OpId,
+    region: &str,
+) -> Option<tilus_ir::BlockId> {
+    let r = *region_group(ctx, def, op, region).first()?;
+    ctx.region_blocks(r).first().copied()
 }
 
 /// `custom<InductionVars>($region, $rest)`: `%i, %j`, the first entry-block arguments of
@@ -948,10 +938,7 @@ fn print_induction_vars(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
         Some(CustomArg::Var(g)) => operand_group(ctx, def, op, g).len(),
         _ => 0,
     };
-    let Some(&entry) = region_group(ctx, def, op, region)
-        .first()
-        .and_then(|r| ctx.region_blocks(*r).first())
-    else {
+    let Some(entry) = entry_block(ctx, def, op, region) else {
         return;
     };
     let block_args = ctx.block_args(entry);

@@ -726,8 +726,9 @@ fn parse_region_elem(
 }
 
 /// Appends `term` to the single block of `r` unless the block already ends in it (MLIR's
-/// `ensureTerminator`).
-fn add_implicit_terminator(p: &mut Parser, r: RegionId, term: &'static OpDef) {
+/// `ensureTerminator`); hand-written parsers of ops with an implicit terminator (`scf.for`'s
+/// body) call it too, so both paths build the same op.
+pub fn add_implicit_terminator(p: &mut Parser, r: RegionId, term: &'static OpDef) {
     let b = match p.ctx.region_blocks(r).first() {
         Some(b) => *b,
         None => {

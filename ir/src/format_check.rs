@@ -9,7 +9,8 @@
 
 use crate::opdef::OpDef;
 
-const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+/// Byte equality in a `const fn` (the std `==` on slices is not const).
+pub(crate) const fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }

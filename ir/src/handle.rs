@@ -78,18 +78,7 @@ use num_traits::ToPrimitive;
 // ----- compile-time lookups -----------------------------------------------------------------
 
 const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    crate::format_check::bytes_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// The position of operand slot `name` in `def`, checked to have arity `arity`. In a `const`

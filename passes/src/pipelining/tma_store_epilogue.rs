@@ -664,20 +664,49 @@ fn emit_box_range(
     col: Value,
 ) -> OpId {
     let i32t = b.ctx().value_type(col);
-    let iff = IfOp::build(b, pend, &[]);
+    emit_if(b, pend, |b| {
+        let cq = b.cint(i32t, q);
+        let c1 = b.cint(i32t, 1);
+        let f = ForOp::build(b, lo, cq, c1, &[], &[], false);
+        let fr = f.region(b.ctx());
+        let fb = b.create_block_in(fr, &[i32t]);
+        let j = b.ctx().block_args(fb)[0];
+        b.set_insertion_point_to_end(fb);
+        emit_box_copy(b, buf, box_t, c2, row, col, j, e);
+        YieldOp::build(b, &[]);
+    })
+}
+
+/// `scf.if cond { body } else { }` at the insertion point (which it leaves after the `if`).
+fn emit_if(b: &mut OpBuilder<'_>, cond: Value, body: impl FnOnce(&mut OpBuilder<'_>)) -> OpId {
+    let iff = IfOp::build(b, cond, &[]);
     let then_r = iff.then_region(b.ctx());
     let else_r = iff.else_region(b.ctx());
     let tb = b.create_block_in(then_r, &[]);
     let eb = b.create_block_in(else_r, &[]);
     let saved = b.insertion_point();
     b.set_insertion_point_to_end(tb);
-    let cq = b.cint(i32t, q);
-    let c1 = b.cint(i32t, 1);
-    let f = ForOp::build(b, lo, cq, c1, &[], &[], false);
-    let fr = f.region(b.ctx());
-    let fb = b.create_block_in(fr, &[i32t]);
-    let j = b.ctx().block_args(fb)[0];
-    b.set_insertion_point_to_end(fb);
+    body(b);
+    b.set_insertion_point_to_end(tb);
+    YieldOp::build(b, &[]);
+    b.set_insertion_point_to_end(eb);
+    YieldOp::build(b, &[]);
+    b.set_insertion_point(saved);
+    iff.op()
+}
+
+/// One thread copies box `j` of the tile at (`row`, `col`), columns `col + j e`, and commits.
+#[allow(clippy::too_many_arguments)]
+fn emit_box_copy(
+    b: &mut OpBuilder<'_>,
+    buf: Value,
+    box_t: tilus_ir::Type,
+    c2: Value,
+    row: Value,
+    col: Value,
+    j: Value,
+    e: i64,
+) {
     emit_single_thread(b, |b| {
         let bx = SliceSharedOp::build(b, buf, &[j], box_t).result(b.ctx());
         let off = b.mul_const(j, e);
@@ -685,13 +714,6 @@ fn emit_box_range(
         SharedToGlobalOp::build(b, bx, c2, &[row, cj], None);
         CommitGroupOp::build(b);
     });
-    YieldOp::build(b, &[]);
-    b.set_insertion_point_to_end(tb);
-    YieldOp::build(b, &[]);
-    b.set_insertion_point_to_end(eb);
-    YieldOp::build(b, &[]);
-    b.set_insertion_point(saved);
-    iff.op()
 }
 
 /// Carries the site's tile position and "boxes pending" through its tile loop and sends the
@@ -750,22 +772,9 @@ fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) 
     let lt = b.cmpi(CmpIPredicate::Slt, iv, cq);
     let inside = b.and(ge, lt);
     let go = b.and(inside, pend);
-    let kif = IfOp::build(&mut b, go, &[]);
-    let then_r = kif.then_region(b.ctx());
-    let else_r = kif.else_region(b.ctx());
-    let tb = b.create_block_in(then_r, &[]);
-    let eb = b.create_block_in(else_r, &[]);
-    b.set_insertion_point_to_end(tb);
-    emit_single_thread(&mut b, |b| {
-        let bx = SliceSharedOp::build(b, buf, &[iv], box_t).result(b.ctx());
-        let off = b.mul_const(iv, e);
-        let cj = b.add(pcol, off);
-        SharedToGlobalOp::build(b, bx, c2, &[prow, cj], None);
-        CommitGroupOp::build(b);
+    emit_if(&mut b, go, |b| {
+        emit_box_copy(b, buf, box_t, c2, prow, pcol, iv, e)
     });
-    YieldOp::build(&mut b, &[]);
-    b.set_insertion_point_to_end(eb);
-    YieldOp::build(&mut b, &[]);
 
     // The boxes a k loop of fewer than q steps did not reach, right after it.
     let ub = d.k_loop.upper_bound(b.ctx());
