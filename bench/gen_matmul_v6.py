@@ -3,15 +3,12 @@
 # through shared memory and TMA stores, so a consumer warpgroup starts the next tile's main
 # loop while the copy engine writes C.
 #   python3 bench/gen_matmul_v6.py
-import re
+import os, re, sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from v6_base import ACC, G3, OUT, SC, SC1, SC3  # noqa: E402  (the types v8 and v9 use too)
+
 src = open('examples/hopper_matmul_v5_cluster.mlir').read()
-L = "layout = column_spatial(4, 1) * column_local(2, 16) * spatial(8, 4) * local(1, 2)"
-ACC = f"!tilus.reg<64x128xf32, {L}>"
-OUT = f"!tilus.reg<64x128xf16, {L}>"
-SC = "!tilus.shared<2x64x128xf16, swizzle = 128B>"
-SC1 = "!tilus.shared<64x128xf16, swizzle = 128B>"
-SC3 = "!tilus.shared<64x2x64xf16, swizzle = 128B>"
-G3 = "!tilus.global<?x?x64xf16, strides = [?, 64, 1]>"
 
 head = """// Hopper matmul v6: v5 (persistent, warp specialized, 2-CTA clusters with B multicast;
 // examples/hopper_matmul_v5_cluster.mlir) with the epilogue through shared memory and TMA
@@ -115,7 +112,6 @@ assert len(tail_pat.findall(body)) == 2
 body = tail_pat.sub(r'\1    threadgroup.single_thread {\n      tma.wait_group 0\n    }\n\2', body)
 # REGS=1: a producer warpgroup that gives registers back (setmaxnreg dec 40) and consumers
 # that take them (inc 232), 12 warps instead of 9.
-import os
 if os.environ.get('REGS', '0') == '1':
     body = body.replace('    warps(9) blocks(', '    warps(12) blocks(', 1)
     lines = body.split('\n')

@@ -573,6 +573,22 @@ impl SharedMemory {
                 ),
             });
         }
+        self.write_row_major(v, t)
+    }
+
+    /// Writes `t`'s elements in row-major order into the tile `v`, whatever `t`'s shape, as
+    /// long as the counts agree: `tilus.store_shared` into a view that splits the value's
+    /// dimensions (the verifier checked the split). On an error nothing is written.
+    pub fn write_row_major(&mut self, v: &SharedView, t: &Tensor) -> Result<(), MemError> {
+        if t.data.len() as i64 != v.layout.shape.iter().product::<i64>() {
+            return Err(MemError::OutOfBounds {
+                what: format!(
+                    "shared write of {} elements into a view of shape {:?}",
+                    t.data.len(),
+                    v.layout.shape
+                ),
+            });
+        }
         let addrs = self.addresses(v, "write")?;
         encode_many(
             v.dtype,

@@ -170,18 +170,9 @@ impl Machine<'_> {
                 self.check_smem_write(cta, &r, op, (cta, &self.units[ui].threads))?;
                 if self.whole_group(ui) {
                     // Into a view that splits the value's dimensions: the same row-major order.
-                    let split;
-                    let t = if t.shape != s.view.layout.shape {
-                        let mut u = (*t).clone();
-                        u.shape = s.view.layout.shape.clone();
-                        split = u;
-                        &split
-                    } else {
-                        &*t
-                    };
                     self.ctas[cta]
                         .smem
-                        .write(&s.view, t)
+                        .write_row_major(&s.view, &t)
                         .map_err(|e| self.mem_err(op, e))?;
                 } else {
                     self.store_shared_partial(ui, op, &s.view, st.value(ctx), &t)?;
