@@ -19,8 +19,10 @@
 # EXAMPLE picks the kernel (it takes m, n, k and num_sms). The default, `auto`, is how a caller
 # of our GEMMs would choose, per shape, before looking at any timing: the split-K matmul
 # (examples/hopper_matmul_v7_split_k.mlir) when C has fewer 128 x 256 tiles than half the SMs
-# (v6 would leave most SMs idle), else the clustered TMA-epilogue matmul
-# (examples/hopper_matmul_v6_tma_epilogue.mlir); the table names the kernel each row ran.
+# (a tile per block would leave most SMs idle), else the persistent matmul as the passes make
+# it (examples/hopper_matmul_persistent_passes.mlir); the table names the kernel each row ran.
+# PTX_OVERRIDE, if set, is a path with `{dt}` in it (f16 or bf16): that PTX file is launched
+# instead of the lowering's (`tilus-run --ptx-override`), to time hand edits of the PTX.
 # LOWERING (default: tilus-run's),
 # SHAPES, DTYPES, REPS (default 30) can be set from the environment. Table: $OUT/gemm_sweep.txt.
 set -uo pipefail
@@ -35,13 +37,15 @@ DTYPES=${DTYPES:-"f16 bf16"}
 SHAPES=${SHAPES:-"4096,4096,4096 8192,8192,8192 1024,1024,1024 2048,2048,2048 16384,16384,16384 16384,1024,4096 1024,16384,4096 4096,4096,16384 8192,2048,8192 2048,8192,1024 16384,16384,1024 1024,1024,16384 4096,16384,8192"}
 source "$(dirname "$0")/cublas_path.sh"
 num_sms=$(python3 -c 'import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)' 2>/dev/null || echo 132)
+num_sms=${NUM_SMS:-$num_sms}
 lflag=()
 [ -n "$LOWERING" ] && lflag=(--lowering "$LOWERING")
+PTX_OVERRIDE=${PTX_OVERRIDE:-}
 table=$out/gemm_sweep.txt
 : >"$table"
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  echo "example: $EXAMPLE  lowering: ${LOWERING:-default}  reps: $REPS  SMs: $num_sms"
+  echo "example: $EXAMPLE  lowering: ${LOWERING:-default}  ptx: ${PTX_OVERRIDE:-lowered}  reps: $REPS  SMs: $num_sms"
   printf '%-5s %-18s %10s %10s %8s %s\n' dtype "M,N,K" "ours TF/s" "cuBLAS TF/s" "ratio" "checks"
 } | tee -a "$table"
 for dt in $DTYPES; do
@@ -52,7 +56,7 @@ for dt in $DTYPES; do
       if [ $(( ((m + 127) / 128) * ((n + 255) / 256) * 2 )) -lt "$num_sms" ]; then
         ex=examples/hopper_matmul_v7_split_k.mlir
       else
-        ex=examples/hopper_matmul_v6_tma_epilogue.mlir
+        ex=examples/hopper_matmul_persistent_passes.mlir
       fi
     fi
     kfile=$tmp/kernel_$dt.mlir
@@ -67,8 +71,10 @@ b = (torch.rand((n, k), generator=g) * 2 - 1).to(tt)
 store = (lambda x: x.numpy()) if dt == "f16" else (lambda x: x.float().numpy())
 np.save(f"{d}/a.npy", store(a)); np.save(f"{d}/b.npy", store(b))
 PY
+    pflag=()
+    [ -n "$PTX_OVERRIDE" ] && pflag=(--ptx-override "${PTX_OVERRIDE//\{dt\}/$dt}")
     flops=$((2 * m * n * k))
-    o=$("$bin" "$kfile" --backend cuda --no-reference --timeout 120 "${lflag[@]}" \
+    o=$("$bin" "$kfile" --backend cuda --no-reference --timeout 120 "${lflag[@]}" "${pflag[@]}" \
         --arg m=$m --arg n=$n --arg k=$k --arg num_sms=$num_sms \
         --input a=$tmp/a.npy --input b=$tmp/b.npy --output c=$tmp/c.npy \
         --bench --bench-reps "$REPS" --bench-warmup 5 --flops $flops --compare cublas 2>&1)

@@ -6,11 +6,12 @@
 // v1's one-stage k loop (examples/hopper_matmul_v1_wgmma.mlir: one barrier, one elected thread
 // announcing the bytes, issuing both TMA copies and waiting, then the 128 threads of the block
 // run the wgmma protocol) nested in v4's persistent tile loop
-// (examples/hopper_matmul_v4_persistent.mlir: a grid of `num_sms` blocks, block b takes tiles
-// b, b + num_sms, ... < num_tiles in the rasterized order of groups of 8 N-columns, the tile
-// count known at run time). The barrier's phase is carried by both loops: it flips on every
-// k step, and the next tile's first wait continues from where the previous tile left it. The
-// epilogue (convert, store) follows the k loop in each tile.
+// (examples/hopper_matmul_v4_persistent.mlir: a grid of `num_sms` blocks; block b takes tiles
+// b, b + W, ... < num_tiles, W the fewest blocks that need no more rounds than all of them, in
+// the rasterized order of groups of 8 N-columns, the tile count known at run time). The
+// barrier's phase is carried by both loops: it flips on every k step, and the next tile's first
+// wait continues from where the previous tile left it. The epilogue (convert, store) follows the
+// k loop in each tile.
 //
 // Nothing overlaps here: every k step waits for its own copy, and the copies of the next tile
 // wait for the epilogue. `pipeline{stages=N}` turns the k loop into an N-stage ring carried
@@ -22,10 +23,12 @@
 // RUN: tilus-opt %s | FileCheck %s
 // RUN: tilus-opt %s --print-op-generic | tilus-opt | FileCheck %s
 //
-// The interpreter runs it with 3 blocks over 4 tiles (block 0 takes tiles 0 and 3), and with
+// The interpreter runs it with 3 blocks over 4 tiles (2 rounds: blocks 0 and 1 take tiles 0, 2
+// and 1, 3; block 2 none), with 5 blocks over 4 tiles (one round, block 4 idle), and with
 // one k step, and checks C against the naive @matmul_ref at the end of the file:
 // RUN: tilus-run %s | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %s --schedule random --seed 5 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %s --arg num_sms=5 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %s --arg k=64 | FileCheck %s --check-prefix=INTERP
 // INTERP: check c vs reference @matmul_ref: ok
 
@@ -65,6 +68,15 @@ tilus.kernel @hopper_matmul_v1_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f1
   %tiles_m = arith.ceildivsi %m, %c128 : i32
   %tiles_n = arith.ceildivsi %n, %c256 : i32
   %num_tiles = arith.muli %tiles_m, %tiles_n : i32
+  // Balanced rounds: the fewest blocks that still finish in the same number of rounds take the
+  // tiles (512 tiles on 132 SMs: 4 rounds either way, so 128 blocks take 4 tiles each instead
+  // of 116 taking 4 and 16 taking 3); the other blocks run no tile.
+  %rounds0 = arith.ceildivsi %num_tiles, %nblocks : i32
+  %rounds = arith.maxsi %rounds0, %c1 : i32
+  %workers0 = arith.ceildivsi %num_tiles, %rounds : i32
+  %workers = arith.maxsi %workers0, %c1 : i32
+  %active = arith.cmpi slt, %pid, %workers : i32
+  %my_end = arith.select %active, %num_tiles, %c0 : i32
 
   %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
   %gb = tilus.global_view %b[%n, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
@@ -74,7 +86,7 @@ tilus.kernel @hopper_matmul_v1_persistent(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f1
   %sbt = tilus.permute_shared %sb [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
   %bar = mbarrier.alloc counts [1] : !mbarrier.barriers<1>
   %phase0 = mbarrier.consumer_initial_phase
-  %end = scf.for %t = %pid to %num_tiles step %nblocks iter_args(%phase = %phase0) -> (i32) : i32 {
+  %end = scf.for %t = %pid to %my_end step %workers iter_args(%phase = %phase0) -> (i32) : i32 {
     // Tile t in the rasterized order: groups of 8 N-columns, M fastest inside a group.
     %per_group = arith.muli %tiles_m, %c8 : i32
     %group, %in_group = tilus.fast_divmod %t, %per_group

@@ -31,7 +31,8 @@
 // CHECK-LABEL: tilus.kernel @hopper_matmul_v1_persistent
 // CHECK-SAME:    warps(4)
 // CHECK:         %[[PID:.*]] = tilus.block_id x
-// CHECK-NEXT:    %[[NB:.*]] = tilus.num_blocks x
+// CHECK-NEXT:    tilus.num_blocks x
+// CHECK:         arith.cmpi slt, %[[PID]], %[[NB:.*]] : i32
 // CHECK:         %[[PH0:.*]] = mbarrier.consumer_initial_phase
 // CHECK-NEXT:    %[[SA:.*]] = tilus.shared_tensor : !tilus.shared<[[N]]x128x64xf16, swizzle = 128B>
 // CHECK-NEXT:    %[[SB:.*]] = tilus.shared_tensor : !tilus.shared<[[N]]x256x64xf16, swizzle = 128B>

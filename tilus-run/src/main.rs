@@ -124,6 +124,12 @@ struct Cli {
     /// running (needs no GPU).
     #[arg(long)]
     dump_ptx: bool,
+    /// Launch this PTX file instead of the lowering's PTX. The lowering still runs and still
+    /// decides the launch (entry name, parameters, shared memory, tensor maps), so a hand edit
+    /// of `--dump-ptx`'s output can be timed and checked as the kernel itself: the way to try
+    /// an instruction sequence on the GPU before teaching the lowering to emit it.
+    #[arg(long, value_name = "FILE")]
+    ptx_override: Option<std::path::PathBuf>,
     /// Watchdog of the CUDA backend: a launch that has not finished after this many seconds is
     /// reported with the kernel's name and the process exits with status 1.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
@@ -660,11 +666,15 @@ fn gpu_launch(
 }
 
 fn run(cli: &Cli) -> Result<(), u8> {
-    if cli.backend == Backend::Interp && (cli.compare_backends || cli.bench) {
+    if cli.backend == Backend::Interp
+        && (cli.compare_backends || cli.bench || cli.ptx_override.is_some())
+    {
         let flag = if cli.bench {
             "--bench"
-        } else {
+        } else if cli.compare_backends {
             "--compare-backends"
+        } else {
+            "--ptx-override"
         };
         plain_error(
             &format!(
@@ -680,6 +690,23 @@ fn run(cli: &Cli) -> Result<(), u8> {
             Some("add --bench (and --backend cuda)"),
         );
         return Err(USAGE);
+    }
+    if cli.dump_ptx && cli.ptx_override.is_some() {
+        plain_error(
+            "--ptx-override launches a PTX file; --dump-ptx prints the lowering's PTX without launching",
+            Some("drop one of them"),
+        );
+        return Err(USAGE);
+    }
+    if let Some(path) = &cli.ptx_override {
+        // Read once up front so a bad path is reported before any kernel is loaded or run.
+        if let Err(e) = std::fs::read_to_string(path) {
+            plain_error(
+                &format!("cannot read --ptx-override file '{}': {e}", path.display()),
+                None,
+            );
+            return Err(USAGE);
+        }
     }
     if cli.bench && cli.bench_reps == 0 {
         plain_error("--bench-reps must be at least 1", None);
@@ -733,6 +760,11 @@ fn run(cli: &Cli) -> Result<(), u8> {
                     )
                 } else if cli.compare_backends {
                     ("--compare-backends (the GPU against the interpreter)", "check against a reference kernel (--reference) or a file (--expect) instead")
+                } else if cli.ptx_override.is_some() && !cli.bench {
+                    (
+                        "--ptx-override (launching PTX on the GPU)",
+                        "run without --ptx-override on the CPU interpreter",
+                    )
                 } else {
                     (
                         "--bench (timing on the GPU)",
@@ -768,7 +800,42 @@ fn run(cli: &Cli) -> Result<(), u8> {
 
 /// Whether the flags ask for the GPU (`--backend cuda`, `--compare-backends`, `--bench`).
 fn needs_gpu_flags(cli: &Cli) -> bool {
-    cli.backend == Backend::Cuda || cli.compare_backends || cli.bench
+    cli.backend == Backend::Cuda || cli.compare_backends || cli.bench || cli.ptx_override.is_some()
+}
+
+/// `--ptx-override FILE`: the file's text, which must define the entry the lowering named
+/// (else the launch would fail later with a driver error that names neither).
+fn read_ptx_override(path: &std::path::Path, entry: &str) -> Result<String, u8> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            plain_error(
+                &format!("cannot read --ptx-override file '{}': {e}", path.display()),
+                None,
+            );
+            return Err(INVALID);
+        }
+    };
+    let defines = text.lines().any(|l| {
+        let mut w = l.split_whitespace();
+        while let Some(t) = w.next() {
+            if t == ".entry" {
+                return w.next().is_some_and(|n| n.trim_end_matches('(') == entry);
+            }
+        }
+        false
+    });
+    if !defines {
+        plain_error(
+            &format!(
+                "--ptx-override file '{}' has no `.entry {entry}`",
+                path.display()
+            ),
+            Some("the file must define the kernel the lowering names (see --dump-ptx)"),
+        );
+        return Err(INVALID);
+    }
+    Ok(text)
 }
 
 /// `--timeline FILE`: writes the recorded runs (if any kernel ran) as an HTML page.
@@ -923,6 +990,13 @@ fn run_one(
                     &cli.lowering,
                 )
             });
+            let lowered = match (lowered, &cli.ptx_override) {
+                (Ok(mut lowered), Some(path)) => {
+                    lowered.ptx = read_ptx_override(path, &lowered.entry)?;
+                    Ok(lowered)
+                }
+                (other, _) => other,
+            };
             match lowered {
                 Ok(lowered) => {
                     if cli.backend == Backend::Auto {

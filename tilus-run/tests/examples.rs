@@ -425,6 +425,16 @@ const COVERED: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "hopper_matmul_persistent_passes.mlir",
+        &[
+            (
+                "hopper_matmul_v1_persistent",
+                "hopper_matmul_persistent_passes",
+            ),
+            ("matmul_ref", "hopper_matmul_persistent_passes"),
+        ],
+    ),
+    (
         "hopper_matmul_v0_tma.mlir",
         &[
             ("hopper_matmul_v0", "hopper_matmul_v0"),
@@ -658,6 +668,18 @@ fn hopper_matmul_v1_persistent() {
             );
             matmul_reference(s)
         },
+    );
+}
+
+/// Issue 17's kernel: the persistent input through `pipeline`, `warp-specialize` and
+/// `tma-store-epilogue` (a producer warp, two consumer warpgroups, deferred TMA stores of C).
+#[test]
+fn hopper_matmul_persistent_passes() {
+    check_kernel(
+        "hopper_matmul_persistent_passes.mlir",
+        "hopper_matmul_v1_persistent",
+        true,
+        matmul_reference,
     );
 }
 
