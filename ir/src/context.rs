@@ -944,7 +944,16 @@ impl Context {
     /// rewritten by `eqsat`) makes erasing op by op quadratic; here each value's list is
     /// filtered once, keeping the remaining uses in their order.
     pub fn erase_ops(&mut self, ops: &[OpId]) {
-        let dead: rustc_hash::FxHashSet<OpId> = ops.iter().copied().collect();
+        // The erased ops as a bit set over op ids (a use list is filtered with one test per use).
+        let span = ops.iter().map(|o| o.index() + 1).max().unwrap_or(0);
+        let mut dead = vec![0u64; span.div_ceil(64)];
+        for o in ops {
+            dead[o.index() / 64] |= 1 << (o.index() % 64);
+        }
+        let is_dead = |o: OpId| {
+            dead.get(o.index() / 64)
+                .is_some_and(|w| w & (1 << (o.index() % 64)) != 0)
+        };
         let mut touched: Vec<Value> = Vec::new();
         for &op in ops {
             if !self.regions(op).is_empty()
@@ -966,9 +975,7 @@ impl Context {
         touched.sort_unstable_by_key(|v| v.index());
         touched.dedup();
         for v in touched {
-            self.values[v.index()]
-                .uses
-                .retain(|u| !dead.contains(&u.op));
+            self.values[v.index()].uses.retain(|u| !is_dead(u.op));
         }
     }
 
