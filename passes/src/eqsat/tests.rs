@@ -958,7 +958,7 @@ fn permutations_pack_and_unpack() {
 #[test]
 fn shaped_search_finds_exactly_the_matches_of_egg_patterns() {
     use egg::{Pattern, Searcher};
-    let mut r = Rng(0x5EED_0F_5A4E);
+    let mut r = Rng(0x005E_ED0F_5A4E);
     let rules = rules::builtin();
     let mut nested_matches = 0;
     for case in 0..60 {
