@@ -86,8 +86,8 @@ fn rw(name: &str, lhs: &str, rhs: &str) -> Rewrite<Node, super::lang::EqAnalysis
 /// A pattern searched as egg searches it, but with a cheap shape test first: a class is only
 /// handed to egg's e-matching machine when one of its nodes has the pattern's nested operators
 /// and literals below it (variables not yet compared). The machine allocates its registers and
-/// match vectors for every class it visits, and most classes with the pattern's root operator
-/// do not have its shape, so the test skips most of the work of nested patterns. The classes
+/// match vectors for every class it visits, and many classes with the pattern's root operator
+/// do not have its shape, so the test skips that work for them. The classes
 /// searched, their order and the matches found are exactly egg's own (the test only rejects
 /// classes the machine would find nothing in), so the rewrite does the same thing.
 pub struct Shaped {
@@ -98,6 +98,7 @@ pub struct Shaped {
 }
 
 impl Shaped {
+    /// Searches for `pat` (every built-in and rule-file rule is searched this way).
     pub fn new(pat: Pattern<Node>) -> Shaped {
         let ast = pat.ast.as_ref();
         let nested = match ast.last() {
