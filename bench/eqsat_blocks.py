@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 """One block of N integer ops, for the eqsat scaling benchmark (docs/perf.md).
 
-Usage: bench/eqsat_blocks.py N > block.mlir
+Usage: bench/eqsat_blocks.py N [--loads] > block.mlir
 
 The block looks like the address arithmetic the lowering makes: adds, multiplies and shifts
 by constants, masks and unsigned divisions of earlier values (each op reads values from the
 last 16, so the graph is as local as real index code), every 8th value stored.
+
+Without `--loads` the only runtime values are the thread id and two kernel arguments, so the
+range analysis folds most of the block to constants as the graph is built (masks and
+divisions of small values) and the e-graph ends far smaller than the input. With `--loads`
+the block also loads a value from global memory after every 8th op (next to the store) and
+the ops read those loads as well: the same kind of arithmetic over values that no analysis
+can know, so it does not fold away and the e-graph grows with the block.
 """
 import random
 import sys
 
 n = int(sys.argv[1])
+loads = "--loads" in sys.argv[2:]
 rng = random.Random(1)
 print("ptx.entry @block(%p: i64, %a: i32, %b: i32) attributes {maxntid = 256 : i64, target = \"sm_90a\"} {")
 print("  %t = ptx.special tid.x : i32")
@@ -32,5 +40,8 @@ for i in range(n):
     vals.append(f"%v{i}")
     if i % 8 == 7:
         print(f"  ptx.inst \"st.global.b32\" [%p], %v{i} : (i64, i32) -> ()")
+        if loads:
+            print(f"  %l{i} = ptx.inst \"ld.global.b32\" [%p+{4 * i}] : (i64) -> i32")
+            vals.append(f"%l{i}")
 print("  ptx.ret")
 print("}")

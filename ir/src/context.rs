@@ -179,6 +179,23 @@ impl<T: Slot> SmallList<T> {
             SmallList::Heap(v) => v.remove(i),
         }
     }
+    /// Keeps the elements for which `keep` holds, in order.
+    fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        match self {
+            SmallList::Inline(a) => {
+                let mut kept = [T::EMPTY; 2];
+                let mut n = 0;
+                for x in &a[..Self::inline_len(a)] {
+                    if keep(x) {
+                        kept[n] = *x;
+                        n += 1;
+                    }
+                }
+                *a = kept;
+            }
+            SmallList::Heap(v) => v.retain(|x| keep(x)),
+        }
+    }
     fn extend(&mut self, other: SmallList<T>) {
         match (&mut *self, other) {
             (SmallList::Heap(v), other) => v.extend_from_slice(other.as_slice()),
@@ -919,6 +936,47 @@ impl Context {
     pub fn erase_op(&mut self, op: OpId) {
         self.detach_op(op);
         self.drop_op_refs(op);
+    }
+
+    /// Erases several ops at once; the results of each must have no uses left outside `ops`
+    /// (an op used only by others in `ops` goes too). Removing one use from a value's use list
+    /// costs a scan of the list, which for a constant read by thousands of ops (a large block
+    /// rewritten by `eqsat`) makes erasing op by op quadratic; here each value's list is
+    /// filtered once, keeping the remaining uses in their order.
+    pub fn erase_ops(&mut self, ops: &[OpId]) {
+        // The erased ops as a bit set over op ids (a use list is filtered with one test per use).
+        let span = ops.iter().map(|o| o.index() + 1).max().unwrap_or(0);
+        let mut dead = vec![0u64; span.div_ceil(64)];
+        for o in ops {
+            dead[o.index() / 64] |= 1 << (o.index() % 64);
+        }
+        let is_dead = |o: OpId| {
+            dead.get(o.index() / 64)
+                .is_some_and(|w| w & (1 << (o.index() % 64)) != 0)
+        };
+        let mut touched: Vec<Value> = Vec::new();
+        for &op in ops {
+            if !self.regions(op).is_empty()
+                || self.ops[op.index()]
+                    .extra
+                    .as_ref()
+                    .is_some_and(|e| !e.successors.is_empty())
+            {
+                // Nested ops and block predecessors: the general path.
+                self.detach_op(op);
+                self.drop_op_refs(op);
+                continue;
+            }
+            self.detach_op(op);
+            let operands = std::mem::take(&mut self.ops[op.index()].operands);
+            touched.extend_from_slice(operands.as_slice());
+            self.ops[op.index()].alive = false;
+        }
+        touched.sort_unstable_by_key(|v| v.index());
+        touched.dedup();
+        for v in touched {
+            self.values[v.index()].uses.retain(|u| !is_dead(u.op));
+        }
     }
 
     fn drop_op_refs(&mut self, op: OpId) {

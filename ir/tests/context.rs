@@ -3,7 +3,7 @@
 
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::types::{FloatKind, TypeKind};
-use tilus_ir::{print_op, Context, OperationState, PrintOptions, Value};
+use tilus_ir::{print_op, Context, OpId, OperationState, PrintOptions, Value};
 
 fn op(ctx: &mut Context, name: &str, operands: Vec<Value>, results: usize) -> tilus_ir::OpId {
     let i32t = ctx.int_type(32);
@@ -194,4 +194,42 @@ fn out_of_range_integer_is_a_spanned_error() {
         diags[0].loc,
         tilus_ir::DiagLoc::Span(tilus_ir::Span::new(13, 16))
     );
+}
+
+#[test]
+fn erasing_ops_together_drops_their_uses_and_keeps_the_others_in_order() {
+    let mut ctx = Context::new();
+    let (_, b) = module(&mut ctx);
+    let x = op(&mut ctx, "t.x", vec![], 1);
+    let xv = ctx.results(x)[0];
+    ctx.append_op(b, x);
+    // Five readers of `x`; the first, third and fifth go, and the fourth reads the third.
+    let mut readers = Vec::new();
+    for _ in 0..5 {
+        let u = op(&mut ctx, "t.use", vec![xv, xv], 1);
+        ctx.append_op(b, u);
+        readers.push(u);
+    }
+    let third = ctx.results(readers[2])[0];
+    let chained = op(&mut ctx, "t.use", vec![third], 0);
+    ctx.append_op(b, chained);
+    ctx.erase_ops(&[chained, readers[4], readers[2], readers[0]]);
+    let left: Vec<OpId> = ctx.uses(xv).iter().map(|u| u.op).collect();
+    assert_eq!(
+        left,
+        [readers[1], readers[1], readers[3], readers[3]],
+        "the uses left keep their order"
+    );
+    assert!(ctx.uses(xv).iter().all(|u| ctx.is_alive(u.op)));
+    assert!(!ctx.is_alive(readers[2]) && !ctx.is_alive(chained));
+    let names: Vec<&str> = ctx.block_ops(b).map(|o| ctx.op_name_str(o)).collect();
+    assert_eq!(names, ["t.x", "t.use", "t.use"]);
+    // A value read once (its list inline) loses that use too.
+    let y = op(&mut ctx, "t.x", vec![], 1);
+    let yv = ctx.results(y)[0];
+    ctx.append_op(b, y);
+    let r = op(&mut ctx, "t.use", vec![yv], 0);
+    ctx.append_op(b, r);
+    ctx.erase_ops(&[r]);
+    assert!(ctx.uses(yv).is_empty());
 }

@@ -15,6 +15,12 @@
 mod draw;
 mod verify_diags;
 
+/// mimalloc instead of the system allocator: the passes build and drop many small vectors
+/// (egg's e-matching allocates its registers and matches per e-class searched), and glibc's
+/// `malloc`/`free` were a fifth of `eqsat`'s instructions on large blocks (docs/perf.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser as ClapParser};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -751,11 +751,22 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
             ctx.replace_all_uses(*old, new);
         }
     }
+    // The old ops nothing reads any more, found last to first (an op only dead ops read is
+    // dead), erased together (see `Context::erase_ops`).
+    let mut dead = vec![false; span];
+    let mut erase = Vec::new();
     for (op, _) in cands.iter().rev() {
-        if ctx.results(*op).iter().all(|r| ctx.uses(*r).is_empty()) {
-            ctx.erase_op(*op);
+        let unused = ctx.results(*op).iter().all(|r| {
+            ctx.uses(*r)
+                .iter()
+                .all(|u| dead.get(u.op.index()).copied().unwrap_or(false))
+        });
+        if unused {
+            dead[op.index()] = true;
+            erase.push(*op);
         }
     }
+    ctx.erase_ops(&erase);
     report.cost_after = cost_after;
     report.rewritten = true;
     Some(report)

@@ -473,6 +473,7 @@ pub fn parse(text: &str) -> Result<Vec<Rewrite<Node, super::lang::EqAnalysis>>, 
                 )));
             }
         }
+        let searcher = super::rules::Shaped::new(searcher);
         let rule = if conds.is_empty() {
             Rewrite::new(name.clone(), searcher, applier)
         } else {

@@ -33,7 +33,10 @@
 //! Comparisons decided by ranges and constants need no rule: the analysis folds them.
 
 use super::lang::{bin_index, Cast, Facts, Kind, Node, Ty, EG};
-use egg::{Applier, Id, Pattern, PatternAst, Rewrite, Subst, Symbol, Var};
+use egg::{
+    Applier, ENodeOrVar, Id, Language, Pattern, PatternAst, Rewrite, SearchMatches, Searcher,
+    Subst, Symbol, Var,
+};
 use tilus_dialects::arith::{mask, sext, CmpIPredicate, IntBinOp};
 use tilus_ir::handle::KeywordEnum;
 
@@ -77,7 +80,97 @@ fn pat(s: &str) -> Pattern<Node> {
 }
 
 fn rw(name: &str, lhs: &str, rhs: &str) -> Rewrite<Node, super::lang::EqAnalysis> {
-    Rewrite::new(name, pat(lhs), pat(rhs)).expect("a built-in rule")
+    Rewrite::new(name, Shaped::new(pat(lhs)), pat(rhs)).expect("a built-in rule")
+}
+
+/// A pattern searched as egg searches it, but with a cheap shape test first: a class is only
+/// handed to egg's e-matching machine when one of its nodes has the pattern's nested operators
+/// and literals below it (variables not yet compared). The machine allocates its registers and
+/// match vectors for every class it visits, and many classes with the pattern's root operator
+/// do not have its shape, so the test skips that work for them. The classes
+/// searched, their order and the matches found are exactly egg's own (the test only rejects
+/// classes the machine would find nothing in), so the rewrite does the same thing.
+pub struct Shaped {
+    pat: Pattern<Node>,
+    /// Whether the pattern has an operator or literal below its root; when not, every class
+    /// with the root's operator has the shape and the test is skipped.
+    nested: bool,
+}
+
+impl Shaped {
+    /// Searches for `pat` (every built-in and rule-file rule is searched this way).
+    pub fn new(pat: Pattern<Node>) -> Shaped {
+        let ast = pat.ast.as_ref();
+        let nested = match ast.last() {
+            Some(ENodeOrVar::ENode(n)) => n
+                .children()
+                .iter()
+                .any(|c| matches!(ast[usize::from(*c)], ENodeOrVar::ENode(_))),
+            _ => false,
+        };
+        Shaped { pat, nested }
+    }
+
+    /// Whether class `id` has a node of the shape of pattern node `p` (see [`Shaped`]).
+    fn has_shape(&self, eg: &EG, p: Id, id: Id) -> bool {
+        let ast = self.pat.ast.as_ref();
+        let ENodeOrVar::ENode(pn) = &ast[usize::from(p)] else {
+            return true;
+        };
+        eg[id].nodes.iter().any(|n| {
+            pn.matches(n)
+                && pn
+                    .children()
+                    .iter()
+                    .zip(n.children())
+                    .all(|(pc, c)| self.has_shape(eg, *pc, *c))
+        })
+    }
+}
+
+impl Searcher<Node, super::lang::EqAnalysis> for Shaped {
+    fn search_eclass_with_limit(
+        &self,
+        egraph: &EG,
+        eclass: Id,
+        limit: usize,
+    ) -> Option<SearchMatches<'_, Node>> {
+        self.pat.search_eclass_with_limit(egraph, eclass, limit)
+    }
+
+    fn search_with_limit(&self, egraph: &EG, mut limit: usize) -> Vec<SearchMatches<'_, Node>> {
+        let ast = self.pat.ast.as_ref();
+        let Some(ENodeOrVar::ENode(root)) = ast.last() else {
+            return self.pat.search_with_limit(egraph, limit);
+        };
+        let root_id = Id::from(ast.len() - 1);
+        let Some(classes) = egraph.classes_for_op(&root.discriminant()) else {
+            return Vec::new();
+        };
+        // egg's `search_eclasses_with_limit`, with the shape test in front.
+        let mut found = Vec::new();
+        for id in classes {
+            if limit == 0 {
+                break;
+            }
+            if self.nested && !self.has_shape(egraph, root_id, id) {
+                continue;
+            }
+            if let Some(m) = self.pat.search_eclass_with_limit(egraph, id, limit) {
+                limit = limit.saturating_sub(m.substs.len());
+                found.push(m);
+            }
+        }
+        found
+    }
+
+    fn get_pattern_ast(&self) -> Option<&PatternAst<Node>> {
+        Some(&self.pat.ast)
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        self.pat.vars()
+    }
 }
 
 fn computed(
@@ -87,7 +180,7 @@ fn computed(
     f: ComputeFn,
 ) -> Rewrite<Node, super::lang::EqAnalysis> {
     let vars = vars.iter().map(|s| v(s)).collect();
-    Rewrite::new(name, pat(lhs), Computed { vars, f }).expect("a built-in rule")
+    Rewrite::new(name, Shaped::new(pat(lhs)), Computed { vars, f }).expect("a built-in rule")
 }
 
 /// `x op 2^k` (type `t`, the variables `[t, x, c]`) as `x to k`: `mul` by a power of two as
