@@ -23,6 +23,8 @@
 # it (examples/hopper_matmul_persistent_passes.mlir); the table names the kernel each row ran.
 # PTX_OVERRIDE, if set, is a path with `{dt}` in it (f16 or bf16): that PTX file is launched
 # instead of the lowering's (`tilus-run --ptx-override`), to time hand edits of the PTX.
+# NUM_SMS overrides the `num_sms` argument (default: the device's SM count), to time a kernel on
+# a smaller persistent grid.
 # LOWERING (default: tilus-run's),
 # SHAPES, DTYPES, REPS (default 30) can be set from the environment. Table: $OUT/gemm_sweep.txt.
 set -uo pipefail
