@@ -15,6 +15,11 @@
 //! found in each class at its last search; the count it is judged by is those of the unchanged
 //! classes plus what the new search found, which is the number egg's full search finds. The
 //! limits (nodes, rounds, time), where they are checked and the stop reasons are egg's.
+//!
+//! The changed classes are searched in the order egg's search visits them (`classes_for_op`),
+//! so matches are applied in the order egg applies them: the graphs are the same either way,
+//! but the order numbers the classes, extraction breaks ties by class order, and walking the
+//! region in id order moved single kernels' PTX by a few instructions.
 
 use super::lang::{EqAnalysis, Node, EG};
 use super::rules::has_shape;
@@ -26,8 +31,11 @@ use std::time::{Duration, Instant};
 /// The limits of one block's rounds (egg's `RunnerLimits`) and the backoff scheduler's
 /// parameters (egg's defaults in the pass: [`MATCH_LIMIT`], [`BAN_LENGTH`]).
 pub struct Limits {
+    /// E-nodes (egg's `total_size`) beyond which the rounds stop, checked after each rule.
     pub nodes: usize,
+    /// Rounds after which they stop.
     pub iterations: usize,
+    /// Time from the start of the rounds after which they stop, checked after each rule.
     pub time: Duration,
     /// Matches a rule may find in one round before it is banned (doubled at each ban).
     pub match_limit: usize,
@@ -39,6 +47,7 @@ pub struct Limits {
 pub struct Outcome {
     /// Rounds run, counting the one that found a limit reached (egg's `iterations.len()`).
     pub iterations: usize,
+    /// Why the rounds ended (the statistics' `stop-*` counters).
     pub stop: StopReason,
 }
 
