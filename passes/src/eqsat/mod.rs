@@ -22,9 +22,10 @@ pub mod extract;
 pub mod lang;
 pub mod rulefile;
 pub mod rules;
+mod schedule;
 
 use crate::{declare_pass, Changed, Pass, Statistics};
-use egg::{Id, Language, Rewrite, Runner, StopReason};
+use egg::{Id, Language, Rewrite, StopReason};
 use extract::{Choice, CostModel};
 use lang::{Cast, EqAnalysis, Facts, Kind, Node, TileInfo, TileShape, Ty, EG};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -661,25 +662,26 @@ pub fn rewrite_block(ctx: &mut Context, block: BlockId, s: &mut Settings) -> Opt
     eg.rebuild();
 
     let node_limit = s.node_limit_per_op.saturating_mul(cands.len()) + 1000;
-    let runner = Runner::default()
-        .with_egraph(eg)
-        .with_node_limit(node_limit)
-        .with_iter_limit(s.iter_limit)
-        .with_time_limit(s.time_limit)
-        .run(&s.rules);
-    let stop = match &runner.stop_reason {
-        Some(StopReason::Saturated) | None => "saturated",
-        Some(StopReason::NodeLimit(_)) => "node-limit",
-        Some(StopReason::IterationLimit(_)) => "iteration-limit",
-        Some(StopReason::TimeLimit(_)) => "time-limit",
-        Some(StopReason::Other(_)) => "other",
+    let limits = schedule::Limits {
+        nodes: node_limit,
+        iterations: s.iter_limit,
+        time: s.time_limit,
+        match_limit: schedule::MATCH_LIMIT,
+        ban_length: schedule::BAN_LENGTH,
     };
-    let eg = runner.egraph;
+    let outcome = schedule::run(&mut eg, &s.rules, &limits);
+    let stop = match &outcome.stop {
+        StopReason::Saturated => "saturated",
+        StopReason::NodeLimit(_) => "node-limit",
+        StopReason::IterationLimit(_) => "iteration-limit",
+        StopReason::TimeLimit(_) => "time-limit",
+        StopReason::Other(_) => "other",
+    };
     let mut report = BlockReport {
         ops: cands.len(),
         enodes: eg.total_number_of_nodes(),
         eclasses: eg.number_of_classes(),
-        iterations: runner.iterations.len(),
+        iterations: outcome.iterations,
         stop: Some(stop),
         cost_before,
         cost_after: cost_before,

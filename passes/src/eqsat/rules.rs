@@ -113,19 +113,25 @@ impl Shaped {
 
     /// Whether class `id` has a node of the shape of pattern node `p` (see [`Shaped`]).
     fn has_shape(&self, eg: &EG, p: Id, id: Id) -> bool {
-        let ast = self.pat.ast.as_ref();
-        let ENodeOrVar::ENode(pn) = &ast[usize::from(p)] else {
-            return true;
-        };
-        eg[id].nodes.iter().any(|n| {
-            pn.matches(n)
-                && pn
-                    .children()
-                    .iter()
-                    .zip(n.children())
-                    .all(|(pc, c)| self.has_shape(eg, *pc, *c))
-        })
+        has_shape(self.pat.ast.as_ref(), eg, p, id)
     }
+}
+
+/// Whether class `id` has a node with the operators and literals of pattern node `p` of `ast`
+/// below it (variables match anything): the test [`Shaped`] puts in front of egg's machine,
+/// shared with the incremental search of [`super::schedule`].
+pub(crate) fn has_shape(ast: &[ENodeOrVar<Node>], eg: &EG, p: Id, id: Id) -> bool {
+    let ENodeOrVar::ENode(pn) = &ast[usize::from(p)] else {
+        return true;
+    };
+    eg[id].nodes.iter().any(|n| {
+        pn.matches(n)
+            && pn
+                .children()
+                .iter()
+                .zip(n.children())
+                .all(|(pc, c)| has_shape(ast, eg, *pc, *c))
+    })
 }
 
 impl Searcher<Node, super::lang::EqAnalysis> for Shaped {

@@ -995,3 +995,71 @@ fn shaped_search_finds_exactly_the_matches_of_egg_patterns() {
     // The comparison covers nested patterns that do match, not only empty searches.
     assert!(nested_matches > 100, "{nested_matches} nested matches");
 }
+
+/// The incremental rounds of `schedule::run` reach the graph egg's `Runner` reaches: on random
+/// programs, after each number of rounds and with match limits low enough that the backoff
+/// scheduler bans rules, the same nodes and classes, the same stop reason and round count, and
+/// the same equalities between the program's values. (Only the numbering of the classes may
+/// differ.)
+#[test]
+fn incremental_rounds_reach_the_graph_of_eggs_runner() {
+    use super::schedule::{self, Limits};
+    use egg::BackoffScheduler;
+    use std::mem::discriminant;
+    let mut r = Rng(0x1AC2_E3E4_7A11);
+    let rules = rules::builtin();
+    let mut rounds_after_the_first = 0;
+    for case in 0..80 {
+        let w = [8, 32, 64][case % 3];
+        let n = 6 + r.below(16) as usize;
+        let p = random_program(&mut r, w, n);
+        let (eg, ids) = build(&p);
+        let iters = 1 + case % 8;
+        let (match_limit, ban_length) = [(1000, 5), (4, 1), (10, 2), (2, 3)][case % 4];
+        let runner = Runner::default()
+            .with_scheduler(
+                BackoffScheduler::default()
+                    .with_initial_match_limit(match_limit)
+                    .with_ban_length(ban_length),
+            )
+            .with_egraph(eg.clone())
+            .with_node_limit(1_000_000)
+            .with_iter_limit(iters)
+            .with_time_limit(std::time::Duration::from_secs(60))
+            .run(&rules);
+        let mut ours = eg;
+        let limits = Limits {
+            nodes: 1_000_000,
+            iterations: iters,
+            time: std::time::Duration::from_secs(60),
+            match_limit,
+            ban_length,
+        };
+        let out = schedule::run(&mut ours, &rules, &limits);
+        let theirs = &runner.egraph;
+        assert_eq!(out.iterations, runner.iterations.len(), "case {case}");
+        assert_eq!(
+            discriminant(&out.stop),
+            discriminant(runner.stop_reason.as_ref().unwrap()),
+            "case {case}"
+        );
+        assert_eq!(ours.total_size(), theirs.total_size(), "case {case}");
+        assert_eq!(
+            ours.number_of_classes(),
+            theirs.number_of_classes(),
+            "case {case}"
+        );
+        for a in &ids {
+            for b in &ids {
+                assert_eq!(
+                    ours.find(*a) == ours.find(*b),
+                    theirs.find(*a) == theirs.find(*b),
+                    "case {case}"
+                );
+            }
+        }
+        rounds_after_the_first += out.iterations.saturating_sub(1);
+    }
+    // Most cases run incremental rounds, not only the first full search.
+    assert!(rounds_after_the_first > 100, "{rounds_after_the_first}");
+}
