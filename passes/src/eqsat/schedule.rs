@@ -352,6 +352,28 @@ fn search<'a>(
             None => 0,
         }
     };
+    // Searches `classes` in order while the limit lasts, caching each class's match count;
+    // returns the matches found.
+    let scan = |classes: &mut dyn Iterator<Item = Id>,
+                limit: &mut usize,
+                found: &mut Vec<SearchMatches<'a, Node>>,
+                counts: &mut Vec<usize>,
+                complete: &mut bool|
+     -> usize {
+        let mut sum = 0;
+        for id in classes {
+            if *limit == 0 {
+                *complete = false;
+                break;
+            }
+            let n = visit(id, limit, found);
+            if n > 0 {
+                set_count(counts, id, n);
+                sum += n;
+            }
+        }
+        sum
+    };
     let new_total;
     match (st.counted, st.applied) {
         (Some(counted), Some(applied)) if counted >= applied => {
@@ -377,38 +399,27 @@ fn search<'a>(
                 }
             }
             limit = limit.saturating_sub(st.total);
-            let mut sum = st.total;
-            for &id in &classes {
-                if limit == 0 {
-                    complete = false;
-                    break;
-                }
-                let n = visit(id, &mut limit, &mut found);
-                if n > 0 {
-                    set_count(&mut st.counts, id, n);
-                    sum += n;
-                }
-            }
-            new_total = sum;
+            new_total = st.total
+                + scan(
+                    &mut classes.iter().copied(),
+                    &mut limit,
+                    &mut found,
+                    &mut st.counts,
+                    &mut complete,
+                );
         }
         _ => {
             // No usable cache: search every class with the root operator, in egg's order.
             st.counts.iter_mut().for_each(|n| *n = 0);
-            let mut sum = 0;
-            if let Some(classes) = eg.classes_for_op(&root_kind) {
-                for id in classes {
-                    if limit == 0 {
-                        complete = false;
-                        break;
-                    }
-                    let n = visit(id, &mut limit, &mut found);
-                    if n > 0 {
-                        set_count(&mut st.counts, id, n);
-                        sum += n;
-                    }
-                }
-            }
-            new_total = sum;
+            new_total = eg.classes_for_op(&root_kind).map_or(0, |mut classes| {
+                scan(
+                    &mut classes,
+                    &mut limit,
+                    &mut found,
+                    &mut st.counts,
+                    &mut complete,
+                )
+            });
             if let Some(applied) = st.applied {
                 // Matches in classes whose region is unchanged since the last application
                 // need not be applied again.
