@@ -270,6 +270,8 @@ struct Loaded {
     auto_note: std::cell::RefCell<Option<String>>,
     /// `--timeline`: each checked kernel's recorded run, in run order.
     timelines: std::cell::RefCell<Vec<(String, interp::timeline::Timeline)>>,
+    /// `--ptx-override`: the file's text, read once before anything runs.
+    ptx_override: Option<String>,
 }
 
 /// Wall time per phase for `--timing` (parse, passes, lowering, JIT, run, checks), printed as
@@ -425,6 +427,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         timing,
         auto_note: Default::default(),
         timelines: Default::default(),
+        ptx_override: None,
     })
 }
 
@@ -698,16 +701,20 @@ fn run(cli: &Cli) -> Result<(), u8> {
         );
         return Err(USAGE);
     }
-    if let Some(path) = &cli.ptx_override {
-        // Read once up front so a bad path is reported before any kernel is loaded or run.
-        if let Err(e) = std::fs::read_to_string(path) {
-            plain_error(
-                &format!("cannot read --ptx-override file '{}': {e}", path.display()),
-                None,
-            );
-            return Err(USAGE);
-        }
-    }
+    // Read up front so a bad path is reported before any kernel is loaded or run.
+    let ptx_override = match &cli.ptx_override {
+        None => None,
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) => {
+                plain_error(
+                    &format!("cannot read --ptx-override file '{}': {e}", path.display()),
+                    None,
+                );
+                return Err(USAGE);
+            }
+        },
+    };
     if cli.bench && cli.bench_reps == 0 {
         plain_error("--bench-reps must be at least 1", None);
         return Err(USAGE);
@@ -786,7 +793,8 @@ fn run(cli: &Cli) -> Result<(), u8> {
     }
 
     let started = Instant::now();
-    let l = load(cli)?;
+    let mut l = load(cli)?;
+    l.ptx_override = ptx_override;
     let result = run_loaded(cli, &l, backend.as_ref(), needs_gpu, &no_gpu_reason);
     let result = match (&cli.timeline, write_timeline(cli, &l)) {
         (Some(_), Err(code)) => result.and(Err(code)),
@@ -805,27 +813,16 @@ fn needs_gpu_flags(cli: &Cli) -> bool {
 
 /// `--ptx-override FILE`: the file's text, which must define the entry the lowering named
 /// (else the launch would fail later with a driver error that names neither).
-fn read_ptx_override(path: &std::path::Path, entry: &str) -> Result<String, u8> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            plain_error(
-                &format!("cannot read --ptx-override file '{}': {e}", path.display()),
-                None,
-            );
-            return Err(INVALID);
-        }
-    };
+fn check_ptx_override(cli: &Cli, text: &str, entry: &str) -> Result<String, u8> {
     let defines = text.lines().any(|l| {
-        let mut w = l.split_whitespace();
-        while let Some(t) = w.next() {
-            if t == ".entry" {
-                return w.next().is_some_and(|n| n.trim_end_matches('(') == entry);
-            }
-        }
-        false
+        let mut w = l.split_whitespace().skip_while(|t| *t != ".entry").skip(1);
+        w.next().is_some_and(|n| n.trim_end_matches('(') == entry)
     });
     if !defines {
+        let path = cli
+            .ptx_override
+            .as_deref()
+            .unwrap_or(std::path::Path::new("-"));
         plain_error(
             &format!(
                 "--ptx-override file '{}' has no `.entry {entry}`",
@@ -835,7 +832,7 @@ fn read_ptx_override(path: &std::path::Path, entry: &str) -> Result<String, u8> 
         );
         return Err(INVALID);
     }
-    Ok(text)
+    Ok(text.to_string())
 }
 
 /// `--timeline FILE`: writes the recorded runs (if any kernel ran) as an HTML page.
@@ -990,9 +987,9 @@ fn run_one(
                     &cli.lowering,
                 )
             });
-            let lowered = match (lowered, &cli.ptx_override) {
-                (Ok(mut lowered), Some(path)) => {
-                    lowered.ptx = read_ptx_override(path, &lowered.entry)?;
+            let lowered = match (lowered, &l.ptx_override) {
+                (Ok(mut lowered), Some(text)) => {
+                    lowered.ptx = check_ptx_override(cli, text, &lowered.entry)?;
                     Ok(lowered)
                 }
                 (other, _) => other,
