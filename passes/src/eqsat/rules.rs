@@ -21,7 +21,10 @@
 //!   (x ^ z) + y` when `x` and `y` have no bit that may be set in both (the sum cannot carry)
 //!   and `y` none in common with `m` or `z`; for a constant `k` disjoint from `x`,
 //!   `(x + k) & m → (x & m) + (k & m)` and `(x + k) ^ z → (x ^ z) ^ k`, and `x ^ k` splits
-//!   into the bits of `k` that `x` may have (an xor) and the others (an add);
+//!   into the bits of `k` that `x` may have (an xor) and the others (an add); a constant
+//!   added under a mask or an xor that reaches below bit `j` only counts modulo `2^j`
+//!   (`(x + c) & m → (x + c mod 2^j) & m`, `(x + c) ^ z → ((x + c mod 2^j) ^ z) + (c - c mod
+//!   2^j)`), exact with any carry;
 //!   `(x + y) >> k → (x >> k) + (y >> k)` also when `y` is a multiple of `2^k` and the sum
 //!   cannot wrap;
 //! - **select/cmp**: `select c x x → x`, `select` of a decided condition, `cmpi` of equal
@@ -580,6 +583,59 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
             Some(add_bin(eg, AddI, t, xz, s[vs[2]]))
         },
     ));
+    // Low bits of a sum depend only on the low bits of its operands, in any width and with any
+    // carry. So below a mask `m` that reaches bit `j - 1` at most, a constant `c` counts only
+    // as `c mod 2^j`: `(x + 4104) & 448` is `(x + 8) & 448` (and `x & 448` when `x` has no bit
+    // 3), even when the sum carries into bit 12. Element `base + 1024 * 4 + 8` of a swizzled
+    // buffer then reads the swizzle of `base + 8`.
+    r.push(computed(
+        "and-of-add-low-bits",
+        &b(AndI, &b(AddI, "?x", "?y"), "?m"),
+        &["?t", "?x", "?y", "?m"],
+        |eg, s, vs| {
+            let (ty, c) = (ty_of(eg, s, vs[0])?, facts(eg, s, vs[2]).konst()?);
+            let j = bit_length(may_bits(facts(eg, s, vs[3])));
+            let low = c & mask(j);
+            if low == c || facts(eg, s, vs[1]).konst().is_some() {
+                return None;
+            }
+            let t = s[vs[0]];
+            let xl = if low == 0 {
+                s[vs[1]]
+            } else {
+                let k = add_const(eg, ty, low);
+                add_bin(eg, AddI, t, s[vs[1]], k)
+            };
+            Some(add_bin(eg, AndI, t, xl, s[vs[3]]))
+        },
+    ));
+    // The same split for an xor whose other operand `z` lives below bit `j`: the high part
+    // `h` of the constant (a multiple of `2^j`) changes only bits the xor does not touch, and
+    // no carry crosses from below `j` into it, so `(x + c) ^ z = ((x + (c - h)) ^ z) + h`
+    // exactly, wrap-around included.
+    r.push(computed(
+        "xor-of-add-high-bits",
+        &b(XOrI, &b(AddI, "?x", "?y"), "?z"),
+        &["?t", "?x", "?y", "?z"],
+        |eg, s, vs| {
+            let (ty, c) = (ty_of(eg, s, vs[0])?, facts(eg, s, vs[2]).konst()?);
+            let j = bit_length(may_bits(facts(eg, s, vs[3])));
+            let high = c & !mask(j);
+            if high == 0 || facts(eg, s, vs[1]).konst().is_some() {
+                return None;
+            }
+            let (t, low) = (s[vs[0]], c & mask(j));
+            let xl = if low == 0 {
+                s[vs[1]]
+            } else {
+                let k = add_const(eg, ty, low);
+                add_bin(eg, AddI, t, s[vs[1]], k)
+            };
+            let xz = add_bin(eg, XOrI, t, xl, s[vs[3]]);
+            let h = add_const(eg, ty, high);
+            Some(add_bin(eg, AddI, t, xz, h))
+        },
+    ));
     r.push(computed(
         "shrui-of-disjoint-add",
         &b(ShRUI, &b(AddI, "?x", "?y"), "?k"),
@@ -906,4 +962,10 @@ fn ext_distribute(eg: &mut EG, s: &Subst, vs: &[Var], op: IntBinOp) -> Option<Id
         eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[tid, s[vs[3]]]))
     };
     Some(add_bin(eg, op, tid, ex, ey))
+}
+
+/// The number of bits up to the highest set one (0 for 0): a value whose bits lie within
+/// `may` is below `2^bit_length(may)`.
+fn bit_length(may: u128) -> u32 {
+    128 - may.leading_zeros()
 }

@@ -414,6 +414,79 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
     assert!(cheaper > 50, "the rules fired on only {cheaper} programs");
 }
 
+#[test]
+fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
+    // `(x + c) & m` and `(x + c) ^ z` for any `x` (negative and wrapping sums included), a
+    // constant `c` with bits above and below the top of `m` or `z`, and `m` or `z` a constant or
+    // a masked variable: only `c mod 2^j` matters below bit `j`, and the bits of `c` above it
+    // pass through the xor as an add. The second use of `x + c'` (a constant equal to `c` below
+    // bit `j`) is what the rules make shareable. Every extraction must compute the input.
+    let mut r = Rng(0x10B1_75C0);
+    let (mut compared, mut cheaper) = (0, 0);
+    let costs = CostModel::default();
+    for case in 0..300 {
+        let w = [8u32, 16, 32, 64][case % 4];
+        let m = mask(w);
+        let j = 1 + r.below((w - 1) as u64) as u32;
+        let low = r.next() as u128 & mask(j);
+        let c = (low | (r.next() as u128) << j) & m;
+        let c2 = (low | (r.next() as u128) << j) & m;
+        let lo_bit = r.below(j as u64) as u32;
+        let mk = match r.below(3) {
+            0 => mask(j) & !mask(lo_bit),
+            1 => (r.next() as u128 & mask(j)) | 1 << (j - 1),
+            _ => interesting_const(&mut r, w),
+        };
+        use IntBinOp::*;
+        let p = Program {
+            ty: Ty {
+                width: w,
+                index: false,
+            },
+            steps: vec![
+                Step::Var(0),           // 0 x
+                Step::Var(1),           // 1 y
+                Step::Const(c),         // 2
+                Step::Bin(AddI, 0, 2),  // 3 x + c
+                Step::Const(mk),        // 4 m
+                Step::Bin(AndI, 3, 4),  // 5 (x + c) & m
+                Step::Bin(AndI, 1, 4),  // 6 z = y & m
+                Step::Bin(XOrI, 3, 6),  // 7 (x + c) ^ z
+                Step::Bin(XOrI, 3, 4),  // 8 (x + c) ^ m
+                Step::Const(c2),        // 9
+                Step::Bin(AddI, 0, 9),  // 10 x + c2
+                Step::Bin(AndI, 10, 4), // 11 (x + c2) & m
+                Step::Bin(XOrI, 10, 6), // 12 (x + c2) ^ z
+            ],
+            vars: vec![(0, m), (0, m)],
+            roots: vec![5, 7, 8, 11, 12],
+        };
+        let (eg, ids) = build(&p);
+        let roots0: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+        let (_, before) = extract::extract(&eg, &costs, &roots0, None).expect("extracts");
+        let eg = saturate(eg, 5000, 8);
+        let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+        let (choice, after) = extract::extract(&eg, &costs, &roots, None).expect("extracts");
+        cheaper += usize::from(after < before);
+        for _ in 0..40 {
+            let inputs = [sample(&mut r, 0, m, w), sample(&mut r, 0, m, w)];
+            let want = eval_program(&p, &inputs);
+            assert_facts_hold(&eg, &ids, &want, &format!("case {case}"));
+            let mut memo = FxHashMap::default();
+            for (k, ri) in p.roots.iter().enumerate() {
+                let got = eval_choice(&eg, &choice, &inputs, roots[k], &mut memo);
+                assert_eq!(
+                    got, want[*ri],
+                    "case {case} (i{w}, c {c:#x}, c2 {c2:#x}, m {mk:#x}), root {ri}, inputs {inputs:?}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 60_000, "only {compared} comparisons");
+    assert!(cheaper > 100, "the rules fired on only {cheaper} programs");
+}
+
 /// Asserts that the facts of the class of every step hold for the step's value: inside the
 /// interval, a multiple of `2^tz`, no bit outside `may`.
 fn assert_facts_hold(eg: &EG, ids: &[Id], vals: &[Option<u128>], what: &str) {
