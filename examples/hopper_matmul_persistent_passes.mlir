@@ -7,9 +7,11 @@
 // fewest blocks that need no more rounds than the whole grid take the tiles), the passes make:
 // a 3-stage TMA ring (`pipeline`), a producer warp and two consumer warpgroups releasing each
 // stage after `wgmma.wait_group 0` (`warp-specialize`), and an epilogue through a box-major
-// shared buffer and one TMA store per [64, 64] box of C, boxes after the first sent during the
-// next tile's first k-steps (`tma-store-epilogue`). It is the fastest of our GEMMs at 4096^3 and
-// 8192^3 (docs/perf.md) and what `bench/gpu_gemm_sweep.sh` runs for shapes with enough tiles.
+// shared buffer and one TMA store per [64, 64] box of C (`tma-store-epilogue`): each consumer
+// warpgroup carries its converted tile into the next tile and writes it into the buffer during
+// that tile's first k-step, under the step's MMAs, and sends the boxes after the first during
+// the next k-steps. It is the fastest of our GEMMs at 4096^3 and 8192^3 (docs/perf.md) and what
+// `bench/gpu_gemm_sweep.sh` runs for shapes with enough tiles.
 //
 // The file is the pipeline's output byte for byte; regenerate it with the command above after
 // a change to the passes or to the input (this RUN line fails until then):
@@ -104,90 +106,128 @@ module {
     threadgroup.warp_group warps(0, 4) {
       threadgroup.setmaxnreg inc 232
       %29 = mbarrier.consumer_initial_phase
-      %30:6 = scf.for %arg0 = %0 to %10 step %8 iter_args(%arg1 = %29, %arg2 = %c0_i32, %arg3 = %c0_i32, %arg4 = %c0_i32, %arg5 = %c0_i32, %arg6 = %false) -> (i32, i32, i32, i32, i32, i1)  : i32 {
-        %31 = arith.muli %2, %c8_i32 : i32
-        %32:2 = tilus.fast_divmod %arg0, %31
-        %33 = arith.muli %32#0, %c8_i32 : i32
-        %34 = arith.subi %3, %33 : i32
-        %35 = arith.minsi %34, %c8_i32 : i32
-        %36 = arith.divui %32#1, %35 : i32
-        %37 = arith.remui %32#1, %35 : i32
-        %38 = arith.addi %33, %37 : i32
-        %39 = arith.muli %36, %c128_i32 : i32
-        %40 = arith.muli %38, %c256_i32 : i32
-        %41 = tilus.register_tensor init(%cst : f32) : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
-        %42:3 = scf.for %arg7 = %c0_i32 to %24 step %c1_i32 iter_args(%arg8 = %41, %arg9 = %arg2, %arg10 = %arg1) -> (!tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
-          mbarrier.wait %21[%arg9 : i32], phase(%arg10) : !mbarrier.barriers<3>
-          %47 = tilus.slice_shared %19[%arg9, %c0_i32] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-          %48 = tilus.slice_shared %20[%arg9] : !tilus.shared<3x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
-          %49 = tilus.permute_shared %48 [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
+      %30 = tilus.register_tensor : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+      %31:7 = scf.for %arg0 = %0 to %10 step %8 iter_args(%arg1 = %29, %arg2 = %c0_i32, %arg3 = %c0_i32, %arg4 = %c0_i32, %arg5 = %c0_i32, %arg6 = %false, %arg7 = %30) -> (i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>)  : i32 {
+        %32 = arith.muli %2, %c8_i32 : i32
+        %33:2 = tilus.fast_divmod %arg0, %32
+        %34 = arith.muli %33#0, %c8_i32 : i32
+        %35 = arith.subi %3, %34 : i32
+        %36 = arith.minsi %35, %c8_i32 : i32
+        %37 = arith.divui %33#1, %36 : i32
+        %38 = arith.remui %33#1, %36 : i32
+        %39 = arith.addi %34, %38 : i32
+        %40 = arith.muli %37, %c128_i32 : i32
+        %41 = arith.muli %39, %c256_i32 : i32
+        %42 = tilus.register_tensor init(%cst : f32) : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+        %43:3 = scf.for %arg8 = %c0_i32 to %24 step %c1_i32 iter_args(%arg9 = %42, %arg10 = %arg2, %arg11 = %arg1) -> (!tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
+          mbarrier.wait %21[%arg10 : i32], phase(%arg11) : !mbarrier.barriers<3>
+          %50 = tilus.slice_shared %19[%arg10, %c0_i32] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+          %51 = tilus.slice_shared %20[%arg10] : !tilus.shared<3x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+          %52 = tilus.permute_shared %51 [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
           wgmma.fence
-          %50 = wgmma.mma %47, %49, %arg8 : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+          %53 = wgmma.mma %50, %52, %arg9 : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
           wgmma.commit_group
-          wgmma.wait_group 0
-          mbarrier.arrive %22[%arg9 : i32] : !mbarrier.barriers<3>
-          %51 = arith.addi %arg9, %c1_i32 : i32
-          %52 = arith.cmpi eq, %51, %c3_i32 : i32
-          %53 = arith.select %52, %c0_i32, %51 : i32
-          %54 = arith.xori %arg10, %c1_i32 : i32
-          %55 = arith.select %52, %54, %arg10 : i32
-          %56 = arith.cmpi sge, %arg7, %c1_i32 : i32
-          %57 = arith.cmpi slt, %arg7, %c4_i32 : i32
-          %58 = arith.andi %56, %57 : i1
-          %59 = arith.andi %58, %arg6 : i1
-          scf.if %59 {
+          %54 = arith.cmpi eq, %arg8, %c0_i32 : i32
+          %55 = arith.andi %54, %arg6 : i1
+          scf.if %55 {
             threadgroup.single_thread {
-              %60 = tilus.slice_shared %25[%arg7] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-              %61 = arith.shli %arg7, %c6_i32 : i32
-              %62 = arith.addi %arg5, %61 : i32
-              tma.shared_to_global %60, %16[%arg4, %62 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              tma.wait_group 0 read
+            }
+            threadgroup.sync
+            tilus.store_shared %arg7, %26 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+            tma.fence_proxy_async shared
+            threadgroup.sync
+            threadgroup.single_thread {
+              %65 = tilus.slice_shared %25[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              tma.shared_to_global %65, %16[%arg4, %arg5 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
               tma.commit_group
             }
           } else {
           }
-          scf.yield %50, %53, %55 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
-        }
-        %43 = arith.minsi %24, %c4_i32 : i32
-        %44 = arith.maxsi %43, %c1_i32 : i32
-        scf.if %arg6 {
-          scf.for %arg7 = %44 to %c4_i32 step %c1_i32  : i32 {
+          wgmma.wait_group 0
+          mbarrier.arrive %22[%arg10 : i32] : !mbarrier.barriers<3>
+          %56 = arith.addi %arg10, %c1_i32 : i32
+          %57 = arith.cmpi eq, %56, %c3_i32 : i32
+          %58 = arith.select %57, %c0_i32, %56 : i32
+          %59 = arith.xori %arg11, %c1_i32 : i32
+          %60 = arith.select %57, %59, %arg11 : i32
+          %61 = arith.cmpi sge, %arg8, %c1_i32 : i32
+          %62 = arith.cmpi slt, %arg8, %c4_i32 : i32
+          %63 = arith.andi %61, %62 : i1
+          %64 = arith.andi %63, %arg6 : i1
+          scf.if %64 {
             threadgroup.single_thread {
-              %47 = tilus.slice_shared %25[%arg7] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-              %48 = arith.shli %arg7, %c6_i32 : i32
-              %49 = arith.addi %arg5, %48 : i32
-              tma.shared_to_global %47, %16[%arg4, %49 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              %65 = tilus.slice_shared %25[%arg8] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              %66 = arith.shli %arg8, %c6_i32 : i32
+              %67 = arith.addi %arg5, %66 : i32
+              tma.shared_to_global %65, %16[%arg4, %67 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              tma.commit_group
+            }
+          } else {
+          }
+          scf.yield %53, %58, %60 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
+        }
+        %44 = arith.cmpi slt, %24, %c1_i32 : i32
+        %45 = arith.andi %44, %arg6 : i1
+        scf.if %45 {
+          threadgroup.single_thread {
+            tma.wait_group 0 read
+          }
+          threadgroup.sync
+          tilus.store_shared %arg7, %26 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+          tma.fence_proxy_async shared
+          threadgroup.sync
+          threadgroup.single_thread {
+            %50 = tilus.slice_shared %25[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+            tma.shared_to_global %50, %16[%arg4, %arg5 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+            tma.commit_group
+          }
+        } else {
+        }
+        %46 = arith.minsi %24, %c4_i32 : i32
+        %47 = arith.maxsi %46, %c1_i32 : i32
+        scf.if %arg6 {
+          scf.for %arg8 = %47 to %c4_i32 step %c1_i32  : i32 {
+            threadgroup.single_thread {
+              %50 = tilus.slice_shared %25[%arg8] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              %51 = arith.shli %arg8, %c6_i32 : i32
+              %52 = arith.addi %arg5, %51 : i32
+              tma.shared_to_global %50, %16[%arg4, %52 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
               tma.commit_group
             }
           }
         } else {
         }
-        %45 = tilus.cast %42#0 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+        %48 = tilus.cast %43#0 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
         scf.if %18 {
-          threadgroup.single_thread {
-            tma.wait_group 0 read
-          }
-          threadgroup.sync
-          tilus.store_shared %45, %26 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
-          tma.fence_proxy_async shared
-          threadgroup.sync
-          threadgroup.single_thread {
-            %47 = tilus.slice_shared %25[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-            tma.shared_to_global %47, %16[%39, %40 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
-            tma.commit_group
-          }
         } else {
-          tilus.store_global %45, %13[%39, %40] : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
+          tilus.store_global %48, %13[%40, %41] : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
         }
-        %46 = arith.addi %arg3, %24 : i32
-        scf.yield %42#2, %42#1, %46, %39, %40, %18 : i32, i32, i32, i32, i32, i1
+        %49 = arith.addi %arg3, %24 : i32
+        scf.yield %43#2, %43#1, %49, %40, %41, %18, %48 : i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
       }
-      scf.if %30#5 {
+      scf.if %31#5 {
+        threadgroup.single_thread {
+          tma.wait_group 0 read
+        }
+        threadgroup.sync
+        tilus.store_shared %31#6, %26 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+        tma.fence_proxy_async shared
+        threadgroup.sync
+        threadgroup.single_thread {
+          %32 = tilus.slice_shared %25[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+          tma.shared_to_global %32, %16[%31#3, %31#4 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+          tma.commit_group
+        }
+      } else {
+      }
+      scf.if %31#5 {
         scf.for %arg0 = %c1_i32 to %c4_i32 step %c1_i32  : i32 {
           threadgroup.single_thread {
-            %31 = tilus.slice_shared %25[%arg0] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-            %32 = arith.shli %arg0, %c6_i32 : i32
-            %33 = arith.addi %30#4, %32 : i32
-            tma.shared_to_global %31, %16[%30#3, %33 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+            %32 = tilus.slice_shared %25[%arg0] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+            %33 = arith.shli %arg0, %c6_i32 : i32
+            %34 = arith.addi %31#4, %33 : i32
+            tma.shared_to_global %32, %16[%31#3, %34 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
             tma.commit_group
           }
         }
@@ -203,91 +243,129 @@ module {
     threadgroup.warp_group warps(4, 4) {
       threadgroup.setmaxnreg inc 232
       %29 = mbarrier.consumer_initial_phase
-      %30:6 = scf.for %arg0 = %0 to %10 step %8 iter_args(%arg1 = %29, %arg2 = %c0_i32, %arg3 = %c0_i32, %arg4 = %c0_i32, %arg5 = %c0_i32, %arg6 = %false) -> (i32, i32, i32, i32, i32, i1)  : i32 {
-        %31 = arith.muli %2, %c8_i32 : i32
-        %32:2 = tilus.fast_divmod %arg0, %31
-        %33 = arith.muli %32#0, %c8_i32 : i32
-        %34 = arith.subi %3, %33 : i32
-        %35 = arith.minsi %34, %c8_i32 : i32
-        %36 = arith.divui %32#1, %35 : i32
-        %37 = arith.remui %32#1, %35 : i32
-        %38 = arith.addi %33, %37 : i32
-        %39 = arith.muli %36, %c128_i32 : i32
-        %40 = arith.muli %38, %c256_i32 : i32
-        %41 = tilus.register_tensor init(%cst : f32) : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
-        %42:3 = scf.for %arg7 = %c0_i32 to %24 step %c1_i32 iter_args(%arg8 = %41, %arg9 = %arg2, %arg10 = %arg1) -> (!tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
-          mbarrier.wait %21[%arg9 : i32], phase(%arg10) : !mbarrier.barriers<3>
-          %48 = tilus.slice_shared %19[%arg9, %c1_i32] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-          %49 = tilus.slice_shared %20[%arg9] : !tilus.shared<3x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
-          %50 = tilus.permute_shared %49 [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
+      %30 = tilus.register_tensor : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+      %31:7 = scf.for %arg0 = %0 to %10 step %8 iter_args(%arg1 = %29, %arg2 = %c0_i32, %arg3 = %c0_i32, %arg4 = %c0_i32, %arg5 = %c0_i32, %arg6 = %false, %arg7 = %30) -> (i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>)  : i32 {
+        %32 = arith.muli %2, %c8_i32 : i32
+        %33:2 = tilus.fast_divmod %arg0, %32
+        %34 = arith.muli %33#0, %c8_i32 : i32
+        %35 = arith.subi %3, %34 : i32
+        %36 = arith.minsi %35, %c8_i32 : i32
+        %37 = arith.divui %33#1, %36 : i32
+        %38 = arith.remui %33#1, %36 : i32
+        %39 = arith.addi %34, %38 : i32
+        %40 = arith.muli %37, %c128_i32 : i32
+        %41 = arith.muli %39, %c256_i32 : i32
+        %42 = tilus.register_tensor init(%cst : f32) : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+        %43:3 = scf.for %arg8 = %c0_i32 to %24 step %c1_i32 iter_args(%arg9 = %42, %arg10 = %arg2, %arg11 = %arg1) -> (!tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32)  : i32 {
+          mbarrier.wait %21[%arg10 : i32], phase(%arg11) : !mbarrier.barriers<3>
+          %51 = tilus.slice_shared %19[%arg10, %c1_i32] : !tilus.shared<3x2x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+          %52 = tilus.slice_shared %20[%arg10] : !tilus.shared<3x256x64xf16, swizzle = 128B> -> !tilus.shared<256x64xf16, swizzle = 128B>
+          %53 = tilus.permute_shared %52 [1, 0] : !tilus.shared<256x64xf16, swizzle = 128B> -> !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>
           wgmma.fence
-          %51 = wgmma.mma %48, %50, %arg8 : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+          %54 = wgmma.mma %51, %53, %arg9 : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.shared<64x256xf16, strides = [1, 64], swizzle = 128B>, !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
           wgmma.commit_group
-          wgmma.wait_group 0
-          mbarrier.arrive %22[%arg9 : i32] : !mbarrier.barriers<3>
-          %52 = arith.addi %arg9, %c1_i32 : i32
-          %53 = arith.cmpi eq, %52, %c3_i32 : i32
-          %54 = arith.select %53, %c0_i32, %52 : i32
-          %55 = arith.xori %arg10, %c1_i32 : i32
-          %56 = arith.select %53, %55, %arg10 : i32
-          %57 = arith.cmpi sge, %arg7, %c1_i32 : i32
-          %58 = arith.cmpi slt, %arg7, %c4_i32 : i32
-          %59 = arith.andi %57, %58 : i1
-          %60 = arith.andi %59, %arg6 : i1
-          scf.if %60 {
+          %55 = arith.cmpi eq, %arg8, %c0_i32 : i32
+          %56 = arith.andi %55, %arg6 : i1
+          scf.if %56 {
             threadgroup.single_thread {
-              %61 = tilus.slice_shared %27[%arg7] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-              %62 = arith.shli %arg7, %c6_i32 : i32
-              %63 = arith.addi %arg5, %62 : i32
-              tma.shared_to_global %61, %16[%arg4, %63 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              tma.wait_group 0 read
+            }
+            threadgroup.sync
+            tilus.store_shared %arg7, %28 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+            tma.fence_proxy_async shared
+            threadgroup.sync
+            threadgroup.single_thread {
+              %66 = tilus.slice_shared %27[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              tma.shared_to_global %66, %16[%arg4, %arg5 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
               tma.commit_group
             }
           } else {
           }
-          scf.yield %51, %54, %56 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
-        }
-        %43 = arith.minsi %24, %c4_i32 : i32
-        %44 = arith.maxsi %43, %c1_i32 : i32
-        scf.if %arg6 {
-          scf.for %arg7 = %44 to %c4_i32 step %c1_i32  : i32 {
+          wgmma.wait_group 0
+          mbarrier.arrive %22[%arg10 : i32] : !mbarrier.barriers<3>
+          %57 = arith.addi %arg10, %c1_i32 : i32
+          %58 = arith.cmpi eq, %57, %c3_i32 : i32
+          %59 = arith.select %58, %c0_i32, %57 : i32
+          %60 = arith.xori %arg11, %c1_i32 : i32
+          %61 = arith.select %58, %60, %arg11 : i32
+          %62 = arith.cmpi sge, %arg8, %c1_i32 : i32
+          %63 = arith.cmpi slt, %arg8, %c4_i32 : i32
+          %64 = arith.andi %62, %63 : i1
+          %65 = arith.andi %64, %arg6 : i1
+          scf.if %65 {
             threadgroup.single_thread {
-              %48 = tilus.slice_shared %27[%arg7] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-              %49 = arith.shli %arg7, %c6_i32 : i32
-              %50 = arith.addi %arg5, %49 : i32
-              tma.shared_to_global %48, %16[%arg4, %50 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              %66 = tilus.slice_shared %27[%arg8] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              %67 = arith.shli %arg8, %c6_i32 : i32
+              %68 = arith.addi %arg5, %67 : i32
+              tma.shared_to_global %66, %16[%arg4, %68 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+              tma.commit_group
+            }
+          } else {
+          }
+          scf.yield %54, %59, %61 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, i32, i32
+        }
+        %44 = arith.cmpi slt, %24, %c1_i32 : i32
+        %45 = arith.andi %44, %arg6 : i1
+        scf.if %45 {
+          threadgroup.single_thread {
+            tma.wait_group 0 read
+          }
+          threadgroup.sync
+          tilus.store_shared %arg7, %28 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+          tma.fence_proxy_async shared
+          threadgroup.sync
+          threadgroup.single_thread {
+            %51 = tilus.slice_shared %27[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+            tma.shared_to_global %51, %16[%arg4, %arg5 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+            tma.commit_group
+          }
+        } else {
+        }
+        %46 = arith.minsi %24, %c4_i32 : i32
+        %47 = arith.maxsi %46, %c1_i32 : i32
+        scf.if %arg6 {
+          scf.for %arg8 = %47 to %c4_i32 step %c1_i32  : i32 {
+            threadgroup.single_thread {
+              %51 = tilus.slice_shared %27[%arg8] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+              %52 = arith.shli %arg8, %c6_i32 : i32
+              %53 = arith.addi %arg5, %52 : i32
+              tma.shared_to_global %51, %16[%arg4, %53 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
               tma.commit_group
             }
           }
         } else {
         }
-        %45 = tilus.cast %42#0 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
-        %46 = arith.addi %39, %c64_i32 : i32
+        %48 = tilus.cast %43#0 : !tilus.reg<64x256xf32, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> to !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
+        %49 = arith.addi %40, %c64_i32 : i32
         scf.if %18 {
-          threadgroup.single_thread {
-            tma.wait_group 0 read
-          }
-          threadgroup.sync
-          tilus.store_shared %45, %28 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
-          tma.fence_proxy_async shared
-          threadgroup.sync
-          threadgroup.single_thread {
-            %48 = tilus.slice_shared %27[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-            tma.shared_to_global %48, %16[%46, %40 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
-            tma.commit_group
-          }
         } else {
-          tilus.store_global %45, %13[%46, %40] : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
+          tilus.store_global %48, %13[%49, %41] : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.global<?x?xf16>
         }
-        %47 = arith.addi %arg3, %24 : i32
-        scf.yield %42#2, %42#1, %47, %46, %40, %18 : i32, i32, i32, i32, i32, i1
+        %50 = arith.addi %arg3, %24 : i32
+        scf.yield %43#2, %43#1, %50, %49, %41, %18, %48 : i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>
       }
-      scf.if %30#5 {
+      scf.if %31#5 {
+        threadgroup.single_thread {
+          tma.wait_group 0 read
+        }
+        threadgroup.sync
+        tilus.store_shared %31#6, %28 : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)>, !tilus.shared<64x4x64xf16, strides = [64, 4096, 1], swizzle = 128B>
+        tma.fence_proxy_async shared
+        threadgroup.sync
+        threadgroup.single_thread {
+          %32 = tilus.slice_shared %27[%c0_i32] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+          tma.shared_to_global %32, %16[%31#3, %31#4 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+          tma.commit_group
+        }
+      } else {
+      }
+      scf.if %31#5 {
         scf.for %arg0 = %c1_i32 to %c4_i32 step %c1_i32  : i32 {
           threadgroup.single_thread {
-            %31 = tilus.slice_shared %27[%arg0] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
-            %32 = arith.shli %arg0, %c6_i32 : i32
-            %33 = arith.addi %30#4, %32 : i32
-            tma.shared_to_global %31, %16[%30#3, %33 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
+            %32 = tilus.slice_shared %27[%arg0] : !tilus.shared<4x64x64xf16, swizzle = 128B> -> !tilus.shared<64x64xf16, swizzle = 128B>
+            %33 = arith.shli %arg0, %c6_i32 : i32
+            %34 = arith.addi %31#4, %33 : i32
+            tma.shared_to_global %32, %16[%31#3, %34 : i32, i32] : !tilus.shared<64x64xf16, swizzle = 128B>, !tilus.global<?x?xf16, strides = [?, 1]>
             tma.commit_group
           }
         }

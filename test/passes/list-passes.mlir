@@ -13,6 +13,7 @@
 // CHECK-NEXT:   --tma-store-epilogue {{ *}}-   Send register tiles to global memory through shared memory and TMA stores
 // CHECK-NEXT:     --defer-boxes=<bool> {{ *}}- Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it (default: true)
 // CHECK-NEXT:     --max-shared-bytes=<integer> {{ *}}- Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit) (default: 232448)
+// CHECK-NEXT:     --overlap-epilogue=<bool> {{ *}}- With defer-boxes, and a k loop that waits for wgmma groups: write a tile of 8- or 16-bit elements, at most 256 bytes a thread, into the buffer during the next tile's first k-step, after its MMAs are issued (the tile loop carries the tile) (default: true)
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
 // CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
 // CHECK-NEXT:     --consumer-regs=<integer> {{ *}}- Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them (default: -1)

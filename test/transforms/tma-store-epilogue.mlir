@@ -7,8 +7,9 @@
 // [64, 64] boxes (box-major, so the accumulator's stores are free of bank conflicts) and
 // written through its [64, 4, 64] view; one TMA store a box into C viewed with the row pitch
 // ceil(N / 64) * 64 (C when 64 divides N, a valid tensor map for every N); verify-barriers
-// still accepts it.
-// RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue,verify-barriers)' -o %t.k2.mlir
+// still accepts it. (These checks are with overlap-epilogue=false; the overlap, the default,
+// is checked below.)
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue{overlap-epilogue=false},verify-barriers)' -o %t.k2.mlir
 // RUN: FileCheck %s --check-prefix=K2 < %t.k2.mlir
 // K2-LABEL: tilus.kernel @hopper_matmul_v1_persistent
 // K2-SAME:    warps(12)
@@ -83,6 +84,61 @@
 // K2:               tilus.store_shared %{{.*}}, %[[VIEW1]]
 // K2:               tilus.slice_shared %[[BUF1]]
 // K2-NEXT:          tma.shared_to_global %{{.*}}, %[[GC2]]
+//
+// With overlap-epilogue (the default) the tile loop also carries the tile itself (converted,
+// 16-bit): the previous tile is written into the buffer, and its box 0 sent, at step 0 of the
+// k loop, after the step's MMAs are issued and before the wgmma wait, so that the shared
+// stores run under them; a k loop of no step does it right after; the tile's own epilogue
+// keeps only the direct store; the last tile goes out after the tile loop, then its boxes 1..3.
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue,verify-barriers)' -o %t.ov.mlir
+// RUN: FileCheck %s --check-prefix=OV < %t.ov.mlir
+// RUN: tilus-run %t.ov.mlir | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.ov.mlir --schedule random --seed 5 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.ov.mlir --arg k=64 --arg num_sms=2 --schedule random --seed 6 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.ov.mlir --arg k=0 --arg num_sms=2 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.ov.mlir --arg n=200 --schedule random --seed 8 | FileCheck %s --check-prefix=INTERP
+// OV-LABEL: tilus.kernel @hopper_matmul_v1_persistent
+// OV:         %[[VIEW0:.*]] = tilus.permute_shared %{{.*}} [1, 0, 2]
+// OV-NEXT:    threadgroup.warp_group warps(0, 4) {
+// OV:           %[[UNDEF:.*]] = tilus.register_tensor : !tilus.reg<64x256xf16, {{.*}}>
+// OV-NEXT:      %[[TILES:.*]]:7 = scf.for {{.*}} iter_args({{.*}}, %[[PROW:.*]] = %{{.*}}, %[[PCOL:.*]] = %{{.*}}, %[[PEND:.*]] = %false, %[[PTILE:.*]] = %[[UNDEF]]) -> (i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, {{.*}}>)
+// OV:             scf.for %[[KIV:.*]] = %{{.*}} to %[[KUB:.*]] step %{{.*}} iter_args(
+// OV:               wgmma.mma
+// OV-NEXT:          wgmma.commit_group
+// OV-NEXT:          %[[Z:.*]] = arith.constant 0 : i32
+// OV-NEXT:          %[[FIRST:.*]] = arith.cmpi eq, %[[KIV]], %[[Z]] : i32
+// OV-NEXT:          %[[GO:.*]] = arith.andi %[[FIRST]], %[[PEND]] : i1
+// OV-NEXT:          scf.if %[[GO]] {
+// OV-NEXT:            threadgroup.single_thread {
+// OV-NEXT:              tma.wait_group 0 read
+// OV-NEXT:            }
+// OV-NEXT:            threadgroup.sync
+// OV-NEXT:            tilus.store_shared %[[PTILE]], %[[VIEW0]]
+// OV-NEXT:            tma.fence_proxy_async shared
+// OV-NEXT:            threadgroup.sync
+// OV-NEXT:            threadgroup.single_thread {
+// OV:                   tma.shared_to_global %{{.*}}, %{{.*}}[%[[PROW]], %[[PCOL]] : i32, i32]
+// OV-NEXT:              tma.commit_group
+// OV-NEXT:            }
+// OV-NEXT:          } else {
+// OV-NEXT:          }
+// OV-NEXT:          wgmma.wait_group 1
+// OV:             %[[NONE:.*]] = arith.cmpi slt, %[[KUB]], %{{.*}} : i32
+// OV-NEXT:        %[[GO2:.*]] = arith.andi %[[NONE]], %[[PEND]] : i1
+// OV-NEXT:        scf.if %[[GO2]] {
+// OV:               tilus.store_shared %[[PTILE]], %[[VIEW0]]
+// OV:             %[[OUT:.*]] = tilus.cast
+// OV-NEXT:        scf.if %{{.*}} {
+// OV-NEXT:        } else {
+// OV-NEXT:          tilus.store_global %[[OUT]]
+// OV-NEXT:        }
+// OV:             scf.yield {{.*}}, %[[OUT]] : i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, {{.*}}>
+// OV:           scf.if %[[TILES]]#5 {
+// OV:             tilus.store_shared %[[TILES]]#6, %[[VIEW0]]
+// OV:             tma.shared_to_global %{{.*}}, %{{.*}}[%[[TILES]]#3, %[[TILES]]#4 : i32, i32]
+// OV:           scf.if %[[TILES]]#5 {
+// OV:             scf.for
+// OV:           tma.wait_group 0
 //
 // Without the deferral (defer-boxes=false) the epilogue sends all four boxes, one after the
 // other, and the loops are as before.
@@ -164,10 +220,11 @@
 // 16 KiB buffer per group that both halves go through, the second waiting until the copy
 // engine has read the first: v6's epilogue (4 stages x 48 KiB + 2 x 16 KiB = 224 KiB).
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v4_persistent.mlir --pass-pipeline='builtin.module(tma-store-epilogue,verify-barriers)' -o %t.v4.mlir
-// RUN: grep -c 'tma.shared_to_global' %t.v4.mlir | FileCheck %s --check-prefix=EIGHT
-// EIGHT: {{^8$}}
-// (v4's groups each send box 0 in the epilogue, boxes 1..3 in the next k loop, after a short
-// one, and after the tile loop: four copy sites a group.)
+// RUN: grep -c 'tma.shared_to_global' %t.v4.mlir | FileCheck %s --check-prefix=TWELVE
+// TWELVE: {{^12$}}
+// (v4's groups each send box 0 at the next tile's first k-step, after a k loop of no step and
+// after the tile loop, and boxes 1..3 in the next k loop, after a short one, and after the
+// tile loop: six copy sites a group.)
 // RUN: tilus-run %t.v4.mlir --schedule random --seed 9 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-run %t.v4.mlir --arg n=200 | FileCheck %s --check-prefix=INTERP
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v5_cluster.mlir --pass-pipeline='builtin.module(tma-store-epilogue)' -o %t.v5.mlir

@@ -347,7 +347,6 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
     // the sum carries) and sometimes not (they fire). Every extraction must compute the input.
     let mut r = Rng(0x5EED_0B17);
     let (mut compared, mut cheaper) = (0, 0);
-    let costs = CostModel::default();
     for case in 0..400 {
         let w = [8u32, 32, 64][case % 3];
         let t = r.below(5) as u32;
@@ -388,27 +387,13 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
             vars: vec![(0, hi), (0, m)],
             roots: vec![11, 12, 5],
         };
-        let (eg, ids) = build_tz(&p, &[t]);
-        let roots0: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
-        let (_, before) = extract::extract(&eg, &costs, &roots0, None).expect("extracts");
-        let eg = saturate(eg, 5000, 8);
-        let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
-        let (choice, after) = extract::extract(&eg, &costs, &roots, None).expect("extracts");
-        cheaper += usize::from(after < before);
-        for _ in 0..30 {
-            let inputs = [r.next() as u128 & hi, sample(&mut r, 0, m, w)];
-            let want = eval_program(&p, &inputs);
-            let mut memo = FxHashMap::default();
-            for (j, ri) in p.roots.iter().enumerate() {
-                let got = eval_choice(&eg, &choice, &inputs, roots[j], &mut memo);
-                assert_eq!(
-                    got, want[*ri],
-                    "case {case} (i{w}, base < 2^{b} multiple of 2^{t}, c {c:#x}, m {mk:#x}, k {k}), \
-                     root {ri}, inputs {inputs:?}"
-                );
-                compared += 1;
-            }
-        }
+        let what = format!(
+            "case {case} (i{w}, base < 2^{b} multiple of 2^{t}, c {c:#x}, m {mk:#x}, k {k})"
+        );
+        let input = |r: &mut Rng| [r.next() as u128 & hi, sample(r, 0, m, w)];
+        let (n, better) = check_saturated(&p, &[t], 5000, 30, false, &mut r, input, &what);
+        compared += n;
+        cheaper += usize::from(better);
     }
     assert!(compared >= 30_000, "only {compared} comparisons");
     assert!(cheaper > 50, "the rules fired on only {cheaper} programs");
@@ -423,7 +408,6 @@ fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
     // bit `j`) is what the rules make shareable. Every extraction must compute the input.
     let mut r = Rng(0x10B1_75C0);
     let (mut compared, mut cheaper) = (0, 0);
-    let costs = CostModel::default();
     for case in 0..300 {
         let w = [8u32, 16, 32, 64][case % 4];
         let m = mask(w);
@@ -461,30 +445,53 @@ fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
             vars: vec![(0, m), (0, m)],
             roots: vec![5, 7, 8, 11, 12],
         };
-        let (eg, ids) = build(&p);
-        let roots0: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
-        let (_, before) = extract::extract(&eg, &costs, &roots0, None).expect("extracts");
-        let eg = saturate(eg, 5000, 8);
-        let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
-        let (choice, after) = extract::extract(&eg, &costs, &roots, None).expect("extracts");
-        cheaper += usize::from(after < before);
-        for _ in 0..40 {
-            let inputs = [sample(&mut r, 0, m, w), sample(&mut r, 0, m, w)];
-            let want = eval_program(&p, &inputs);
-            assert_facts_hold(&eg, &ids, &want, &format!("case {case}"));
-            let mut memo = FxHashMap::default();
-            for (k, ri) in p.roots.iter().enumerate() {
-                let got = eval_choice(&eg, &choice, &inputs, roots[k], &mut memo);
-                assert_eq!(
-                    got, want[*ri],
-                    "case {case} (i{w}, c {c:#x}, c2 {c2:#x}, m {mk:#x}), root {ri}, inputs {inputs:?}"
-                );
-                compared += 1;
-            }
-        }
+        let what = format!("case {case} (i{w}, c {c:#x}, c2 {c2:#x}, m {mk:#x})");
+        let input = |r: &mut Rng| [sample(r, 0, m, w), sample(r, 0, m, w)];
+        let (n, better) = check_saturated(&p, &[], 5000, 40, true, &mut r, input, &what);
+        compared += n;
+        cheaper += usize::from(better);
     }
     assert!(compared >= 60_000, "only {compared} comparisons");
     assert!(cheaper > 100, "the rules fired on only {cheaper} programs");
+}
+
+/// Saturates the graph of `p` (built by [`build_tz`] with `tz`) under the built-in rules,
+/// extracts its roots and checks, on `samples` inputs drawn by `input`, that the extraction
+/// computes what the program does (and, with `facts`, that every class's facts hold). Returns
+/// the comparisons made and whether the extraction got cheaper.
+#[allow(clippy::too_many_arguments)]
+fn check_saturated(
+    p: &Program,
+    tz: &[u32],
+    nodes: usize,
+    samples: usize,
+    facts: bool,
+    r: &mut Rng,
+    mut input: impl FnMut(&mut Rng) -> [u128; 2],
+    what: &str,
+) -> (usize, bool) {
+    let costs = CostModel::default();
+    let (eg, ids) = build_tz(p, tz);
+    let roots0: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+    let (_, before) = extract::extract(&eg, &costs, &roots0, None).expect("extracts");
+    let eg = saturate(eg, nodes, 8);
+    let roots: Vec<Id> = p.roots.iter().map(|i| eg.find(ids[*i])).collect();
+    let (choice, after) = extract::extract(&eg, &costs, &roots, None).expect("extracts");
+    let mut compared = 0;
+    for _ in 0..samples {
+        let inputs = input(r);
+        let want = eval_program(p, &inputs);
+        if facts {
+            assert_facts_hold(&eg, &ids, &want, what);
+        }
+        let mut memo = FxHashMap::default();
+        for (j, ri) in p.roots.iter().enumerate() {
+            let got = eval_choice(&eg, &choice, &inputs, roots[j], &mut memo);
+            assert_eq!(got, want[*ri], "{what}, root {ri}, inputs {inputs:?}");
+            compared += 1;
+        }
+    }
+    (compared, after < before)
 }
 
 /// Asserts that the facts of the class of every step hold for the step's value: inside the

@@ -65,6 +65,20 @@
 //! loop, before the group's final wait. The buffer is not written again before the next
 //! epilogue, whose `wait_group 0 read` (the same thread's bulk groups) covers every box.
 //!
+//! **The tile written under the next tile's MMAs** (`overlap-epilogue`, on by default, with
+//! `defer-boxes`). Even with the boxes deferred, the group's shared stores (64 a thread for a
+//! 64 x 256 f16 tile) leave the tensor cores idle between two tiles. When the k loop waits for
+//! wgmma groups it issued (`wgmma.wait_group`), the tile loop also carries the converted tile
+//! (undefined before the first tile, read only when pending), and the whole epilogue of the
+//! previous tile (the wait for the copy engine, the shared stores, the fence and box 0) runs
+//! at step 0 of the next tile's k loop, after its MMAs are issued and before that wait; a k
+//! loop of no step does it right after the loop, and the last tile's runs after the tile loop,
+//! before its boxes 1.. . The tile's own place keeps only the direct store for a C that TMA
+//! cannot write. Only tiles of at most 16-bit elements and at most 256 bytes a thread are
+//! carried (64 registers beside the accumulator: the 64 x 256 f16 tile of a consumer
+//! warpgroup; one warpgroup's 128 x 256 tile would spill). On the H100 this is worth 0.3 to 1
+//! point of cuBLAS at 4096^3 and 8192^3 (docs/perf.md, issue 17's sixth part).
+//!
 //! **One buffer per group and tile shape.** A group's stores of one tile shape share an
 //! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
 //! store, so K buffers; v5's two 64x128 halves per warpgroup share one, as in v6), allocated
@@ -90,12 +104,13 @@ use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
     attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, PermuteSharedOp,
-    SharedTensorOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
+    RegisterTensorOp, SharedTensorOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
 };
 use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
 use tilus_dialects::tma::{
     CommitGroupOp, FenceProxyAsyncOp, SharedToGlobalOp, StateSpace, WaitGroupOp,
 };
+use tilus_dialects::wgmma::WaitGroupOp as MmaWaitGroupOp;
 use tilus_ir::{AttrKind, BlockId, Context, DiagLoc, Diagnostic, OpBuilder, OpId, Value};
 
 declare_pass! {
@@ -115,13 +130,17 @@ declare_pass! {
             viewed with a row pitch of ceil(N / E) * E, and tma.commit_group; a wait for the \
             copies before the group ends. With defer-boxes, a store that ends a tile loop \
             sends only its first box there and the others during the next tile's first k-steps \
-            (the tile loop carries the tile's position). \
+            (the tile loop carries the tile's position); with overlap-epilogue, where the k \
+            loop waits for wgmma groups, the whole epilogue of a 16-bit tile of at most 256 \
+            bytes a thread moves to the next tile's first k-step, under its MMAs (the tile \
+            loop carries the tile). \
             When E does not divide N (or the column offset) at run time the original store \
             runs instead. The kernel is rejected when its shared memory and the buffers exceed \
             max-shared-bytes: run pipeline with fewer stages.",
         options: {
             max_shared_bytes: i64 = tilus_dialects::tilus::MAX_SHARED_TOTAL, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
             defer_boxes: bool = true, "defer-boxes", "Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it";
+            overlap_epilogue: bool = true, "overlap-epilogue", "With defer-boxes, and a k loop that waits for wgmma groups: write a tile of 8- or 16-bit elements, at most 256 bytes a thread, into the buffer during the next tile's first k-step, after its MMAs are issued (the tile loop carries the tile)";
         },
         statistics: {
             NUM_REWRITTEN = "num-rewritten", "Stores sent through shared memory and TMA";
@@ -174,7 +193,11 @@ impl Pass for TmaStoreEpilogue {
             if references.iter().any(|r| r == name) {
                 continue;
             }
-            match rewrite_kernel(ctx, k, self.max_shared_bytes, self.defer_boxes) {
+            let modes = Modes {
+                defer_boxes: self.defer_boxes,
+                overlap: self.overlap_epilogue,
+            };
+            match rewrite_kernel(ctx, k, self.max_shared_bytes, modes) {
                 Ok(c) => n += c,
                 Err(d) => errors.push(d),
             }
@@ -189,6 +212,22 @@ impl Pass for TmaStoreEpilogue {
 
 /// The group that executes a store: its threadgroup op, or `None` for the kernel's root group.
 type Group = Option<OpId>;
+
+/// What of the epilogue stays where the store was: all of it, all but the deferred boxes, or
+/// (with the overlap) only the direct store.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Here {
+    AllBoxes,
+    FirstBox,
+    Moved,
+}
+
+/// Which of the epilogue's overlaps with the next tile to apply (the pass's options).
+#[derive(Clone, Copy)]
+struct Modes {
+    defer_boxes: bool,
+    overlap: bool,
+}
 
 /// One store to rewrite.
 struct Site {
@@ -206,7 +245,7 @@ fn rewrite_kernel(
     ctx: &mut Context,
     k: OpId,
     budget: i64,
-    defer_boxes: bool,
+    modes: Modes,
 ) -> Result<usize, Diagnostic> {
     let kernel = KernelOp::cast(ctx, k).expect("kernel");
     let Some(&body) = ctx.region_blocks(kernel.body(ctx)).first() else {
@@ -299,15 +338,22 @@ fn rewrite_kernel(
         // Deferral needs the group's only store (a second store through the buffer would
         // overwrite boxes not yet sent) at the end of a tile loop with a k loop before it.
         let alone = sites.iter().filter(|t| t.group == s.group).count() == 1;
-        let defer = if defer_boxes && alone {
-            deferral(ctx, s)
+        let defer = if modes.defer_boxes && alone {
+            deferral(ctx, s, modes.overlap)
         } else {
             None
         };
-        let mut anchor = rewrite_site(ctx, s, buf, view, c2, ok, defer.is_some());
+        let overlap = defer.as_ref().is_some_and(|d| d.overlap_before.is_some());
+        let value = StoreGlobalOp::cast(ctx, s.store).expect("store").value(ctx);
+        let here = match (&defer, overlap) {
+            (None, _) => Here::AllBoxes,
+            (Some(_), false) => Here::FirstBox,
+            (Some(_), true) => Here::Moved,
+        };
+        let mut anchor = rewrite_site(ctx, s, buf, view, c2, ok, here);
         if let Some(d) = defer {
             let old_loop = d.tile_loop.op();
-            let (_, flush) = defer_site(ctx, s, &d, buf, c2);
+            let (_, flush) = defer_site(ctx, s, &d, buf, view, value, c2);
             // A tile loop in the kernel body itself: the group's final wait goes after the
             // last tile's boxes.
             if anchor == old_loop {
@@ -556,7 +602,7 @@ fn rewrite_site(
     view: Value,
     c2: Value,
     ok: Value,
-    first_box_only: bool,
+    here: Here,
 ) -> OpId {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
     let value = st.value(ctx);
@@ -582,29 +628,25 @@ fn rewrite_site(
     let eblock = b.create_block_in(else_r, &[]);
 
     b.set_insertion_point_to_end(tblock);
-    emit_single_thread(&mut b, |b| {
-        WaitGroupOp::build(b, 0, true);
-    });
-    SyncOp::build(&mut b);
-    StoreSharedOp::build(&mut b, value, view);
-    FenceProxyAsyncOp::build(&mut b, StateSpace::Shared);
-    SyncOp::build(&mut b);
-    let buf_t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("buffer type");
-    let mut box_t = buf_t.clone();
-    box_t.shape = buf_t.shape[1..].to_vec();
-    let box_t = box_t.get(b.ctx_mut());
-    emit_single_thread(&mut b, |b| {
-        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile (only box 0 when
-        // the others are deferred to the next tile, see `defer_site`).
-        let boxes = if first_box_only { 1 } else { buf_t.shape[0] };
-        for q in 0..boxes {
-            let cq = b.cint(i32t, q);
-            let bx = SliceSharedOp::build(b, buf, &[cq], box_t).result(b.ctx());
-            let col = b.add_const(offsets[1], q * s.per_row);
-            SharedToGlobalOp::build(b, bx, c2, &[offsets[0], col], None);
-        }
-        CommitGroupOp::build(b);
-    });
+    // With the overlap the tile is written during the next tile's first k-step instead
+    // (`defer_site`); the branch stays, empty, so that the direct store keeps its condition.
+    if here != Here::Moved {
+        let boxes = if here == Here::FirstBox {
+            1
+        } else {
+            box_count(b.ctx(), buf)
+        };
+        emit_epilogue(
+            &mut b,
+            value,
+            view,
+            buf,
+            c2,
+            (offsets[0], offsets[1]),
+            boxes,
+            s.per_row,
+        );
+    }
     YieldOp::build(&mut b, &[]);
 
     b.ctx_mut().detach_op(s.store);
@@ -618,11 +660,60 @@ fn rewrite_site(
     }
 }
 
+/// The number of boxes of the buffer `[C / E, R, E]`.
+fn box_count(ctx: &Context, buf: Value) -> i64 {
+    TensorType::of(ctx, ctx.value_type(buf))
+        .expect("buffer type")
+        .shape[0]
+}
+
+/// The epilogue proper at the insertion point: wait until the copy engine has read the
+/// buffer, write `value` into it through `view`, make it visible to the copy engine, and have
+/// one thread send boxes `[0, boxes)` of the tile at `at` (row, column) and commit.
+#[allow(clippy::too_many_arguments)]
+fn emit_epilogue(
+    b: &mut OpBuilder<'_>,
+    value: Value,
+    view: Value,
+    buf: Value,
+    c2: Value,
+    at: (Value, Value),
+    boxes: i64,
+    e: i64,
+) {
+    emit_single_thread(b, |b| {
+        WaitGroupOp::build(b, 0, true);
+    });
+    SyncOp::build(b);
+    StoreSharedOp::build(b, value, view);
+    FenceProxyAsyncOp::build(b, StateSpace::Shared);
+    SyncOp::build(b);
+    let buf_t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("buffer type");
+    let mut box_t = buf_t.clone();
+    box_t.shape = buf_t.shape[1..].to_vec();
+    let box_t = box_t.get(b.ctx_mut());
+    let i32t = b.ctx().value_type(at.1);
+    emit_single_thread(b, |b| {
+        // One copy a box: box q holds columns [q E, (q + 1) E) of the tile (only box 0 when
+        // the others are deferred to the next tile, see `defer_site`).
+        for q in 0..boxes {
+            let cq = b.cint(i32t, q);
+            let bx = SliceSharedOp::build(b, buf, &[cq], box_t).result(b.ctx());
+            let col = b.add_const(at.1, q * e);
+            SharedToGlobalOp::build(b, bx, c2, &[at.0, col], None);
+        }
+        CommitGroupOp::build(b);
+    });
+}
+
 /// Where a site's boxes after the first can be sent during the next tile: the store's tile
 /// loop and the k loop before it in the loop's body.
 struct Deferral {
     tile_loop: ForOp,
     k_loop: ForOp,
+    /// With `overlap-epilogue`: the k loop's first `wgmma.wait_group`, before which step 0
+    /// writes the previous tile into the buffer (its MMAs are then in flight).
+    overlap_before: Option<OpId>,
 }
 
 /// Deferral applies when the store sits directly in the body of an `scf.for` (the tile loop)
@@ -632,7 +723,7 @@ struct Deferral {
 /// tile's after the tile loop; the buffer is not written again before the next tile's
 /// epilogue, which waits until the copy engine has read all of them (`wait_group 0 read` of
 /// the same thread).
-fn deferral(ctx: &Context, s: &Site) -> Option<Deferral> {
+fn deferral(ctx: &Context, s: &Site, overlap: bool) -> Option<Deferral> {
     if s.tile.shape[1] / s.per_row < 2 {
         return None;
     }
@@ -645,7 +736,40 @@ fn deferral(ctx: &Context, s: &Site) -> Option<Deferral> {
     let iv = ctx.block_args(*ctx.region_blocks(k_loop.region(ctx)).first()?)[0];
     let zero_one = const_int(ctx, k_loop.lower_bound(ctx)) == Some(0)
         && const_int(ctx, k_loop.step(ctx)) == Some(1);
-    (zero_one && ctx.value_type(iv) == i32t).then_some(Deferral { tile_loop, k_loop })
+    // The overlap carries the tile through the next tile's k loop beside the accumulator:
+    // only for elements of at most 16 bits (a carried f32 tile would double the registers the
+    // accumulator takes) and at most 64 registers a thread (a 64 x 256 f16 tile on a
+    // warpgroup; one warpgroup's 128 x 256 tile would spill), and only where the k loop waits
+    // for MMAs it issued, so that the write has something to hide under.
+    let threads = match s.group {
+        Some(g) => 32 * WarpGroupOp::cast(ctx, g)?.num_warps(ctx),
+        None => 32 * KernelOp::cast(ctx, kernel_of(ctx, s.store)?)?.warps(ctx),
+    };
+    let bytes = s.tile.shape.iter().product::<i64>() * i64::from(s.tile.dtype.bits()) / 8;
+    let small = s.tile.dtype.bits() <= 16 && threads > 0 && bytes / threads <= 256;
+    let overlap_before = if overlap && small {
+        ctx.block_ops(super::body_block(ctx, k_loop))
+            .find(|&o| MmaWaitGroupOp::is(ctx, o))
+    } else {
+        None
+    };
+    (zero_one && ctx.value_type(iv) == i32t).then_some(Deferral {
+        tile_loop,
+        k_loop,
+        overlap_before,
+    })
+}
+
+/// The kernel op around `op`.
+fn kernel_of(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if KernelOp::is(ctx, p) {
+            return Some(p);
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
 }
 
 /// Builds, in one thread of the group, the copies of boxes `[lo, q)` (`lo` a value) of the
@@ -719,7 +843,15 @@ fn emit_box_copy(
 /// Carries the site's tile position and "boxes pending" through its tile loop and sends the
 /// boxes after the first as `Deferral` says. Returns the tile loop's replacement and the op
 /// after it that sends the last tile's boxes (what comes after the loop now comes after that).
-fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) -> (OpId, OpId) {
+fn defer_site(
+    ctx: &mut Context,
+    s: &Site,
+    d: &Deferral,
+    buf: Value,
+    view: Value,
+    value: Value,
+    c2: Value,
+) -> (OpId, OpId) {
     let st = StoreGlobalOp::cast(ctx, s.store).expect("store");
     let (row, col) = (st.offsets(ctx)[0], st.offsets(ctx)[1]);
     // The store now sits in the else branch of the epilogue's `scf.if`, whose condition says
@@ -734,24 +866,32 @@ fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) 
     let e = s.per_row;
     let i32t = ctx.value_type(col);
 
-    // The tile loop carries (row, col, pending) of the previous tile.
+    // The tile loop carries (row, col, pending) of the previous tile, and with the overlap
+    // the tile itself (undefined before the first: it is read only when pending).
+    let overlap = d.overlap_before.is_some();
     let tl = d.tile_loop.op();
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(tl);
     b.set_insertion_point_before(tl);
     let z = b.cint(i32t, 0);
     let no = b.cbool(false);
-    let nf = super::add_iter_args(b.ctx_mut(), d.tile_loop, &[z, z, no]);
+    let mut init = vec![z, z, no];
+    if overlap {
+        let tile_t = b.ctx().value_type(value);
+        init.push(RegisterTensorOp::build(&mut b, None, tile_t).result(b.ctx()));
+    }
+    let carried = init.len();
+    let nf = super::add_iter_args(b.ctx_mut(), d.tile_loop, &init);
     let body = super::body_block(ctx, nf);
     let args = ctx.block_args(body).to_vec();
-    let (prow, pcol, pend) = (
-        args[args.len() - 3],
-        args[args.len() - 2],
-        args[args.len() - 1],
-    );
+    let base = args.len() - carried;
+    let (prow, pcol, pend) = (args[base], args[base + 1], args[base + 2]);
     let y = ctx.block_last(body).expect("terminator");
     let mut vals = YieldOp::cast(ctx, y).expect("yield").results(ctx).to_vec();
     vals.extend([row, col, cond]);
+    if overlap {
+        vals.push(value);
+    }
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(y);
     b.set_insertion_point_before(y);
@@ -776,9 +916,32 @@ fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) 
         emit_box_copy(b, buf, box_t, c2, prow, pcol, iv, e)
     });
 
-    // The boxes a k loop of fewer than q steps did not reach, right after it.
+    // The previous tile into the buffer, and its box 0, at step 0 while the step's MMAs run.
     let ub = d.k_loop.upper_bound(b.ctx());
-    b.set_insertion_point_after(kl);
+    let mut after_k = kl;
+    if let Some(wait) = d.overlap_before {
+        let ptile = args[base + 3];
+        b.set_loc_from(s.store);
+        b.set_insertion_point_before(wait);
+        let c0 = b.cint(i32t, 0);
+        let first = b.cmpi(CmpIPredicate::Eq, iv, c0);
+        let go = b.and(first, pend);
+        emit_if(&mut b, go, |b| {
+            emit_epilogue(b, ptile, view, buf, c2, (prow, pcol), 1, e)
+        });
+        // A k loop that takes no step: right after it.
+        b.set_insertion_point_after(kl);
+        let c1 = b.cint(i32t, 1);
+        let none = b.cmpi(CmpIPredicate::Slt, ub, c1);
+        let go = b.and(none, pend);
+        after_k = emit_if(&mut b, go, |b| {
+            emit_epilogue(b, ptile, view, buf, c2, (prow, pcol), 1, e)
+        });
+    }
+
+    // The boxes a k loop of fewer than q steps did not reach, right after it (and after the
+    // epilogue just above, when the loop took no step).
+    b.set_insertion_point_after(after_k);
     let c1 = b.cint(i32t, 1);
     let cq = b.cint(i32t, q);
     let m = b.int_op(IntBinOp::MinSI, ub, cq);
@@ -787,8 +950,15 @@ fn defer_site(ctx: &mut Context, s: &Site, d: &Deferral, buf: Value, c2: Value) 
 
     // The last tile's, after the tile loop.
     let res = nf.results(b.ctx()).to_vec();
-    let (lrow, lcol, lpend) = (res[res.len() - 3], res[res.len() - 2], res[res.len() - 1]);
+    let rb = res.len() - carried;
+    let (lrow, lcol, lpend) = (res[rb], res[rb + 1], res[rb + 2]);
     b.set_insertion_point_after(nf.op());
+    if overlap {
+        let ltile = res[rb + 3];
+        emit_if(&mut b, lpend, |b| {
+            emit_epilogue(b, ltile, view, buf, c2, (lrow, lcol), 1, e)
+        });
+    }
     let c1 = b.cint(i32t, 1);
     let flush = emit_box_range(&mut b, lpend, c1, q, e, buf, box_t, c2, lrow, lcol);
     (nf.op(), flush)
