@@ -76,8 +76,10 @@
 //! before its boxes 1.. . The tile's own place keeps only the direct store for a C that TMA
 //! cannot write. Only tiles of at most 16-bit elements and at most 256 bytes a thread are
 //! carried (64 registers beside the accumulator: the 64 x 256 f16 tile of a consumer
-//! warpgroup; one warpgroup's 128 x 256 tile would spill). On the H100 this is worth 0.3 to 1
-//! point of cuBLAS at 4096^3 and 8192^3 (docs/perf.md, issue 17's sixth part).
+//! warpgroup; one warpgroup's 128 x 256 tile would spill). Like the epilogue it moves, the
+//! step-0 epilogue synchronizes the group, so the k loop's trip count must be the group's (as
+//! a k loop over the group's tile is). On the H100 this is worth 0.3 to 0.8 points of cuBLAS
+//! in f16 at 4096^3 and at 8192^3 (docs/perf.md, issue 17's sixth part).
 //!
 //! **One buffer per group and tile shape.** A group's stores of one tile shape share an
 //! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
