@@ -85,6 +85,9 @@ pub struct Param {
     pub kind: ParamKind,
     /// Where `%name` is in the source.
     pub span: Option<Span>,
+    /// What the kernel declares about the argument (`tilus.range`, `tilus.divisibility`):
+    /// the compiler may have folded on it, so an argument that breaks it is refused.
+    pub facts: tilus_dialects::tilus::ParamFacts,
 }
 
 impl Param {
@@ -127,6 +130,7 @@ pub fn params(ctx: &Context, kernel: OpId, file: &SourceFile) -> Vec<Param> {
             ty: tilus_dialects::tilus_types::type_str(ctx, t),
             kind,
             span,
+            facts: tilus_dialects::tilus::param_facts(ctx, kernel, i),
         });
     }
     // Names must identify parameters; fall back to positions when they do not.
@@ -624,6 +628,18 @@ pub fn bind_scalars(
                 p.name, p.name, p.ty
             )));
         };
+        if let ArgValue::Int(x) = v {
+            if let Some(why) = p.facts.violation(x) {
+                return Err(Diagnostic::error(
+                    p.loc(kernel),
+                    format!("argument {} = {why}", p.name),
+                )
+                .with_label(format!("{}: {} declares it", p.name, p.ty))
+                .with_help(
+                    "the kernel was compiled on that promise (eqsat folds on it): pass a value that keeps it, or drop the attribute",
+                ));
+            }
+        }
         out.push(v);
     }
     Ok(out)
@@ -1256,6 +1272,7 @@ mod tests {
                 signedness: Signedness::Signless,
             }),
             span: None,
+            facts: Default::default(),
         };
         assert!(matches!(parse_scalar(&p, "64"), Ok(ArgValue::Int(64))));
         assert!(matches!(parse_scalar(&p, "0x10"), Ok(ArgValue::Int(16))));
@@ -1267,6 +1284,7 @@ mod tests {
             ty: "f16".into(),
             kind: ParamKind::Float(DType::F16),
             span: None,
+            facts: Default::default(),
         };
         match parse_scalar(&f, "0.1") {
             Ok(ArgValue::Float(v)) => assert_eq!(v, half::f16::from_f64(0.1).to_f64()),

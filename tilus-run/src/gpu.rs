@@ -633,6 +633,7 @@ mod tests {
             ty: "i32".into(),
             kind: ParamKind::Index,
             span: None,
+            facts: Default::default(),
         };
         let params = [param("x"), param("m"), param("n")];
         let args = [ArgValue::Buffer(0), ArgValue::Int(3), ArgValue::Int(8)];

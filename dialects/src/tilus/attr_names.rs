@@ -34,3 +34,10 @@ pub const THREADS: &str = "tilus.threads";
 pub const BLOCKS: &str = "tilus.blocks";
 /// See [`WARPS`].
 pub const CLUSTER: &str = "tilus.cluster";
+/// A parameter attribute, `%n: i32 {tilus.divisibility = 64 : i64}`: the argument is a
+/// multiple of 64. `eqsat`'s range analysis uses it (a remainder by 64 folds to 0), and
+/// `tilus-run` rejects an argument that breaks it rather than run a kernel compiled on a lie.
+pub const DIVISIBILITY: &str = "tilus.divisibility";
+/// A parameter attribute, `%n: i32 {tilus.range = array<i64: 1, 65536>}`: the argument lies in
+/// `[1, 65536]` (both ends included), used and checked as `tilus.divisibility` is.
+pub const RANGE: &str = "tilus.range";

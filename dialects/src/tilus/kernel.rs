@@ -23,7 +23,10 @@ pub static KERNEL: OpDef = OpDef {
         terminator, isolated from above. `arg_names` keeps the parameters' names (the custom \
         form sets it from the SSA names it was written with and prints the parameters under \
         them), so the names that `tilus.args`, `tilus.inputs` and `tilus.outputs` use survive \
-        any printing, the generic form and `mlir-opt`.",
+        any printing, the generic form and `mlir-opt`. An integer parameter may carry \
+        `tilus.range = array<i64: lo, hi>` and `tilus.divisibility = d` (`d > 0`) in its \
+        attribute dictionary (`%n: i32 {tilus.divisibility = 64 : i64}`, kept as `arg_attrs`): \
+        promises eqsat folds on and tilus-run checks every argument against.",
     attributes: &[
         attr("sym_name", STR_ATTR),
         attr("function_type", FUNCTION_TYPE_ATTR),
@@ -31,6 +34,7 @@ pub static KERNEL: OpDef = OpDef {
         attr("blocks", AFFINE_MAP_ATTR),
         opt_attr("cluster", DENSE_I64_ARRAY),
         opt_attr("arg_names", tilus_ir::opdef::STR_ARRAY_ATTR),
+        opt_attr("arg_attrs", tilus_ir::opdef::DICT_ARRAY_ATTR),
     ],
     regions: &[tilus_ir::opdef::block_region("body")],
     traits: &[
@@ -60,7 +64,8 @@ tilus_ir::op_handle! {
         warps = "warps": i64,
         blocks = "blocks": Attr,
         cluster = "cluster": Option<Attr>,
-        arg_names = "arg_names": Option<Attr>
+        arg_names = "arg_names": Option<Attr>,
+        arg_attrs = "arg_attrs": Option<Attr>
     }
     regions {
         body = "body"
@@ -136,6 +141,7 @@ fn verify_kernel(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             ),
         ));
     }
+    verify_param_facts(ctx, op, &inputs)?;
     if let Some(a) = ctx.get_prop(op, "arg_names") {
         let names = declared_param_names(ctx, a);
         if names.len() != inputs.len() {
@@ -459,9 +465,11 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     p.expect("(")?;
     let mut args: Vec<RegionArg> = Vec::new();
     let mut inputs = Vec::new();
+    let mut arg_attrs: Vec<Attr> = Vec::new();
     if !p.eat(")") {
         loop {
-            let (arg, _) = parse_named_arg(p, false)?;
+            let (arg, a) = parse_named_arg(p, true)?;
+            arg_attrs.push(a);
             inputs.push(arg.ty);
             args.push(arg);
             if !p.eat(",") {
@@ -472,6 +480,11 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     }
     let ft = p.ctx.function_type(inputs, vec![]);
     props.push(("function_type".into(), p.ctx.type_attr(ft)));
+    // Per-parameter attributes (`%n: i32 {tilus.divisibility = 64}`), as func.func keeps them.
+    let empty = p.ctx.dict_attr(vec![]);
+    if arg_attrs.iter().any(|a| *a != empty) {
+        props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
+    }
     p.expect_keyword("warps")?;
     p.expect("(")?;
     let (text, wsp) = p.parse_number_text()?;
@@ -526,9 +539,14 @@ fn print_kernel(pr: &mut Printer, op: OpId) {
     pr.out
         .push_str(&crate::builtin::ctx_sym(&sym_name(ctx, op)));
     let (inputs, _) = function_type(ctx, op).unwrap_or_default();
+    let arg_attrs: Vec<Option<Attr>> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
+        _ => vec![],
+    };
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
-    print_fn_args(pr, entry, &inputs, &[]);
+    print_fn_args(pr, entry, &inputs, &arg_attrs);
     if let Some(w) = ctx.get_prop(op, "warps") {
         pr.out.push_str(" warps(");
         pr.print_attr_without_type(w);
@@ -550,4 +568,139 @@ fn print_kernel(pr: &mut Printer, op: OpId) {
         pr.out.push(' ');
         pr.print_region(r, false, true);
     }
+}
+
+/// What a parameter's attributes promise about its value: `[lo, hi]` (`tilus.range`, both ends
+/// included) and a divisor (`tilus.divisibility`). Facts the caller states, as Triton's
+/// `tt.divisibility`: the range analysis may fold on them (a remainder by the divisor is 0),
+/// so `tilus-run` checks every argument against them before it launches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParamFacts {
+    /// `tilus.range`: the smallest and largest value.
+    pub range: Option<(i64, i64)>,
+    /// `tilus.divisibility`: the value is a multiple of it (positive).
+    pub divisor: Option<i64>,
+}
+
+impl ParamFacts {
+    /// Why `v` breaks these facts, or `None` when it keeps them.
+    pub fn violation(&self, v: i64) -> Option<String> {
+        if let Some((lo, hi)) = self.range {
+            if v < lo || v > hi {
+                return Some(format!(
+                    "{v} is outside its {} [{lo}, {hi}]",
+                    attr_names::RANGE
+                ));
+            }
+        }
+        if let Some(d) = self.divisor {
+            if d > 0 && v % d != 0 {
+                return Some(format!(
+                    "{v} is not a multiple of {d} (its {})",
+                    attr_names::DIVISIBILITY
+                ));
+            }
+        }
+        None
+    }
+}
+
+/// The facts parameter `i` of `op` declares in its `arg_attrs`: a `tilus.kernel`, or the
+/// `ptx.entry` or `func.func` it became (the lowering keeps the parameter attributes).
+/// Malformed entries (which the kernel's verifier rejects) are ignored.
+pub fn param_facts(ctx: &Context, op: OpId, i: usize) -> ParamFacts {
+    let Some(AttrKind::Array(xs)) = ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a)) else {
+        return ParamFacts::default();
+    };
+    let Some(AttrKind::Dict(entries)) = xs.get(i).map(|a| ctx.attr_kind(*a)) else {
+        return ParamFacts::default();
+    };
+    let get = |n: &str| entries.iter().find(|(k, _)| k == n).map(|(_, v)| *v);
+    let range = get(attr_names::RANGE)
+        .and_then(|a| attr_i64s(ctx, a))
+        .and_then(|v| match v[..] {
+            [lo, hi] if lo <= hi => Some((lo, hi)),
+            _ => None,
+        });
+    let divisor = get(attr_names::DIVISIBILITY)
+        .and_then(|a| attr_i64(ctx, a))
+        .filter(|d| *d > 0);
+    ParamFacts { range, divisor }
+}
+
+/// The kernel's parameter attributes: `tilus.range` an `array<i64: lo, hi>` with `lo <= hi`,
+/// `tilus.divisibility` a positive integer, both only on integer parameters.
+fn verify_param_facts(ctx: &Context, op: OpId, inputs: &[Type]) -> Result<(), Diagnostic> {
+    let Some(a) = ctx.get_prop(op, "arg_attrs") else {
+        return Ok(());
+    };
+    let AttrKind::Array(xs) = ctx.attr_kind(a) else {
+        return Err(fail_at(
+            op,
+            ctx,
+            "arg_attrs",
+            "expects an array of dictionaries",
+        ));
+    };
+    if xs.len() != inputs.len() {
+        return Err(fail_at(
+            op,
+            ctx,
+            "arg_attrs",
+            format!(
+                "expects one dictionary per parameter ({}), but found {}",
+                inputs.len(),
+                xs.len()
+            ),
+        ));
+    }
+    for (i, (d, t)) in xs.iter().zip(inputs).enumerate() {
+        let AttrKind::Dict(entries) = ctx.attr_kind(*d) else {
+            return Err(fail_at(
+                op,
+                ctx,
+                "arg_attrs",
+                format!("parameter {i}: expects a dictionary"),
+            ));
+        };
+        let is_int = matches!(
+            ctx.type_kind(*t),
+            tilus_ir::TypeKind::Integer { .. } | tilus_ir::TypeKind::Index
+        );
+        for (k, v) in entries {
+            let what = match k.as_str() {
+                attr_names::RANGE => match attr_i64s(ctx, *v).as_deref() {
+                    Some([lo, hi]) if lo <= hi => None,
+                    Some([lo, hi]) => Some(format!("expects lo <= hi, but found [{lo}, {hi}]")),
+                    _ => Some("expects array<i64: lo, hi>".to_string()),
+                },
+                attr_names::DIVISIBILITY => match attr_i64(ctx, *v) {
+                    Some(d) if d > 0 => None,
+                    Some(d) => Some(format!("expects a positive integer, but found {d}")),
+                    None => Some("expects an integer".to_string()),
+                },
+                _ => continue,
+            };
+            if let Some(w) = what {
+                return Err(fail_at(
+                    op,
+                    ctx,
+                    "arg_attrs",
+                    format!("parameter {i}: {k} {w}"),
+                ));
+            }
+            if !is_int {
+                return Err(fail_at(
+                    op,
+                    ctx,
+                    "arg_attrs",
+                    format!(
+                        "parameter {i}: {k} applies to integer parameters, but the parameter is {}",
+                        type_str(ctx, *t)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }

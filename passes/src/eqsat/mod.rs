@@ -379,8 +379,11 @@ pub fn seed_facts(
                 top
             }
         }
-        ValueDef::BlockArg(b, 0) => loop_iv_facts(ctx, b, ty, depth, cache).unwrap_or(top),
-        ValueDef::BlockArg(..) => top,
+        ValueDef::BlockArg(b, i) => match param_facts(ctx, b, i as usize, ty) {
+            Some(f) => f,
+            None if i == 0 => loop_iv_facts(ctx, b, ty, depth, cache).unwrap_or(top),
+            None => top,
+        },
     };
     cache.insert(v, f.clone());
     Some(f)
@@ -484,6 +487,37 @@ fn lang_mask(ty: Ty) -> u128 {
 
 /// An `scf.for` induction variable lies in `[lb, ub)`: below `ub` when `ub` is known, else
 /// below the signed maximum (the loop compares signed unless `unsignedCmp`).
+/// What a kernel or function declares about parameter `i` (`tilus.range`,
+/// `tilus.divisibility` in its `arg_attrs`), when `b` is its entry block. A range that reaches
+/// below zero says nothing about the unsigned interval, so only its divisibility counts then.
+fn param_facts(ctx: &Context, b: BlockId, i: usize, ty: Ty) -> Option<Facts> {
+    let region = ctx.block_parent(b)?;
+    let op = ctx.region_parent(region)?;
+    if ctx.region_blocks(region).first() != Some(&b) {
+        return None;
+    }
+    let pf = tilus_dialects::tilus::param_facts(ctx, op, i);
+    if pf == Default::default() {
+        return None;
+    }
+    let m = tilus_dialects::arith::mask(ty.width);
+    let tz = pf.divisor.map_or(0, |d| d.trailing_zeros());
+    let (lo, hi) = match pf.range {
+        Some((lo, hi)) if lo >= 0 => ((lo as u128).min(m), (hi as u128).min(m)),
+        _ => (0, m),
+    };
+    // Round the ends inward to the multiples the divisor allows.
+    let step = 1u128 << tz.min(ty.width);
+    let lo = lo.div_ceil(step).saturating_mul(step);
+    let hi = hi / step * step;
+    Some(if lo > hi {
+        // No value of the type keeps the facts: nothing can be said.
+        Facts::top(ty)
+    } else {
+        Facts::range(ty, lo, hi, tz)
+    })
+}
+
 fn loop_iv_facts(
     ctx: &Context,
     b: BlockId,

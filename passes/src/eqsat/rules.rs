@@ -15,7 +15,8 @@
 //!   toward negative infinity, so `divsi` is first turned into `divui`, and only when the range
 //!   analysis proves both operands non-negative);
 //! - **range rules**: `(x*c + y) divui c → x` and `remui c → y` when `y < c` and `x*c + y`
-//!   cannot wrap; `x remui c → x` when `x < c`; `x & m → x` when `x ≤ m`; min/max decided by
+//!   cannot wrap; `x remui c → x` when `x < c`; `x & m → x` when `x ≤ m`, and `x & -2^k → x`
+//!   and `(x >> k) << k → x` when `x` is a multiple of `2^k`; min/max decided by
 //!   ranges; `extsi → extui` of non-negative values; casts pushed through non-wrapping sums;
 //!   `(x + y) & m → x & m`, `(x + y) >> k → (x >> k) + (y >> k)` and `(x + y) ^ z →
 //!   (x ^ z) + y` when `x` and `y` have no bit that may be set in both (the sum cannot carry)
@@ -473,6 +474,34 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
             let m = facts(eg, s, vs[2]).konst()?;
             let x = facts(eg, s, vs[1]);
             (m & (m + 1) == 0 && x.hi <= m).then_some(s[vs[1]])
+        },
+    ));
+    // A value known to be a multiple of `2^k` (a parameter's `tilus.divisibility`, an aligned
+    // address) is unchanged by a mask that clears only bits below `k`: `n & -64` is `n`, and
+    // so is `(n >> 6) << 6`. (Kept to these alignment masks: the general "the mask keeps every
+    // possible bit" merges many swizzle classes early and left the matmul epilogues' rewrites
+    // short of their rounds.)
+    r.push(computed(
+        "and-of-aligned",
+        &b(AndI, "?x", "?m"),
+        &["?t", "?x", "?m"],
+        |eg, s, vs| {
+            let ty = ty_of(eg, s, vs[0])?;
+            let m = facts(eg, s, vs[2]).konst()?;
+            let low = !m & mask(ty.width);
+            let x = facts(eg, s, vs[1]);
+            let aligned = low != 0 && low & (low + 1) == 0 && x.tz >= bit_length(low);
+            (aligned && x.konst().is_none()).then_some(s[vs[1]])
+        },
+    ));
+    r.push(computed(
+        "shl-of-shrui-aligned",
+        &b(ShLI, &b(ShRUI, "?x", "?k"), "?k"),
+        &["?t", "?x", "?k"],
+        |eg, s, vs| {
+            let k = facts(eg, s, vs[2]).konst()?;
+            let x = facts(eg, s, vs[1]);
+            (x.konst().is_none() && u128::from(x.tz) >= k).then_some(s[vs[1]])
         },
     ));
     r.push(computed(

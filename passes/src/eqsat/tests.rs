@@ -345,9 +345,7 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
     // `a = base + c`, `base` a multiple of 2^t below 2^b. Constants `c` and masks `m` are
     // drawn so that the bits of `base`, `c` and `m` sometimes overlap (the rules must decline:
     // the sum carries) and sometimes not (they fire). Every extraction must compute the input.
-    let mut r = Rng(0x5EED_0B17);
-    let (mut compared, mut cheaper) = (0, 0);
-    for case in 0..400 {
+    check_cases(0x5EED_0B17, 400, (5000, 30, false), |r, case| {
         let w = [8u32, 32, 64][case % 3];
         let t = r.below(5) as u32;
         let b = t + 1 + r.below((w - t) as u64) as u32;
@@ -355,13 +353,11 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
         let m = mask(w);
         let low = r.next() as u128 & mask(t);
         let high = (r.next() as u128) << b & m;
-        let c = [low, high, low | high, interesting_const(&mut r, w)][r.below(4) as usize];
+        let c = [low, high, low | high, interesting_const(r, w)][r.below(4) as usize];
         let lo_bit = r.below(w as u64) as u32;
         let span = 1 + r.below((w - lo_bit) as u64) as u32;
-        let mk = [
-            mask(lo_bit + span) & !mask(lo_bit),
-            interesting_const(&mut r, w),
-        ][r.below(2) as usize];
+        let mk =
+            [mask(lo_bit + span) & !mask(lo_bit), interesting_const(r, w)][r.below(2) as usize];
         let k = r.below(w as u64) as u128;
         use IntBinOp::*;
         let p = Program {
@@ -390,13 +386,10 @@ fn disjoint_bit_rules_keep_swizzled_addresses_exact() {
         let what = format!(
             "case {case} (i{w}, base < 2^{b} multiple of 2^{t}, c {c:#x}, m {mk:#x}, k {k})"
         );
-        let input = |r: &mut Rng| [r.next() as u128 & hi, sample(r, 0, m, w)];
-        let (n, better) = check_saturated(&p, &[t], 5000, 30, false, &mut r, input, &what);
-        compared += n;
-        cheaper += usize::from(better);
-    }
-    assert!(compared >= 30_000, "only {compared} comparisons");
-    assert!(cheaper > 50, "the rules fired on only {cheaper} programs");
+        let input = move |r: &mut Rng| [r.next() as u128 & hi, sample(r, 0, m, w)];
+        Case::new(p, vec![t], input, what)
+    })
+    .at_least(30_000, 50);
 }
 
 #[test]
@@ -406,9 +399,7 @@ fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
     // a masked variable: only `c mod 2^j` matters below bit `j`, and the bits of `c` above it
     // pass through the xor as an add. The second use of `x + c'` (a constant equal to `c` below
     // bit `j`) is what the rules make shareable. Every extraction must compute the input.
-    let mut r = Rng(0x10B1_75C0);
-    let (mut compared, mut cheaper) = (0, 0);
-    for case in 0..300 {
+    check_cases(0x10B1_75C0, 300, (5000, 40, true), |r, case| {
         let w = [8u32, 16, 32, 64][case % 4];
         let m = mask(w);
         let j = 1 + r.below((w - 1) as u64) as u32;
@@ -419,7 +410,7 @@ fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
         let mk = match r.below(3) {
             0 => mask(j) & !mask(lo_bit),
             1 => (r.next() as u128 & mask(j)) | 1 << (j - 1),
-            _ => interesting_const(&mut r, w),
+            _ => interesting_const(r, w),
         };
         use IntBinOp::*;
         let p = Program {
@@ -446,13 +437,116 @@ fn constants_under_low_masks_and_xors_count_modulo_the_mask() {
             roots: vec![5, 7, 8, 11, 12],
         };
         let what = format!("case {case} (i{w}, c {c:#x}, c2 {c2:#x}, m {mk:#x})");
-        let input = |r: &mut Rng| [sample(r, 0, m, w), sample(r, 0, m, w)];
-        let (n, better) = check_saturated(&p, &[], 5000, 40, true, &mut r, input, &what);
+        let input = move |r: &mut Rng| [sample(r, 0, m, w), sample(r, 0, m, w)];
+        Case::new(p, Vec::new(), input, what)
+    })
+    .at_least(60_000, 100);
+}
+
+#[test]
+fn alignment_masks_of_multiples_are_no_ops_exactly() {
+    // `x & -2^k` and `(x >> k) << k` for `x` a multiple of `2^t` (a parameter's
+    // `tilus.divisibility`): `x` itself when `k <= t`, and a real mask or shift pair otherwise
+    // (the rules must decline). Every extraction must compute the input on multiples of `2^t`.
+    check_cases(0xA11_6E3D, 200, (2000, 30, true), |r, case| {
+        let w = [8u32, 16, 32, 64][case % 4];
+        let m = mask(w);
+        let t = r.below(w as u64) as u32;
+        let k = r.below(w as u64) as u128;
+        use IntBinOp::*;
+        let p = Program {
+            ty: Ty {
+                width: w,
+                index: false,
+            },
+            steps: vec![
+                Step::Var(0),
+                Step::Var(1),
+                Step::Const(m & !mask(k as u32)),
+                Step::Bin(AndI, 0, 2),
+                Step::Const(k),
+                Step::Bin(ShRUI, 0, 4),
+                Step::Bin(ShLI, 5, 4),
+                Step::Bin(AddI, 6, 1),
+            ],
+            vars: vec![(0, m & !mask(t)), (0, m)],
+            roots: vec![3, 6, 7],
+        };
+        let what = format!("case {case} (i{w}, x a multiple of 2^{t}, k {k})");
+        let input = move |r: &mut Rng| [sample(r, 0, m, w) & !mask(t), sample(r, 0, m, w)];
+        Case::new(p, vec![t], input, what)
+    })
+    .at_least(15_000, 50);
+}
+
+/// Draws the two leaves' values of one test input.
+type Sampler = Box<dyn FnMut(&mut Rng) -> [u128; 2]>;
+
+/// One program of a property test: its leaves' known trailing zeros, how to draw inputs that
+/// keep the leaves' facts, and what to print when the extraction disagrees.
+struct Case {
+    p: Program,
+    tz: Vec<u32>,
+    input: Sampler,
+    what: String,
+}
+
+impl Case {
+    fn new(
+        p: Program,
+        tz: Vec<u32>,
+        input: impl FnMut(&mut Rng) -> [u128; 2] + 'static,
+        what: String,
+    ) -> Case {
+        Case {
+            p,
+            tz,
+            input: Box::new(input),
+            what,
+        }
+    }
+}
+
+/// What a property test did: comparisons of extraction with the program, and programs made
+/// cheaper (a test whose rules never fire proves nothing, so both have floors).
+struct Checked(usize, usize);
+
+impl Checked {
+    fn at_least(self, compared: usize, cheaper: usize) {
+        assert!(self.0 >= compared, "only {} comparisons", self.0);
+        assert!(
+            self.1 > cheaper,
+            "the rules fired on only {} programs",
+            self.1
+        );
+    }
+}
+
+/// Runs `cases` programs from `make` through [`check_saturated`] (`samples` inputs each).
+fn check_cases(
+    seed: u64,
+    cases: usize,
+    (nodes, samples, facts): (usize, usize, bool),
+    mut make: impl FnMut(&mut Rng, usize) -> Case,
+) -> Checked {
+    let mut r = Rng(seed);
+    let (mut compared, mut cheaper) = (0, 0);
+    for case in 0..cases {
+        let mut c = make(&mut r, case);
+        let (n, better) = check_saturated(
+            &c.p,
+            &c.tz,
+            nodes,
+            samples,
+            facts,
+            &mut r,
+            &mut c.input,
+            &c.what,
+        );
         compared += n;
         cheaper += usize::from(better);
     }
-    assert!(compared >= 60_000, "only {compared} comparisons");
-    assert!(cheaper > 100, "the rules fired on only {cheaper} programs");
+    Checked(compared, cheaper)
 }
 
 /// Saturates the graph of `p` (built by [`build_tz`] with `tz`) under the built-in rules,

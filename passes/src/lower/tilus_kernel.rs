@@ -192,6 +192,11 @@ impl LowerTilusKernel {
             props.push(("sym_name".to_string(), v));
         }
         props.push(("function_type".into(), fty_attr));
+        // Parameter attributes (`tilus.range`, `tilus.divisibility`) stay with their
+        // parameters: eqsat reads them on the entry.
+        if let Some(v) = ctx.get_prop(k, "arg_attrs") {
+            props.push(("arg_attrs".into(), v));
+        }
         // A kernel that needs another target (tcgen05: sm_100a, set by lower-async-to-ptx as
         // `tilus.ptx_target`) keeps it; the pass option is the default for the others.
         let target = match ctx
