@@ -22,9 +22,10 @@
 // RUN: not tilus-run %s --arg n=8192 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: × argument n = 8192 is outside its tilus.range [64, 4096]
 //
-// The verifier checks the attributes' shapes and that they sit on integer parameters:
+// The verifier checks the attributes' shapes and that they sit on integer parameters, pointing
+// at the parameter:
 // RUN: not tilus-opt %S/Inputs/param-facts-bad.mlir.txt --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: parameter 1: tilus.range expects lo <= hi, but found [8, 4]
+// BAD: parameter 1: tilus.range expects lo <= hi, but found [8, 4] ({{.*}}param-facts-bad.mlir.txt:2:38)
 // BAD: parameter 1: tilus.divisibility expects a positive integer, but found 0
 // BAD: parameter 0: tilus.divisibility applies to integer parameters, but the parameter is !tilus.ptr<f32>
 // BAD: parameter 1: tilus.range expects array<i64: lo, hi>

@@ -483,6 +483,12 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     // Per-parameter attributes (`%n: i32 {tilus.divisibility = 64}`), as func.func keeps them.
     let empty = p.ctx.dict_attr(vec![]);
     if arg_attrs.iter().any(|a| *a != empty) {
+        // The verifier's complaints about them point at the parameters that carry them.
+        let with: Vec<_> = (0..args.len()).filter(|&i| arg_attrs[i] != empty).collect();
+        if let (Some(first), Some(last)) = (with.first(), with.last()) {
+            let (a, b) = (args[*first].span, args[*last].span);
+            p.note_attr_span("arg_attrs", tilus_ir::Span::new(a.start, b.end));
+        }
         props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
     }
     p.expect_keyword("warps")?;
