@@ -572,12 +572,11 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let ft = p.ctx.function_type(inputs, results);
     props.push(("function_type".into(), p.ctx.type_attr(ft)));
-    let empty = p.ctx.dict_attr(vec![]);
-    if arg_attrs.iter().any(|a| *a != empty) {
-        props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
+    if let Some(a) = nonempty_dict_array(p.ctx, arg_attrs) {
+        props.push(("arg_attrs".into(), a));
     }
-    if res_attrs.iter().any(|a| *a != empty) {
-        props.push(("res_attrs".into(), p.ctx.attr(AttrKind::Array(res_attrs))));
+    if let Some(a) = nonempty_dict_array(p.ctx, res_attrs) {
+        props.push(("res_attrs".into(), a));
     }
     let mut attrs = Vec::new();
     if p.eat_keyword("attributes") {
@@ -668,14 +667,8 @@ fn print_func(pr: &mut Printer, op: OpId) {
     pr.out.push(' ');
     pr.out.push_str(&ctx_sym(&sym_name(ctx, op)));
     let (inputs, results) = function_type(ctx, op).unwrap_or_default();
-    let dicts = |name: &str| -> Vec<Option<Attr>> {
-        match ctx.get_prop(op, name).map(|a| ctx.attr_kind(a)) {
-            Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
-            _ => vec![],
-        }
-    };
-    let arg_attrs = dicts("arg_attrs");
-    let res_attrs = dicts("res_attrs");
+    let arg_attrs = dict_array_prop(ctx, op, "arg_attrs");
+    let res_attrs = dict_array_prop(ctx, op, "res_attrs");
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
     print_fn_args(pr, entry, &inputs, &arg_attrs);
@@ -714,6 +707,25 @@ fn print_func(pr: &mut Printer, op: OpId) {
         pr.out.push(' ');
         pr.print_region(r, false, true);
     }
+}
+
+/// A function-like op's per-parameter (or per-result) dictionaries, from its `name` property
+/// (an array of dictionaries, MLIR's `arg_attrs`/`res_attrs`); empty when it has none.
+pub(crate) fn dict_array_prop(ctx: &Context, op: OpId, name: &str) -> Vec<Option<Attr>> {
+    match ctx.get_prop(op, name).map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
+        _ => vec![],
+    }
+}
+
+/// The `arg_attrs`/`res_attrs` property for the dictionaries parsed with each parameter or
+/// result: none when all are empty (as MLIR leaves it out).
+pub(crate) fn nonempty_dict_array(ctx: &mut Context, dicts: Vec<Attr>) -> Option<Attr> {
+    let empty = ctx.dict_attr(vec![]);
+    dicts
+        .iter()
+        .any(|a| *a != empty)
+        .then(|| ctx.attr(AttrKind::Array(dicts)))
 }
 
 /// `(%x: type {attrs} loc(...), ...)`: the parameters of a function-like op, named by the

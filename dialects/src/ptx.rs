@@ -11,7 +11,9 @@
 //! The results are the instruction's destination (one register, or `{...}` for several).
 
 use crate::common::{parse_trailing_attrs, split_declared};
-use crate::func::{function_type, parse_named_arg, print_fn_args};
+use crate::func::{
+    dict_array_prop, function_type, nonempty_dict_array, parse_named_arg, print_fn_args,
+};
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::handle::prelude::*;
 use tilus_ir::opdef::{
@@ -994,9 +996,8 @@ fn parse_entry(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let ft = p.ctx.function_type(inputs, vec![]);
     props.push(("function_type".into(), p.ctx.type_attr(ft)));
-    let empty = p.ctx.dict_attr(vec![]);
-    if arg_attrs.iter().any(|a| *a != empty) {
-        props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
+    if let Some(a) = nonempty_dict_array(p.ctx, arg_attrs) {
+        props.push(("arg_attrs".into(), a));
     }
     let attrs = parse_trailing_attrs(p, def, true, &mut props)?;
     let region = p.parse_region(args, true)?;
@@ -1013,11 +1014,7 @@ fn print_entry(pr: &mut Printer, op: OpId) {
         &str_prop(ctx, op, "sym_name").unwrap_or_default(),
     ));
     let (inputs, _) = function_type(ctx, op).unwrap_or_default();
-    let arg_attrs: Vec<Option<Attr>> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
-        _ => vec![],
-    };
+    let arg_attrs = dict_array_prop(ctx, op, "arg_attrs");
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
     print_fn_args(pr, entry, &inputs, &arg_attrs);

@@ -29,6 +29,8 @@
 // BAD: parameter 1: tilus.divisibility expects a positive integer, but found 0
 // BAD: parameter 0: tilus.divisibility applies to integer parameters, but the parameter is !tilus.ptr<f32>
 // BAD: parameter 1: tilus.range expects array<i64: lo, hi>
+// BAD: parameter 1: tilus.divisibility expects an integer
+// BAD: expects one dictionary per parameter (2), but found 1
 tilus.kernel @fill(%y: !tilus.ptr<f32>, %n: i32 {tilus.divisibility = 64 : i64, tilus.range = array<i64: 64, 4096>})
     warps(1) blocks(affine_map<(d0, d1) -> (d1 ceildiv 32)>)
     attributes {tilus.args = {n = 128 : i32}, tilus.inputs = {y = "zeros"}, tilus.outputs = ["y"]} {

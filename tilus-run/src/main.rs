@@ -355,8 +355,9 @@ fn read_input(path: &Path) -> Result<(String, String), String> {
     Ok((path.display().to_string(), text))
 }
 
-/// Reads, parses and verifies the file; diagnostics are printed (exit 1).
-fn load(cli: &Cli) -> Result<Loaded, u8> {
+/// Reads, parses and verifies the file; diagnostics are printed (exit 1). `ptx_override` is
+/// `--ptx-override`'s text, read before.
+fn load(cli: &Cli, ptx_override: Option<String>) -> Result<Loaded, u8> {
     // A malformed pipeline is a usage error, found before any input is read.
     let pipeline = match &cli.pass_pipeline {
         None => None,
@@ -427,7 +428,7 @@ fn load(cli: &Cli) -> Result<Loaded, u8> {
         timing,
         auto_note: Default::default(),
         timelines: Default::default(),
-        ptx_override: None,
+        ptx_override,
     })
 }
 
@@ -793,8 +794,7 @@ fn run(cli: &Cli) -> Result<(), u8> {
     }
 
     let started = Instant::now();
-    let mut l = load(cli)?;
-    l.ptx_override = ptx_override;
+    let l = load(cli, ptx_override)?;
     let result = run_loaded(cli, &l, backend.as_ref(), needs_gpu, &no_gpu_reason);
     let result = match (&cli.timeline, write_timeline(cli, &l)) {
         (Some(_), Err(code)) => result.and(Err(code)),
@@ -811,14 +811,18 @@ fn needs_gpu_flags(cli: &Cli) -> bool {
     cli.backend == Backend::Cuda || cli.compare_backends || cli.bench || cli.ptx_override.is_some()
 }
 
-/// `--ptx-override FILE`: the file's text, which must define the entry the lowering named
-/// (else the launch would fail later with a driver error that names neither).
-fn check_ptx_override(cli: &Cli, text: &str, entry: &str) -> Result<String, u8> {
-    let defines = text.lines().any(|l| {
+/// Whether PTX `text` defines `.entry NAME` (`NAME(` or `NAME (`).
+fn ptx_defines_entry(text: &str, entry: &str) -> bool {
+    text.lines().any(|l| {
         let mut w = l.split_whitespace().skip_while(|t| *t != ".entry").skip(1);
         w.next().is_some_and(|n| n.trim_end_matches('(') == entry)
-    });
-    if !defines {
+    })
+}
+
+/// `--ptx-override FILE`: the file's text must define the entry the lowering named (else the
+/// launch would fail later with a driver error that names neither).
+fn check_ptx_override(cli: &Cli, text: &str, entry: &str) -> Result<(), u8> {
+    if !ptx_defines_entry(text, entry) {
         let path = cli
             .ptx_override
             .as_deref()
@@ -832,7 +836,7 @@ fn check_ptx_override(cli: &Cli, text: &str, entry: &str) -> Result<String, u8> 
         );
         return Err(INVALID);
     }
-    Ok(text.to_string())
+    Ok(())
 }
 
 /// `--timeline FILE`: writes the recorded runs (if any kernel ran) as an HTML page.
@@ -989,7 +993,8 @@ fn run_one(
             });
             let lowered = match (lowered, &l.ptx_override) {
                 (Ok(mut lowered), Some(text)) => {
-                    lowered.ptx = check_ptx_override(cli, text, &lowered.entry)?;
+                    check_ptx_override(cli, text, &lowered.entry)?;
+                    lowered.ptx = text.clone();
                     Ok(lowered)
                 }
                 (other, _) => other,
@@ -1875,4 +1880,24 @@ fn run_reference<'b>(
         out.push((b, ref_mem.tensor(b.index, &b.shape).data));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ptx_defines_entry;
+
+    #[test]
+    fn ptx_override_must_define_the_lowered_entry() {
+        let ptx =
+            ".version 8.4\n.target sm_90a\n.visible .entry matmul(\n\t.param .u64 a\n)\n{\n}\n";
+        assert!(ptx_defines_entry(ptx, "matmul"));
+        assert!(ptx_defines_entry(".entry matmul (", "matmul"));
+        // Another kernel, a prefix of the name, a mention outside `.entry`: not defined.
+        assert!(!ptx_defines_entry(ptx, "matmul_ref"));
+        assert!(!ptx_defines_entry(ptx, "mat"));
+        assert!(!ptx_defines_entry(
+            "// calls matmul\n.func matmul()\n",
+            "matmul"
+        ));
+    }
 }

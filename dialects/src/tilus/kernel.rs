@@ -480,16 +480,16 @@ fn parse_kernel(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> 
     }
     let ft = p.ctx.function_type(inputs, vec![]);
     props.push(("function_type".into(), p.ctx.type_attr(ft)));
-    // Per-parameter attributes (`%n: i32 {tilus.divisibility = 64}`), as func.func keeps them.
+    // Per-parameter attributes (`%n: i32 {tilus.divisibility = 64}`), as func.func keeps them;
+    // the verifier's complaints about them point at the parameters that carry them.
     let empty = p.ctx.dict_attr(vec![]);
-    if arg_attrs.iter().any(|a| *a != empty) {
-        // The verifier's complaints about them point at the parameters that carry them.
-        let with: Vec<_> = (0..args.len()).filter(|&i| arg_attrs[i] != empty).collect();
-        if let (Some(first), Some(last)) = (with.first(), with.last()) {
-            let (a, b) = (args[*first].span, args[*last].span);
-            p.note_attr_span("arg_attrs", tilus_ir::Span::new(a.start, b.end));
-        }
-        props.push(("arg_attrs".into(), p.ctx.attr(AttrKind::Array(arg_attrs))));
+    let with = || (0..args.len()).filter(|&i| arg_attrs[i] != empty);
+    if let (Some(first), Some(last)) = (with().next(), with().next_back()) {
+        let span = tilus_ir::Span::new(args[first].span.start, args[last].span.end);
+        p.note_attr_span("arg_attrs", span);
+    }
+    if let Some(a) = nonempty_dict_array(p.ctx, arg_attrs) {
+        props.push(("arg_attrs".into(), a));
     }
     p.expect_keyword("warps")?;
     p.expect("(")?;
@@ -545,11 +545,7 @@ fn print_kernel(pr: &mut Printer, op: OpId) {
     pr.out
         .push_str(&crate::builtin::ctx_sym(&sym_name(ctx, op)));
     let (inputs, _) = function_type(ctx, op).unwrap_or_default();
-    let arg_attrs: Vec<Option<Attr>> = match ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::Array(xs)) => xs.iter().map(|x| Some(*x)).collect(),
-        _ => vec![],
-    };
+    let arg_attrs = dict_array_prop(ctx, op, "arg_attrs");
     let r = ctx.regions(op)[0];
     let entry = ctx.region_blocks(r).first().copied();
     print_fn_args(pr, entry, &inputs, &arg_attrs);
@@ -615,10 +611,9 @@ impl ParamFacts {
 /// `ptx.entry` or `func.func` it became (the lowering keeps the parameter attributes).
 /// Malformed entries (which the kernel's verifier rejects) are ignored.
 pub fn param_facts(ctx: &Context, op: OpId, i: usize) -> ParamFacts {
-    let Some(AttrKind::Array(xs)) = ctx.get_prop(op, "arg_attrs").map(|a| ctx.attr_kind(a)) else {
-        return ParamFacts::default();
-    };
-    let Some(AttrKind::Dict(entries)) = xs.get(i).map(|a| ctx.attr_kind(*a)) else {
+    let dicts = dict_array_prop(ctx, op, "arg_attrs");
+    let Some(AttrKind::Dict(entries)) = dicts.get(i).copied().flatten().map(|a| ctx.attr_kind(a))
+    else {
         return ParamFacts::default();
     };
     let get = |n: &str| entries.iter().find(|(k, _)| k == n).map(|(_, v)| *v);
@@ -637,18 +632,12 @@ pub fn param_facts(ctx: &Context, op: OpId, i: usize) -> ParamFacts {
 /// The kernel's parameter attributes: `tilus.range` an `array<i64: lo, hi>` with `lo <= hi`,
 /// `tilus.divisibility` a positive integer, both only on integer parameters.
 fn verify_param_facts(ctx: &Context, op: OpId, inputs: &[Type]) -> Result<(), Diagnostic> {
-    let Some(a) = ctx.get_prop(op, "arg_attrs") else {
+    // That `arg_attrs` is an array of dictionaries is the declared constraint's check.
+    let dicts = dict_array_prop(ctx, op, "arg_attrs");
+    if dicts.is_empty() {
         return Ok(());
-    };
-    let AttrKind::Array(xs) = ctx.attr_kind(a) else {
-        return Err(fail_at(
-            op,
-            ctx,
-            "arg_attrs",
-            "expects an array of dictionaries",
-        ));
-    };
-    if xs.len() != inputs.len() {
+    }
+    if dicts.len() != inputs.len() {
         return Err(fail_at(
             op,
             ctx,
@@ -656,18 +645,13 @@ fn verify_param_facts(ctx: &Context, op: OpId, inputs: &[Type]) -> Result<(), Di
             format!(
                 "expects one dictionary per parameter ({}), but found {}",
                 inputs.len(),
-                xs.len()
+                dicts.len()
             ),
         ));
     }
-    for (i, (d, t)) in xs.iter().zip(inputs).enumerate() {
-        let AttrKind::Dict(entries) = ctx.attr_kind(*d) else {
-            return Err(fail_at(
-                op,
-                ctx,
-                "arg_attrs",
-                format!("parameter {i}: expects a dictionary"),
-            ));
+    for (i, (d, t)) in dicts.iter().zip(inputs).enumerate() {
+        let Some(AttrKind::Dict(entries)) = d.map(|d| ctx.attr_kind(d)) else {
+            continue;
         };
         let is_int = matches!(
             ctx.type_kind(*t),

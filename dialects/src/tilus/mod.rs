@@ -23,7 +23,9 @@
 //! over that group's threads only).
 
 use crate::common::{op_error, parse_trailing_attrs};
-use crate::func::{function_type, parse_named_arg, print_fn_args, sym_name};
+use crate::func::{
+    dict_array_prop, function_type, nonempty_dict_array, parse_named_arg, print_fn_args, sym_name,
+};
 use crate::layout_algebra::RegisterLayout;
 use crate::threadgroup::{group_of, require_group, Need};
 use crate::tilus_types::{

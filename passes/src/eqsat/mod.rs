@@ -485,8 +485,6 @@ fn lang_mask(ty: Ty) -> u128 {
     tilus_dialects::arith::mask(ty.width)
 }
 
-/// An `scf.for` induction variable lies in `[lb, ub)`: below `ub` when `ub` is known, else
-/// below the signed maximum (the loop compares signed unless `unsignedCmp`).
 /// What a kernel or function declares about parameter `i` (`tilus.range`,
 /// `tilus.divisibility` in its `arg_attrs`), when `b` is its entry block. A range that reaches
 /// below zero says nothing about the unsigned interval, so only its divisibility counts then.
@@ -518,6 +516,8 @@ fn param_facts(ctx: &Context, b: BlockId, i: usize, ty: Ty) -> Option<Facts> {
     })
 }
 
+/// An `scf.for` induction variable lies in `[lb, ub)`: below `ub` when `ub` is known, else
+/// below the signed maximum (the loop compares signed unless `unsignedCmp`).
 fn loop_iv_facts(
     ctx: &Context,
     b: BlockId,

@@ -114,17 +114,11 @@ impl Shaped {
         };
         Shaped { pat, nested }
     }
-
-    /// Whether class `id` has a node of the shape of pattern node `p` (see [`Shaped`]).
-    fn has_shape(&self, eg: &EG, p: Id, id: Id) -> bool {
-        has_shape(self.pat.ast.as_ref(), eg, p, id)
-    }
 }
 
 /// Whether class `id` has a node with the operators and literals of pattern node `p` of `ast`
-/// below it (variables match anything): the test [`Shaped`] puts in front of egg's machine,
-/// shared with the incremental search of [`super::schedule`].
-pub(crate) fn has_shape(ast: &[ENodeOrVar<Node>], eg: &EG, p: Id, id: Id) -> bool {
+/// below it (variables match anything): the test [`Shaped`] puts in front of egg's machine.
+fn has_shape(ast: &[ENodeOrVar<Node>], eg: &EG, p: Id, id: Id) -> bool {
     let ENodeOrVar::ENode(pn) = &ast[usize::from(p)] else {
         return true;
     };
@@ -145,6 +139,10 @@ impl Searcher<Node, super::lang::EqAnalysis> for Shaped {
         eclass: Id,
         limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
+        let ast = self.pat.ast.as_ref();
+        if self.nested && !has_shape(ast, egraph, Id::from(ast.len() - 1), eclass) {
+            return None;
+        }
         self.pat.search_eclass_with_limit(egraph, eclass, limit)
     }
 
@@ -153,20 +151,17 @@ impl Searcher<Node, super::lang::EqAnalysis> for Shaped {
         let Some(ENodeOrVar::ENode(root)) = ast.last() else {
             return self.pat.search_with_limit(egraph, limit);
         };
-        let root_id = Id::from(ast.len() - 1);
         let Some(classes) = egraph.classes_for_op(&root.discriminant()) else {
             return Vec::new();
         };
-        // egg's `search_eclasses_with_limit`, with the shape test in front.
+        // egg's `search_eclasses_with_limit` over the classes with the root operator, each
+        // behind the shape test.
         let mut found = Vec::new();
         for id in classes {
             if limit == 0 {
                 break;
             }
-            if self.nested && !self.has_shape(egraph, root_id, id) {
-                continue;
-            }
-            if let Some(m) = self.pat.search_eclass_with_limit(egraph, id, limit) {
+            if let Some(m) = self.search_eclass_with_limit(egraph, id, limit) {
                 limit = limit.saturating_sub(m.substs.len());
                 found.push(m);
             }
@@ -622,20 +617,8 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(AndI, &b(AddI, "?x", "?y"), "?m"),
         &["?t", "?x", "?y", "?m"],
         |eg, s, vs| {
-            let (ty, c) = (ty_of(eg, s, vs[0])?, facts(eg, s, vs[2]).konst()?);
-            let j = bit_length(may_bits(facts(eg, s, vs[3])));
-            let low = c & mask(j);
-            if low == c || facts(eg, s, vs[1]).konst().is_some() {
-                return None;
-            }
-            let t = s[vs[0]];
-            let xl = if low == 0 {
-                s[vs[1]]
-            } else {
-                let k = add_const(eg, ty, low);
-                add_bin(eg, AddI, t, s[vs[1]], k)
-            };
-            Some(add_bin(eg, AndI, t, xl, s[vs[3]]))
+            let (xl, _) = split_low_bits(eg, s, vs).filter(|(_, high)| *high != 0)?;
+            Some(add_bin(eg, AndI, s[vs[0]], xl, s[vs[3]]))
         },
     ));
     // The same split for an xor whose other operand `z` lives below bit `j`: the high part
@@ -647,21 +630,10 @@ pub fn builtin() -> Vec<Rewrite<Node, super::lang::EqAnalysis>> {
         &b(XOrI, &b(AddI, "?x", "?y"), "?z"),
         &["?t", "?x", "?y", "?z"],
         |eg, s, vs| {
-            let (ty, c) = (ty_of(eg, s, vs[0])?, facts(eg, s, vs[2]).konst()?);
-            let j = bit_length(may_bits(facts(eg, s, vs[3])));
-            let high = c & !mask(j);
-            if high == 0 || facts(eg, s, vs[1]).konst().is_some() {
-                return None;
-            }
-            let (t, low) = (s[vs[0]], c & mask(j));
-            let xl = if low == 0 {
-                s[vs[1]]
-            } else {
-                let k = add_const(eg, ty, low);
-                add_bin(eg, AddI, t, s[vs[1]], k)
-            };
+            let (xl, high) = split_low_bits(eg, s, vs).filter(|(_, high)| *high != 0)?;
+            let t = s[vs[0]];
             let xz = add_bin(eg, XOrI, t, xl, s[vs[3]]);
-            let h = add_const(eg, ty, high);
+            let h = add_const(eg, ty_of(eg, s, vs[0])?, high);
             Some(add_bin(eg, AddI, t, xz, h))
         },
     ));
@@ -991,6 +963,25 @@ fn ext_distribute(eg: &mut EG, s: &Subst, vs: &[Var], op: IntBinOp) -> Option<Id
         eg.add(Node::op(Kind::Cast(Cast::ExtUI), &[tid, s[vs[3]]]))
     };
     Some(add_bin(eg, op, tid, ex, ey))
+}
+
+/// For `(x + c) op z` (variables `[t, x, c, z]`, `c` a constant, `x` not), with `j` the bit
+/// length of what `z` may have set: `x + (c mod 2^j)` (just `x` when that is 0) and the part of
+/// `c` above, `c - c mod 2^j`, which `op` below bit `j` does not see.
+fn split_low_bits(eg: &mut EG, s: &Subst, vs: &[Var]) -> Option<(Id, u128)> {
+    let (ty, c) = (ty_of(eg, s, vs[0])?, facts(eg, s, vs[2]).konst()?);
+    if facts(eg, s, vs[1]).konst().is_some() {
+        return None;
+    }
+    let j = bit_length(may_bits(facts(eg, s, vs[3])));
+    let (low, high) = (c & mask(j), c & !mask(j));
+    let xl = if low == 0 {
+        s[vs[1]]
+    } else {
+        let k = add_const(eg, ty, low);
+        add_bin(eg, IntBinOp::AddI, s[vs[0]], s[vs[1]], k)
+    };
+    Some((xl, high))
 }
 
 /// The number of bits up to the highest set one (0 for 0): a value whose bits lie within

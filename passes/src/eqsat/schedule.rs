@@ -22,8 +22,7 @@
 //! region in id order moved single kernels' PTX by a few instructions.
 
 use super::lang::{EqAnalysis, Node, EG};
-use super::rules::has_shape;
-use egg::{ENodeOrVar, Id, Language, PatternAst, Rewrite, SearchMatches, StopReason};
+use egg::{ENodeOrVar, Id, Language, Rewrite, SearchMatches, StopReason};
 use rustc_hash::FxHashMap;
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
@@ -70,9 +69,9 @@ struct RuleState {
     total: usize,
 }
 
-/// A rule's pattern, its root and its height; `None` for a searcher without a pattern, which is
-/// searched in full every round.
-type Shape = Option<(PatternAst<Node>, Id, usize, bool)>;
+/// A rule pattern's root operator and its height; `None` for a searcher without a pattern,
+/// which is searched in full every round.
+type Shape = Option<(<Node as Language>::Discriminant, usize)>;
 
 /// Each class's distance from the changed classes (see [`changed_region`]).
 type Region = Vec<u8>;
@@ -125,11 +124,7 @@ pub fn run(eg: &mut EG, rules: &[Rewrite<Node, EqAnalysis>], limits: &Limits) ->
                 let ENodeOrVar::ENode(r) = &ast[root] else {
                     return None;
                 };
-                let nested = r
-                    .children()
-                    .iter()
-                    .any(|c| matches!(ast[*c], ENodeOrVar::ENode(_)));
-                Some((ast.clone(), root, height(ast.as_ref(), root), nested))
+                Some((r.discriminant(), height(ast.as_ref(), root)))
             })
         })
         .collect();
@@ -144,7 +139,7 @@ pub fn run(eg: &mut EG, rules: &[Rewrite<Node, EqAnalysis>], limits: &Limits) ->
             total: 0,
         })
         .collect();
-    let max_radius = shapes.iter().flatten().map(|s| s.2).max().unwrap_or(0);
+    let max_radius = shapes.iter().flatten().map(|s| s.1).max().unwrap_or(0);
     let mut seen = Seen::default();
     // Classes that stopped being canonical, with the round that found them gone.
     let mut gone: Vec<(usize, Id)> = Vec::new();
@@ -319,7 +314,7 @@ fn search<'a>(
         st.times_banned += 1;
         st.banned_until = iteration + ban_length;
     };
-    let Some((ast, root, radius, nested)) = shape else {
+    let Some((root_kind, radius)) = shape else {
         let ms = rw
             .searcher
             .search_with_limit(eg, threshold.saturating_add(1));
@@ -330,18 +325,12 @@ fn search<'a>(
         }
         return ms;
     };
-    let ast = ast.as_ref();
-    let ENodeOrVar::ENode(r) = &ast[usize::from(*root)] else {
-        unreachable!("the root is an operator");
-    };
-    let root_kind = r.discriminant();
     let mut limit = threshold.saturating_add(1);
     let mut found = Vec::new();
     let mut complete = true;
+    // The searcher's own per-class search (for [`super::rules::Shaped`], behind its shape
+    // test).
     let visit = |id: Id, limit: &mut usize, found: &mut Vec<SearchMatches<'a, Node>>| -> usize {
-        if *nested && !has_shape(ast, eg, *root, id) {
-            return 0;
-        }
         match rw.searcher.search_eclass_with_limit(eg, id, *limit) {
             Some(m) => {
                 let n = m.substs.len();
@@ -390,7 +379,7 @@ fn search<'a>(
             // In egg's order of the classes with the root operator, so that matches are
             // applied in the order egg's search finds them.
             let classes: Vec<Id> = eg
-                .classes_for_op(&root_kind)
+                .classes_for_op(root_kind)
                 .map(|cs| cs.filter(|id| inside(region, *id, *radius)).collect())
                 .unwrap_or_default();
             for id in &classes {
@@ -411,7 +400,7 @@ fn search<'a>(
         _ => {
             // No usable cache: search every class with the root operator, in egg's order.
             st.counts.iter_mut().for_each(|n| *n = 0);
-            new_total = eg.classes_for_op(&root_kind).map_or(0, |mut classes| {
+            new_total = eg.classes_for_op(root_kind).map_or(0, |mut classes| {
                 scan(
                     &mut classes,
                     &mut limit,

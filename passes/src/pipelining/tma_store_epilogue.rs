@@ -636,7 +636,7 @@ fn rewrite_site(
         let boxes = if here == Here::FirstBox {
             1
         } else {
-            box_count(b.ctx(), buf)
+            boxes_of(b.ctx_mut(), buf).0
         };
         emit_epilogue(
             &mut b,
@@ -662,11 +662,12 @@ fn rewrite_site(
     }
 }
 
-/// The number of boxes of the buffer `[C / E, R, E]`.
-fn box_count(ctx: &Context, buf: Value) -> i64 {
-    TensorType::of(ctx, ctx.value_type(buf))
-        .expect("buffer type")
-        .shape[0]
+/// The buffer `[C / E, R, E]`'s number of boxes and the type of one box, `[R, E]`.
+fn boxes_of(ctx: &mut Context, buf: Value) -> (i64, tilus_ir::Type) {
+    let buf_t = TensorType::of(ctx, ctx.value_type(buf)).expect("buffer type");
+    let mut box_t = buf_t.clone();
+    box_t.shape = buf_t.shape[1..].to_vec();
+    (buf_t.shape[0], box_t.get(ctx))
 }
 
 /// The epilogue proper at the insertion point: wait until the copy engine has read the
@@ -690,10 +691,7 @@ fn emit_epilogue(
     StoreSharedOp::build(b, value, view);
     FenceProxyAsyncOp::build(b, StateSpace::Shared);
     SyncOp::build(b);
-    let buf_t = TensorType::of(b.ctx(), b.ctx().value_type(buf)).expect("buffer type");
-    let mut box_t = buf_t.clone();
-    box_t.shape = buf_t.shape[1..].to_vec();
-    let box_t = box_t.get(b.ctx_mut());
+    let (_, box_t) = boxes_of(b.ctx_mut(), buf);
     let i32t = b.ctx().value_type(at.1);
     emit_single_thread(b, |b| {
         // One copy a box: box q holds columns [q E, (q + 1) E) of the tile (only box 0 when
@@ -745,7 +743,7 @@ fn deferral(ctx: &Context, s: &Site, overlap: bool) -> Option<Deferral> {
     // for MMAs it issued, so that the write has something to hide under.
     let threads = match s.group {
         Some(g) => 32 * WarpGroupOp::cast(ctx, g)?.num_warps(ctx),
-        None => 32 * KernelOp::cast(ctx, kernel_of(ctx, s.store)?)?.warps(ctx),
+        None => crate::lower::build::enclosing_kernel(ctx, s.store)?.1,
     };
     let bytes = s.tile.shape.iter().product::<i64>() * i64::from(s.tile.dtype.bits()) / 8;
     let small = s.tile.dtype.bits() <= 16 && threads > 0 && bytes / threads <= 256;
@@ -760,18 +758,6 @@ fn deferral(ctx: &Context, s: &Site, overlap: bool) -> Option<Deferral> {
         k_loop,
         overlap_before,
     })
-}
-
-/// The kernel op around `op`.
-fn kernel_of(ctx: &Context, op: OpId) -> Option<OpId> {
-    let mut cur = ctx.parent_op(op);
-    while let Some(p) = cur {
-        if KernelOp::is(ctx, p) {
-            return Some(p);
-        }
-        cur = ctx.parent_op(p);
-    }
-    None
 }
 
 /// Builds, in one thread of the group, the copies of boxes `[lo, q)` (`lo` a value) of the
@@ -860,11 +846,7 @@ fn defer_site(
     // whether the boxes went out.
     let iff = ctx.parent_op(s.store).expect("the epilogue's if");
     let cond = ctx.operands(iff)[0];
-    let buf_t = TensorType::of(ctx, ctx.value_type(buf)).expect("buffer type");
-    let q = buf_t.shape[0];
-    let mut box_t = buf_t.clone();
-    box_t.shape = buf_t.shape[1..].to_vec();
-    let box_t = box_t.get(ctx);
+    let (q, box_t) = boxes_of(ctx, buf);
     let e = s.per_row;
     let i32t = ctx.value_type(col);
 
@@ -923,22 +905,23 @@ fn defer_site(
     let mut after_k = kl;
     if let Some(wait) = d.overlap_before {
         let ptile = args[base + 3];
+        // The previous tile's epilogue (box 0 only) where `pend` and `when` hold.
+        let prev = |b: &mut OpBuilder<'_>, when: Value| {
+            let go = b.and(when, pend);
+            emit_if(b, go, |b| {
+                emit_epilogue(b, ptile, view, buf, c2, (prow, pcol), 1, e)
+            })
+        };
         b.set_loc_from(s.store);
         b.set_insertion_point_before(wait);
         let c0 = b.cint(i32t, 0);
         let first = b.cmpi(CmpIPredicate::Eq, iv, c0);
-        let go = b.and(first, pend);
-        emit_if(&mut b, go, |b| {
-            emit_epilogue(b, ptile, view, buf, c2, (prow, pcol), 1, e)
-        });
+        prev(&mut b, first);
         // A k loop that takes no step: right after it.
         b.set_insertion_point_after(kl);
         let c1 = b.cint(i32t, 1);
         let none = b.cmpi(CmpIPredicate::Slt, ub, c1);
-        let go = b.and(none, pend);
-        after_k = emit_if(&mut b, go, |b| {
-            emit_epilogue(b, ptile, view, buf, c2, (prow, pcol), 1, e)
-        });
+        after_k = prev(&mut b, none);
     }
 
     // The boxes a k loop of fewer than q steps did not reach, right after it (and after the
