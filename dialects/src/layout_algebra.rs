@@ -787,6 +787,103 @@ impl RegisterLayout {
         }
     }
 
+    /// The layout of the box `[offsets, offsets + shape)` of a tensor in this layout, when each
+    /// thread keeps exactly the elements of the box it held (`tilus.slice_register`): the
+    /// registers of the result are a subset of the source's, so the slice moves no data.
+    ///
+    /// That holds when, in every dimension, the box keeps the innermost modes whole, a
+    /// contiguous run of the next mode's digits, and one digit of each mode outside it, and
+    /// every mode it cuts is a local one: cutting a spatial mode would leave threads without
+    /// elements, which a register tensor of the same group cannot have. The error says which
+    /// dimension breaks the rule.
+    pub fn slice(&self, offsets: &[i64], shape: &[i64]) -> Result<RegisterLayout, String> {
+        if offsets.len() != self.rank() || shape.len() != self.rank() {
+            return Err(format!(
+                "expects {} offsets and extents, found {} and {}",
+                self.rank(),
+                offsets.len(),
+                shape.len()
+            ));
+        }
+        let starts = self.mode_starts();
+        let is_spatial = |m: usize| self.spatial.contains(&(m as i64));
+        // New size of each old mode (1: dropped).
+        let mut new_size = self.mode_shape.clone();
+        for k in 0..self.rank() {
+            let (o, e, full) = (offsets[k], shape[k], self.shape[k]);
+            if e < 1 || o < 0 || o > full - e {
+                return Err(format!(
+                    "the box [{o}, {}) of dim {k} is not inside its extent {full}",
+                    o.saturating_add(e)
+                ));
+            }
+            if e == full {
+                continue;
+            }
+            // Modes of dim k, innermost first.
+            let modes: Vec<usize> = (starts[k]..starts[k + 1]).rev().collect();
+            let mut inner = 1i64;
+            let mut i = 0;
+            while i < modes.len() && e % (inner * self.mode_shape[modes[i]]) == 0 {
+                inner *= self.mode_shape[modes[i]];
+                i += 1;
+            }
+            // Modes 0..i are kept whole; mode i keeps `f` digits; the outer ones one digit.
+            let f = e / inner;
+            let cut = |m: usize| {
+                if is_spatial(m) {
+                    Err(format!(
+                        "the box [{o}, {}) of dim {k} cuts a mode its threads are spread over \
+                         (only register modes can be sliced without moving data)",
+                        o + e
+                    ))
+                } else {
+                    Ok(())
+                }
+            };
+            if o % inner != 0
+                || (i < modes.len()
+                    && (o / inner) % self.mode_shape[modes[i]] + f > self.mode_shape[modes[i]])
+            {
+                return Err(format!(
+                    "the box [{o}, {}) of dim {k} does not keep whole blocks of {inner} \
+                     consecutive indices",
+                    o + e
+                ));
+            }
+            for (j, &m) in modes.iter().enumerate().skip(i) {
+                cut(m)?;
+                new_size[m] = if j == i { f } else { 1 };
+            }
+        }
+        let mut new_index = vec![usize::MAX; self.mode_shape.len()];
+        let mut mode_shape = Vec::new();
+        for (m, &s) in new_size.iter().enumerate() {
+            if s > 1 {
+                new_index[m] = mode_shape.len();
+                mode_shape.push(s);
+            }
+        }
+        let spatial: Vec<i64> = self
+            .spatial
+            .iter()
+            .map(|&p| {
+                if p >= 0 {
+                    new_index[p as usize] as i64
+                } else {
+                    p
+                }
+            })
+            .collect();
+        let local: Vec<i64> = self
+            .local
+            .iter()
+            .filter(|&&q| new_index[q] != usize::MAX)
+            .map(|&q| new_index[q] as i64)
+            .collect();
+        RegisterLayout::from_modes(shape, &mode_shape, &spatial, &local)
+    }
+
     /// Semantic equality: same shape, thread count and register count, and every
     /// `(thread, local)` pair names the same element. Two layouts can be written differently
     /// (`local(8)` and `local(2) * local(4)`) and still be the same; verifiers must compare

@@ -896,3 +896,84 @@ fn tmem_layouts() {
     assert!(TmemLayout::row_major(&[48, 16]).is_err());
     assert!(TmemLayout::row_major(&[128]).is_err());
 }
+
+/// `slice` (tilus.slice_register): where it succeeds, every register of the box's layout is a
+/// register the same thread holds in the source, at the element shifted by the offsets, each
+/// source register at most once; boxes of `local(r) * L` at multiples of L's shape are L.
+#[test]
+fn slice_keeps_each_threads_registers() {
+    let mut rng = Rng::new(21);
+    let (mut ok, mut refused) = (0, 0);
+    for _ in 0..CASES {
+        let l = random_layout(&mut rng);
+        if l.rank() == 0 {
+            continue;
+        }
+        let shape: Vec<i64> = l.shape.iter().map(|&s| rng.range(1, s)).collect();
+        let offsets: Vec<i64> = l
+            .shape
+            .iter()
+            .zip(&shape)
+            .map(|(&s, &e)| rng.range(0, s - e))
+            .collect();
+        let Ok(b) = l.slice(&offsets, &shape) else {
+            refused += 1;
+            continue;
+        };
+        ok += 1;
+        b.validate().unwrap();
+        assert_eq!(b.shape, shape);
+        assert_eq!(
+            b.num_threads(),
+            l.num_threads(),
+            "{l} box {offsets:?} {shape:?}"
+        );
+        for t in 0..b.num_threads() {
+            let mut used = std::collections::HashSet::new();
+            for j in 0..b.local_size() {
+                let x: Vec<i64> = b
+                    .coords(t, j)
+                    .iter()
+                    .zip(&offsets)
+                    .map(|(a, o)| a + o)
+                    .collect();
+                let (threads, src) = l.holders(&x);
+                assert!(threads.contains(&t), "{l} box {offsets:?} {shape:?} -> {b}");
+                assert!(
+                    used.insert(src),
+                    "{l} box {offsets:?} {shape:?}: register {src} twice"
+                );
+            }
+        }
+    }
+    assert!(ok > 30 && refused > 30, "{ok} sliced, {refused} refused");
+    for _ in 0..CASES {
+        let inner = random_layout(&mut rng);
+        let ratio: Vec<i64> = inner.shape.iter().map(|_| rng.range(1, 3)).collect();
+        let outer = RegisterLayout::local(&ratio).compose(&inner);
+        let offsets: Vec<i64> = ratio
+            .iter()
+            .zip(&inner.shape)
+            .map(|(&r, &e)| rng.range(0, r - 1) * e)
+            .collect();
+        let b = outer.slice(&offsets, &inner.shape).unwrap();
+        assert!(
+            b.same_mapping(&inner),
+            "{outer} at {offsets:?}: {b}, not {inner}"
+        );
+    }
+    // The wgmma accumulator's 64-column boxes are 16 of its registers; a box of 32 columns
+    // inside the 8-column groups is too (4 of the 32 column groups), one of 4 columns is not
+    // (it cuts the lanes' columns).
+    let acc =
+        RegisterLayout::parse("spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)")
+            .unwrap();
+    let b = acc.slice(&[0, 64], &[64, 64]).unwrap();
+    assert_eq!(
+        b.to_string(),
+        "spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)"
+    );
+    assert!(acc.slice(&[0, 32], &[64, 32]).is_ok());
+    assert!(acc.slice(&[0, 0], &[64, 4]).is_err());
+    assert!(acc.slice(&[0, 60], &[64, 8]).is_err());
+}

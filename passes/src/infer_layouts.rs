@@ -31,14 +31,17 @@
 //! **Assignment.** Fixed classes first; then the layouts that follow from others: a reduction's
 //! result is its input's layout reduced (spec §3.1), and an operand broadcast into an
 //! element-wise op takes the result's layout with the broadcast dimensions replicated, so the
-//! broadcast moves no data; a class takes such a layout only when its accesses stay
+//! broadcast moves no data; a `tilus.slice_register` result is its source's layout restricted
+//! to the box (its registers); a class takes such a layout only when its accesses stay
 //! vectorized. When nothing follows, the first class (in program order) with a global access
 //! takes its access layout, and at last the rest take [`access_layout`] along their last
 //! dimension. Every class gets one layout; every definition's type is rewritten with it.
 //!
 //! **Converts.** A `layout.convert` is inserted on each use whose class differs from its
 //! definition's, on broadcast operands whose layout does not give each thread the elements it
-//! needs, and after a reduction whose result class was fixed to something else.
+//! needs, after a reduction or slice whose result class was fixed to something else, and
+//! after the source of a slice whose box would cut the source's layout across threads (to the
+//! boxes as outer register modes around the box's layout, once per source and layout).
 
 use crate::lower::build::{group_pos, ops_where};
 use crate::{declare_pass, Changed, Pass, Statistics};
@@ -47,7 +50,7 @@ use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::RegisterLayout;
 use tilus_dialects::layout_mma::dot_layouts;
 use tilus_dialects::scf::{ForOp, IfOp};
-use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, TilusOpKind};
+use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, SliceRegisterOp, TilusOpKind};
 use tilus_dialects::tilus_types::{Space, TensorType, DYN};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
 
@@ -345,6 +348,8 @@ struct Graph {
     broadcasts: Vec<(usize, usize)>,
     /// Reductions: (op, input use node, result def node, dim, keepdim).
     reductions: Vec<(OpId, usize, usize, usize, bool)>,
+    /// Register slices: (op, source use node, result def node, offsets).
+    slices: Vec<(OpId, usize, usize, Vec<i64>)>,
 }
 
 fn reg_type(ctx: &Context, v: Value) -> Option<TensorType> {
@@ -552,6 +557,9 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 }
                 // a and b are stored to shared memory by the dot lowering: any layout.
             }
+            Some(K::SliceRegister(h)) => {
+                g.slices.push((o, uses[0], defs[0], h.offset_values(ctx)));
+            }
             Some(K::LoadShared(_)) | Some(K::StoreShared(_)) | Some(K::RegisterTensor(_)) => {}
             Some(K::Add(_)) | Some(K::Sub(_)) | Some(K::Mul(_)) | Some(K::Div(_))
             | Some(K::Mod(_)) | Some(K::Maximum(_)) | Some(K::Minimum(_)) | Some(K::Cmp(_))
@@ -724,6 +732,17 @@ fn assign(g: &mut Graph) {
                 }
             }
         }
+        for (_, inp, out, offsets) in g.slices.clone() {
+            let (ri, ro) = (g.find(inp), g.find(out));
+            if let (Some(l), None) = (g.class[ri].layout.clone(), &g.class[ro].layout) {
+                if let Ok(want) = l.slice(&offsets, &g.class[ro].shape) {
+                    if g.class[ro].accepts(&want) {
+                        g.class[ro].layout = Some(want);
+                        changed = true;
+                    }
+                }
+            }
+        }
         for (u, res) in g.broadcasts.clone() {
             let (ru, rr) = (g.find(u), g.find(res));
             if let (Some(l), None) = (g.class[rr].layout.clone(), &g.class[ru].layout) {
@@ -823,37 +842,110 @@ fn rewrite(ctx: &mut Context, g: &mut Graph) -> Result<(u64, u64), Diagnostic> {
     // convert after it.
     for (o, _, out, dim, keepdim) in g.reductions.clone() {
         let red = ReduceOp::cast(ctx, o).expect("tilus.reduce");
-        let x = red.x(ctx);
-        let lin = reg_type(ctx, x)
+        let lin = reg_type(ctx, red.x(ctx))
             .and_then(|t| t.register_layout())
             .expect("input layout");
         let r = red.result(ctx);
-        let mut t = reg_type(ctx, r).expect("register tensor");
-        let lout = t.register_layout().unwrap_or_else(|| layout_of(g, out));
-        let natural = lin.reduce(&[dim], keepdim);
-        if natural.same_mapping(&lout) {
-            continue;
+        let lout = reg_type(ctx, r)
+            .and_then(|t| t.register_layout())
+            .unwrap_or_else(|| layout_of(g, out));
+        converts += convert_result(ctx, o, r, lin.reduce(&[dim], keepdim), lout);
+    }
+    // A slice keeps its source's registers; a result class laid out otherwise gets a convert
+    // after it. Where the box would cut the source's layout across threads (a source laid out
+    // for its own loads), the source is converted first to `local(ratio) * result layout`,
+    // one convert per source and layout, which the box cuts only in registers.
+    let mut converted: FxHashMap<(Value, String), Value> = FxHashMap::default();
+    for (o, _, _, offsets) in g.slices.clone() {
+        let h = SliceRegisterOp::cast(ctx, o).expect("tilus.slice_register");
+        let src = h.src(ctx);
+        let lin = reg_type(ctx, src)
+            .and_then(|t| t.register_layout())
+            .expect("source layout");
+        let r = h.result(ctx);
+        let lout = reg_type(ctx, r)
+            .and_then(|t| t.register_layout())
+            .expect("result layout");
+        match lin.slice(&offsets, &lout.shape) {
+            Ok(natural) => converts += convert_result(ctx, o, r, natural, lout),
+            Err(_) => {
+                let Some(want) = box_major(&lin.shape, &offsets, &lout) else {
+                    continue; // left to the verifier, which says why
+                };
+                let key = (src, want.to_string());
+                let c = match converted.get(&key) {
+                    Some(&c) => c,
+                    None => {
+                        let mut t = reg_type(ctx, src).expect("register tensor");
+                        t.layout = Some(want);
+                        let ty = t.get(ctx);
+                        let def = ctx.defining_op(src);
+                        let mut b = OpBuilder::new(ctx);
+                        b.set_loc_from(o);
+                        match def {
+                            Some(d) => b.set_insertion_point_after(d),
+                            None => b.set_insertion_point_before(o),
+                        }
+                        let c = ConvertOp::build(&mut b, src, ty).result(b.ctx());
+                        converts += 1;
+                        converted.insert(key, c);
+                        c
+                    }
+                };
+                ctx.set_operand(o, 0, c);
+            }
         }
-        t.layout = Some(natural);
-        let nty = t.get(ctx);
-        ctx.set_value_type(r, nty);
-        let oty = {
-            let mut t2 = t.clone();
-            t2.layout = Some(lout);
-            t2.get(ctx)
-        };
-        let users: Vec<(OpId, u32)> = ctx.uses(r).iter().map(|u| (u.op, u.index)).collect();
-        let next = ctx.next_op(o).expect("a reduction is not a terminator");
-        let mut b = OpBuilder::new(ctx);
-        b.set_loc_from(o);
-        b.set_insertion_point_before(next);
-        let c = ConvertOp::build(&mut b, r, oty).result(b.ctx());
-        for (u, i) in users {
-            ctx.set_operand(u, i as usize, c);
-        }
-        converts += 1;
     }
     Ok((chosen, converts))
+}
+
+/// Gives `r` (a result of `o`) the layout `natural` the op computes in and, when its class was
+/// laid out as `lout` instead, a `layout.convert` after `o` for its users. Returns the number
+/// of converts inserted (0 or 1).
+fn convert_result(
+    ctx: &mut Context,
+    o: OpId,
+    r: Value,
+    natural: RegisterLayout,
+    lout: RegisterLayout,
+) -> u64 {
+    if natural.same_mapping(&lout) {
+        return 0;
+    }
+    let mut t = reg_type(ctx, r).expect("register tensor");
+    t.layout = Some(natural);
+    let nty = t.get(ctx);
+    ctx.set_value_type(r, nty);
+    t.layout = Some(lout);
+    let oty = t.get(ctx);
+    let users: Vec<(OpId, u32)> = ctx.uses(r).iter().map(|u| (u.op, u.index)).collect();
+    let next = ctx.next_op(o).expect("a tile op is not a terminator");
+    let mut b = OpBuilder::new(ctx);
+    b.set_loc_from(o);
+    b.set_insertion_point_before(next);
+    let c = ConvertOp::build(&mut b, r, oty).result(b.ctx());
+    for (u, i) in users {
+        ctx.set_operand(u, i as usize, c);
+    }
+    1
+}
+
+/// A layout of a tensor of `shape` whose box at `offsets` of `lout`'s shape is `lout` in the
+/// same registers: the boxes of the tile as outer register modes around `lout`. Exists when
+/// the box's extents divide the tile's and the offsets are multiples of them.
+fn box_major(shape: &[i64], offsets: &[i64], lout: &RegisterLayout) -> Option<RegisterLayout> {
+    let mut ratio = Vec::with_capacity(shape.len());
+    for ((&s, &o), &e) in shape.iter().zip(offsets).zip(&lout.shape) {
+        if s % e != 0 || o % e != 0 {
+            return None;
+        }
+        ratio.push(s / e);
+    }
+    let l = RegisterLayout::local(&ratio).try_compose(lout)?;
+    l.slice(offsets, &lout.shape)
+        .ok()
+        .filter(|x| x.same_mapping(lout))
+        .map(|_| l)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 // CHECK-NEXT:     --defer-boxes=<bool> {{ *}}- Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it (default: true)
 // CHECK-NEXT:     --max-shared-bytes=<integer> {{ *}}- Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit) (default: 232448)
 // CHECK-NEXT:     --overlap-epilogue=<bool> {{ *}}- With defer-boxes, and a k loop that waits for wgmma groups: write a tile of 8- or 16-bit elements, at most 256 bytes a thread, into the buffer during the next tile's first k-step, after its MMAs are issued (the tile loop carries the tile) (default: true)
+// CHECK-NEXT:     --spread-stores=<bool> {{ *}}- With overlap-epilogue: write box j of the carried tile into the buffer (and send it) at the next tile's k-step j, rather than the whole tile at step 0 (needs a tile layout whose boxes are whole registers of each thread, as the wgmma accumulator's are) (default: false)
 // CHECK-NEXT:   --verify-barriers {{ *}}-   Prove statically that every mbarrier wait completes and no barrier over-arrives
 // CHECK-NEXT:   --warp-specialize {{ *}}-   Split a pipelined TMA ring into a producer and consumer warpgroups
 // CHECK-NEXT:     --consumer-regs=<integer> {{ *}}- Registers per thread of each consumer warpgroup (setmaxnreg.inc); 0: no setmaxnreg for them; -1: the most the register file leaves them (default: -1)

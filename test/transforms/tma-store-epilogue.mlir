@@ -140,6 +140,58 @@
 // OV:             scf.for
 // OV:           tma.wait_group 0
 //
+// With spread-stores the carried tile goes into the buffer a box at a time: box j (a
+// tilus.slice_register of the tile's registers, columns [64 j, 64 j + 64)) is written and sent
+// at step j of the next k loop, under that step's MMAs; step 0 first waits until the copy
+// engine has read the buffer. A k loop of fewer than 4 steps writes and sends the boxes it did
+// not reach right after it (k = 64 and k = 0 below); the last tile's epilogue is whole, after
+// the tile loop. (Off by default: on the H100 it does not pay, docs/perf.md, issue 17's
+// seventh part.)
+// RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=0},tma-store-epilogue{spread-stores},verify-barriers)' -o %t.sp.mlir
+// RUN: FileCheck %s --check-prefix=SP < %t.sp.mlir
+// RUN: tilus-run %t.sp.mlir | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.sp.mlir --schedule random --seed 9 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.sp.mlir --arg k=64 --arg num_sms=2 --schedule random --seed 10 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.sp.mlir --arg k=128 --arg num_sms=2 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.sp.mlir --arg k=0 --arg num_sms=2 | FileCheck %s --check-prefix=INTERP
+// RUN: tilus-run %t.sp.mlir --arg n=200 --schedule random --seed 12 | FileCheck %s --check-prefix=INTERP
+// SP-LABEL: tilus.kernel @hopper_matmul_v1_persistent
+// SP:           %[[TILES:.*]]:7 = scf.for {{.*}} iter_args({{.*}}, %[[PROW:.*]] = %{{.*}}, %[[PCOL:.*]] = %{{.*}}, %[[PEND:.*]] = %false, %[[PTILE:.*]] = %{{.*}}) -> (i32, i32, i32, i32, i32, i1, !tilus.reg<64x256xf16, {{.*}}>)
+// SP:             scf.for %[[KIV:.*]] = %{{.*}} to %[[KUB:.*]] step %{{.*}} iter_args(
+// SP:               wgmma.commit_group
+// SP-NEXT:          %[[C0:.*]] = arith.constant 0 : i32
+// SP-NEXT:          %[[Z:.*]] = arith.cmpi eq, %[[KIV]], %[[C0]] : i32
+// SP-NEXT:          %[[GO0:.*]] = arith.andi %[[Z]], %[[PEND]] : i1
+// SP-NEXT:          scf.if %[[GO0]] {
+// SP-NEXT:            threadgroup.single_thread {
+// SP-NEXT:              tma.wait_group 0 read
+// SP-NEXT:            }
+// SP-NEXT:            threadgroup.sync
+// SP-NEXT:            %[[B0:.*]] = tilus.slice_register %[[PTILE]] [0, 0] : !tilus.reg<64x256xf16, layout = spatial(4, 1) * column_local(2, 32) * spatial(8, 4) * local(1, 2)> -> !tilus.reg<64x64xf16, layout = spatial(4, 1) * column_local(2, 8) * spatial(8, 4) * local(1, 2)>
+// SP-NEXT:            %[[C00:.*]] = arith.constant 0 : i32
+// SP-NEXT:            %[[S0:.*]] = tilus.slice_shared %{{.*}}[%[[C00]]]
+// SP-NEXT:            tilus.store_shared %[[B0]], %[[S0]]
+// SP-NEXT:            tma.fence_proxy_async shared
+// SP-NEXT:            threadgroup.sync
+// SP-NEXT:            threadgroup.single_thread {
+// SP-NEXT:              tma.shared_to_global %[[S0]], %{{.*}}[%[[PROW]], %[[PCOL]] : i32, i32]
+// SP:               %[[C3:.*]] = arith.constant 3 : i32
+// SP-NEXT:          %[[O3:.*]] = arith.cmpi eq, %[[KIV]], %[[C3]] : i32
+// SP-NEXT:          %[[GO3:.*]] = arith.andi %[[O3]], %[[PEND]] : i1
+// SP-NEXT:          scf.if %[[GO3]] {
+// SP-NEXT:            %[[B3:.*]] = tilus.slice_register %[[PTILE]] [0, 192]
+// SP-NOT:             tma.wait_group
+// SP:                 tma.shared_to_global
+// SP:               wgmma.wait_group 0
+// SP:             %[[SHORT:.*]] = arith.cmpi sle, %[[KUB]], %{{.*}} : i32
+// SP-NEXT:        %[[GOS:.*]] = arith.andi %[[SHORT]], %[[PEND]] : i1
+// SP-NEXT:        scf.if %[[GOS]] {
+// SP-NEXT:          threadgroup.single_thread {
+// SP-NEXT:            tma.wait_group 0 read
+// SP:             arith.cmpi sle, %[[KUB]], %{{.*}} : i32
+// SP:           scf.if %[[TILES]]#5 {
+// SP:             tilus.store_shared %[[TILES]]#6, %{{.*}}
+//
 // Without the deferral (defer-boxes=false) the epilogue sends all four boxes, one after the
 // other, and the loops are as before.
 // RUN: tilus-opt %S/../../examples/hopper_matmul_v1_persistent.mlir --pass-pipeline='builtin.module(pipeline{stages=3},warp-specialize{consumer-warpgroups=2 mma-in-flight=1},tma-store-epilogue{defer-boxes=false},verify-barriers)' -o %t.nodefer.mlir

@@ -1370,6 +1370,36 @@ fn cast_value(x: f64, from: DType, to: DType) -> f64 {
     }
 }
 
+/// The box `[offsets, offsets + shape)` of `a` (`tilus.slice_register`; the verifier checked
+/// that the box is inside `a`).
+pub fn slice(a: &Tensor, offsets: &[i64], shape: &[i64]) -> Tensor {
+    let src_strides = row_major_strides(&a.shape);
+    let n = shape_numel(shape);
+    let mut data = Vec::with_capacity(n);
+    let mut idx = vec![0i64; shape.len()];
+    for _ in 0..n {
+        let at: i64 = idx
+            .iter()
+            .zip(offsets)
+            .zip(&src_strides)
+            .map(|((&i, &o), &s)| (i + o) * s)
+            .sum();
+        data.push(a.data[at as usize]);
+        for k in (0..shape.len()).rev() {
+            idx[k] += 1;
+            if idx[k] < shape[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+    Tensor {
+        dtype: a.dtype,
+        shape: shape.to_vec(),
+        data,
+    }
+}
+
 /// Converts every element to `to` (`x.to(dtype)`, `arith` casts).
 ///
 /// * to a float: round to nearest even ([`round_to`]; f8/f6/f4 saturate);

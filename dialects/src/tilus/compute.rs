@@ -32,6 +32,60 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// `tilus.slice_register`.
+pub static SLICE_REGISTER: OpDef = OpDef {
+    name: "tilus.slice_register",
+    summary: "a box of a register tensor, in the registers that already hold it",
+    description: "`%b = tilus.slice_register %t [0, 64] : !tilus.reg<64x256xf16, layout = ...> \
+        -> !tilus.reg<64x64xf16, layout = ...>` is the box of the result's shape whose first \
+        element is at the static `offsets`. Each thread keeps the elements of the box it \
+        held, so no data moves: the box may cut only the register (local) modes of the \
+        source's layout, never the modes its threads are spread over, and the result's layout \
+        is the source's restricted to the box (written or left to `infer-layouts`). It lets a \
+        tile be stored in parts (a wgmma accumulator's 64-column boxes, one per k-step of the \
+        next tile in `tma-store-epilogue{spread-stores}`).",
+    operands: &[one("src", REG_TENSOR)],
+    results: &[one("result", REG_TENSOR)],
+    attributes: &[attr("offsets", I64_LIST)],
+    traits: &[Trait::Pure],
+    verify: Some(verify_slice_register),
+    format: Format::Declarative("$src $offsets attr-dict `:` type($src) `->` type($result)"),
+    ..OpDef::DEFAULT
+};
+const _: () = SLICE_REGISTER.check();
+
+tilus_ir::op_handle! {
+    /// Typed handle of `tilus.slice_register`.
+    pub struct SliceRegisterOp = SLICE_REGISTER;
+    operands {
+        src = "src": Value
+    }
+    results {
+        result = "result": Value
+    }
+    attrs {
+        offsets = "offsets": Attr
+    }
+    regions {}
+    successors {}
+}
+
+impl SliceRegisterOp {
+    /// The box's first element, one offset per dimension (checked by the verifier).
+    pub fn offset_values(&self, ctx: &Context) -> Vec<i64> {
+        attr_i64s(ctx, self.offsets(ctx)).unwrap_or_default()
+    }
+
+    /// The result's layout as the source's restricted to the box, when the source has a
+    /// layout and the box cuts only register modes.
+    pub fn sliced_layout(&self, ctx: &Context) -> Option<Result<RegisterLayout, String>> {
+        let s = tensor(ctx, self.src(ctx));
+        let r = tensor(ctx, self.result(ctx));
+        let l = s.register_layout()?;
+        Some(l.slice(&self.offset_values(ctx), &r.shape))
+    }
+}
+
 macro_rules! binary {
     ($id:ident, $name:literal, [$($tr:expr),*], $doc:literal) => {
         #[doc = $doc]
@@ -542,6 +596,67 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let r = tensor(ctx, ctx.results(op)[0]);
     check_same_shape(ctx, op, "operand and result", &x, &r)?;
     check_same_layout(ctx, op, "operand and result", &x, &r)?;
+    check_result_layouts(ctx, op)
+}
+
+fn verify_slice_register(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let h = SliceRegisterOp::cast(ctx, op).expect("tilus.slice_register");
+    let s = tensor(ctx, h.src(ctx));
+    let r = tensor(ctx, h.result(ctx));
+    check_dtypes(ctx, op, "source and result", &s, &r)?;
+    let offsets = h.offset_values(ctx);
+    if offsets.len() != s.shape.len() || r.shape.len() != s.shape.len() {
+        return Err(fail_at(
+            op,
+            ctx,
+            "offsets",
+            format!(
+                "expects one offset per dimension of the source ({}) and a result of rank {}, \
+                 but found {} offset{} and a result of rank {}",
+                dims(&s.shape),
+                s.shape.len(),
+                offsets.len(),
+                if offsets.len() == 1 { "" } else { "s" },
+                r.shape.len()
+            ),
+        ));
+    }
+    for (k, ((&o, &e), &full)) in offsets.iter().zip(&r.shape).zip(&s.shape).enumerate() {
+        if o < 0 || e > full || o > full - e {
+            return Err(fail_at(
+                op,
+                ctx,
+                "offsets",
+                format!(
+                    "expects the box inside the source {}, but dim {k} spans [{o}, {}) of {full}",
+                    dims(&s.shape),
+                    o.saturating_add(e)
+                ),
+            ));
+        }
+    }
+    if let Some(sliced) = h.sliced_layout(ctx) {
+        let want = sliced.map_err(|m| {
+            fail_at(
+                op,
+                ctx,
+                "offsets",
+                format!("cannot slice the source's layout: {m}"),
+            )
+        })?;
+        if let Some(have) = r.register_layout() {
+            if !have.same_mapping(&want) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "expects the result layout to be the source's restricted to the box, \
+                         '{want}', but found '{have}'"
+                    ),
+                ));
+            }
+        }
+    }
     check_result_layouts(ctx, op)
 }
 

@@ -81,6 +81,17 @@
 //! a k loop over the group's tile is). On the H100 this is worth 0.3 to 0.8 points of cuBLAS
 //! in f16 at 4096^3 and at 8192^3 (docs/perf.md, issue 17's sixth part).
 //!
+//! **A box a k-step** (`spread-stores`, off by default, with the overlap). Instead of the whole
+//! tile at step 0, box `j` of the carried tile (a `tilus.slice_register` of its registers: the
+//! tile's layout must keep each box in whole registers of the threads, as the wgmma
+//! accumulator's 64-column boxes are) is written into its part of the buffer, fenced and sent
+//! at step `j` (step 0 first waits for the copy engine, which covers every box); a k loop of
+//! fewer steps writes and sends the boxes it did not reach right after it. Measured on the
+//! H100 it does not pay (bf16 4096^3 0.3 points slower, f16 level; docs/perf.md, issue 17's
+//! seventh part): the step-0 stores are not waiting on the tensor cores but on shared-memory
+//! bandwidth, which the MMAs' operand reads and the TMA ring's writes already fill, so moving
+//! them to other steps moves the cost with them.
+//!
 //! **One buffer per group and tile shape.** A group's stores of one tile shape share an
 //! `[R, C]` buffer (after `warp-specialize{consumer-warpgroups=K}` each warpgroup has its own
 //! store, so K buffers; v5's two 64x128 halves per warpgroup share one, as in v6), allocated
@@ -106,7 +117,7 @@ use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::{GroupOp, SingleThreadOp, SingleWarpOp, SyncOp, WarpGroupOp};
 use tilus_dialects::tilus::{
     attr_names, shared_high_water, FreeSharedOp, GlobalViewOp, KernelOp, PermuteSharedOp,
-    RegisterTensorOp, SharedTensorOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
+    RegisterTensorOp, SharedTensorOp, SliceRegisterOp, SliceSharedOp, StoreGlobalOp, StoreSharedOp,
 };
 use tilus_dialects::tilus_types::{const_int, Space, TensorType, DYN};
 use tilus_dialects::tma::{
@@ -143,6 +154,7 @@ declare_pass! {
             max_shared_bytes: i64 = tilus_dialects::tilus::MAX_SHARED_TOTAL, "max-shared-bytes", "Shared memory a block may use, in bytes (the buffers and the kernel's allocations must fit)";
             defer_boxes: bool = true, "defer-boxes", "Send a tile's boxes after the first during the next tile's first k-steps, where the store ends the body of a tile loop with a k loop before it";
             overlap_epilogue: bool = true, "overlap-epilogue", "With defer-boxes, and a k loop that waits for wgmma groups: write a tile of 8- or 16-bit elements, at most 256 bytes a thread, into the buffer during the next tile's first k-step, after its MMAs are issued (the tile loop carries the tile)";
+            spread_stores: bool = false, "spread-stores", "With overlap-epilogue: write box j of the carried tile into the buffer (and send it) at the next tile's k-step j, rather than the whole tile at step 0 (needs a tile layout whose boxes are whole registers of each thread, as the wgmma accumulator's are)";
         },
         statistics: {
             NUM_REWRITTEN = "num-rewritten", "Stores sent through shared memory and TMA";
@@ -198,6 +210,7 @@ impl Pass for TmaStoreEpilogue {
             let modes = Modes {
                 defer_boxes: self.defer_boxes,
                 overlap: self.overlap_epilogue,
+                spread: self.spread_stores,
             };
             match rewrite_kernel(ctx, k, self.max_shared_bytes, modes) {
                 Ok(c) => n += c,
@@ -229,6 +242,7 @@ enum Here {
 struct Modes {
     defer_boxes: bool,
     overlap: bool,
+    spread: bool,
 }
 
 /// One store to rewrite.
@@ -341,7 +355,7 @@ fn rewrite_kernel(
         // overwrite boxes not yet sent) at the end of a tile loop with a k loop before it.
         let alone = sites.iter().filter(|t| t.group == s.group).count() == 1;
         let defer = if modes.defer_boxes && alone {
-            deferral(ctx, s, modes.overlap)
+            deferral(ctx, s, modes)
         } else {
             None
         };
@@ -714,6 +728,9 @@ struct Deferral {
     /// With `overlap-epilogue`: the k loop's first `wgmma.wait_group`, before which step 0
     /// writes the previous tile into the buffer (its MMAs are then in flight).
     overlap_before: Option<OpId>,
+    /// With `spread-stores` (and the overlap): box `j` of the previous tile is written into the
+    /// buffer, and sent, at step `j`, each a slice of the carried tile's registers.
+    spread: bool,
 }
 
 /// Deferral applies when the store sits directly in the body of an `scf.for` (the tile loop)
@@ -723,7 +740,7 @@ struct Deferral {
 /// tile's after the tile loop; the buffer is not written again before the next tile's
 /// epilogue, which waits until the copy engine has read all of them (`wait_group 0 read` of
 /// the same thread).
-fn deferral(ctx: &Context, s: &Site, overlap: bool) -> Option<Deferral> {
+fn deferral(ctx: &Context, s: &Site, modes: Modes) -> Option<Deferral> {
     if s.tile.shape[1] / s.per_row < 2 {
         return None;
     }
@@ -747,17 +764,74 @@ fn deferral(ctx: &Context, s: &Site, overlap: bool) -> Option<Deferral> {
     };
     let bytes = s.tile.shape.iter().product::<i64>() * i64::from(s.tile.dtype.bits()) / 8;
     let small = s.tile.dtype.bits() <= 16 && threads > 0 && bytes / threads <= 256;
-    let overlap_before = if overlap && small {
+    let overlap_before = if modes.overlap && small {
         ctx.block_ops(super::body_block(ctx, k_loop))
             .find(|&o| MmaWaitGroupOp::is(ctx, o))
     } else {
         None
     };
+    // Spreading slices the tile into its boxes in registers: each box must be whole registers
+    // of the threads that hold it (true of the wgmma accumulator's 64-column boxes).
+    let spread = modes.spread
+        && overlap_before.is_some()
+        && (0..s.tile.shape[1] / s.per_row).all(|j| box_part_type(&s.tile, j, s.per_row).is_some());
     (zero_one && ctx.value_type(iv) == i32t).then_some(Deferral {
         tile_loop,
         k_loop,
         overlap_before,
+        spread,
     })
+}
+
+/// The register type of box `j` (columns `[j e, (j + 1) e)`) of `tile`: its layout restricted
+/// to the box, or none when the tile has no layout (infer-layouts then lays both out); `None`
+/// when the box would cut the layout across threads.
+fn box_part_type(tile: &TensorType, j: i64, e: i64) -> Option<TensorType> {
+    let mut t = tile.clone();
+    t.shape = vec![tile.shape[0], e];
+    if let Some(l) = tile.register_layout() {
+        t.layout = Some(l.slice(&[0, j * e], &t.shape).ok()?);
+    }
+    Some(t)
+}
+
+/// Box `j` of the carried `tile` at (`row`, `col`): for box 0 first the wait until the copy
+/// engine has read the buffer (it covers every box of the tile before), then the box's
+/// registers into its part of the buffer, the fence, and one thread's copy and commit.
+#[allow(clippy::too_many_arguments)]
+fn emit_box_part(
+    b: &mut OpBuilder<'_>,
+    tile: Value,
+    tile_t: &TensorType,
+    buf: Value,
+    c2: Value,
+    at: (Value, Value),
+    j: i64,
+    e: i64,
+) {
+    if j == 0 {
+        emit_single_thread(b, |b| {
+            WaitGroupOp::build(b, 0, true);
+        });
+        SyncOp::build(b);
+    }
+    let part_t = box_part_type(tile_t, j, e)
+        .expect("checked by deferral")
+        .get(b.ctx_mut());
+    let offsets = b.ctx_mut().int_array_attr(64, &[0, j * e]);
+    let part = SliceRegisterOp::build(b, tile, part_t, offsets).result(b.ctx());
+    let (_, box_t) = boxes_of(b.ctx_mut(), buf);
+    let i32t = b.ctx().value_type(at.1);
+    let cj = b.cint(i32t, j);
+    let bx = SliceSharedOp::build(b, buf, &[cj], box_t).result(b.ctx());
+    StoreSharedOp::build(b, part, bx);
+    FenceProxyAsyncOp::build(b, StateSpace::Shared);
+    SyncOp::build(b);
+    emit_single_thread(b, |b| {
+        let col = b.add_const(at.1, j * e);
+        SharedToGlobalOp::build(b, bx, c2, &[at.0, col], None);
+        CommitGroupOp::build(b);
+    });
 }
 
 /// Builds, in one thread of the group, the copies of boxes `[lo, q)` (`lo` a value) of the
@@ -882,7 +956,9 @@ fn defer_site(
     YieldOp::build(&mut b, &vals);
     ctx.erase_op(y);
 
-    // Box j of the previous tile at step j of the k loop (1 <= j < q).
+    // Box j of the previous tile at step j of the k loop (1 <= j < q); spread, each box is
+    // also written there (below).
+    let spread = overlap && d.spread;
     let kl = d.k_loop.op();
     let kb = super::body_block(ctx, d.k_loop);
     let iv = ctx.block_args(kb)[0];
@@ -890,20 +966,47 @@ fn defer_site(
     let mut b = OpBuilder::new(ctx);
     b.set_loc_from(s.store);
     b.set_insertion_point_before(ky);
-    let c1 = b.cint(i32t, 1);
-    let cq = b.cint(i32t, q);
-    let ge = b.cmpi(CmpIPredicate::Sge, iv, c1);
-    let lt = b.cmpi(CmpIPredicate::Slt, iv, cq);
-    let inside = b.and(ge, lt);
-    let go = b.and(inside, pend);
-    emit_if(&mut b, go, |b| {
-        emit_box_copy(b, buf, box_t, c2, prow, pcol, iv, e)
-    });
+    if !spread {
+        let c1 = b.cint(i32t, 1);
+        let cq = b.cint(i32t, q);
+        let ge = b.cmpi(CmpIPredicate::Sge, iv, c1);
+        let lt = b.cmpi(CmpIPredicate::Slt, iv, cq);
+        let inside = b.and(ge, lt);
+        let go = b.and(inside, pend);
+        emit_if(&mut b, go, |b| {
+            emit_box_copy(b, buf, box_t, c2, prow, pcol, iv, e)
+        });
+    }
 
     // The previous tile into the buffer, and its box 0, at step 0 while the step's MMAs run.
     let ub = d.k_loop.upper_bound(b.ctx());
     let mut after_k = kl;
-    if let Some(wait) = d.overlap_before {
+    if let (Some(wait), true) = (d.overlap_before, spread) {
+        // Box j of the previous tile written and sent at step j, under that step's MMAs; the
+        // boxes a k loop of fewer than q steps did not reach, right after it.
+        let ptile = args[base + 3];
+        let tile_t = TensorType::of(b.ctx(), b.ctx().value_type(value)).expect("tile type");
+        b.set_loc_from(s.store);
+        b.set_insertion_point_before(wait);
+        for j in 0..q {
+            let cj = b.cint(i32t, j);
+            let at = b.cmpi(CmpIPredicate::Eq, iv, cj);
+            let go = b.and(at, pend);
+            emit_if(&mut b, go, |b| {
+                emit_box_part(b, ptile, &tile_t, buf, c2, (prow, pcol), j, e)
+            });
+        }
+        b.set_insertion_point_after(kl);
+        for j in 0..q {
+            let cj = b.cint(i32t, j);
+            let short = b.cmpi(CmpIPredicate::Sle, ub, cj);
+            let go = b.and(short, pend);
+            after_k = emit_if(&mut b, go, |b| {
+                emit_box_part(b, ptile, &tile_t, buf, c2, (prow, pcol), j, e)
+            });
+            b.set_insertion_point_after(after_k);
+        }
+    } else if let Some(wait) = d.overlap_before {
         let ptile = args[base + 3];
         // The previous tile's epilogue (box 0 only) where `pend` and `when` hold.
         let prev = |b: &mut OpBuilder<'_>, when: Value| {
@@ -926,12 +1029,14 @@ fn defer_site(
 
     // The boxes a k loop of fewer than q steps did not reach, right after it (and after the
     // epilogue just above, when the loop took no step).
-    b.set_insertion_point_after(after_k);
-    let c1 = b.cint(i32t, 1);
-    let cq = b.cint(i32t, q);
-    let m = b.int_op(IntBinOp::MinSI, ub, cq);
-    let lo = b.int_op(IntBinOp::MaxSI, m, c1);
-    emit_box_range(&mut b, pend, lo, q, e, buf, box_t, c2, prow, pcol);
+    if !spread {
+        b.set_insertion_point_after(after_k);
+        let c1 = b.cint(i32t, 1);
+        let cq = b.cint(i32t, q);
+        let m = b.int_op(IntBinOp::MinSI, ub, cq);
+        let lo = b.int_op(IntBinOp::MaxSI, m, c1);
+        emit_box_range(&mut b, pend, lo, q, e, buf, box_t, c2, prow, pcol);
+    }
 
     // The last tile's, after the tile loop.
     let res = nf.results(b.ctx()).to_vec();

@@ -5,6 +5,54 @@
 use super::*;
 
 impl Lowering {
+    /// `tilus.slice_register`: the result's registers are the source registers that hold the
+    /// box, in every thread the same ones (the verifier checked that the source's layout
+    /// restricts to the box; a result layout written otherwise is refused here).
+    pub(super) fn slice_register(&mut self, ctx: &Context, h: SliceRegisterOp) -> R<()> {
+        let (src, r) = (h.src(ctx), h.result(ctx));
+        let offsets = h.offset_values(ctx);
+        let rt = ty_of(ctx, r).ok_or("bad type")?;
+        let s = self.tile(src)?;
+        let ls = s.layout.clone();
+        let lt = match rt.register_layout() {
+            Some(l) => l,
+            None => ls.slice(&offsets, &rt.shape)?,
+        };
+        if let Some(v) = s.splat {
+            let n = lt.local_size() as usize;
+            self.set_tile(r, vec![v; n], lt, true);
+            return Ok(());
+        }
+        if lt.num_threads() != ls.num_threads() {
+            return Err(format!(
+                "slice_register: the result layout spreads over {} threads, the source's over {}",
+                lt.num_threads(),
+                ls.num_threads()
+            ));
+        }
+        let mut vals = Vec::with_capacity(lt.local_size() as usize);
+        for l in 0..lt.local_size() {
+            let mut from = None;
+            for t in 0..lt.num_threads() {
+                let mut c = lt.coords(t, l);
+                for (x, o) in c.iter_mut().zip(&offsets) {
+                    *x += o;
+                }
+                let (holders, sl) = ls.holders(&c);
+                if !holders.contains(&t) || from.is_some_and(|f| f != sl) {
+                    return Err(format!(
+                        "slice_register: layout '{lt}' is not '{ls}' restricted to the box at \
+                         {offsets:?} (thread {t} would need another thread's element)"
+                    ));
+                }
+                from = Some(sl);
+            }
+            vals.push(s.vals[from.expect("a layout has threads") as usize]);
+        }
+        self.set_tile(r, vals, lt, false);
+        Ok(())
+    }
+
     /// Values of `src` (broadcast to `shape`) in the registers of layout `lt`.
     pub(super) fn gather(&self, ctx: &Context, src: Value, lt: &RegisterLayout) -> R<Vec<Value>> {
         let s = self.tile(src)?;

@@ -68,7 +68,7 @@ use tilus_dialects::ptx::InstOp;
 use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
-    same_start_view_source, SharedTensorOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
+    same_start_view_source, SharedTensorOp, SliceRegisterOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
 };
 use tilus_dialects::tilus_types::{prop_i64, DType, TensorType, DYN};
 use tilus_ir::rewrite::Rewriter;
@@ -651,6 +651,10 @@ impl Lowering {
             }
             Some(K::Reduce(_)) => {
                 self.reduce(ctx, o)?;
+                Ok(true)
+            }
+            Some(K::SliceRegister(h)) => {
+                self.slice_register(ctx, h)?;
                 Ok(true)
             }
             Some(K::ShuffleUp(_)) | Some(K::ShuffleDown(_)) => {

@@ -237,6 +237,12 @@ impl Machine<'_> {
                 v.view.layout.strides = row_major.strides;
                 self.set(ui, rs.result(ctx), Val::Shared(Rc::new(v)));
             }
+            K::SliceRegister(h) => {
+                let t = self.tensor(ui, h.src(ctx), op)?;
+                let rt = self.tensor_type(h.result(ctx), op)?;
+                let r = tensor::slice(&t, &h.offset_values(ctx), &rt.shape);
+                self.set(ui, h.result(ctx), Val::Tensor(Rc::new(r)));
+            }
             K::Cast(c) => {
                 let t = self.tensor(ui, c.x(ctx), op)?;
                 let tt = self.tensor_type(c.result(ctx), op)?;
