@@ -772,19 +772,24 @@ impl RegisterLayout {
             shape: perm.iter().map(|&d| self.shape[d]).collect(),
             mode_shape,
             dim_modes: perm.iter().map(|&d| self.dim_modes[d]).collect(),
-            spatial: self
-                .spatial
-                .iter()
-                .map(|&p| {
-                    if p >= 0 {
-                        new_index[p as usize] as i64
-                    } else {
-                        p
-                    }
-                })
-                .collect(),
+            spatial: self.renumbered_spatial(&new_index),
             local: self.local.iter().map(|&q| new_index[q]).collect(),
         }
+    }
+
+    /// The thread modes with each mode index `m` replaced by `new_index[m]` (replication
+    /// factors, negative, kept): the spatial list after modes were reordered or dropped.
+    fn renumbered_spatial(&self, new_index: &[usize]) -> Vec<i64> {
+        self.spatial
+            .iter()
+            .map(|&p| {
+                if p >= 0 {
+                    new_index[p as usize] as i64
+                } else {
+                    p
+                }
+            })
+            .collect()
     }
 
     /// The layout of the box `[offsets, offsets + shape)` of a tensor in this layout, when each
@@ -864,17 +869,7 @@ impl RegisterLayout {
                 mode_shape.push(s);
             }
         }
-        let spatial: Vec<i64> = self
-            .spatial
-            .iter()
-            .map(|&p| {
-                if p >= 0 {
-                    new_index[p as usize] as i64
-                } else {
-                    p
-                }
-            })
-            .collect();
+        let spatial = self.renumbered_spatial(&new_index);
         let local: Vec<i64> = self
             .local
             .iter()
