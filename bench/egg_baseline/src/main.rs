@@ -18,14 +18,21 @@ fn main() {
     for s in ["t", "a", "b"] {
         vals.push(expr.add(SymbolLang::leaf(s)));
     }
-    let consts: Vec<Id> = [1, 2, 3, 4, 5, 8, 16, 64].iter().map(|c| expr.add(SymbolLang::leaf(c.to_string()))).collect();
+    let consts: Vec<Id> = [1, 2, 3, 4, 5, 8, 16, 64]
+        .iter()
+        .map(|c| expr.add(SymbolLang::leaf(c.to_string())))
+        .collect();
     let ops = ["+", "+", "*", "<<", "&", ">>", "/", "%", "-", "|"];
     let mut roots = Vec::new();
     for i in 0..n {
         let op = ops[rnd(ops.len() as u64) as usize];
         let w = vals.len().min(16) as u64;
         let x = vals[vals.len() - 1 - rnd(w) as usize];
-        let y = if rnd(2) == 0 { consts[rnd(consts.len() as u64) as usize] } else { vals[vals.len() - 1 - rnd(w) as usize] };
+        let y = if rnd(2) == 0 {
+            consts[rnd(consts.len() as u64) as usize]
+        } else {
+            vals[vals.len() - 1 - rnd(w) as usize]
+        };
         let v = expr.add(SymbolLang::new(op, vec![x, y]));
         vals.push(v);
         if i % 8 == 7 {
@@ -49,7 +56,12 @@ fn main() {
     eg.add_expr(&expr);
     let build = t0.elapsed();
     let t1 = Instant::now();
-    let runner = Runner::default().with_egraph(eg).with_iter_limit(8).with_node_limit(12 * n).with_time_limit(std::time::Duration::from_secs(100)).run(&rules);
+    let runner = Runner::default()
+        .with_egraph(eg)
+        .with_iter_limit(8)
+        .with_node_limit(12 * n)
+        .with_time_limit(std::time::Duration::from_secs(100))
+        .run(&rules);
     let run = t1.elapsed();
     let nodes = runner.egraph.total_number_of_nodes();
     let total = build + run;
