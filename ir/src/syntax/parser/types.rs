@@ -276,7 +276,8 @@ impl<'c, 's> Parser<'c, 's> {
                 let dims = it.next().unwrap();
                 let mut shape = Vec::new();
                 let mut scalable = Vec::new();
-                for d in dims.as_str().split('x').filter(|d| !d.is_empty()) {
+                let dims: String = dims.as_str().split_whitespace().collect();
+                for d in dims.split('x').filter(|d| !d.is_empty()) {
                     let (s, n) = if let Some(inner) = d.strip_prefix('[') {
                         (true, inner.trim_end_matches(']'))
                     } else {
