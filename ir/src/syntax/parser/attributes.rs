@@ -1078,7 +1078,9 @@ pub(super) fn opaque_payload(body: &str) -> Option<String> {
                 return None;
             }
         }
-        return Some(String::from_utf8_lossy(&unescape(t)).into_owned());
+        // MLIR keeps an opaque symbol's data as written (`OpaqueAttr::getAttrData` is the raw
+        // body text), so `"\22"` and `"\""` are different data: keep the escapes verbatim.
+        return Some(inner.to_string());
     }
     None
 }
