@@ -48,7 +48,41 @@ macro_rules! cast {
     };
 }
 
-const INT_OR_INDEX: TypeConstraint = SIGNLESS_INT_LIKE;
+/// The element type of a ranked memref, if `t` is one.
+fn ranked_memref_elem(c: &Context, t: Type) -> Option<Type> {
+    match c.type_kind(t) {
+        TypeKind::MemRef { elem, .. } => Some(*elem),
+        _ => None,
+    }
+}
+
+/// `arith.index_cast`'s operand and result: MLIR's `SignlessIntegerOrIndexLikeOfAnyRank` or a
+/// ranked memref of them.
+const INT_OR_INDEX: TypeConstraint = TypeConstraint {
+    desc: "signless-integer-like or memref of signless-integer",
+    check: |c, t| match ranked_memref_elem(c, t) {
+        Some(e) => (SIGNLESS_INT_LIKE.check)(c, e),
+        None => (SIGNLESS_INT_LIKE.check)(c, t),
+    },
+    build: None,
+};
+
+/// `arith.bitcast`'s operand and result: a signless integer or float, a vector or tensor of
+/// them, or a ranked memref of them (never `index`).
+const BITCAST_TYPE: TypeConstraint = TypeConstraint {
+    desc: "signless-integer-or-float-like or memref of signless-integer or float",
+    check: |c, t| {
+        let e = ranked_memref_elem(c, t).unwrap_or_else(|| helpers::elem_type(c, t));
+        matches!(
+            c.type_kind(e),
+            TypeKind::Integer {
+                signedness: Signedness::Signless,
+                ..
+            } | TypeKind::Float(_)
+        )
+    },
+    build: None,
+};
 cast!(
     IndexCastOp = INDEX_CAST,
     "arith.index_cast",
@@ -201,8 +235,8 @@ tilus_ir::op_handle! {
 cast!(
     BitcastOp = BITCAST,
     "arith.bitcast",
-    SCALAR,
-    SCALAR,
+    BITCAST_TYPE,
+    BITCAST_TYPE,
     "Reinterprets the bits of a value as another type of the same width."
 );
 
@@ -256,15 +290,24 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ctx.value_type(ctx.operands(op)[0]),
         ctx.value_type(ctx.results(op)[0]),
     );
-    let (ca, sa, ea) = helpers::container(ctx, a);
-    let (cr, sr, er) = helpers::container(ctx, r);
+    // Ranked memrefs (index_cast, index_castui and bitcast take them) convert elementwise too.
+    let shaped = |t: Type| match ctx.type_kind(t) {
+        TypeKind::MemRef { shape, elem, .. } => (3, Some(shape.clone()), *elem),
+        _ => helpers::container(ctx, t),
+    };
+    let (ca, sa, ea) = shaped(a);
+    let (cr, sr, er) = shaped(r);
+    let scalable = |t: Type| match ctx.type_kind(t) {
+        TypeKind::Vector { scalable, .. } => scalable.clone(),
+        _ => Vec::new(),
+    };
     if ca != cr && ca != 0 && cr != 0 {
         return Err(Diagnostic::op(
             op,
             format!("'{name}' op failed to verify that input and output have the same tensor dimensions"),
         ));
     }
-    if ca != cr || sa != sr {
+    if ca != cr || sa != sr || scalable(a) != scalable(r) {
         return Err(Diagnostic::op(
             op,
             format!("'{name}' op requires the same shape for all operands and results"),
