@@ -287,7 +287,7 @@ pub static WHILE: OpDef = OpDef {
     // MLIR's parser is hand-written; the `(%x = %init)` list binds the `before` arguments.
     format: Format::Declarative(
         "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
-         functional-type($inits, $results) $before `do` $after attr-dict",
+         functional-type($inits, $results) $before `do` $after attr-dict-with-keyword",
     ),
     custom_directives: &[tilus_ir::format::directive(&ASSIGNMENT_LIST)],
     ..OpDef::DEFAULT
@@ -560,6 +560,7 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let regions = ctx.regions(op);
+    no_region_arguments(ctx, op)?;
     if ctx.region_blocks(regions[0]).is_empty() {
         return Err(Diagnostic::op(
             op,
@@ -577,6 +578,24 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Ok(());
     }
     check_yield(ctx, op, regions[1], "'else' region")
+}
+
+/// MLIR's `NoRegionArguments` trait: no region's entry block takes arguments.
+fn no_region_arguments(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    for (i, r) in ctx.regions(op).iter().enumerate() {
+        if let Some(&b) = ctx.region_blocks(*r).first() {
+            if !ctx.block_args(b).is_empty() {
+                return Err(Diagnostic::op(
+                    op,
+                    format!(
+                        "'{}' op region #{i} should have no arguments",
+                        ctx.op_name_str(op)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Appends `scf.yield` to a single-block body written without one (MLIR's implicit terminator).
