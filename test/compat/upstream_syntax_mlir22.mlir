@@ -1,0 +1,56 @@
+// Upstream syntax that MLIR 22 accepts and tilus-opt once refused or read differently:
+// whitespace around the `x` of shapes, a function with unnamed parameters whose body names
+// them in its entry label, `cf.cond_br` weights, `scf.while` attributes after the keyword,
+// arith conversions of vectors, tensors and memrefs, `cf.switch` case values truncated to the
+// flag's width, and opaque dialect symbols whose escapes MLIR keeps as written.
+
+func.func private @shapes(vector<1 x f32>, vector<2 x [4] x f32>, tensor<* x f32>,
+                          tensor<4 x ? x i8>, memref<2 x 32 x f32>, memref<* x f32, 1>)
+
+func.func @unnamed_params(i32, i64) -> i64 {
+^bb0(%a: i32, %b: i64):
+  %0 = "foo.use"(%a, %b) : (i32, i64) -> i64
+  return %0 : i64
+}
+
+func.func @weights(%c: i1) {
+  cf.cond_br %c weights([60, 40]), ^bb1, ^bb2
+^bb1:
+  "cf.cond_br"(%c)[^bb2, ^bb2] <{branch_weights = array<i32: 0, 7>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i1) -> ()
+^bb2:
+  return
+}
+
+func.func @while_attrs(%c: i1, %i: index) -> index {
+  %0 = scf.while (%a = %i) : (index) -> index {
+    scf.condition(%c) %a : index
+  } do {
+  ^bb0(%b: index):
+    scf.yield %b : index
+  } attributes {foo = "bar"}
+  return %0 : index
+}
+
+func.func @shaped_casts(%v: vector<[8]xi64>, %t: tensor<8x8xf32>, %m: memref<4xi32>,
+                        %n: memref<?xindex>) {
+  %0 = arith.bitcast %v : vector<[8]xi64> to vector<[8]xf64>
+  %1 = arith.bitcast %t : tensor<8x8xf32> to tensor<8x8xi32>
+  %2 = arith.bitcast %m : memref<4xi32> to memref<4xf32>
+  %3 = arith.index_cast %m : memref<4xi32> to memref<4xindex>
+  %4 = arith.index_castui %n : memref<?xindex> to memref<?xi64>
+  %5 = arith.constant dense<[1, 1]> : vector<[2]xi32>
+  return
+}
+
+func.func @switch_truncates(%f: i8) {
+  cf.switch %f : i8, [
+    default: ^bb1,
+    256: ^bb1,
+    -129: ^bb1,
+    255: ^bb1
+  ]
+^bb1:
+  return
+}
+
+"foo.opaque"() {a = #foo<"\"escaped\\\n\"">, b = #foo<"a\22b">, t = !foo<"x\"y">} : () -> ()
