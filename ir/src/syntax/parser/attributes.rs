@@ -574,6 +574,17 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                 }
                 let ty = ty.unwrap();
+                if let DenseData::Hex(h) = &data {
+                    if !hex_size_valid(self.ctx, ty, &h[2..]) {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "elements hex data size is invalid for provided type: '{}'",
+                                crate::syntax::printer::type_to_string(self.ctx, ty)
+                            ),
+                        ));
+                    }
+                }
                 if let DenseData::Literal(lit @ DenseLit::List(_)) = &data {
                     let want = match self.ctx.type_kind(ty) {
                         TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } => {
@@ -642,6 +653,18 @@ impl<'c, 's> Parser<'c, 's> {
                     return Err(Diagnostic::at(
                         sp,
                         "expected an integer or float element type in array<...>",
+                    ));
+                }
+                // MLIR stores the elements as bytes: only `i1` and whole-byte widths.
+                let bits = match *self.ctx.type_kind(elem) {
+                    TypeKind::Integer { width, .. } => width,
+                    TypeKind::Float(k) => k.width(),
+                    _ => 8,
+                };
+                if bits != 1 && bits % 8 != 0 {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "element type bitwidth must be a multiple of 8",
                     ));
                 }
                 let values = match *self.ctx.type_kind(elem) {
@@ -1061,6 +1084,43 @@ pub(crate) fn symbol_diag(sp: Span, e: SymbolError, attr: bool) -> Diagnostic {
         } => Diagnostic::at(sp, format!("invalid '{sigil}{name}' {what}: {message}"))
             .with_help(format!("syntax: {syntax}")),
     }
+}
+
+/// MLIR's `DenseElementsAttr::isValidRawBuffer`: a `dense<"0x...">` blob holds one element
+/// (a splat) or all of them, each in its storage width (`i1` packed by the bit, other widths
+/// rounded up to bytes, complex numbers two of their element). True when the element type has
+/// no fixed width (strings, dialect types) or the shape is not static.
+fn hex_size_valid(ctx: &Context, ty: Type, hex: &str) -> bool {
+    fn storage_bits(ctx: &Context, t: Type) -> Option<u64> {
+        match ctx.type_kind(t) {
+            TypeKind::Integer { width: 1, .. } => Some(1),
+            TypeKind::Integer { width, .. } => Some(u64::from(*width).div_ceil(8) * 8),
+            TypeKind::Index => Some(64),
+            TypeKind::Float(k) => Some(u64::from(k.width()).div_ceil(8) * 8),
+            TypeKind::Complex(e) => storage_bits(ctx, *e).map(|b| 2 * b),
+            _ => None,
+        }
+    }
+    let (shape, elem) = match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
+            (shape, *elem)
+        }
+        _ => return true,
+    };
+    if shape.iter().any(|d| *d < 0) {
+        return true;
+    }
+    let Some(width) = storage_bits(ctx, elem) else {
+        return true;
+    };
+    let n: u64 = shape.iter().map(|d| *d as u64).product();
+    let bits = hex.len() as u64 * 4;
+    if width == 1 {
+        // One byte of all zeros or all ones is a splat; otherwise one bit per element.
+        let splat = matches!(hex.to_ascii_lowercase().as_str(), "00" | "ff");
+        return splat || bits == n.div_ceil(8) * 8;
+    }
+    bits == width || bits == width * n
 }
 
 pub(super) fn opaque_payload(body: &str) -> Option<String> {
