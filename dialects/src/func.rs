@@ -607,7 +607,15 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let mut attrs = Vec::new();
     if p.eat_keyword("attributes") {
+        let dict_at = p.pos();
         for (k, v, sp) in p.parse_attr_dict()? {
+            // MLIR's `parseFunctionOp`: these come from the signature, never from the dictionary.
+            if matches!(k.as_str(), "sym_visibility" | "sym_name" | "function_type") {
+                p.set_pos(dict_at);
+                return Err(p.err_here(format!(
+                    "'{k}' is an inferred attribute and should not be specified in the explicit attribute dictionary"
+                )));
+            }
             p.note_attr_span(&k, sp);
             if def.attr(&k).is_some() {
                 props.push((k, v));
