@@ -50,5 +50,35 @@ func.func @switch_truncates(%f: i8) {
   return
 }
 
+// Enum keywords may be strings; a single result type may go without parentheses (MLIR's
+// `parseOptionalArrowTypeList`), and prints in them where MLIR prints them.
+// CHECK-LABEL: func.func @keyword_strings_and_arrows(
+// CHECK-NEXT:    arith.cmpi slt, %arg0, %arg0 : i32
+// CHECK-NEXT:    arith.truncf %arg1 to_nearest_even : f64 to f32
+// CHECK-NEXT:    scf.if %arg2 -> (i32) {
+// CHECK:         scf.for %{{.*}} = %arg3 to %arg3 step %arg3 iter_args(%{{.*}} = %arg0) -> (i32) {
+// CHECK:         scf.for %{{.*}} = %arg3 to %arg3 step %arg3 {
+// CHECK:         scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %arg4) -> (tensor<4xf32>) {
+func.func @keyword_strings_and_arrows(%a: i32, %f: f64, %c: i1, %lb: index,
+                                      %t: tensor<4xf32>) -> i1 {
+  %0 = arith.cmpi "slt", %a, %a : i32
+  %1 = arith.truncf %f "to_nearest_even" : f64 to f32
+  %2 = scf.if %c -> i32 {
+    scf.yield %a : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %3 = scf.for %i = %lb to %lb step %lb iter_args(%x = %a) -> i32 {
+    scf.yield %x : i32
+  }
+  scf.for %i = %lb to %lb step %lb iter_args() -> () {
+  }
+  %4 = scf.forall (%i) in (4) shared_outs(%o = %t) -> tensor<4xf32> {
+    scf.forall.in_parallel {
+    }
+  }
+  return %0 : i1
+}
+
 // CHECK: "foo.opaque"() {a = #foo<"\"escaped\\\n\"">, b = #foo<"a\22b">, t = !foo<"x\"y">} : () -> ()
 "foo.opaque"() {a = #foo<"\"escaped\\\n\"">, b = #foo<"a\22b">, t = !foo<"x\"y">} : () -> ()

@@ -54,3 +54,25 @@ func.func @switch_truncates(%f: i8) {
 }
 
 "foo.opaque"() {a = #foo<"\"escaped\\\n\"">, b = #foo<"a\22b">, t = !foo<"x\"y">} : () -> ()
+
+// Enum keywords may be strings, and a single result type may go without parentheses.
+func.func @keyword_strings_and_arrows(%a: i32, %f: f64, %c: i1, %lb: index,
+                                      %t: tensor<4xf32>) -> i1 {
+  %0 = arith.cmpi "slt", %a, %a : i32
+  %1 = arith.truncf %f "to_nearest_even" : f64 to f32
+  %2 = scf.if %c -> i32 {
+    scf.yield %a : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %3 = scf.for %i = %lb to %lb step %lb iter_args(%x = %a) -> i32 {
+    scf.yield %x : i32
+  }
+  scf.for %i = %lb to %lb step %lb iter_args() -> () {
+  }
+  %4 = scf.forall (%i) in (4) shared_outs(%o = %t) -> tensor<4xf32> {
+    scf.forall.in_parallel {
+    }
+  }
+  return %0 : i1
+}
