@@ -76,3 +76,9 @@ func.func @keyword_strings_and_arrows(%a: i32, %f: f64, %c: i1, %lb: index,
   }
   return %0 : i1
 }
+
+// Decimal literals in formats where tilus-opt once rounded differently from MLIR: an f64
+// subnormal is a normal f80; f8E8M0FNU holds powers of two, rounded to the nearest in value,
+// with zero becoming the smallest and overflow the NaN.
+"t.floats"() {a = 4.9e-324 : f80, b = 1.0e-310 : f80, c = 0.0 : f8E8M0FNU, d = 1.45 : f8E8M0FNU,
+              e = 3.4028235e38 : f8E8M0FNU, f = dense<[1.0e-40, 1.5, 6.0]> : tensor<3xf8E8M0FNU>} : () -> ()
