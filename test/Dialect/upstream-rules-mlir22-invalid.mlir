@@ -118,3 +118,11 @@ func.func @block_arg_from_graph_region() {
 ^bb1(%x : i32):
   return
 }
+
+// -----
+
+func.func @extf_changes_encoding(%a: tensor<2xf32, "foo">) {
+  // expected-error@+1 {{'arith.extf' op operand type 'tensor<2xf32, "foo">' and result type 'tensor<2xf64, "bar">' are cast incompatible}}
+  %0 = arith.extf %a : tensor<2xf32, "foo"> to tensor<2xf64, "bar">
+  return
+}

@@ -314,6 +314,12 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         )
         .with_help("a conversion changes each element; the operand and result are both scalars, or both vectors (or tensors) of one shape"));
     }
+    // MLIR's `areCastCompatible`: a tensor conversion keeps the encoding.
+    let encoding = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    };
+    let same_encoding = encoding(a) == encoding(r);
     let (ia, xa, wa, fa) = elem_info(ctx, ea);
     let (ir, xr, wr, fr) = elem_info(ctx, er);
     // `index` where MLIR asks for a fixed-width integer.
@@ -344,10 +350,11 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         CastRule::FloatToInt => fa && ir,
         CastRule::SameWidth => (ia || fa) && (ir || fr) && wa == wr,
     };
-    if ok {
+    if ok && same_encoding {
         return Ok(());
     }
     let help = match rule {
+        _ if !same_encoding => "the result keeps the operand's tensor encoding".to_string(),
         CastRule::IndexInt => "one side is `index` and the other an integer type".to_string(),
         CastRule::IntWidth(true) | CastRule::FloatWidth(true) => format!(
             "'{name}' converts to a strictly wider type ({wa} bits here, the result has {wr})"
