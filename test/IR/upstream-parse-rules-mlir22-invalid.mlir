@@ -48,3 +48,21 @@ func.func @dense_array_tf32() {
 func.func @inferred_visibility() attributes {sym_visibility = "private"} {
   return
 }
+
+// -----
+
+func.func @decimal_integer_for_float() {
+  // expected-error@+1 {{unexpected decimal integer literal for a floating point value}}
+  "t.use"() {value = 42 : f32} : () -> ()
+  return
+}
+
+// -----
+
+// expected-error@+1 {{parsed zero elements, but type ('tensor<i64>') expected at least 1}}
+#zero = dense<> : tensor<i64>
+
+// -----
+
+// expected-error@+1 {{`dense_resource` expected a shaped type}}
+#scalar_resource = dense_resource<resource> : i32

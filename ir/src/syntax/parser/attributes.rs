@@ -454,6 +454,18 @@ impl<'c, 's> Parser<'c, 's> {
                     Some(t) => Some(self.type_(t)?),
                     None => None,
                 };
+                // As MLIR: `42 : f32` is an error (a hex literal is the float's bit pattern).
+                let digits = num.as_str().trim_start_matches(['-', '+']);
+                if ty.is_some_and(|t| matches!(self.ctx.type_kind(t), TypeKind::Float(_)))
+                    && !digits.contains('.')
+                    && !digits.starts_with("0x")
+                {
+                    return Err(Diagnostic::at(
+                        num_span,
+                        "unexpected decimal integer literal for a floating point value",
+                    )
+                    .with_help("add a trailing dot to make the literal a float"));
+                }
                 return self.number_attr(num.as_str(), ty, num_span);
             }
             Rule::string_attr => {
@@ -574,6 +586,25 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                 }
                 let ty = ty.unwrap();
+                if matches!(data, DenseData::Empty) {
+                    let n = match self.ctx.type_kind(ty) {
+                        TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. }
+                            if shape.iter().all(|d| *d >= 0) =>
+                        {
+                            Some(shape.iter().product::<i64>())
+                        }
+                        _ => None,
+                    };
+                    if n.is_some_and(|n| n > 0) {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "parsed zero elements, but type ('{}') expected at least 1",
+                                crate::syntax::printer::type_to_string(self.ctx, ty)
+                            ),
+                        ));
+                    }
+                }
                 if let DenseData::Hex(h) = &data {
                     if !hex_size_valid(self.ctx, ty, &h[2..]) {
                         return Err(Diagnostic::at(
@@ -641,6 +672,19 @@ impl<'c, 's> Parser<'c, 's> {
                 let h = it.next().unwrap();
                 let handle = h.as_str().to_string();
                 let ty = self.type_(it.next().unwrap())?;
+                if !matches!(
+                    self.ctx.type_kind(ty),
+                    TypeKind::RankedTensor { .. }
+                        | TypeKind::UnrankedTensor { .. }
+                        | TypeKind::Vector { .. }
+                        | TypeKind::MemRef { .. }
+                        | TypeKind::UnrankedMemRef { .. }
+                ) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "`dense_resource` expected a shaped type",
+                    ));
+                }
                 AttrKind::DenseResource { handle, ty }
             }
             Rule::dense_array_attr => {
