@@ -66,3 +66,15 @@ func.func @decimal_integer_for_float() {
 
 // expected-error@+1 {{`dense_resource` expected a shaped type}}
 #scalar_resource = dense_resource<resource> : i32
+
+// -----
+
+// The layout of a memref speaks of every dimension, even an identity map that is dropped.
+#map0 = affine_map<(d0, d1) -> (d0, d1)>
+// expected-error@+1 {{memref layout mismatch between rank and affine map: 1 != 2}}
+func.func private @memref_map_rank(memref<42xi8, #map0>)
+
+// -----
+
+// expected-error@+1 {{expected the number of strides to match the rank}}
+func.func private @memref_strided_rank() -> memref<?x?xf32, strided<[1]>>

@@ -343,6 +343,29 @@ impl<'c, 's> Parser<'c, 's> {
                             [a, b] => (Some(*a), Some(*b)),
                             _ => return Err(Diagnostic::at(sp, "memref type has too many parameters: expected at most a layout and a memory space")),
                         };
+                        // MLIR's `MemRefType::verify`: the layout speaks of every dimension
+                        // (checked before an identity map is dropped).
+                        match layout.map(|l| self.ctx.attr_kind(l)) {
+                            Some(AttrKind::AffineMap(m)) if m.num_dims as usize != shape.len() => {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    format!(
+                                        "memref layout mismatch between rank and affine map: {} != {}",
+                                        shape.len(),
+                                        m.num_dims
+                                    ),
+                                ));
+                            }
+                            Some(AttrKind::Strided { strides, .. })
+                                if strides.len() != shape.len() =>
+                            {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "expected the number of strides to match the rank",
+                                ));
+                            }
+                            _ => {}
+                        }
                         TypeKind::MemRef {
                             shape,
                             elem,
