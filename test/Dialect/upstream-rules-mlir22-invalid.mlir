@@ -126,3 +126,11 @@ func.func @extf_changes_encoding(%a: tensor<2xf32, "foo">) {
   %0 = arith.extf %a : tensor<2xf32, "foo"> to tensor<2xf64, "bar">
   return
 }
+
+// -----
+
+func.func @cast_unranked(%t: tensor<*xi32>) {
+  // expected-error@+1 {{'arith.extsi' op failed to verify that input and output have the same tensor dimensions}}
+  %0 = arith.extsi %t : tensor<*xi32> to tensor<*xi64>
+  return
+}

@@ -301,7 +301,9 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         TypeKind::Vector { scalable, .. } => scalable.clone(),
         _ => Vec::new(),
     };
-    if ca != cr && ca != 0 && cr != 0 {
+    // MLIR's `SameInputOutputTensorDims` holds only between ranked tensors of one shape.
+    let unranked_tensor = (ca == 2 && sa.is_none()) || (cr == 2 && sr.is_none());
+    if (ca != cr && ca != 0 && cr != 0) || unranked_tensor {
         return Err(Diagnostic::op(
             op,
             format!("'{name}' op failed to verify that input and output have the same tensor dimensions"),
