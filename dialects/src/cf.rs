@@ -62,22 +62,55 @@ pub static COND_BR: OpDef = OpDef {
         succ("trueDest", "trueDestOperands"),
         succ("falseDest", "falseDestOperands"),
     ],
+    attributes: &[opt_attr("branch_weights", BRANCH_WEIGHTS)],
     traits: &[
         Trait::Pure,
         Trait::Terminator,
         Trait::AttrSizedOperandSegments,
     ],
+    verify: Some(verify_branch_weights),
     canonicalize: &[
         Pattern::new("cond-br-constant-condition", cond_br_constant),
         Pattern::new("cond-br-same-successor", cond_br_same_successor),
     ],
     format: Format::Declarative(
-        "$condition `,` $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
+        "$condition (`weights` `(` $branch_weights^ `)`)? `,` \
+         $trueDest (`(` $trueDestOperands^ `:` type($trueDestOperands) `)`)? `,` \
          $falseDest (`(` $falseDestOperands^ `:` type($falseDestOperands) `)`)? attr-dict",
     ),
     ..OpDef::DEFAULT
 };
 const _: () = COND_BR.check();
+
+/// MLIR's `branch_weights` (`DenseI32ArrayAttr`), written `weights([60, 40])` in the custom form.
+const BRANCH_WEIGHTS: AttrConstraint = AttrConstraint {
+    form: tilus_ir::opdef::AttrForm::IntList(32),
+    ..DENSE_I32_ARRAY
+};
+
+/// MLIR's `WeightedBranchOpInterface` verifier: one weight per successor, not all zero.
+fn verify_branch_weights(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    let Some(a) = ctx.get_prop(op, "branch_weights") else {
+        return Ok(());
+    };
+    let Some(values) = ctx.int_array_values(a) else {
+        return Ok(());
+    };
+    let n = ctx.successors(op).len();
+    if values.len() != n {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "expects number of branch weights to match number of successors: {} vs {n}",
+                values.len()
+            ),
+        ));
+    }
+    if values.iter().all(|v| *v == 0) {
+        return Err(Diagnostic::op(op, "branch weights cannot all be zero"));
+    }
+    Ok(())
+}
 
 tilus_ir::op_handle! {
     /// Typed handle of `cf.cond_br`.
@@ -88,7 +121,9 @@ tilus_ir::op_handle! {
         false_dest_operands = "falseDestOperands": &[Value]
     }
     results {}
-    attrs {}
+    attrs {
+        branch_weights = "branch_weights": Option<Attr>
+    }
     regions {}
     successors {
         true_dest = "trueDest",
@@ -396,6 +431,14 @@ fn parse_switch_cases(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) 
         let neg = p.eat("-");
         let (text, sp) = p.parse_number_text()?;
         let text = if neg { format!("-{text}") } else { text };
+        // MLIR 22 reads a case value as an `int64_t` and truncates it to the flag's width
+        // (`256` is case 0 of an `i8` switch); wider literals are checked against the type.
+        let text = match (text.parse::<i64>(), p.ctx.type_kind(flag_ty)) {
+            (Ok(v), TypeKind::Integer { width, .. }) if *width < 64 => {
+                (i128::from(v).rem_euclid(1i128 << *width)).to_string()
+            }
+            _ => text,
+        };
         // Checks the value fits the flag's type, and keeps it as MLIR prints it (decimal).
         let a = p.number_attr_typed(&text, flag_ty, sp)?;
         let text = match p.ctx.attr_kind(a) {

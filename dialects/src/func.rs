@@ -355,7 +355,34 @@ pub(crate) fn sym_name(ctx: &Context, op: OpId) -> String {
 }
 
 fn verify_func(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
-    let (inputs, _) = function_type(ctx, op).unwrap();
+    let (inputs, results) = function_type(ctx, op).unwrap();
+    // MLIR's `function_interface_impl::verifyTrait`: one dictionary per parameter (result),
+    // holding dialect attributes only (names with a '.').
+    for (prop, what, n) in [
+        ("arg_attrs", "argument", inputs.len()),
+        ("res_attrs", "result", results.len()),
+    ] {
+        let dicts = dict_array_prop(ctx, op, prop);
+        if ctx.get_prop(op, prop).is_some() && dicts.len() != n {
+            return Err(Diagnostic::op(
+                op,
+                format!("'func.func' op expects {what} attribute array to have the same number of elements as the number of function {what}s, got {}, but expected {n}", dicts.len()),
+            ));
+        }
+        for d in dicts.into_iter().flatten() {
+            if let AttrKind::Dict(entries) = ctx.attr_kind(d) {
+                if let Some((k, _)) = entries.iter().find(|(k, _)| !k.contains('.')) {
+                    return Err(Diagnostic::op(
+                        op,
+                        format!("'func.func' op {what}s may only have dialect attributes"),
+                    )
+                    .with_help(format!(
+                        "'{k}' has no dialect prefix; name it `dialect.{k}`"
+                    )));
+                }
+            }
+        }
+    }
     let r = ctx.regions(op)[0];
     let visibility = FuncOp::cast(ctx, op).and_then(|f| f.sym_visibility(ctx));
     if ctx.region_blocks(r).is_empty() && visibility.is_none_or(|v| v == "public") {
@@ -580,7 +607,15 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     }
     let mut attrs = Vec::new();
     if p.eat_keyword("attributes") {
+        let dict_at = p.pos();
         for (k, v, sp) in p.parse_attr_dict()? {
+            // MLIR's `parseFunctionOp`: these come from the signature, never from the dictionary.
+            if matches!(k.as_str(), "sym_visibility" | "sym_name" | "function_type") {
+                p.set_pos(dict_at);
+                return Err(p.err_here(format!(
+                    "'{k}' is an inferred attribute and should not be specified in the explicit attribute dictionary"
+                )));
+            }
             p.note_attr_span(&k, sp);
             if def.attr(&k).is_some() {
                 props.push((k, v));
@@ -589,10 +624,9 @@ fn parse_func(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
             }
         }
     }
+    // With unnamed arguments (`func.func @f(i32) {`), the body's entry block names them in its
+    // own label (`^bb0(%a: i32):`), as MLIR allows; the verifier matches them to the signature.
     let region = if p.peek() == Some(b'{') {
-        if named == Some(false) {
-            return Err(p.err_here("a function with a body must name its arguments (`%x: type`)"));
-        }
         p.push_default_dialect(Some("func"));
         let r = p.parse_region(args, true);
         p.pop_default_dialect();

@@ -91,9 +91,10 @@ pub static IF: OpDef = OpDef {
     verify: Some(verify_if),
     canonicalize: &[Pattern::new("if-constant-condition", if_constant_condition)],
     format: Format::Declarative(
-        "$condition (`->` ` ` `(` type($results)^ `)`)? $thenRegion (`else` $elseRegion^)? \
-         attr-dict",
+        "$condition (`->` custom<ParenResultTypes>(type($results))^)? $thenRegion \
+         (`else` $elseRegion^)? attr-dict",
     ),
+    custom_directives: &[tilus_ir::format::directive(&PAREN_RESULT_TYPES)],
     ..OpDef::DEFAULT
 };
 const _: () = IF.check();
@@ -287,7 +288,7 @@ pub static WHILE: OpDef = OpDef {
     // MLIR's parser is hand-written; the `(%x = %init)` list binds the `before` arguments.
     format: Format::Declarative(
         "(` ` `(` custom<AssignmentList>($inits, $before)^ `)`)? `:` \
-         functional-type($inits, $results) $before `do` $after attr-dict",
+         functional-type($inits, $results) $before `do` $after attr-dict-with-keyword",
     ),
     custom_directives: &[tilus_ir::format::directive(&ASSIGNMENT_LIST)],
     ..OpDef::DEFAULT
@@ -560,6 +561,7 @@ fn verify_for(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
 
 fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let regions = ctx.regions(op);
+    no_region_arguments(ctx, op)?;
     if ctx.region_blocks(regions[0]).is_empty() {
         return Err(Diagnostic::op(
             op,
@@ -577,6 +579,24 @@ fn verify_if(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         return Ok(());
     }
     check_yield(ctx, op, regions[1], "'else' region")
+}
+
+/// MLIR's `NoRegionArguments` trait: no region's entry block takes arguments.
+fn no_region_arguments(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
+    for (i, r) in ctx.regions(op).iter().enumerate() {
+        if let Some(&b) = ctx.region_blocks(*r).first() {
+            if !ctx.block_args(b).is_empty() {
+                return Err(Diagnostic::op(
+                    op,
+                    format!(
+                        "'{}' op region #{i} should have no arguments",
+                        ctx.op_name_str(op)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Appends `scf.yield` to a single-block body written without one (MLIR's implicit terminator).
@@ -652,18 +672,26 @@ fn parse_for(p: &mut Parser, def: &'static OpDef) -> PResult<OperationState> {
     let mut types = Vec::new();
     if p.eat_keyword("iter_args") {
         p.expect("(")?;
-        loop {
-            let (n, sp) = p.parse_value_name()?;
-            p.expect("=")?;
-            inits.push(p.parse_operand()?);
-            carried.push((n, sp));
-            if !p.eat(",") {
-                break;
+        // MLIR's `parseAssignmentList` (the list may be empty) and `parseArrowTypeList`
+        // (`-> f32` or `-> (f32, i32)`).
+        if !p.eat(")") {
+            loop {
+                let (n, sp) = p.parse_value_name()?;
+                p.expect("=")?;
+                inits.push(p.parse_operand()?);
+                carried.push((n, sp));
+                if !p.eat(",") {
+                    break;
+                }
             }
+            p.expect(")")?;
         }
-        p.expect(")")?;
         p.expect("->")?;
-        types = parse_type_list_parens(p)?;
+        types = if p.peek() == Some(b'(') {
+            parse_type_list_parens(p)?
+        } else {
+            vec![p.parse_type()?]
+        };
         if types.len() != inits.len() {
             return Err(p.err_here(format!(
                 "expected as many result types as iter_args ({}), but found {}",
@@ -791,6 +819,23 @@ fn parse_result_types(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) 
     Ok(())
 }
 
+/// `custom<ParenResultTypes>(type($results), type($x)...)`: reads `T` or `(T, U)` as
+/// [`RESULT_TYPES`] does (MLIR's `parseOptionalArrowTypeList`), every argument's group taking
+/// the types, and prints the first group in parentheses, as `scf.if` and `scf.forall` do.
+pub(crate) const PAREN_RESULT_TYPES: CustomDirective = CustomDirective {
+    name: "ParenResultTypes",
+    parse: parse_result_types,
+    print: |pr, op, args| {
+        let Some(CustomArg::Type(n)) = args.first() else {
+            return;
+        };
+        let ts = group_types(pr.ctx, op, n);
+        pr.out.push('(');
+        pr.out.push_str(&types_str(pr.ctx, &ts));
+        pr.out.push(')');
+    },
+};
+
 fn print_result_types(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
     let Some(CustomArg::Type(n)) = args.first() else {
         return;
@@ -802,39 +847,6 @@ fn print_result_types(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
         pr.out.push('(');
         pr.out.push_str(&types_str(pr.ctx, &ts));
         pr.out.push(')');
-    }
-}
-
-/// `custom<TypesOf>(type($results), type($x)...)`: a bare list `T, U` that every argument's
-/// group takes (`scf.forall`'s shared outputs are typed by its results); the first is printed.
-pub(crate) const TYPES_OF: CustomDirective = CustomDirective {
-    name: "TypesOf",
-    parse: parse_types_of,
-    print: print_types_of,
-};
-
-fn parse_types_of(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) -> PResult<()> {
-    let mut ts = Vec::new();
-    if p.peek() != Some(b')') {
-        loop {
-            ts.push(p.parse_type()?);
-            if !p.eat(",") {
-                break;
-            }
-        }
-    }
-    for a in args {
-        if let CustomArg::Type(n) = a {
-            st.set_types(n, ts.clone());
-        }
-    }
-    Ok(())
-}
-
-fn print_types_of(pr: &mut Printer, op: OpId, args: &[CustomArg]) {
-    if let Some(CustomArg::Type(n)) = args.first() {
-        let ts = group_types(pr.ctx, op, n);
-        pr.out.push_str(&types_str(pr.ctx, &ts));
     }
 }
 

@@ -6,7 +6,8 @@
 //! rules are MLIR's.
 
 use crate::scf::{
-    types_str, yield_types, ASSIGNMENT_LIST, INDUCTION_VARS, RESULT_TYPES, TYPES_OF, YIELD,
+    types_str, yield_types, ASSIGNMENT_LIST, INDUCTION_VARS, PAREN_RESULT_TYPES, RESULT_TYPES,
+    YIELD,
 };
 use crate::tilus_types::DENSE_I64_ARRAY;
 use tilus_ir::attrs::AttrKind;
@@ -489,7 +490,7 @@ pub static FORALL: OpDef = OpDef {
          custom<ForallBounds>($region, $dynamicLowerBound, $staticLowerBound, \
          $dynamicUpperBound, $staticUpperBound, $dynamicStep, $staticStep) \
          (`shared_outs` `(` custom<AssignmentList>($outputs, $region)^ `)`)? \
-         (`->` ` ` `(` custom<TypesOf>(type($results), type($outputs))^ `)`)? $region attr-dict",
+         (`->` custom<ParenResultTypes>(type($results), type($outputs))^)? $region attr-dict",
     ),
     custom_directives: &[
         tilus_ir::format::directive(&INDUCTION_VARS),
@@ -499,7 +500,7 @@ pub static FORALL: OpDef = OpDef {
             print: print_forall_bounds,
         }),
         tilus_ir::format::directive(&ASSIGNMENT_LIST),
-        tilus_ir::format::directive(&TYPES_OF),
+        tilus_ir::format::directive(&PAREN_RESULT_TYPES),
     ],
     ..OpDef::DEFAULT
 };

@@ -106,7 +106,7 @@ fn typed_builders_fill_properties_and_segments() {
     let i1 = b.ctx_mut().int_type(1);
     let lt = CmpIOp::build(&mut b, s, a, i1, CmpIPredicate::Slt);
     let c = lt.result(b.ctx());
-    let nb = CondBrOp::build(&mut b, c, &[], &[s, p], f, t);
+    let nb = CondBrOp::build(&mut b, c, &[], &[s, p], None, f, t);
     let _ = p;
     assert_eq!(nb.false_dest_operands(b.ctx()), &[s, p]);
     let jump = BrOp::build(&mut b, &[s], t);

@@ -70,7 +70,8 @@ pub enum AttrKind {
         name: String,
         body: Option<String>,
     },
-    /// An opaque dialect attribute `#dialect<"data">`.
+    /// An opaque dialect attribute `#dialect<"data">`; `data` is the text between the quotes,
+    /// escapes as written (MLIR keeps the raw body).
     Opaque { dialect: String, data: String },
     /// A dialect attribute followed by a type, `#dialect.name<body> : type`. MLIR hands the
     /// type to the dialect's attribute parser, and for dialects it does not know keeps it in the

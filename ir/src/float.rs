@@ -145,11 +145,25 @@ pub fn from_f64(k: FloatKind, v: f64) -> u128 {
         FloatKind::F32 => (v as f32).to_bits() as u128,
         FloatKind::F64 => v.to_bits() as u128,
         FloatKind::F8E8M0FNU => {
-            if v.is_nan() || v <= 0.0 || v.is_infinite() {
+            // Powers of two only, 2^-127 to 2^127 (MLIR's APFloat: zero becomes the smallest,
+            // rounding is to the nearest power in value, ties up, and past 2^127 is the NaN).
+            if v.is_nan() || v < 0.0 || v.is_infinite() {
                 return 0xff;
             }
-            let e = v.log2().round() as i32 + 127;
-            e.clamp(0, 254) as u128
+            if v == 0.0 {
+                return 0;
+            }
+            let mut e = v.log2().floor() as i32;
+            if pow2(e) > v {
+                e -= 1;
+            }
+            if v >= 1.5 * pow2(e) {
+                e += 1;
+            }
+            match e + 127 {
+                f if f > 254 => 0xff,
+                f => f.max(0) as u128,
+            }
         }
         FloatKind::F128 => {
             let b = v.to_bits();
@@ -182,11 +196,17 @@ pub fn from_f64(k: FloatKind, v: f64) -> u128 {
             if v.is_nan() {
                 return (sign << 79) | (0x7fffu128 << 64) | (3u128 << 62);
             }
-            let a = v.abs();
-            let e = a.log2().floor() as i32;
-            let e = if pow2(e) > a { e - 1 } else { e };
-            let m = (a / pow2(e - 63)) as u64;
-            (sign << 79) | (((e + 16383) as u128) << 64) | m as u128
+            // Exact: the f64's significand with its integer bit made explicit (an f64
+            // subnormal is normal in f80), shifted to bit 63.
+            let exp = ((b >> 52) & 0x7ff) as i32;
+            let man = b & ((1u64 << 52) - 1);
+            let (sig, e) = if exp == 0 {
+                let lz = man.leading_zeros() as i32;
+                (man << lz, -1074 + (63 - lz))
+            } else {
+                ((man | (1u64 << 52)) << 11, exp - 1023)
+            };
+            (sign << 79) | (((e + 16383) as u128) << 64) | sig as u128
         }
         _ => {
             let f = fmt(k).unwrap();

@@ -566,7 +566,7 @@ fn group_present(p: &mut Parser, def: &OpDef, first: &Elem) -> bool {
                 } else if keywords.is_empty() {
                     p.parse_attribute().is_ok()
                 } else {
-                    p.parse_keyword_any()
+                    p.parse_keyword_or_string()
                         .is_ok_and(|(kw, _)| keywords.contains(&kw.as_str()))
                 };
                 p.set_pos(save);
@@ -894,7 +894,7 @@ fn parse_elems_rt(
                                 .map_err(|e| crate::syntax::parser::symbol_diag(sp, e, true))?
                         }
                         _ if !ad.constraint.keywords.is_empty() => {
-                            let (kw, sp) = p.parse_keyword_any()?;
+                            let (kw, sp) = p.parse_keyword_or_string()?;
                             let Some(i) = ad.constraint.keywords.iter().position(|k| *k == kw)
                             else {
                                 return Err(Diagnostic::at(

@@ -179,7 +179,8 @@ pub enum TypeKind {
         name: String,
         body: Option<String>,
     },
-    /// An opaque dialect type, `!dialect<"data">`.
+    /// An opaque dialect type, `!dialect<"data">`; `data` is the text between the quotes,
+    /// escapes as written (MLIR keeps the raw body).
     Opaque { dialect: String, data: String },
 }
 

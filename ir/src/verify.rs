@@ -147,7 +147,10 @@ impl<'a> Verifier<'a> {
         for &b in blocks {
             // As in MLIR, uses in a block the entry does not reach are not checked: that code
             // never runs (ops nested in it are still checked within their own regions).
-            let check_dominance = !graph && (blocks.len() == 1 || self.dom.is_reachable(ctx, b));
+            // In a graph region, values of the region itself need no dominance, but values from
+            // an enclosing SSACFG region still do (MLIR checks by the defining region's kind,
+            // which `value_dominates` does).
+            let check_dominance = graph || blocks.len() == 1 || self.dom.is_reachable(ctx, b);
             if needs_terminator {
                 match ctx.block_last(b) {
                     None => {
@@ -274,8 +277,33 @@ impl<'a> Verifier<'a> {
         for (i, &v) in ctx.operands(o).iter().enumerate() {
             if !self.dom.value_dominates(ctx, v, o) {
                 let mut d = Diagnostic::op(o, format!("operand #{i} does not dominate this use"));
-                if let ValueDef::Result(def, _) = ctx.value_def(v) {
-                    d = d.with_note(DiagLoc::Op(def), "operand defined here");
+                match ctx.value_def(v) {
+                    ValueDef::Result(def, _) => {
+                        d = d.with_note(DiagLoc::Op(def), "operand defined here");
+                    }
+                    ValueDef::BlockArg(b, _) => {
+                        // MLIR's note: the block's number in its region, and whether that is
+                        // the user's region or an enclosing one, at the region's op.
+                        let r = ctx.block_parent(b);
+                        let owner = r.and_then(|r| ctx.region_parent(r));
+                        if let (Some(r), Some(owner)) = (r, owner) {
+                            let n = ctx.region_blocks(r).iter().position(|x| *x == b);
+                            let same = ctx.op_parent_block(o).and_then(|ub| ctx.block_parent(ub))
+                                == Some(r);
+                            let place = if same {
+                                "the same region"
+                            } else {
+                                "a parent region"
+                            };
+                            d = d.with_note(
+                                DiagLoc::Op(owner),
+                                format!(
+                                    "operand defined as a block argument (block #{} in {place})",
+                                    n.unwrap_or(0)
+                                ),
+                            );
+                        }
+                    }
                 }
                 self.diags.push(d);
                 break;

@@ -69,7 +69,7 @@ func.func @bitcast_between_widths(%a: i32) -> f16 {
 // -----
 
 func.func @bitcast_index(%a: index) -> i64 {
-  // expected-error@+1 {{'arith.bitcast' op operand #0 must be signless-fixed-width-integer-like, but got 'index'}}
+  // expected-error@+1 {{'arith.bitcast' op operand #0 must be signless-integer-or-float-like or memref of signless-integer or float, but got 'index'}}
   %0 = arith.bitcast %a : index to i64
   return %0 : i64
 }

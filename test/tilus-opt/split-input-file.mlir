@@ -4,6 +4,10 @@
 // lines. Positions in diagnostics are those of the whole file.
 //
 // RUN: tilus-opt %s --split-input-file --allow-unregistered-dialect | FileCheck %s
+// The marker may be given, as mlir-opt allows (`--split-input-file=MARKER`), and mlir-opt's
+// `-mlir-disable-threading` is accepted (tilus-opt is single-threaded anyway).
+// RUN: tilus-opt %s --split-input-file='// -----' -mlir-disable-threading \
+// RUN:   --allow-unregistered-dialect | FileCheck %s
 // Without the flag the marker is just a comment and the whole file is one module.
 // RUN: tilus-opt %s --allow-unregistered-dialect | FileCheck %s --check-prefix=WHOLE
 // The joined output splits again into the same parts.

@@ -60,9 +60,19 @@ struct Cli {
     /// Check diagnostics against `expected-error {{...}}` comments in the input instead of printing them.
     #[arg(long)]
     verify_diagnostics: bool,
-    /// Split the input at `// -----` lines and process each part on its own.
-    #[arg(long)]
-    split_input_file: bool,
+    /// Split the input at `// -----` lines (or at lines of the marker given, as
+    /// `--split-input-file=MARKER`) and process each part on its own.
+    #[arg(
+        long,
+        value_name = "MARKER",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "// -----"
+    )]
+    split_input_file: Option<String>,
+    /// Accepted for mlir-opt's command lines; tilus-opt runs passes on one thread.
+    #[arg(long, hide = true)]
+    mlir_disable_threading: bool,
     /// How to report diagnostics: `fancy` (miette, with source) or `mlir` (`file:line:col: error: ...`).
     #[arg(long, value_enum, default_value_t = DiagFormat::Fancy)]
     diagnostic_format: DiagFormat,
@@ -344,16 +354,16 @@ struct Chunk {
     text: String,
 }
 
-fn split_chunks(text: String, split: bool) -> Vec<Chunk> {
-    if !split {
+fn split_chunks(text: String, marker: Option<&str>) -> Vec<Chunk> {
+    let Some(marker) = marker else {
         // The whole file is one chunk: move it rather than copy it (large inputs).
         return vec![Chunk { text }];
-    }
+    };
     let mut chunks = Vec::new();
     let mut cur = String::new();
     let mut start_line = 0usize;
     for (line_no, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim_end() == "// -----" {
+        if line.trim_end() == marker {
             chunks.push(Chunk {
                 text: "\n".repeat(start_line) + &cur,
             });
@@ -437,7 +447,7 @@ fn run(cli: &Cli, flags: &[(&'static str, String)]) -> Result<ExitCode, String> 
     let mut outputs = Vec::new();
     let mut failed = false;
     let mut limit = tilus_ir::source::ErrorLimit::new(cli.error_limit);
-    let chunks = split_chunks(text, cli.split_input_file);
+    let chunks = split_chunks(text, cli.split_input_file.as_deref());
     let num_chunks = chunks.len();
     for (chunk_no, chunk) in chunks.into_iter().enumerate() {
         let file = SourceFile::new(name.clone(), chunk.text);

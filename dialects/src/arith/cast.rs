@@ -48,7 +48,41 @@ macro_rules! cast {
     };
 }
 
-const INT_OR_INDEX: TypeConstraint = SIGNLESS_INT_LIKE;
+/// The element type of a ranked memref, if `t` is one.
+fn ranked_memref_elem(c: &Context, t: Type) -> Option<Type> {
+    match c.type_kind(t) {
+        TypeKind::MemRef { elem, .. } => Some(*elem),
+        _ => None,
+    }
+}
+
+/// `arith.index_cast`'s operand and result: MLIR's `SignlessIntegerOrIndexLikeOfAnyRank` or a
+/// ranked memref of them.
+const INT_OR_INDEX: TypeConstraint = TypeConstraint {
+    desc: "signless-integer-like or memref of signless-integer",
+    check: |c, t| match ranked_memref_elem(c, t) {
+        Some(e) => (SIGNLESS_INT_LIKE.check)(c, e),
+        None => (SIGNLESS_INT_LIKE.check)(c, t),
+    },
+    build: None,
+};
+
+/// `arith.bitcast`'s operand and result: a signless integer or float, a vector or tensor of
+/// them, or a ranked memref of them (never `index`).
+const BITCAST_TYPE: TypeConstraint = TypeConstraint {
+    desc: "signless-integer-or-float-like or memref of signless-integer or float",
+    check: |c, t| {
+        let e = ranked_memref_elem(c, t).unwrap_or_else(|| helpers::elem_type(c, t));
+        matches!(
+            c.type_kind(e),
+            TypeKind::Integer {
+                signedness: Signedness::Signless,
+                ..
+            } | TypeKind::Float(_)
+        )
+    },
+    build: None,
+};
 cast!(
     IndexCastOp = INDEX_CAST,
     "arith.index_cast",
@@ -201,8 +235,8 @@ tilus_ir::op_handle! {
 cast!(
     BitcastOp = BITCAST,
     "arith.bitcast",
-    SCALAR,
-    SCALAR,
+    BITCAST_TYPE,
+    BITCAST_TYPE,
     "Reinterprets the bits of a value as another type of the same width."
 );
 
@@ -256,21 +290,38 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ctx.value_type(ctx.operands(op)[0]),
         ctx.value_type(ctx.results(op)[0]),
     );
-    let (ca, sa, ea) = helpers::container(ctx, a);
-    let (cr, sr, er) = helpers::container(ctx, r);
-    if ca != cr && ca != 0 && cr != 0 {
+    // Ranked memrefs (index_cast, index_castui and bitcast take them) convert elementwise too.
+    let shaped = |t: Type| match ctx.type_kind(t) {
+        TypeKind::MemRef { shape, elem, .. } => (3, Some(shape.clone()), *elem),
+        _ => helpers::container(ctx, t),
+    };
+    let (ca, sa, ea) = shaped(a);
+    let (cr, sr, er) = shaped(r);
+    let scalable = |t: Type| match ctx.type_kind(t) {
+        TypeKind::Vector { scalable, .. } => scalable.clone(),
+        _ => Vec::new(),
+    };
+    // MLIR's `SameInputOutputTensorDims` holds only between ranked tensors of one shape.
+    let unranked_tensor = (ca == 2 && sa.is_none()) || (cr == 2 && sr.is_none());
+    if (ca != cr && ca != 0 && cr != 0) || unranked_tensor {
         return Err(Diagnostic::op(
             op,
             format!("'{name}' op failed to verify that input and output have the same tensor dimensions"),
         ));
     }
-    if ca != cr || sa != sr {
+    if ca != cr || sa != sr || scalable(a) != scalable(r) {
         return Err(Diagnostic::op(
             op,
             format!("'{name}' op requires the same shape for all operands and results"),
         )
         .with_help("a conversion changes each element; the operand and result are both scalars, or both vectors (or tensors) of one shape"));
     }
+    // MLIR's `areCastCompatible`: a tensor conversion keeps the encoding.
+    let encoding = |t: Type| match ctx.type_kind(t) {
+        TypeKind::RankedTensor { encoding, .. } => *encoding,
+        _ => None,
+    };
+    let same_encoding = encoding(a) == encoding(r);
     let (ia, xa, wa, fa) = elem_info(ctx, ea);
     let (ir, xr, wr, fr) = elem_info(ctx, er);
     // `index` where MLIR asks for a fixed-width integer.
@@ -301,10 +352,11 @@ fn verify_cast(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         CastRule::FloatToInt => fa && ir,
         CastRule::SameWidth => (ia || fa) && (ir || fr) && wa == wr,
     };
-    if ok {
+    if ok && same_encoding {
         return Ok(());
     }
     let help = match rule {
+        _ if !same_encoding => "the result keeps the operand's tensor encoding".to_string(),
         CastRule::IndexInt => "one side is `index` and the other an integer type".to_string(),
         CastRule::IntWidth(true) | CastRule::FloatWidth(true) => format!(
             "'{name}' converts to a strictly wider type ({wa} bits here, the result has {wr})"

@@ -1,6 +1,7 @@
 //! `arith.constant`, its result names, verifier and the dialect's constant materializer.
 
 use super::*;
+use tilus_ir::attrs::{DenseData, DenseLit};
 use tilus_ir::handle::prelude::*;
 
 /// `arith.constant`.
@@ -55,6 +56,40 @@ fn verify_constant(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let v = ctx.get_prop(op, "value").unwrap();
     let vt = typed_attr_type(ctx, v).unwrap();
     let rt = ctx.value_type(ctx.results(op)[0]);
+    if matches!(ctx.type_kind(rt), TypeKind::Integer { signedness, .. } if *signedness != Signedness::Signless)
+    {
+        return Err(Diagnostic::op(
+            op,
+            "'arith.constant' op integer return type must be signless",
+        )
+        .with_help(
+            "use a signless type (`i32`); `arith` ops read the sign from the op, not the type",
+        ));
+    }
+    if !matches!(
+        ctx.attr_kind(v),
+        AttrKind::Bool(_)
+            | AttrKind::Integer { .. }
+            | AttrKind::Float { .. }
+            | AttrKind::DenseElements { .. }
+            | AttrKind::Sparse { .. }
+            | AttrKind::DenseResource { .. }
+    ) {
+        return Err(Diagnostic::op(
+            op,
+            "'arith.constant' op value must be an integer, float, or elements attribute",
+        ));
+    }
+    if let (TypeKind::Vector { scalable, .. }, AttrKind::DenseElements { data, .. }) =
+        (ctx.type_kind(rt), ctx.attr_kind(v))
+    {
+        if scalable.iter().any(|s| *s) && !dense_is_splat(data) {
+            return Err(Diagnostic::op(
+                op,
+                "'arith.constant' op intializing scalable vectors with elements attribute is not supported unless it's a vector splat",
+            ));
+        }
+    }
     if vt != rt {
         return Err(Diagnostic::op(
             op,
@@ -66,6 +101,31 @@ fn verify_constant(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     Ok(())
+}
+
+/// Whether a dense literal holds one value for every element (MLIR's `SplatElementsAttr`, which
+/// `DenseElementsAttr::get` also detects in a list of equal elements).
+fn dense_is_splat(data: &DenseData) -> bool {
+    fn leaves<'a>(l: &'a DenseLit, out: &mut Vec<&'a DenseLit>) {
+        match l {
+            DenseLit::List(xs) => xs.iter().for_each(|x| leaves(x, out)),
+            _ => out.push(l),
+        }
+    }
+    let same = |a: &DenseLit, b: &DenseLit| match (a, b) {
+        (DenseLit::Scalar(x), DenseLit::Scalar(y)) => {
+            x == y || matches!((x.parse::<f64>(), y.parse::<f64>()), (Ok(p), Ok(q)) if p == q)
+        }
+        _ => a == b,
+    };
+    match data {
+        DenseData::Literal(l) => {
+            let mut xs = Vec::new();
+            leaves(l, &mut xs);
+            xs.windows(2).all(|w| same(w[0], w[1]))
+        }
+        DenseData::Hex(_) | DenseData::Empty => true,
+    }
 }
 
 /// Builds `arith.constant` for a folded value, as MLIR's `ArithDialect::materializeConstant`

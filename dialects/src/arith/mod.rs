@@ -7,7 +7,7 @@
 use tilus_ir::attrs::AttrKind;
 use tilus_ir::opdef::{
     attr, default_attr, enum_attr, one, typed_attr_type, AttrConstraint, AttrDef, Format, OpDef,
-    Trait, TypeConstraint, BOOL_LIKE, FLOAT_LIKE, SCALAR, SIGNLESS_INT_LIKE, TYPED_ATTR,
+    Trait, TypeConstraint, BOOL_LIKE, FLOAT_LIKE, SIGNLESS_INT_LIKE, TYPED_ATTR,
 };
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::syntax::printer::type_to_string;

@@ -843,9 +843,9 @@ impl<'a> Printer<'a> {
             TypeKind::Opaque { dialect, data } => {
                 self.out.push('!');
                 self.out.push_str(dialect);
-                self.out.push('<');
-                write_escaped(&mut self.out, data.as_bytes());
-                self.out.push('>');
+                self.out.push_str("<\"");
+                self.out.push_str(data);
+                self.out.push_str("\">");
             }
         }
     }
@@ -1183,9 +1183,9 @@ impl<'a> Printer<'a> {
             AttrKind::Opaque { dialect, data } => {
                 self.out.push('#');
                 self.out.push_str(dialect);
-                self.out.push('<');
-                write_escaped(&mut self.out, data.as_bytes());
-                self.out.push('>');
+                self.out.push_str("<\"");
+                self.out.push_str(data);
+                self.out.push_str("\">");
             }
             AttrKind::Loc(_) => {
                 self.out.push_str("loc(");

@@ -186,7 +186,7 @@ fn at_end(ctx: &mut Context, b: BlockId, loc: tilus_ir::Attr, f: impl FnOnce(&mu
 /// Appends `cf.cond_br c, t, f` (no block arguments) to `b`.
 fn cond_br(ctx: &mut Context, b: BlockId, c: Value, t: BlockId, f: BlockId, loc: tilus_ir::Attr) {
     at_end(ctx, b, loc, |ob| {
-        CondBrOp::build(ob, c, &[], &[], t, f);
+        CondBrOp::build(ob, c, &[], &[], None, t, f);
     });
 }
 

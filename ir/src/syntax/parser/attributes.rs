@@ -454,6 +454,18 @@ impl<'c, 's> Parser<'c, 's> {
                     Some(t) => Some(self.type_(t)?),
                     None => None,
                 };
+                // As MLIR: `42 : f32` is an error (a hex literal is the float's bit pattern).
+                let digits = num.as_str().trim_start_matches(['-', '+']);
+                if ty.is_some_and(|t| matches!(self.ctx.type_kind(t), TypeKind::Float(_)))
+                    && !digits.contains('.')
+                    && !digits.starts_with("0x")
+                {
+                    return Err(Diagnostic::at(
+                        num_span,
+                        "unexpected decimal integer literal for a floating point value",
+                    )
+                    .with_help("add a trailing dot to make the literal a float"));
+                }
                 return self.number_attr(num.as_str(), ty, num_span);
             }
             Rule::string_attr => {
@@ -574,6 +586,36 @@ impl<'c, 's> Parser<'c, 's> {
                     }
                 }
                 let ty = ty.unwrap();
+                if matches!(data, DenseData::Empty) {
+                    let n = match self.ctx.type_kind(ty) {
+                        TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. }
+                            if shape.iter().all(|d| *d >= 0) =>
+                        {
+                            Some(shape.iter().product::<i64>())
+                        }
+                        _ => None,
+                    };
+                    if n.is_some_and(|n| n > 0) {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "parsed zero elements, but type ('{}') expected at least 1",
+                                crate::syntax::printer::type_to_string(self.ctx, ty)
+                            ),
+                        ));
+                    }
+                }
+                if let DenseData::Hex(h) = &data {
+                    if !hex_size_valid(self.ctx, ty, &h[2..]) {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "elements hex data size is invalid for provided type: '{}'",
+                                crate::syntax::printer::type_to_string(self.ctx, ty)
+                            ),
+                        ));
+                    }
+                }
                 if let DenseData::Literal(lit @ DenseLit::List(_)) = &data {
                     let want = match self.ctx.type_kind(ty) {
                         TypeKind::RankedTensor { shape, .. } | TypeKind::Vector { shape, .. } => {
@@ -630,6 +672,19 @@ impl<'c, 's> Parser<'c, 's> {
                 let h = it.next().unwrap();
                 let handle = h.as_str().to_string();
                 let ty = self.type_(it.next().unwrap())?;
+                if !matches!(
+                    self.ctx.type_kind(ty),
+                    TypeKind::RankedTensor { .. }
+                        | TypeKind::UnrankedTensor { .. }
+                        | TypeKind::Vector { .. }
+                        | TypeKind::MemRef { .. }
+                        | TypeKind::UnrankedMemRef { .. }
+                ) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "`dense_resource` expected a shaped type",
+                    ));
+                }
                 AttrKind::DenseResource { handle, ty }
             }
             Rule::dense_array_attr => {
@@ -642,6 +697,18 @@ impl<'c, 's> Parser<'c, 's> {
                     return Err(Diagnostic::at(
                         sp,
                         "expected an integer or float element type in array<...>",
+                    ));
+                }
+                // MLIR stores the elements as bytes: only `i1` and whole-byte widths.
+                let bits = match *self.ctx.type_kind(elem) {
+                    TypeKind::Integer { width, .. } => width,
+                    TypeKind::Float(k) => k.width(),
+                    _ => 8,
+                };
+                if bits != 1 && bits % 8 != 0 {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "element type bitwidth must be a multiple of 8",
                     ));
                 }
                 let values = match *self.ctx.type_kind(elem) {
@@ -1063,6 +1130,43 @@ pub(crate) fn symbol_diag(sp: Span, e: SymbolError, attr: bool) -> Diagnostic {
     }
 }
 
+/// MLIR's `DenseElementsAttr::isValidRawBuffer`: a `dense<"0x...">` blob holds one element
+/// (a splat) or all of them, each in its storage width (`i1` packed by the bit, other widths
+/// rounded up to bytes, complex numbers two of their element). True when the element type has
+/// no fixed width (strings, dialect types) or the shape is not static.
+fn hex_size_valid(ctx: &Context, ty: Type, hex: &str) -> bool {
+    fn storage_bits(ctx: &Context, t: Type) -> Option<u64> {
+        match ctx.type_kind(t) {
+            TypeKind::Integer { width: 1, .. } => Some(1),
+            TypeKind::Integer { width, .. } => Some(u64::from(*width).div_ceil(8) * 8),
+            TypeKind::Index => Some(64),
+            TypeKind::Float(k) => Some(u64::from(k.width()).div_ceil(8) * 8),
+            TypeKind::Complex(e) => storage_bits(ctx, *e).map(|b| 2 * b),
+            _ => None,
+        }
+    }
+    let (shape, elem) = match ctx.type_kind(ty) {
+        TypeKind::RankedTensor { shape, elem, .. } | TypeKind::Vector { shape, elem, .. } => {
+            (shape, *elem)
+        }
+        _ => return true,
+    };
+    if shape.iter().any(|d| *d < 0) {
+        return true;
+    }
+    let Some(width) = storage_bits(ctx, elem) else {
+        return true;
+    };
+    let n: u64 = shape.iter().map(|d| *d as u64).product();
+    let bits = hex.len() as u64 * 4;
+    if width == 1 {
+        // One byte of all zeros or all ones is a splat; otherwise one bit per element.
+        let splat = matches!(hex.to_ascii_lowercase().as_str(), "00" | "ff");
+        return splat || bits == n.div_ceil(8) * 8;
+    }
+    bits == width || bits == width * n
+}
+
 pub(super) fn opaque_payload(body: &str) -> Option<String> {
     let t = body.trim();
     if t.len() >= 2 && t.starts_with('"') && t.ends_with('"') {
@@ -1078,7 +1182,9 @@ pub(super) fn opaque_payload(body: &str) -> Option<String> {
                 return None;
             }
         }
-        return Some(String::from_utf8_lossy(&unescape(t)).into_owned());
+        // MLIR keeps an opaque symbol's data as written (`OpaqueAttr::getAttrData` is the raw
+        // body text), so `"\22"` and `"\""` are different data: keep the escapes verbatim.
+        return Some(inner.to_string());
     }
     None
 }

@@ -222,6 +222,17 @@ impl<'c, 's> Parser<'c, 's> {
         Ok((p.as_str().to_string(), self.off(&p)))
     }
 
+    /// Parses a bare identifier or a string literal naming one (MLIR's
+    /// `parseOptionalKeywordOrString`, which enum attributes use: `arith.cmpi "slt", ...`).
+    pub fn parse_keyword_or_string(&mut self) -> PResult<(String, Span)> {
+        self.skip_ws();
+        if self.peek() == Some(b'"') {
+            let (bytes, sp) = self.parse_string_literal()?;
+            return Ok((String::from_utf8_lossy(&bytes).into_owned(), sp));
+        }
+        self.parse_keyword_any()
+    }
+
     pub(super) fn ident_end(&self, mut i: usize) -> usize {
         let b = self.src.as_bytes();
         while i < b.len()

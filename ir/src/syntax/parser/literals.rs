@@ -5,6 +5,7 @@ use super::*;
 
 pub(super) fn parse_shape(s: &str, sp: Span) -> PResult<Vec<i64>> {
     let mut shape = Vec::new();
+    let s: String = s.split_whitespace().collect();
     for d in s.split('x').filter(|d| !d.is_empty()) {
         if d == "?" {
             shape.push(DYNAMIC);

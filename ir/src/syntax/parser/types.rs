@@ -276,7 +276,8 @@ impl<'c, 's> Parser<'c, 's> {
                 let dims = it.next().unwrap();
                 let mut shape = Vec::new();
                 let mut scalable = Vec::new();
-                for d in dims.as_str().split('x').filter(|d| !d.is_empty()) {
+                let dims: String = dims.as_str().split_whitespace().collect();
+                for d in dims.split('x').filter(|d| !d.is_empty()) {
                     let (s, n) = if let Some(inner) = d.strip_prefix('[') {
                         (true, inner.trim_end_matches(']'))
                     } else {
@@ -342,6 +343,29 @@ impl<'c, 's> Parser<'c, 's> {
                             [a, b] => (Some(*a), Some(*b)),
                             _ => return Err(Diagnostic::at(sp, "memref type has too many parameters: expected at most a layout and a memory space")),
                         };
+                        // MLIR's `MemRefType::verify`: the layout speaks of every dimension
+                        // (checked before an identity map is dropped).
+                        match layout.map(|l| self.ctx.attr_kind(l)) {
+                            Some(AttrKind::AffineMap(m)) if m.num_dims as usize != shape.len() => {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    format!(
+                                        "memref layout mismatch between rank and affine map: {} != {}",
+                                        shape.len(),
+                                        m.num_dims
+                                    ),
+                                ));
+                            }
+                            Some(AttrKind::Strided { strides, .. })
+                                if strides.len() != shape.len() =>
+                            {
+                                return Err(Diagnostic::at(
+                                    sp,
+                                    "expected the number of strides to match the rank",
+                                ));
+                            }
+                            _ => {}
+                        }
                         TypeKind::MemRef {
                             shape,
                             elem,
