@@ -9,10 +9,25 @@ impl Lowering {
         let r = ctx.results(o)[0];
         let dim = prop_i64(ctx, o, "dim").ok_or("dim")? as usize;
         let keepdim = ctx.get_inherent_or_attr(o, "keepdim").is_some();
-        let kind = ["sum", "max", "min", "any", "all"]
+        let mut kind = ["sum", "max", "min", "any", "all"]
             [prop_i64(ctx, o, "kind").unwrap_or(0).clamp(0, 4) as usize];
-        let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
-        let src = self.tile(x)?.clone();
+        let mut dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let mut src = self.tile(x)?.clone();
+        // `any` / `all` of i1 are the max / min of the values widened to i32 (0 or 1), which
+        // shuffle and go through the scratch like any 32-bit value; narrowed back at the end.
+        let boolean = matches!(kind, "any" | "all");
+        let i32t = DType::Int {
+            bits: 32,
+            signedness: tilus_ir::types::Signedness::Signless,
+        };
+        if boolean {
+            let mut b = before(ctx, o);
+            for v in src.vals.iter_mut() {
+                *v = scalar_cast(&mut b, *v, dt, i32t)?;
+            }
+            kind = if kind == "any" { "max" } else { "min" };
+            dt = i32t;
+        }
         let li = src.layout.clone();
         let lo = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
             Some(l) => l,
@@ -113,6 +128,12 @@ impl Lowering {
                         "the result layout '{lo}' does not match the reduction of '{li}'"
                     ))
                 }
+            }
+        }
+        if boolean {
+            let i1 = ty_of(b.ctx(), r).ok_or("bad type")?.dtype;
+            for v in vals.iter_mut() {
+                *v = scalar_cast(&mut b, *v, i32t, i1)?;
             }
         }
         self.set_tile(r, vals, lo, false);
