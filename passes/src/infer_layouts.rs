@@ -33,9 +33,12 @@
 //! element-wise op takes the result's layout with the broadcast dimensions replicated, so the
 //! broadcast moves no data; a `tilus.slice_register` result is its source's layout restricted
 //! to the box (its registers); a class takes such a layout only when its accesses stay
-//! vectorized. When nothing follows, the first class (in program order) with a global access
-//! takes its access layout, and at last the rest take [`access_layout`] along their last
-//! dimension. Every class gets one layout; every definition's type is rewritten with it.
+//! vectorized. When nothing follows, the biggest class with a global access (the first in
+//! program order among equals) takes its access layout, so that smaller tiles made earlier (a
+//! running max before the loop that loads the blocks) follow it instead of the other way
+//! round, and at last the rest take [`access_layout`] along their last dimension. An access's
+//! contiguous dimension is one the tile has more than one element along where it can
+//! ([`contiguous_of_view`]): a `[R, 1]` column of an `[M, 1]` view is contiguous along its rows. Every class gets one layout; every definition's type is rewritten with it.
 //!
 //! **Converts.** A `layout.convert` is inserted on each use whose class differs from its
 //! definition's, on broadcast operands whose layout does not give each thread the elements it
@@ -327,9 +330,14 @@ impl Class {
         if let Some(f) = &self.fixed {
             return f.same_mapping(l);
         }
+        // An access along a dimension of one element reads one element per vector whatever
+        // the layout: it asks nothing.
         match contiguous_dim(l) {
             None => true,
-            Some(d) => self.access.iter().all(|&(c, _)| c == d),
+            Some(d) => self
+                .access
+                .iter()
+                .all(|&(c, _)| c == d || self.shape.get(c) == Some(&1)),
         }
     }
 }
@@ -527,13 +535,13 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
         match kind {
             Some(K::LoadGlobal(l)) => {
                 let view = l.src(ctx);
-                let c = contiguous_of_view(ctx, view, shape_of(l.result(ctx)).len());
+                let c = contiguous_of_view(ctx, view, &shape_of(l.result(ctx)));
                 let d = defs[0];
                 let bits = g.class[d].bits;
                 g.class[d].access.push((c, bits));
             }
             Some(K::StoreGlobal(s)) => {
-                let c = contiguous_of_view(ctx, s.dst(ctx), shape_of(s.value(ctx)).len());
+                let c = contiguous_of_view(ctx, s.dst(ctx), &shape_of(s.value(ctx)));
                 let u = uses[0];
                 let bits = g.class[u].bits;
                 g.class[u].access.push((c, bits));
@@ -665,16 +673,38 @@ fn thread_dependent(ctx: &Context, ops: &[OpId]) -> rustc_hash::FxHashSet<Value>
     out
 }
 
-/// The dimension of a global view with static stride 1 (the last such), else the last one.
-fn contiguous_of_view(ctx: &Context, view: Value, rank: usize) -> usize {
-    let last = rank.saturating_sub(1);
+/// The dimension along which a `tile`-shaped box of a global view is contiguous: the last
+/// dimension of static stride 1 along which the tile has more than one element, else the last
+/// dimension of static stride 1, else the last one. A compact row-major view's dimension has
+/// stride 1 when the view's extents after it are all 1 (a `[64, 1]` column vector is
+/// contiguous along dimension 0), so a tile of one column is accessed along its rows.
+fn contiguous_of_view(ctx: &Context, view: Value, tile: &[i64]) -> usize {
+    let last = tile.len().saturating_sub(1);
     let Some(t) = TensorType::of(ctx, ctx.value_type(view)) else {
         return last;
     };
-    match &t.strides {
-        None => last,
-        Some(s) => s.iter().rposition(|&x| x == 1 && x != DYN).unwrap_or(last),
-    }
+    let strides: Vec<i64> = match &t.strides {
+        Some(s) => s.clone(),
+        None => {
+            let mut s = vec![DYN; t.shape.len()];
+            let mut acc = 1i64;
+            for d in (0..t.shape.len()).rev() {
+                s[d] = acc;
+                acc = if acc == DYN || t.shape[d] == DYN {
+                    DYN
+                } else {
+                    acc.saturating_mul(t.shape[d])
+                };
+            }
+            s
+        }
+    };
+    let unit = |d: usize| strides.get(d) == Some(&1);
+    (0..tile.len())
+        .rev()
+        .find(|&d| unit(d) && tile[d] > 1)
+        .or_else(|| (0..tile.len()).rev().find(|&d| unit(d)))
+        .unwrap_or(last)
 }
 
 fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), Diagnostic> {
@@ -708,7 +738,7 @@ fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), D
 }
 
 /// Gives every class a layout: fixed ones, then what follows from reductions and broadcasts,
-/// then access anchors one at a time (in program order), then the rest.
+/// then access anchors one at a time (the biggest first), then the rest.
 fn assign(g: &mut Graph) {
     let n = g.nodes.len();
     loop {
@@ -763,9 +793,20 @@ fn assign(g: &mut Graph) {
             .into_iter()
             .filter(|&r| g.class[r].layout.is_none())
             .collect();
+        // The biggest class with a global access first (the earliest among equals): its
+        // layout then propagates to the smaller tiles it meets (reductions, broadcasts), and a
+        // convert left where anchors disagree moves the smaller tile.
+        let bytes = |c: &Class| {
+            c.shape
+                .iter()
+                .product::<i64>()
+                .saturating_mul((c.bits as i64).max(8))
+                / 8
+        };
         let Some(&pick) = open
             .iter()
-            .find(|&&r| !g.class[r].access.is_empty())
+            .filter(|&&r| !g.class[r].access.is_empty())
+            .max_by_key(|&&r| (bytes(&g.class[r]), std::cmp::Reverse(g.class[r].order)))
             .or(open.first())
         else {
             return;
