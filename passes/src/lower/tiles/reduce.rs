@@ -322,6 +322,18 @@ fn shfl_any(
 ) -> R<Value> {
     let ty = b.ctx().value_type(v);
     let bits = dt.bits();
+    if bits == 64 {
+        // A 64-bit value (f64, i64) moves as its two 32-bit halves.
+        let i32d = DType::Int {
+            bits: 32,
+            signedness: tilus_ir::types::Signedness::Signless,
+        };
+        let i32t = b.i32();
+        let h = b.inst("mov.b64", "$0", &[v], &[i32t, i32t], None);
+        let lo = shfl_any(b, mode, h[0], delta, lane, c, member, i32d)?;
+        let hi = shfl_any(b, mode, h[1], delta, lane, c, member, i32d)?;
+        return Ok(b.inst("mov.b64", "{$0, $1}", &[lo, hi], &[ty], None)[0]);
+    }
     let (x, packed) = match bits {
         32 => (v, false),
         16 => {
