@@ -761,6 +761,18 @@ fn assign(g: &mut Graph) {
                     changed = true;
                 }
             }
+            // A reduction over a dimension of one element only drops it (a `[1, M, N]` load
+            // read as `[M, N]`): its input can take the result's layout back, so it reduces
+            // in place instead of being converted after.
+            if let (None, Some(l)) = (&g.class[ri].layout, g.class[ro].layout.clone()) {
+                if g.class[ri].shape.get(dim) == Some(&1) {
+                    let want = if keepdim { l } else { unsqueeze(&l, dim) };
+                    if want.shape == g.class[ri].shape && g.class[ri].accepts(&want) {
+                        g.class[ri].layout = Some(want);
+                        changed = true;
+                    }
+                }
+            }
         }
         for (_, inp, out, offsets) in g.slices.clone() {
             let (ri, ro) = (g.find(inp), g.find(out));
@@ -822,6 +834,15 @@ fn assign(g: &mut Graph) {
         let l = access_layout(&c.shape, bits, c.threads, contig, &c.reduced);
         g.class[pick].layout = Some(l);
     }
+}
+
+/// `l` with a dimension of one element inserted at `dim`: the layout whose reduction over
+/// `dim` (without `keepdim`) is `l`, with the same threads and registers.
+fn unsqueeze(l: &RegisterLayout, dim: usize) -> RegisterLayout {
+    let mut u = l.clone();
+    u.shape.insert(dim, 1);
+    u.dim_modes.insert(dim, 0);
+    u
 }
 
 /// Writes the layouts into the types and inserts the converts.
@@ -1023,6 +1044,18 @@ mod tests {
         assert_eq!(l.coords(32, 0), vec![0, 16]);
         assert_eq!(l.coords(0, 1), vec![1, 0]);
         assert_eq!(l.coords(0, 8), vec![0, 1]);
+    }
+
+    #[test]
+    fn unsqueezed() {
+        // Reducing the inserted dimension gives the layout back, in the same registers.
+        let l = access_layout(&[16, 32], 32, 64, 1, &[]);
+        for dim in 0..=2 {
+            let u = unsqueeze(&l, dim);
+            assert_eq!(u.num_elements(), l.num_elements());
+            assert!(u.reduce(&[dim], false).same_mapping(&l), "{u}");
+            assert_eq!(u.local_size(), l.local_size());
+        }
     }
 
     #[test]

@@ -263,3 +263,34 @@ tilus.kernel @online_softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>) warps(4) 
   %lse = tilus.add %lg, %r#0 : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
   tilus.store_global %lse, %gy[%c0, %c0] : !tilus.reg<8x1xf32>, !tilus.global<8x1xf32>
 }
+
+// -----
+
+// A reduction over a dimension of one element only drops it (a [1, 16, 32] block of a 3-D view
+// read as [16, 32]). The f32 accumulator is laid out first (the biggest tile with an access,
+// its store); the load takes the accumulator's layout back through the reduction, with the
+// dimension of one element put in, so the block reduces in place and nothing is converted in
+// the loop. (Before, the load kept a layout of its own and its [16, 32] f16 block was
+// converted every iteration.)
+// CHECK-LABEL: tilus.kernel @drop_unit_dim
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<1x16x32xf16, layout = spatial(1, 2, 1) * local(1, 2, 1) * spatial(1, 4, 8) * local(1, 1, 4)>
+// CHECK-NEXT:    tilus.reduce sum {{.*}} -> !tilus.reg<16x32xf16, layout = [[L:spatial\(2, 1\) \* local\(2, 1\) \* spatial\(4, 8\) \* local\(1, 4\)]]>
+// CHECK-NOT:     layout.convert
+// CHECK:         tilus.store_global {{.*}} : !tilus.reg<16x32xf32, layout = [[L]]>
+tilus.kernel @drop_unit_dim(%x: !tilus.ptr<f16>, %y: !tilus.ptr<f32>) warps(2) blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant 0.0 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f16> -> !tilus.global<4x16x32xf16>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<16x32xf32>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<16x32xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (!tilus.reg<16x32xf32>) : i32 {
+    %t3 = tilus.load_global %gx[%i, %c0, %c0] : !tilus.global<4x16x32xf16> -> !tilus.reg<1x16x32xf16>
+    %t = tilus.reduce sum %t3 dim(0) : !tilus.reg<1x16x32xf16> -> !tilus.reg<16x32xf16>
+    %f = tilus.cast %t : !tilus.reg<16x32xf16> to !tilus.reg<16x32xf32>
+    %a = tilus.add %acc, %f : (!tilus.reg<16x32xf32>, !tilus.reg<16x32xf32>) -> !tilus.reg<16x32xf32>
+    scf.yield %a : !tilus.reg<16x32xf32>
+  }
+  tilus.store_global %r, %gy[%c0, %c0] : !tilus.reg<16x32xf32>, !tilus.global<16x32xf32>
+}
