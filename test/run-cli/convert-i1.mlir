@@ -16,8 +16,8 @@
 // PTX:      st.shared.b32 [%r{{[0-9]+}}{{.*}}], [[W]];
 // PTX:      bar.sync
 // PTX:      ld.shared.b32 [[R:%r[0-9]+]],
-// PTX:      and.b32 [[B:%r[0-9]+]], [[R]], 1;
-// PTX-NEXT: setp.ne.b32 %p{{[0-9]+}}, [[B]], 0;
+// PTX:      bar.sync
+// PTX-NEXT: setp.ne.s32 %p{{[0-9]+}}, [[R]], 0;
 
 tilus.kernel @mask_rows(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
     warps(4) blocks(affine_map<(d0, d1) -> (1)>)
