@@ -222,16 +222,48 @@ pub(super) fn scalar_binary(
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
-        (Binary::Mod, true) => {
-            return Err(format!(
-                "element-wise '{kind}' on {} is not lowered",
-                dt.name()
-            ))
-        }
+        (Binary::Mod, true) => return fmod(b, a[0], a[1], dt),
     };
     Ok(match op {
         Bin::I(o) => b.int_op(o, a[0], a[1]),
         Bin::F(o) => b.float_op(o, a[0], a[1]),
+    })
+}
+
+/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: `x - trunc(x / y) *
+/// y` with one rounding (`fma`), in f32 for the half types and in f64 for f64. Exact whenever
+/// the rounded quotient truncates to the true one (not for quotients within an ulp of an
+/// integer or beyond 2^24).
+fn fmod(b: &mut OpBuilder<'_>, x: Value, y: Value, dt: DType) -> R<Value> {
+    let sfx = match dt {
+        DType::F64 => "f64",
+        DType::F32 | DType::F16 | DType::BF16 => "f32",
+        _ => {
+            return Err(format!(
+                "element-wise 'mod' on {} is not lowered",
+                dt.name()
+            ))
+        }
+    };
+    let t = b.ctx().value_type(x);
+    let (xw, yw) = if matches!(dt, DType::F16 | DType::BF16) {
+        let f = b.f32();
+        (
+            ExtFOp::build(b, x, f, None).out(b.ctx()),
+            ExtFOp::build(b, y, f, None).out(b.ctx()),
+        )
+    } else {
+        (x, y)
+    };
+    let w = b.ctx().value_type(xw);
+    let q = b.float_op(FloatBinOp::DivF, xw, yw);
+    let q = b.inst1(&format!("cvt.rzi.{sfx}.{sfx}"), &[q], w);
+    let nq = b.inst1(&format!("neg.{sfx}"), &[q], w);
+    let r = b.inst1(&format!("fma.rn.{sfx}"), &[nq, yw, xw], w);
+    Ok(if w == t {
+        r
+    } else {
+        TruncFOp::build(b, r, t, None, None).out(b.ctx())
     })
 }
 
