@@ -34,6 +34,6 @@ tilus.kernel @dot() warps(1) blocks(affine_map<() -> (1)>) {
   %h = arith.constant 0 : i8
   %a = tilus.register_tensor init(%h : i8) : !tilus.reg<16x16xi8>
   %c = tilus.register_tensor init(%z : i32) : !tilus.reg<16x16xi32>
-  // expected-error@+1 {{lower-tiles: tilus.dot: only an f32 accumulator and result are lowered}}
+  // expected-error@+1 {{lower-tiles: tilus.dot: only f32, f16 and bf16 accumulators and results are lowered}}
   %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xi8>, !tilus.reg<16x16xi8>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
 }

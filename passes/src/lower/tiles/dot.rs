@@ -4,7 +4,8 @@
 use super::*;
 
 impl Lowering {
-    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation), the simple correct
+    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation; an f16 or bf16
+    /// accumulator rounded to its type after every step), the simple correct
     /// way (a SIMT dot, no tensor cores): every thread stores its registers of A and B, as
     /// f32, into the shared scratch (A row-major `[M][K+1]`, B `[K][N+1]`, the `+1` spreads a
     /// column over the banks), the group syncs, then one `scf.for` over `k` carries the
@@ -26,8 +27,12 @@ impl Lowering {
         if ta.shape.len() != 2 || tb.shape.len() != 2 || tc.shape.len() != 2 {
             return Err("tilus.dot: only 2-D operands are lowered".into());
         }
-        if tc.dtype != DType::F32 || tr.dtype != DType::F32 {
-            return Err("tilus.dot: only an f32 accumulator and result are lowered".into());
+        // f16 and bf16 accumulators are carried in f32 and rounded to their type after every
+        // step, as the interpreter adds into the accumulator's type.
+        if !matches!(tc.dtype, DType::F32 | DType::F16 | DType::BF16) || tr.dtype != tc.dtype {
+            return Err(
+                "tilus.dot: only f32, f16 and bf16 accumulators and results are lowered".into(),
+            );
         }
         for (t, n) in [(&ta, "A"), (&tb, "B")] {
             if !matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32) {
@@ -39,7 +44,13 @@ impl Lowering {
         }
         let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
         let lc = Self::result_layout(ctx, o, r)?;
-        let acc = self.gather(ctx, c, &lc)?;
+        let mut acc = self.gather(ctx, c, &lc)?;
+        if tc.dtype != DType::F32 {
+            let mut b = before(ctx, o);
+            for v in acc.iter_mut() {
+                *v = scalar_cast(&mut b, *v, tc.dtype, DType::F32)?;
+            }
+        }
         let sa = k + 1; // A row stride (elements)
         let sb = n + 1; // B row stride
         let a_bytes = m * sa * 4;
@@ -103,6 +114,7 @@ impl Lowering {
         let bbase = b.add_const(base, scratch + a_bytes);
         let bcol = b.mul_const(tp[1], 4);
         let b0 = b.add(bbase, bcol);
+        let half = tc.dtype;
         let lo = b.c32(0);
         let hi = b.c32(k);
         let one = b.c32(1);
@@ -142,17 +154,26 @@ impl Lowering {
                 .enumerate()
                 .map(|(l, &acc)| {
                     let p = &lps[l];
-                    b.inst(
+                    let s = b.inst(
                         "fma.rn.f32",
                         "$0, $1, $2",
                         &[av[&p[0]], bv[&p[1]], acc],
                         &[f32t],
                         None,
-                    )[0]
+                    )[0];
+                    if half == DType::F32 {
+                        return s;
+                    }
+                    let h = scalar_cast(b, s, DType::F32, half).expect("a float narrowing");
+                    scalar_cast(b, h, half, DType::F32).expect("a float widening")
                 })
                 .collect()
         });
         SyncOp::build(&mut b);
+        let out = out
+            .into_iter()
+            .map(|v| scalar_cast(&mut b, v, DType::F32, tr.dtype))
+            .collect::<R<Vec<Value>>>()?;
         self.set_tile(r, out, lc, false);
         Ok(())
     }
