@@ -360,13 +360,20 @@ pub(super) fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DTyp
         let z = zero_of(b, t);
         return scalar_binary(b, Binary::Cmp, &[x, z], xd, 1);
     }
+    if (src == DType::BF16 && dst.bits() == 8 && float_kind(dst).is_none())
+        || (dst == DType::BF16 && src.bits() == 8 && float_kind(src).is_none())
+    {
+        // PTX converts no bf16 to or from 8-bit integers: through f32 (exact on both sides).
+        let w = scalar_cast(b, v, src, DType::F32)?;
+        return scalar_cast(b, w, DType::F32, dst);
+    }
     if src.bits() == 1 && float_kind(dst).is_some() {
         // From i1 to a float is 0.0 or 1.0 (unsigned), through i32: PTX converts no
         // predicate to a float.
         let w = scalar_cast(b, v, src, i32d)?;
         return scalar_cast(b, w, i32d, dst);
     }
-    let t = dst.to_type(b.ctx_mut());
+    let t = elem_type(b.ctx_mut(), dst);
     type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
     macro_rules! cast {
         ($h:ident $(, $extra:expr)*) => {
