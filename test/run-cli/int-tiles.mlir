@@ -99,3 +99,47 @@ tilus.kernel @byte_casts_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
   %f = tilus.cast %a : !tilus.reg<128xi32> to !tilus.reg<128xf32>
   tilus.store_global %f, %gy[%c0] : !tilus.reg<128xf32>, !tilus.global<128xf32>
 }
+
+// 8-bit integers: PTX has no 8-bit arithmetic, so element-wise ops run in 32 bits (extended by
+// the type's signedness) and are narrowed back, and 8-bit values shuffle in the 16-bit
+// registers that hold them; before, "PTX has no 8-bit arithmetic" and "shuffles of i8 are not
+// lowered". The reference widens to i32 itself.
+// RUN: tilus-run %s --kernel byte_math | FileCheck %s --check-prefix=M --implicit-check-not=MISMATCH
+// M: check y vs reference @byte_math_ref: ok
+// RUN: tilus-run %s --kernel byte_math --dump-ptx | FileCheck %s --check-prefix=M-PTX
+// M-PTX: cvt.s32.s8
+// M-PTX: mul.lo.s32
+// M-PTX: cvt.u16.u32
+// M-PTX: shfl.sync.bfly.b32
+tilus.kernel @byte_math(%x: !tilus.ptr<i8>, %y: !tilus.ptr<i8>)
+    warps(1) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["y"], tilus.reference = "byte_math_ref"} {
+  %c0 = arith.constant 0 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<i8> -> !tilus.global<4x64xi8>
+  %gy = tilus.global_view %y : !tilus.ptr<i8> -> !tilus.global<4x64xi8>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<4x64xi8> -> !tilus.reg<4x64xi8>
+  %sq = tilus.mul %t, %t : (!tilus.reg<4x64xi8>, !tilus.reg<4x64xi8>) -> !tilus.reg<4x64xi8>
+  %n = tilus.neg %t : !tilus.reg<4x64xi8>
+  %s = tilus.add %sq, %n : (!tilus.reg<4x64xi8>, !tilus.reg<4x64xi8>) -> !tilus.reg<4x64xi8>
+  %m = tilus.reduce max %s dim(1) keepdim : !tilus.reg<4x64xi8> -> !tilus.reg<4x1xi8>
+  %d = tilus.sub %m, %s : (!tilus.reg<4x1xi8>, !tilus.reg<4x64xi8>) -> !tilus.reg<4x64xi8>
+  %a = tilus.abs %d : !tilus.reg<4x64xi8>
+  tilus.store_global %a, %gy[%c0, %c0] : !tilus.reg<4x64xi8>, !tilus.global<4x64xi8>
+}
+
+tilus.kernel @byte_math_ref(%x: !tilus.ptr<i8>, %y: !tilus.ptr<i8>)
+    warps(1) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["y"]} {
+  %c0 = arith.constant 0 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<i8> -> !tilus.global<4x64xi8>
+  %gy = tilus.global_view %y : !tilus.ptr<i8> -> !tilus.global<4x64xi8>
+  %t8 = tilus.load_global %gx[%c0, %c0] : !tilus.global<4x64xi8> -> !tilus.reg<4x64xi8>
+  %t = tilus.cast %t8 : !tilus.reg<4x64xi8> to !tilus.reg<4x64xi32>
+  %sq = tilus.mul %t, %t : (!tilus.reg<4x64xi32>, !tilus.reg<4x64xi32>) -> !tilus.reg<4x64xi32>
+  %s = tilus.sub %sq, %t : (!tilus.reg<4x64xi32>, !tilus.reg<4x64xi32>) -> !tilus.reg<4x64xi32>
+  %m = tilus.reduce max %s dim(1) keepdim : !tilus.reg<4x64xi32> -> !tilus.reg<4x1xi32>
+  %d = tilus.sub %m, %s : (!tilus.reg<4x1xi32>, !tilus.reg<4x64xi32>) -> !tilus.reg<4x64xi32>
+  %d8 = tilus.cast %d : !tilus.reg<4x64xi32> to !tilus.reg<4x64xi8>
+  %a = tilus.abs %d8 : !tilus.reg<4x64xi8>
+  tilus.store_global %a, %gy[%c0, %c0] : !tilus.reg<4x64xi8>, !tilus.global<4x64xi8>
+}

@@ -159,6 +159,30 @@ pub(super) fn scalar_binary(
     dt: DType,
     pred: i64,
 ) -> R<Value> {
+    if let DType::Int {
+        bits: 8,
+        signedness,
+    } = dt
+    {
+        if !matches!(kind, Binary::Where) {
+            // PTX has no 8-bit arithmetic: in 32 bits (extended by the type's signedness),
+            // narrowed back (a comparison's i1 as it is).
+            let wide = DType::Int {
+                bits: 32,
+                signedness,
+            };
+            let xs = a
+                .iter()
+                .map(|&v| scalar_cast(b, v, dt, wide))
+                .collect::<R<Vec<Value>>>()?;
+            let r = scalar_binary(b, kind, &xs, wide, pred)?;
+            return if matches!(kind, Binary::Cmp) {
+                Ok(r)
+            } else {
+                scalar_cast(b, r, wide, dt)
+            };
+        }
+    }
     let float = float_kind(dt).is_some();
     let unsigned = matches!(
         dt,
@@ -293,6 +317,21 @@ fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
 
 fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Value> {
     let float = float_kind(dt).is_some();
+    if let DType::Int { bits, signedness } = dt {
+        if matches!(kind, Unary::Abs) && signedness == tilus_ir::types::Signedness::Unsigned {
+            return Ok(v);
+        }
+        if bits == 8 && matches!(kind, Unary::Neg | Unary::Abs) {
+            // PTX has no 8-bit arithmetic: in 32 bits, narrowed back.
+            let wide = DType::Int {
+                bits: 32,
+                signedness,
+            };
+            let x = scalar_cast(b, v, dt, wide)?;
+            let r = scalar_unary(b, kind, x, wide)?;
+            return scalar_cast(b, r, wide, dt);
+        }
+    }
     if matches!(kind, Unary::Neg | Unary::Abs) {
         let ty = b.ctx().value_type(v);
         return Ok(match (kind, float) {

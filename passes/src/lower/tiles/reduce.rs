@@ -336,7 +336,8 @@ fn shfl_any(
     }
     let (x, packed) = match bits {
         32 => (v, false),
-        16 => {
+        // 8-bit values live in 16-bit registers.
+        8 | 16 => {
             let i32t = b.i32();
             (b.inst("mov.b32", "{$0, $0}", &[v], &[i32t], None)[0], true)
         }
