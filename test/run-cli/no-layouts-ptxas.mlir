@@ -1,8 +1,8 @@
-// Every kernel of no-layouts.mlir (written without layouts; dtypes_reduce aside, see there),
-// lowered by tilus-run --dump-ptx (infer-layouts first), is accepted by ptxas for sm_90a.
+// Every kernel of no-layouts.mlir (written without layouts), lowered by tilus-run --dump-ptx
+// (infer-layouts first), is accepted by ptxas for sm_90a.
 //
 // REQUIRES: ptxas
-// RUN: for k in ew_casts int_ops broadcast colnorm layernorm where_relu tile3d tiny_tiles odd_shape dot_mma dot_wgmma dot_simt shared_roundtrip transpose_shared transpose_global for_carry if_yield warpgroups shuffle slice_exp vecmean i1_reduce chain_reduce dot_softmax if_in_for rmsnorm_bf16 wgmma8 shared_vec colsoftmax mixed_int online_softmax b2b_dot two_stores lane_tile wg_shuffle i1_io f16_math flash bcast3d f16_shuffle tiny_mma subgroups dot_odd dot_variants f64_i16_reduce if_anchors nested_for slice_dot dot_epilogue shared_refine swizzle; do \
+// RUN: for k in ew_casts int_ops broadcast colnorm layernorm where_relu tile3d tiny_tiles odd_shape dot_mma dot_wgmma dot_simt shared_roundtrip transpose_shared transpose_global for_carry if_yield warpgroups shuffle slice_exp vecmean i1_reduce chain_reduce dot_softmax if_in_for rmsnorm_bf16 wgmma8 shared_vec colsoftmax mixed_int online_softmax b2b_dot two_stores lane_tile wg_shuffle i1_io f16_math flash bcast3d f16_shuffle tiny_mma subgroups dot_odd dot_variants dtypes_reduce f64_i16_reduce if_anchors nested_for slice_dot dot_epilogue shared_refine swizzle math strided_views gemm_epilogue dot_half_acc; do \
 // RUN:   if ! tilus-run %S/no-layouts.mlir --kernel $k --dump-ptx > %t.ptx 2> %t.err; then echo "$k: not lowered"; cat %t.err; continue; fi; \
 // RUN:   if %ptxas -arch=sm_90a %t.ptx -o %t.cubin > %t.log 2>&1; then echo "$k: ok"; else echo "$k: ptxas failed"; cat %t.log; fi; \
 // RUN: done | FileCheck %s --implicit-check-not="not lowered" --implicit-check-not="ptxas failed"
@@ -50,6 +50,7 @@
 // CHECK-NEXT: subgroups: ok
 // CHECK-NEXT: dot_odd: ok
 // CHECK-NEXT: dot_variants: ok
+// CHECK-NEXT: dtypes_reduce: ok
 // CHECK-NEXT: f64_i16_reduce: ok
 // CHECK-NEXT: if_anchors: ok
 // CHECK-NEXT: nested_for: ok
@@ -57,3 +58,7 @@
 // CHECK-NEXT: dot_epilogue: ok
 // CHECK-NEXT: shared_refine: ok
 // CHECK-NEXT: swizzle: ok
+// CHECK-NEXT: math: ok
+// CHECK-NEXT: strided_views: ok
+// CHECK-NEXT: gemm_epilogue: ok
+// CHECK-NEXT: dot_half_acc: ok

@@ -4,7 +4,8 @@
 // (f32, f16, bf16, i32, i1), broadcasting of row and column vectors and splatted scalars,
 // reductions over every dimension with and without keepdim (softmax, layernorm, rmsnorm,
 // online softmax), tilus.where / tilus.cmp, masked edges, 1-D to 3-D and odd or tiny tiles,
-// tilus.dot on mma.sync, wgmma and SIMT (with epilogues, back to back, in loops), shared-memory
+// tilus.dot on mma.sync, wgmma and SIMT (with epilogues, back to back, in loops, f16 / bf16
+// accumulators), integer tiles of every width and signedness, float mod, shared-memory
 // round trips (swizzled, transposed, refined), scf.for / scf.if carrying tiles, thread groups,
 // shuffles and tilus.slice_register. `infer-layouts` chooses every layout when they lower;
 // no-layouts-ptxas.mlir assembles each lowered kernel with ptxas, and the INFER lines below
@@ -114,6 +115,14 @@
 // SHARED-REFINE: vs reference @shared_refine_ref: ok
 // RUN: tilus-run %s --kernel swizzle | FileCheck %s --check-prefix=SWIZZLE --implicit-check-not=MISMATCH
 // SWIZZLE: vs reference @swizzle_ref: ok
+// RUN: tilus-run %s --kernel math | FileCheck %s --check-prefix=MATH --implicit-check-not=MISMATCH
+// MATH: vs reference @math_ref: ok
+// RUN: tilus-run %s --kernel strided_views | FileCheck %s --check-prefix=STRIDED-VIEWS --implicit-check-not=MISMATCH
+// STRIDED-VIEWS: vs reference @strided_views_ref: ok
+// RUN: tilus-run %s --kernel gemm_epilogue | FileCheck %s --check-prefix=GEMM-EPILOGUE --implicit-check-not=MISMATCH
+// GEMM-EPILOGUE: vs reference @gemm_epilogue_ref: ok
+// RUN: tilus-run %s --kernel dot_half_acc | FileCheck %s --check-prefix=DOT-HALF-ACC --implicit-check-not=MISMATCH
+// DOT-HALF-ACC: vs reference @dot_half_acc_ref: ok
 //
 // The layouts infer-layouts chooses need no layout.convert except where two anchors disagree:
 // RUN: tilus-opt %s --infer-layouts | FileCheck %s --check-prefix=INFER
@@ -286,11 +295,18 @@
 // INFER-LABEL: tilus.kernel @swizzle(
 // INFER-NOT:   layout.convert
 // INFER-LABEL: tilus.kernel @swizzle_ref(
-//
-// Not lowered: 8-bit integer arithmetic (PTX has none) and so the reductions of i8 tiles
-// (@dtypes_reduce runs on the interpreter only):
-// RUN: not tilus-run %s --kernel dtypes_reduce --dump-ptx 2>&1 | FileCheck %s --check-prefix=I8
-// I8: shuffles of i8 are not lowered
+// INFER-LABEL: tilus.kernel @math(
+// INFER-NOT:   layout.convert
+// INFER-LABEL: tilus.kernel @math_ref(
+// INFER-LABEL: tilus.kernel @strided_views(
+// INFER-NOT:   layout.convert
+// INFER-LABEL: tilus.kernel @strided_views_ref(
+// INFER-LABEL: tilus.kernel @gemm_epilogue(
+// INFER-NOT:   layout.convert
+// INFER-LABEL: tilus.kernel @gemm_epilogue_ref(
+// INFER-LABEL: tilus.kernel @dot_half_acc(
+// INFER-NOT:   layout.convert
+// INFER-LABEL: tilus.kernel @dot_half_acc_ref(
 
 // f16 load -> f32 math -> bf16 store, 2-D tile, masked edges
 tilus.kernel @ew_casts(%x: !tilus.ptr<f16>, %y: !tilus.ptr<bf16>, %m: i32, %n: i32)
@@ -2521,4 +2537,255 @@ tilus.kernel @swizzle_ref(%x: !tilus.ptr<f16>, %y: !tilus.ptr<f16>, %z: !tilus.p
   tilus.store_global %n, %gy[%c0, %c0] : !tilus.reg<64x64xf16>, !tilus.global<64x64xf16>
   %tt = tilus.load_global %gxt[%c0, %c0] : !tilus.global<64x64xf16, strides = [1, 64]> -> !tilus.reg<64x64xf16>
   tilus.store_global %tt, %gz[%c0, %c0] : !tilus.reg<64x64xf16>, !tilus.global<64x64xf16>
+}
+
+// unary math and float mod across dtypes: f32 and f64 mod, f16 exp2/log/sqrt/tanh, i64 abs/neg
+tilus.kernel @math(%x: !tilus.ptr<f32>, %h: !tilus.ptr<f16>, %d: !tilus.ptr<f64>, %l: !tilus.ptr<i64>,
+                %ym: !tilus.ptr<f32>, %yh: !tilus.ptr<f16>, %yd: !tilus.ptr<f64>, %yl: !tilus.ptr<i64>)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (1)>)
+    attributes {tilus.outputs = ["ym", "yh", "yd", "yl"], tilus.reference = "math_ref"} {
+  %c0 = arith.constant 0 : i32
+  %q = arith.constant 0.3 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gh = tilus.global_view %h : !tilus.ptr<f16> -> !tilus.global<64xf16>
+  %gd = tilus.global_view %d : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %gl = tilus.global_view %l : !tilus.ptr<i64> -> !tilus.global<64xi64>
+  %gym = tilus.global_view %ym : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gyh = tilus.global_view %yh : !tilus.ptr<f16> -> !tilus.global<64xf16>
+  %gyd = tilus.global_view %yd : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %gyl = tilus.global_view %yl : !tilus.ptr<i64> -> !tilus.global<64xi64>
+  %tx = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32>
+  %qt = tilus.register_tensor init(%q : f32) : !tilus.reg<1xf32>
+  %m = tilus.mod %tx, %qt : (!tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32>
+  tilus.store_global %m, %gym[%c0] : !tilus.reg<64xf32>, !tilus.global<64xf32>
+  %th = tilus.load_global %gh[%c0] : !tilus.global<64xf16> -> !tilus.reg<64xf16>
+  %a = tilus.abs %th : !tilus.reg<64xf16>
+  %e2 = tilus.exp2 %th : !tilus.reg<64xf16>
+  %lg = tilus.log %e2 : !tilus.reg<64xf16>
+  %sq = tilus.sqrt %a : !tilus.reg<64xf16>
+  %th2 = tilus.tanh %sq : !tilus.reg<64xf16>
+  %sh = tilus.add %lg, %th2 : (!tilus.reg<64xf16>, !tilus.reg<64xf16>) -> !tilus.reg<64xf16>
+  tilus.store_global %sh, %gyh[%c0] : !tilus.reg<64xf16>, !tilus.global<64xf16>
+  %td = tilus.load_global %gd[%c0] : !tilus.global<64xf64> -> !tilus.reg<64xf64>
+  %ed = tilus.mul %td, %td : (!tilus.reg<64xf64>, !tilus.reg<64xf64>) -> !tilus.reg<64xf64>
+  %qd = arith.constant 0.25 : f64
+  %qdt = tilus.register_tensor init(%qd : f64) : !tilus.reg<1xf64>
+  %rd = tilus.mod %ed, %qdt : (!tilus.reg<64xf64>, !tilus.reg<1xf64>) -> !tilus.reg<64xf64>
+  tilus.store_global %rd, %gyd[%c0] : !tilus.reg<64xf64>, !tilus.global<64xf64>
+  %tl = tilus.load_global %gl[%c0] : !tilus.global<64xi64> -> !tilus.reg<64xi64>
+  %al = tilus.abs %tl : !tilus.reg<64xi64>
+  %nl = tilus.neg %al : !tilus.reg<64xi64>
+  tilus.store_global %nl, %gyl[%c0] : !tilus.reg<64xi64>, !tilus.global<64xi64>
+}
+tilus.kernel @math_ref(%x: !tilus.ptr<f32>, %h: !tilus.ptr<f16>, %d: !tilus.ptr<f64>, %l: !tilus.ptr<i64>,
+                %ym: !tilus.ptr<f32>, %yh: !tilus.ptr<f16>, %yd: !tilus.ptr<f64>, %yl: !tilus.ptr<i64>)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (1)>)
+    attributes {tilus.outputs = ["ym", "yh", "yd", "yl"]} {
+  %c0 = arith.constant 0 : i32
+  %q = arith.constant 0.3 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gh = tilus.global_view %h : !tilus.ptr<f16> -> !tilus.global<64xf16>
+  %gd = tilus.global_view %d : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %gl = tilus.global_view %l : !tilus.ptr<i64> -> !tilus.global<64xi64>
+  %gym = tilus.global_view %ym : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gyh = tilus.global_view %yh : !tilus.ptr<f16> -> !tilus.global<64xf16>
+  %gyd = tilus.global_view %yd : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %gyl = tilus.global_view %yl : !tilus.ptr<i64> -> !tilus.global<64xi64>
+  %tx = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32>
+  %qt = tilus.register_tensor init(%q : f32) : !tilus.reg<64xf32>
+  %dv = tilus.div %tx, %qt : (!tilus.reg<64xf32>, !tilus.reg<64xf32>) -> !tilus.reg<64xf32>
+  %di = tilus.cast %dv : !tilus.reg<64xf32> to !tilus.reg<64xi32>
+  %df = tilus.cast %di : !tilus.reg<64xi32> to !tilus.reg<64xf32>
+  %pq = tilus.mul %df, %qt : (!tilus.reg<64xf32>, !tilus.reg<64xf32>) -> !tilus.reg<64xf32>
+  %m = tilus.sub %tx, %pq : (!tilus.reg<64xf32>, !tilus.reg<64xf32>) -> !tilus.reg<64xf32>
+  tilus.store_global %m, %gym[%c0] : !tilus.reg<64xf32>, !tilus.global<64xf32>
+  %th = tilus.load_global %gh[%c0] : !tilus.global<64xf16> -> !tilus.reg<64xf16>
+  %e2 = tilus.exp2 %th : !tilus.reg<64xf16>
+  %lg = tilus.log %e2 : !tilus.reg<64xf16>
+  %n = tilus.neg %th : !tilus.reg<64xf16>
+  %a = tilus.maximum %th, %n : (!tilus.reg<64xf16>, !tilus.reg<64xf16>) -> !tilus.reg<64xf16>
+  %sq = tilus.sqrt %a : !tilus.reg<64xf16>
+  %th2 = tilus.tanh %sq : !tilus.reg<64xf16>
+  %sh = tilus.add %th2, %lg : (!tilus.reg<64xf16>, !tilus.reg<64xf16>) -> !tilus.reg<64xf16>
+  tilus.store_global %sh, %gyh[%c0] : !tilus.reg<64xf16>, !tilus.global<64xf16>
+  %td = tilus.load_global %gd[%c0] : !tilus.global<64xf64> -> !tilus.reg<64xf64>
+  %ed = tilus.mul %td, %td : (!tilus.reg<64xf64>, !tilus.reg<64xf64>) -> !tilus.reg<64xf64>
+  %qd = arith.constant 0.25 : f64
+  %qdt = tilus.register_tensor init(%qd : f64) : !tilus.reg<64xf64>
+  %dd = tilus.div %ed, %qdt : (!tilus.reg<64xf64>, !tilus.reg<64xf64>) -> !tilus.reg<64xf64>
+  %ddi = tilus.cast %dd : !tilus.reg<64xf64> to !tilus.reg<64xi32>
+  %ddf = tilus.cast %ddi : !tilus.reg<64xi32> to !tilus.reg<64xf64>
+  %pd = tilus.mul %ddf, %qdt : (!tilus.reg<64xf64>, !tilus.reg<64xf64>) -> !tilus.reg<64xf64>
+  %rd = tilus.sub %ed, %pd : (!tilus.reg<64xf64>, !tilus.reg<64xf64>) -> !tilus.reg<64xf64>
+  tilus.store_global %rd, %gyd[%c0] : !tilus.reg<64xf64>, !tilus.global<64xf64>
+  %tl = tilus.load_global %gl[%c0] : !tilus.global<64xi64> -> !tilus.reg<64xi64>
+  %zl = arith.constant 0 : i64
+  %z = tilus.register_tensor init(%zl : i64) : !tilus.reg<64xi64>
+  %nl0 = tilus.sub %z, %tl : (!tilus.reg<64xi64>, !tilus.reg<64xi64>) -> !tilus.reg<64xi64>
+  %mn = tilus.minimum %tl, %nl0 : (!tilus.reg<64xi64>, !tilus.reg<64xi64>) -> !tilus.reg<64xi64>
+  tilus.store_global %mn, %gyl[%c0] : !tilus.reg<64xi64>, !tilus.global<64xi64>
+}
+
+// views with a leading dimension (strides [ld, 1]), a strided inner dimension (every other
+// element, strides [?, 2]) row sums and element-wise
+tilus.kernel @strided_views(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %z: !tilus.ptr<f32>, %m: i32, %ld: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2, d3, d4) -> (1)>)
+    attributes {tilus.args = {m = 20 : i32, ld = 80 : i32}, tilus.outputs = ["y", "z"], tilus.reference = "strided_views_ref"} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %gx = tilus.global_view %x[%m, %c32] strides[%ld] : !tilus.ptr<f32> -> !tilus.global<?x?xf32, strides = [?, 1]>
+  %gxs = tilus.global_view %x[%m, %c32] strides[%ld] : !tilus.ptr<f32> -> !tilus.global<?x?xf32, strides = [?, 2]>
+  %gy = tilus.global_view %y[%m] : !tilus.ptr<f32> -> !tilus.global<?x1xf32>
+  %a = tilus.load_global %gx[%c0, %c0] : !tilus.global<?x?xf32, strides = [?, 1]> -> !tilus.reg<32x32xf32>
+  %b = tilus.load_global %gxs[%c0, %c0] : !tilus.global<?x?xf32, strides = [?, 2]> -> !tilus.reg<32x32xf32>
+  %s = tilus.add %a, %b : (!tilus.reg<32x32xf32>, !tilus.reg<32x32xf32>) -> !tilus.reg<32x32xf32>
+  %r = tilus.reduce sum %s dim(1) keepdim : !tilus.reg<32x32xf32> -> !tilus.reg<32x1xf32>
+  tilus.store_global %r, %gy[%c0, %c0] : !tilus.reg<32x1xf32>, !tilus.global<?x1xf32>
+  %e = tilus.exp %s : !tilus.reg<32x32xf32>
+  %gzt = tilus.global_view %z[%m, %c32] : !tilus.ptr<f32> -> !tilus.global<?x?xf32>
+  tilus.store_global %e, %gzt[%c0, %c0] : !tilus.reg<32x32xf32>, !tilus.global<?x?xf32>
+}
+tilus.kernel @strided_views_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %z: !tilus.ptr<f32>, %m: i32, %ld: i32)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3, d4) -> (d3)>)
+    attributes {tilus.args = {m = 20 : i32, ld = 80 : i32}, tilus.outputs = ["y", "z"]} {
+  %i = tilus.block_id x
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %gx = tilus.global_view %x[%m, %c32] strides[%ld] : !tilus.ptr<f32> -> !tilus.global<?x?xf32, strides = [?, 1]>
+  %gxs = tilus.global_view %x[%m, %c32] strides[%ld] : !tilus.ptr<f32> -> !tilus.global<?x?xf32, strides = [?, 2]>
+  %gy = tilus.global_view %y[%m] : !tilus.ptr<f32> -> !tilus.global<?x1xf32>
+  %gz = tilus.global_view %z[%m, %c32] : !tilus.ptr<f32> -> !tilus.global<?x?xf32>
+  %a = tilus.load_global %gx[%i, %c0] : !tilus.global<?x?xf32, strides = [?, 1]> -> !tilus.reg<1x32xf32>
+  %b = tilus.load_global %gxs[%i, %c0] : !tilus.global<?x?xf32, strides = [?, 2]> -> !tilus.reg<1x32xf32>
+  %s = tilus.add %b, %a : (!tilus.reg<1x32xf32>, !tilus.reg<1x32xf32>) -> !tilus.reg<1x32xf32>
+  %r = tilus.reduce sum %s dim(1) keepdim : !tilus.reg<1x32xf32> -> !tilus.reg<1x1xf32>
+  tilus.store_global %r, %gy[%i, %c0] : !tilus.reg<1x1xf32>, !tilus.global<?x1xf32>
+  %e = tilus.exp %s : !tilus.reg<1x32xf32>
+  tilus.store_global %e, %gz[%i, %c0] : !tilus.reg<1x32xf32>, !tilus.global<?x?xf32>
+}
+
+// tiled GEMM without layouts: 8 warps, 128x64 tiles, K loop of 32 with the next tiles' loads,
+// masked edges (m=200, n=100, k=96), epilogue: bias row, tanh-GELU-like, f16 store
+tilus.kernel @gemm_epilogue(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %bias: !tilus.ptr<f32>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
+    warps(8) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4 ceildiv 128, d5 ceildiv 64)>)
+    attributes {tilus.args = {m = 200 : i32, n = 100 : i32, k = 96 : i32}, tilus.outputs = ["c"], tilus.reference = "gemm_epilogue_ref"} {
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %bx = tilus.block_id x
+  %by = tilus.block_id y
+  %om = arith.muli %bx, %c128 : i32
+  %on = arith.muli %by, %c64 : i32
+  %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gb = tilus.global_view %b[%k, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gbias = tilus.global_view %bias[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<128x64xf32>
+  %a0 = tilus.load_global %ga[%om, %c0] : !tilus.global<?x?xf16> -> !tilus.reg<128x32xf16>
+  %b0 = tilus.load_global %gb[%c0, %on] : !tilus.global<?x?xf16> -> !tilus.reg<32x64xf16>
+  %res:3 = scf.for %kk = %c0 to %k step %c32 iter_args(%acc = %acc0, %ra = %a0, %rb = %b0) -> (!tilus.reg<128x64xf32>, !tilus.reg<128x32xf16>, !tilus.reg<32x64xf16>) : i32 {
+    %kn = arith.addi %kk, %c32 : i32
+    %na = tilus.load_global %ga[%om, %kn] : !tilus.global<?x?xf16> -> !tilus.reg<128x32xf16>
+    %nb = tilus.load_global %gb[%kn, %on] : !tilus.global<?x?xf16> -> !tilus.reg<32x64xf16>
+    %d = tilus.dot %ra, %rb, %acc : (!tilus.reg<128x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<128x64xf32>) -> !tilus.reg<128x64xf32>
+    scf.yield %d, %na, %nb : !tilus.reg<128x64xf32>, !tilus.reg<128x32xf16>, !tilus.reg<32x64xf16>
+  }
+  %bv = tilus.load_global %gbias[%on] : !tilus.global<?xf32> -> !tilus.reg<64xf32>
+  %x = tilus.add %res#0, %bv : (!tilus.reg<128x64xf32>, !tilus.reg<64xf32>) -> !tilus.reg<128x64xf32>
+  %th = tilus.tanh %x : !tilus.reg<128x64xf32>
+  %o = tilus.register_tensor init(%one : f32) : !tilus.reg<1x1xf32>
+  %h = tilus.register_tensor init(%half : f32) : !tilus.reg<1x1xf32>
+  %t1 = tilus.add %th, %o : (!tilus.reg<128x64xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<128x64xf32>
+  %t2 = tilus.mul %t1, %h : (!tilus.reg<128x64xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<128x64xf32>
+  %g = tilus.mul %x, %t2 : (!tilus.reg<128x64xf32>, !tilus.reg<128x64xf32>) -> !tilus.reg<128x64xf32>
+  %gh = tilus.cast %g : !tilus.reg<128x64xf32> to !tilus.reg<128x64xf16>
+  tilus.store_global %gh, %gc[%om, %on] : !tilus.reg<128x64xf16>, !tilus.global<?x?xf16>
+}
+tilus.kernel @gemm_epilogue_ref(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %bias: !tilus.ptr<f32>, %c: !tilus.ptr<f16>, %m: i32, %n: i32, %k: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4 ceildiv 16)>)
+    attributes {tilus.args = {m = 200 : i32, n = 100 : i32, k = 96 : i32}, tilus.outputs = ["c"]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %bx = tilus.block_id x
+  %om = arith.muli %bx, %c16 : i32
+  %ga = tilus.global_view %a[%m, %k] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gb = tilus.global_view %b[%k, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %gbias = tilus.global_view %bias[%n] : !tilus.ptr<f32> -> !tilus.global<?xf32>
+  %gc = tilus.global_view %c[%m, %n] : !tilus.ptr<f16> -> !tilus.global<?x?xf16>
+  %acc0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<16x128xf32>
+  %acc = scf.for %kk = %c0 to %k step %c1 iter_args(%s = %acc0) -> (!tilus.reg<16x128xf32>) : i32 {
+    %col = tilus.load_global %ga[%om, %kk] : !tilus.global<?x?xf16> -> !tilus.reg<16x1xf16>
+    %row = tilus.load_global %gb[%kk, %c0] : !tilus.global<?x?xf16> -> !tilus.reg<1x128xf16>
+    %cf = tilus.cast %col : !tilus.reg<16x1xf16> to !tilus.reg<16x1xf32>
+    %rf = tilus.cast %row : !tilus.reg<1x128xf16> to !tilus.reg<1x128xf32>
+    %p = tilus.mul %cf, %rf : (!tilus.reg<16x1xf32>, !tilus.reg<1x128xf32>) -> !tilus.reg<16x128xf32>
+    %s2 = tilus.add %s, %p : (!tilus.reg<16x128xf32>, !tilus.reg<16x128xf32>) -> !tilus.reg<16x128xf32>
+    scf.yield %s2 : !tilus.reg<16x128xf32>
+  }
+  %bv = tilus.load_global %gbias[%c0] : !tilus.global<?xf32> -> !tilus.reg<128xf32>
+  %x = tilus.add %acc, %bv : (!tilus.reg<16x128xf32>, !tilus.reg<128xf32>) -> !tilus.reg<16x128xf32>
+  %th = tilus.tanh %x : !tilus.reg<16x128xf32>
+  %o = tilus.register_tensor init(%one : f32) : !tilus.reg<16x128xf32>
+  %h = tilus.register_tensor init(%half : f32) : !tilus.reg<16x128xf32>
+  %t1 = tilus.add %o, %th : (!tilus.reg<16x128xf32>, !tilus.reg<16x128xf32>) -> !tilus.reg<16x128xf32>
+  %t2 = tilus.mul %h, %t1 : (!tilus.reg<16x128xf32>, !tilus.reg<16x128xf32>) -> !tilus.reg<16x128xf32>
+  %g = tilus.mul %t2, %x : (!tilus.reg<16x128xf32>, !tilus.reg<16x128xf32>) -> !tilus.reg<16x128xf32>
+  %gh = tilus.cast %g : !tilus.reg<16x128xf32> to !tilus.reg<16x128xf16>
+  tilus.store_global %gh, %gc[%om, %c0] : !tilus.reg<16x128xf16>, !tilus.global<?x?xf16>
+}
+
+// dots with f16 / bf16 accumulators (the SIMT path accumulates in f32 and rounds once), c loaded from global
+tilus.kernel @dot_half_acc(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %p: !tilus.ptr<bf16>, %q: !tilus.ptr<bf16>, %r: !tilus.ptr<bf16>)
+    warps(4) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (1)>)
+    attributes {tilus.outputs = ["c", "r"], tilus.reference = "dot_half_acc_ref"} {
+  %c0 = arith.constant 0 : i32
+  %ga = tilus.global_view %a : !tilus.ptr<f16> -> !tilus.global<64x32xf16>
+  %gb = tilus.global_view %b : !tilus.ptr<f16> -> !tilus.global<32x64xf16>
+  %gc = tilus.global_view %c : !tilus.ptr<f16> -> !tilus.global<64x64xf16>
+  %gp = tilus.global_view %p : !tilus.ptr<bf16> -> !tilus.global<16x16xbf16>
+  %gq = tilus.global_view %q : !tilus.ptr<bf16> -> !tilus.global<16x8xbf16>
+  %gr = tilus.global_view %r : !tilus.ptr<bf16> -> !tilus.global<16x8xbf16>
+  %ra = tilus.load_global %ga[%c0, %c0] : !tilus.global<64x32xf16> -> !tilus.reg<64x32xf16>
+  %rb = tilus.load_global %gb[%c0, %c0] : !tilus.global<32x64xf16> -> !tilus.reg<32x64xf16>
+  %rc = tilus.load_global %gc[%c0, %c0] : !tilus.global<64x64xf16> -> !tilus.reg<64x64xf16>
+  %d = tilus.dot %ra, %rb, %rc : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf16>) -> !tilus.reg<64x64xf16>
+  tilus.store_global %d, %gc[%c0, %c0] : !tilus.reg<64x64xf16>, !tilus.global<64x64xf16>
+  %rp = tilus.load_global %gp[%c0, %c0] : !tilus.global<16x16xbf16> -> !tilus.reg<16x16xbf16>
+  %rq = tilus.load_global %gq[%c0, %c0] : !tilus.global<16x8xbf16> -> !tilus.reg<16x8xbf16>
+  %rr = tilus.load_global %gr[%c0, %c0] : !tilus.global<16x8xbf16> -> !tilus.reg<16x8xbf16>
+  %e = tilus.dot %rp, %rq, %rr : (!tilus.reg<16x16xbf16>, !tilus.reg<16x8xbf16>, !tilus.reg<16x8xbf16>) -> !tilus.reg<16x8xbf16>
+  tilus.store_global %e, %gr[%c0, %c0] : !tilus.reg<16x8xbf16>, !tilus.global<16x8xbf16>
+}
+tilus.kernel @dot_half_acc_ref(%a: !tilus.ptr<f16>, %b: !tilus.ptr<f16>, %c: !tilus.ptr<f16>, %p: !tilus.ptr<bf16>, %q: !tilus.ptr<bf16>, %r: !tilus.ptr<bf16>)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3, d4, d5) -> (1)>)
+    attributes {tilus.outputs = ["c", "r"]} {
+  %c0 = arith.constant 0 : i32
+  %ga = tilus.global_view %a : !tilus.ptr<f16> -> !tilus.global<64x32xf16>
+  %gb = tilus.global_view %b : !tilus.ptr<f16> -> !tilus.global<32x64xf16>
+  %gc = tilus.global_view %c : !tilus.ptr<f16> -> !tilus.global<64x64xf16>
+  %gp = tilus.global_view %p : !tilus.ptr<bf16> -> !tilus.global<16x16xbf16>
+  %gq = tilus.global_view %q : !tilus.ptr<bf16> -> !tilus.global<16x8xbf16>
+  %gr = tilus.global_view %r : !tilus.ptr<bf16> -> !tilus.global<16x8xbf16>
+  %ra = tilus.load_global %ga[%c0, %c0] : !tilus.global<64x32xf16> -> !tilus.reg<64x32xf16>
+  %rb = tilus.load_global %gb[%c0, %c0] : !tilus.global<32x64xf16> -> !tilus.reg<32x64xf16>
+  %rc = tilus.load_global %gc[%c0, %c0] : !tilus.global<64x64xf16> -> !tilus.reg<64x64xf16>
+  %fc = tilus.cast %rc : !tilus.reg<64x64xf16> to !tilus.reg<64x64xf32>
+  %d = tilus.dot %ra, %rb, %fc : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+  %dh = tilus.cast %d : !tilus.reg<64x64xf32> to !tilus.reg<64x64xf16>
+  tilus.store_global %dh, %gc[%c0, %c0] : !tilus.reg<64x64xf16>, !tilus.global<64x64xf16>
+  %rp = tilus.load_global %gp[%c0, %c0] : !tilus.global<16x16xbf16> -> !tilus.reg<16x16xbf16>
+  %rq = tilus.load_global %gq[%c0, %c0] : !tilus.global<16x8xbf16> -> !tilus.reg<16x8xbf16>
+  %rr = tilus.load_global %gr[%c0, %c0] : !tilus.global<16x8xbf16> -> !tilus.reg<16x8xbf16>
+  %fr = tilus.cast %rr : !tilus.reg<16x8xbf16> to !tilus.reg<16x8xf32>
+  %e = tilus.dot %rp, %rq, %fr : (!tilus.reg<16x16xbf16>, !tilus.reg<16x8xbf16>, !tilus.reg<16x8xf32>) -> !tilus.reg<16x8xf32>
+  %eh = tilus.cast %e : !tilus.reg<16x8xf32> to !tilus.reg<16x8xbf16>
+  tilus.store_global %eh, %gr[%c0, %c0] : !tilus.reg<16x8xbf16>, !tilus.global<16x8xbf16>
 }
