@@ -143,3 +143,62 @@ tilus.kernel @byte_math_ref(%x: !tilus.ptr<i8>, %y: !tilus.ptr<i8>)
   %a = tilus.abs %d8 : !tilus.reg<4x64xi8>
   tilus.store_global %a, %gy[%c0, %c0] : !tilus.reg<4x64xi8>, !tilus.global<4x64xi8>
 }
+
+// Integer dots the tensor cores do not take (K = 16 for i8, i32 operands) go through the SIMT
+// dot with an i32 accumulator, `mad.lo.s32`, wrapping like the interpreter's i32 sums
+// (before: "only an f32 accumulator and result are lowered"). The reference sums outer
+// products.
+// RUN: tilus-run %s --kernel int_dot | FileCheck %s --check-prefix=D --implicit-check-not=MISMATCH
+// D: check y vs reference @int_dot_ref: ok
+// D: check z vs reference @int_dot_ref: ok
+// RUN: tilus-run %s --kernel int_dot --dump-ptx | FileCheck %s --check-prefix=D-PTX
+// D-PTX: st.shared.b32
+// D-PTX: ld.shared.b32
+// D-PTX: mad.lo.s32
+tilus.kernel @int_dot(%p: !tilus.ptr<i8>, %q: !tilus.ptr<i32>, %y: !tilus.ptr<i32>, %z: !tilus.ptr<i32>)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3) -> (1)>)
+    attributes {tilus.outputs = ["y", "z"], tilus.reference = "int_dot_ref"} {
+  %c0 = arith.constant 0 : i32
+  %gp = tilus.global_view %p : !tilus.ptr<i8> -> !tilus.global<16x16xi8>
+  %gq = tilus.global_view %q : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %gy = tilus.global_view %y : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %gz = tilus.global_view %z : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %a = tilus.load_global %gp[%c0, %c0] : !tilus.global<16x16xi8> -> !tilus.reg<16x16xi8>
+  %acc = tilus.load_global %gy[%c0, %c0] : !tilus.global<16x16xi32> -> !tilus.reg<16x16xi32>
+  %d = tilus.dot %a, %a, %acc : (!tilus.reg<16x16xi8>, !tilus.reg<16x16xi8>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
+  tilus.store_global %d, %gy[%c0, %c0] : !tilus.reg<16x16xi32>, !tilus.global<16x16xi32>
+  %b = tilus.load_global %gq[%c0, %c0] : !tilus.global<16x16xi32> -> !tilus.reg<16x16xi32>
+  %e = tilus.dot %b, %b, %d : (!tilus.reg<16x16xi32>, !tilus.reg<16x16xi32>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
+  tilus.store_global %e, %gz[%c0, %c0] : !tilus.reg<16x16xi32>, !tilus.global<16x16xi32>
+}
+
+tilus.kernel @int_dot_ref(%p: !tilus.ptr<i8>, %q: !tilus.ptr<i32>, %y: !tilus.ptr<i32>, %z: !tilus.ptr<i32>)
+    warps(1) blocks(affine_map<(d0, d1, d2, d3) -> (1)>)
+    attributes {tilus.outputs = ["y", "z"]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c16 = arith.constant 16 : i32
+  %gp = tilus.global_view %p : !tilus.ptr<i8> -> !tilus.global<16x16xi8>
+  %gq = tilus.global_view %q : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %gy = tilus.global_view %y : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %gz = tilus.global_view %z : !tilus.ptr<i32> -> !tilus.global<16x16xi32>
+  %acc0 = tilus.load_global %gy[%c0, %c0] : !tilus.global<16x16xi32> -> !tilus.reg<16x16xi32>
+  %d = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %acc0) -> (!tilus.reg<16x16xi32>) : i32 {
+    %col8 = tilus.load_global %gp[%c0, %k] : !tilus.global<16x16xi8> -> !tilus.reg<16x1xi8>
+    %row8 = tilus.load_global %gp[%k, %c0] : !tilus.global<16x16xi8> -> !tilus.reg<1x16xi8>
+    %col = tilus.cast %col8 : !tilus.reg<16x1xi8> to !tilus.reg<16x1xi32>
+    %row = tilus.cast %row8 : !tilus.reg<1x16xi8> to !tilus.reg<1x16xi32>
+    %pr = tilus.mul %col, %row : (!tilus.reg<16x1xi32>, !tilus.reg<1x16xi32>) -> !tilus.reg<16x16xi32>
+    %s2 = tilus.add %s, %pr : (!tilus.reg<16x16xi32>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
+    scf.yield %s2 : !tilus.reg<16x16xi32>
+  }
+  tilus.store_global %d, %gy[%c0, %c0] : !tilus.reg<16x16xi32>, !tilus.global<16x16xi32>
+  %e = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %d) -> (!tilus.reg<16x16xi32>) : i32 {
+    %col = tilus.load_global %gq[%c0, %k] : !tilus.global<16x16xi32> -> !tilus.reg<16x1xi32>
+    %row = tilus.load_global %gq[%k, %c0] : !tilus.global<16x16xi32> -> !tilus.reg<1x16xi32>
+    %pr = tilus.mul %col, %row : (!tilus.reg<16x1xi32>, !tilus.reg<1x16xi32>) -> !tilus.reg<16x16xi32>
+    %s2 = tilus.add %s, %pr : (!tilus.reg<16x16xi32>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
+    scf.yield %s2 : !tilus.reg<16x16xi32>
+  }
+  tilus.store_global %e, %gz[%c0, %c0] : !tilus.reg<16x16xi32>, !tilus.global<16x16xi32>
+}

@@ -29,26 +29,45 @@ impl Lowering {
         }
         // f16 and bf16 accumulators are carried in f32 and rounded to their type after every
         // step, as the interpreter adds into the accumulator's type.
-        if !matches!(tc.dtype, DType::F32 | DType::F16 | DType::BF16) || tr.dtype != tc.dtype {
+        // An i32 accumulator (integer operands of at most 32 bits) accumulates with `mad.lo`,
+        // wrapping as the interpreter's i32 sums do.
+        let int32 = |d: DType| matches!(d, DType::Int { bits, .. } if bits > 1 && bits <= 32);
+        let int = matches!(tc.dtype, DType::Int { bits: 32, .. });
+        if !(int || matches!(tc.dtype, DType::F32 | DType::F16 | DType::BF16))
+            || tr.dtype != tc.dtype
+        {
             return Err(
-                "tilus.dot: only f32, f16 and bf16 accumulators and results are lowered".into(),
+                "tilus.dot: only f32, f16, bf16 and i32 accumulators and results are lowered"
+                    .into(),
             );
         }
         for (t, n) in [(&ta, "A"), (&tb, "B")] {
-            if !matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32) {
+            let ok = if int {
+                int32(t.dtype)
+            } else {
+                matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32)
+            };
+            if !ok {
                 return Err(format!(
-                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32)",
+                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32; integers of up to 32 bits with an i32 accumulator)",
                     t.dtype.name()
                 ));
             }
         }
+        // The type A, B and the accumulator are carried in.
+        let work = if int { tc.dtype } else { DType::F32 };
+        let (sfx, mac) = if int {
+            ("b32", "mad.lo.s32")
+        } else {
+            ("f32", "fma.rn.f32")
+        };
         let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
         let lc = Self::result_layout(ctx, o, r)?;
         let mut acc = self.gather(ctx, c, &lc)?;
-        if tc.dtype != DType::F32 {
+        if tc.dtype != work {
             let mut b = before(ctx, o);
             for v in acc.iter_mut() {
-                *v = scalar_cast(&mut b, *v, tc.dtype, DType::F32)?;
+                *v = scalar_cast(&mut b, *v, tc.dtype, work)?;
             }
         }
         let sa = k + 1; // A row stride (elements)
@@ -81,13 +100,13 @@ impl Lowering {
                 let f = match cache.get(v) {
                     Some(f) => *f,
                     None => {
-                        let f = scalar_cast(&mut b, *v, t.dtype, DType::F32)?;
+                        let f = scalar_cast(&mut b, *v, t.dtype, work)?;
                         cache.insert(*v, f);
                         f
                     }
                 };
                 b.inst(
-                    "st.shared.f32",
+                    &format!("st.shared.{sfx}"),
                     &format!("[$0{}], $1", imm((lp[0] * stride + lp[1]) * 4)),
                     &[addr, f],
                     &[],
@@ -118,7 +137,7 @@ impl Lowering {
         let lo = b.c32(0);
         let hi = b.c32(k);
         let one = b.c32(1);
-        let f32t = b.f32();
+        let f32t = elem_type(b.ctx_mut(), work);
         let out = build_for(&mut b, lo, hi, one, &acc, |b, kv, accs| {
             let ka = b.mul_const(kv, 4);
             let pa = b.add(a0, ka);
@@ -128,7 +147,7 @@ impl Lowering {
                 .iter()
                 .map(|&rr| {
                     let v = b.inst(
-                        "ld.shared.f32",
+                        &format!("ld.shared.{sfx}"),
                         &format!("[$0{}]", imm(rr * sa * 4)),
                         &[pa],
                         &[f32t],
@@ -141,7 +160,7 @@ impl Lowering {
                 .iter()
                 .map(|&cc| {
                     let v = b.inst(
-                        "ld.shared.f32",
+                        &format!("ld.shared.{sfx}"),
                         &format!("[$0{}]", imm(cc * 4)),
                         &[pb],
                         &[f32t],
@@ -155,13 +174,13 @@ impl Lowering {
                 .map(|(l, &acc)| {
                     let p = &lps[l];
                     let s = b.inst(
-                        "fma.rn.f32",
+                        mac,
                         "$0, $1, $2",
                         &[av[&p[0]], bv[&p[1]], acc],
                         &[f32t],
                         None,
                     )[0];
-                    if half == DType::F32 {
+                    if half == work {
                         return s;
                     }
                     let h = scalar_cast(b, s, DType::F32, half).expect("a float narrowing");
@@ -172,7 +191,7 @@ impl Lowering {
         SyncOp::build(&mut b);
         let out = out
             .into_iter()
-            .map(|v| scalar_cast(&mut b, v, DType::F32, tr.dtype))
+            .map(|v| scalar_cast(&mut b, v, work, tr.dtype))
             .collect::<R<Vec<Value>>>()?;
         self.set_tile(r, out, lc, false);
         Ok(())
