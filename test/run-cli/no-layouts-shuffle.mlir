@@ -109,3 +109,42 @@ tilus.kernel @group_shuffle_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
   %d = tilus.shuffle_down %v, %c2 : !tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>
   tilus.store_global %d, %gy[%c128] : !tilus.reg<128xf32, layout = replicate(4) * spatial(32) * local(4)>, !tilus.global<256xf32>
 }
+
+// An i1 mask shuffles as an i32 (0 or 1): before, "shuffles of i1 are not lowered".
+// RUN: tilus-run %s --kernel shift_mask | FileCheck %s --check-prefix=MASK
+// MASK: check y vs reference @shift_mask_ref: ok
+// RUN: tilus-run %s --kernel shift_mask --dump-ptx | FileCheck %s --check-prefix=MASK-PTX
+// MASK-PTX:      selp.u32 [[W:%r[0-9]+]], 1, 0, %p{{[0-9]+}};
+// MASK-PTX-NEXT: shfl.sync.down.b32 [[S:%r[0-9]+]], [[W]],
+// MASK-PTX-NEXT: setp.ne.s32 %p{{[0-9]+}}, [[S]], 0;
+tilus.kernel @shift_mask(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
+    warps(1) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["y"], tilus.reference = "shift_mask_ref"} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant 0.0 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %v = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %m = tilus.cmp gt %v, %z : (!tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xi1>
+  %s = tilus.shuffle_down %m, %c1 : !tilus.reg<64xi1>
+  %r = tilus.where %s, %v, %z : (!tilus.reg<64xi1>, !tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32>
+  tilus.store_global %r, %gy[%c0] : !tilus.reg<64xf32>, !tilus.global<64xf32>
+}
+
+tilus.kernel @shift_mask_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>)
+    warps(1) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["y"]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant 0.0 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %v = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32, layout = replicate(8) * spatial(4) * local(16)>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %m = tilus.cmp gt %v, %z : (!tilus.reg<64xf32, layout = replicate(8) * spatial(4) * local(16)>, !tilus.reg<1xf32>) -> !tilus.reg<64xi1, layout = replicate(8) * spatial(4) * local(16)>
+  %s = tilus.shuffle_down %m, %c1 : !tilus.reg<64xi1, layout = replicate(8) * spatial(4) * local(16)>
+  %r = tilus.where %s, %v, %z : (!tilus.reg<64xi1, layout = replicate(8) * spatial(4) * local(16)>, !tilus.reg<64xf32, layout = replicate(8) * spatial(4) * local(16)>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32, layout = replicate(8) * spatial(4) * local(16)>
+  tilus.store_global %r, %gy[%c0] : !tilus.reg<64xf32, layout = replicate(8) * spatial(4) * local(16)>, !tilus.global<64xf32>
+}

@@ -322,12 +322,18 @@ fn shfl_any(
 ) -> R<Value> {
     let ty = b.ctx().value_type(v);
     let bits = dt.bits();
+    let i32d = DType::Int {
+        bits: 32,
+        signedness: tilus_ir::types::Signedness::Signless,
+    };
+    if bits == 1 {
+        // A predicate moves as an i32 (0 or 1).
+        let w = scalar_cast(b, v, dt, i32d)?;
+        let r = shfl_any(b, mode, w, delta, lane, c, member, i32d)?;
+        return scalar_cast(b, r, i32d, dt);
+    }
     if bits == 64 {
         // A 64-bit value (f64, i64) moves as its two 32-bit halves.
-        let i32d = DType::Int {
-            bits: 32,
-            signedness: tilus_ir::types::Signedness::Signless,
-        };
         let i32t = b.i32();
         let h = b.inst("mov.b64", "$0", &[v], &[i32t, i32t], None);
         let lo = shfl_any(b, mode, h[0], delta, lane, c, member, i32d)?;
