@@ -20,7 +20,9 @@
 //! along that dimension, then the other dimensions, warps outermost, preferring dimensions that
 //! are not reduced later (so a row reduction stays inside a warp when the tile has a row per
 //! warp), replication only when the tile has fewer elements than the group has threads. A
-//! `tilus.dot` result takes [`dot_anchor`].
+//! `tilus.dot` result takes [`dot_anchor`]; a `wgmma.mma` accumulator the wgmma fragment of its
+//! shape and a `tcgen05.ld` / `tcgen05.st` tile one TMEM lane per thread, the layouts the
+//! hardware fixes.
 //!
 //! **Classes.** Tied nodes are merged first; then the def-use edges, most expensive first (a
 //! maximum spanning forest, as Kruskal builds it), unless the two sides hold anchors that
@@ -532,6 +534,35 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 }
             }
         }
+        // Tiles of other dialects' ops whose layout the hardware fixes: a `wgmma.mma`
+        // accumulator is the wgmma fragment of its shape (what the op's verifier asks), a
+        // `tcgen05.ld` / `tcgen05.st` tile one TMEM lane per thread with its columns in order
+        // (the 32x32b shape the lowering emits).
+        let hw = if let Some(h) = tilus_dialects::wgmma::MmaOp::cast(ctx, o) {
+            reg_type(ctx, h.acc(ctx))
+                .filter(|t| t.shape.len() == 2 && t.shape[0] % 64 == 0 && t.shape[1] % 8 == 0)
+                .map(|t| {
+                    let (m, n) = (t.shape[0], t.shape[1]);
+                    let mut g = n.min(256);
+                    while n % g != 0 || 256 % g != 0 {
+                        g -= 8;
+                    }
+                    tilus_dialects::layout_algebra::wgmma_accumulator(m, n, g)
+                })
+        } else if let Some(h) = tilus_dialects::tcgen05::LdOp::cast(ctx, o) {
+            reg_type(ctx, h.result(ctx)).and_then(|t| tmem_lanes(&t.shape))
+        } else if let Some(h) = tilus_dialects::tcgen05::StOp::cast(ctx, o) {
+            reg_type(ctx, h.value(ctx)).and_then(|t| tmem_lanes(&t.shape))
+        } else {
+            None
+        };
+        if let Some(l) = hw {
+            for &n in uses.iter().chain(&defs) {
+                if g.class[n].fixed.is_none() && g.class[n].shape == l.shape {
+                    g.class[n].fixed = Some(l.clone());
+                }
+            }
+        }
         match kind {
             Some(K::LoadGlobal(l)) => {
                 let view = l.src(ctx);
@@ -650,6 +681,14 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
         }
     }
     Ok(g)
+}
+
+/// The layout of a 2-D tile moved by `tcgen05.ld` / `tcgen05.st`: one TMEM lane per thread,
+/// its columns in order in the thread's registers.
+fn tmem_lanes(shape: &[i64]) -> Option<RegisterLayout> {
+    (shape.len() == 2).then(|| {
+        RegisterLayout::spatial(&[shape[0], 1]).compose(&RegisterLayout::local(&[1, shape[1]]))
+    })
 }
 
 /// The scalar values that differ between the threads of a group: thread, lane and warp ids

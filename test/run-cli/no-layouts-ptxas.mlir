@@ -62,3 +62,13 @@
 // CHECK-NEXT: strided_views: ok
 // CHECK-NEXT: gemm_epilogue: ok
 // CHECK-NEXT: dot_half_acc: ok
+//
+// The examples with their layouts deleted (no-layouts-examples.mlir) assemble too (the
+// Blackwell one for sm_100a):
+// RUN: for f in hopper_matmul_persistent_passes hopper_matmul_v0_tma hopper_matmul_v1_persistent hopper_matmul_v1_wgmma hopper_matmul_v2_pipeline hopper_matmul_v3_warp_specialized hopper_matmul_v4_persistent hopper_matmul_v5_cluster hopper_matmul_v6_tma_epilogue hopper_matmul_v7_split_k matmul_dot rmsnorm softmax vector_add blackwell_matmul_tcgen05; do \
+// RUN:   arch=sm_90a; case $f in blackwell*) arch=sm_100a;; esac; \
+// RUN:   sed -E 's/, layout = [^>]*>/>/g' %S/../../examples/$f.mlir > %t.ex.mlir || exit 1; \
+// RUN:   if ! tilus-run %t.ex.mlir --dump-ptx > %t.ex.ptx 2> %t.err; then echo "$f: not lowered"; cat %t.err; continue; fi; \
+// RUN:   if %ptxas -arch=$arch %t.ex.ptx -o %t.cubin > %t.log 2>&1; then echo "$f: ok"; else echo "$f: ptxas failed"; cat %t.log; fi; \
+// RUN: done | FileCheck %s --check-prefix=EXAMPLES --implicit-check-not="not lowered" --implicit-check-not="ptxas failed"
+// EXAMPLES-COUNT-15: : ok
