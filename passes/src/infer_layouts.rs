@@ -40,7 +40,8 @@
 //! running max before the loop that loads the blocks) follow it instead of the other way
 //! round, and at last the rest take [`access_layout`] along their last dimension. An access's
 //! contiguous dimension is one the tile has more than one element along where it can
-//! ([`contiguous_of_view`]): a `[R, 1]` column of an `[M, 1]` view is contiguous along its rows. Every class gets one layout; every definition's type is rewritten with it.
+//! ([`contiguous_of_view`]): a `[R, 1]` column of an `[M, 1]` view is contiguous along its
+//! rows. Every class gets one layout; every definition's type is rewritten with it.
 //!
 //! **Converts.** A `layout.convert` is inserted on each use whose class differs from its
 //! definition's, on broadcast operands whose layout does not give each thread the elements it
@@ -542,12 +543,10 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
             reg_type(ctx, h.acc(ctx))
                 .filter(|t| t.shape.len() == 2 && t.shape[0] % 64 == 0 && t.shape[1] % 8 == 0)
                 .map(|t| {
+                    // The instruction N is gcd(N, 256), as the verifier takes it.
                     let (m, n) = (t.shape[0], t.shape[1]);
-                    let mut g = n.min(256);
-                    while n % g != 0 || 256 % g != 0 {
-                        g -= 8;
-                    }
-                    tilus_dialects::layout_algebra::wgmma_accumulator(m, n, g)
+                    let inst_n = 1i64 << n.trailing_zeros().min(8);
+                    tilus_dialects::layout_algebra::wgmma_accumulator(m, n, inst_n)
                 })
         } else if let Some(h) = tilus_dialects::tcgen05::LdOp::cast(ctx, o) {
             reg_type(ctx, h.result(ctx)).and_then(|t| tmem_lanes(&t.shape))
