@@ -355,6 +355,16 @@ fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Va
             }
         });
     }
+    if dt == DType::F64 && matches!(kind, Unary::Sqrt | Unary::Rsqrt) {
+        // Correctly rounded, as the interpreter's `sqrt` and `1 / sqrt` (the other f64
+        // functions would need more than PTX's f32 approximations).
+        let ty = b.ctx().value_type(v);
+        let r = b.inst1("sqrt.rn.f64", &[v], ty);
+        return Ok(match kind {
+            Unary::Sqrt => r,
+            _ => b.inst1("rcp.rn.f64", &[r], ty),
+        });
+    }
     if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
         return Err(format!("'{kind}' on {} is not lowered", dt.name()));
     }
