@@ -20,7 +20,9 @@
 //! along that dimension, then the other dimensions, warps outermost, preferring dimensions that
 //! are not reduced later (so a row reduction stays inside a warp when the tile has a row per
 //! warp), replication only when the tile has fewer elements than the group has threads. A
-//! `tilus.dot` result takes [`dot_anchor`].
+//! `tilus.dot` result takes [`dot_anchor`]; a `wgmma.mma` accumulator the wgmma fragment of its
+//! shape and a `tcgen05.ld` / `tcgen05.st` tile one TMEM lane per thread, the layouts the
+//! hardware fixes.
 //!
 //! **Classes.** Tied nodes are merged first; then the def-use edges, most expensive first (a
 //! maximum spanning forest, as Kruskal builds it), unless the two sides hold anchors that
@@ -33,9 +35,13 @@
 //! element-wise op takes the result's layout with the broadcast dimensions replicated, so the
 //! broadcast moves no data; a `tilus.slice_register` result is its source's layout restricted
 //! to the box (its registers); a class takes such a layout only when its accesses stay
-//! vectorized. When nothing follows, the first class (in program order) with a global access
-//! takes its access layout, and at last the rest take [`access_layout`] along their last
-//! dimension. Every class gets one layout; every definition's type is rewritten with it.
+//! vectorized. When nothing follows, the biggest class with a global access (the first in
+//! program order among equals) takes its access layout, so that smaller tiles made earlier (a
+//! running max before the loop that loads the blocks) follow it instead of the other way
+//! round, and at last the rest take [`access_layout`] along their last dimension. An access's
+//! contiguous dimension is one the tile has more than one element along where it can
+//! ([`contiguous_of_view`]): a `[R, 1]` column of an `[M, 1]` view is contiguous along its
+//! rows. Every class gets one layout; every definition's type is rewritten with it.
 //!
 //! **Converts.** A `layout.convert` is inserted on each use whose class differs from its
 //! definition's, on broadcast operands whose layout does not give each thread the elements it
@@ -327,9 +333,14 @@ impl Class {
         if let Some(f) = &self.fixed {
             return f.same_mapping(l);
         }
+        // An access along a dimension of one element reads one element per vector whatever
+        // the layout: it asks nothing.
         match contiguous_dim(l) {
             None => true,
-            Some(d) => self.access.iter().all(|&(c, _)| c == d),
+            Some(d) => self
+                .access
+                .iter()
+                .all(|&(c, _)| c == d || self.shape.get(c) == Some(&1)),
         }
     }
 }
@@ -524,16 +535,43 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 }
             }
         }
+        // Tiles of other dialects' ops whose layout the hardware fixes: a `wgmma.mma`
+        // accumulator is the wgmma fragment of its shape (what the op's verifier asks), a
+        // `tcgen05.ld` / `tcgen05.st` tile one TMEM lane per thread with its columns in order
+        // (the 32x32b shape the lowering emits).
+        let hw = if let Some(h) = tilus_dialects::wgmma::MmaOp::cast(ctx, o) {
+            reg_type(ctx, h.acc(ctx))
+                .filter(|t| t.shape.len() == 2 && t.shape[0] % 64 == 0 && t.shape[1] % 8 == 0)
+                .map(|t| {
+                    // The instruction N is gcd(N, 256), as the verifier takes it.
+                    let (m, n) = (t.shape[0], t.shape[1]);
+                    let inst_n = 1i64 << n.trailing_zeros().min(8);
+                    tilus_dialects::layout_algebra::wgmma_accumulator(m, n, inst_n)
+                })
+        } else if let Some(h) = tilus_dialects::tcgen05::LdOp::cast(ctx, o) {
+            reg_type(ctx, h.result(ctx)).and_then(|t| tmem_lanes(&t.shape))
+        } else if let Some(h) = tilus_dialects::tcgen05::StOp::cast(ctx, o) {
+            reg_type(ctx, h.value(ctx)).and_then(|t| tmem_lanes(&t.shape))
+        } else {
+            None
+        };
+        if let Some(l) = hw {
+            for &n in uses.iter().chain(&defs) {
+                if g.class[n].fixed.is_none() && g.class[n].shape == l.shape {
+                    g.class[n].fixed = Some(l.clone());
+                }
+            }
+        }
         match kind {
             Some(K::LoadGlobal(l)) => {
                 let view = l.src(ctx);
-                let c = contiguous_of_view(ctx, view, shape_of(l.result(ctx)).len());
+                let c = contiguous_of_view(ctx, view, &shape_of(l.result(ctx)));
                 let d = defs[0];
                 let bits = g.class[d].bits;
                 g.class[d].access.push((c, bits));
             }
             Some(K::StoreGlobal(s)) => {
-                let c = contiguous_of_view(ctx, s.dst(ctx), shape_of(s.value(ctx)).len());
+                let c = contiguous_of_view(ctx, s.dst(ctx), &shape_of(s.value(ctx)));
                 let u = uses[0];
                 let bits = g.class[u].bits;
                 g.class[u].access.push((c, bits));
@@ -644,6 +682,14 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
     Ok(g)
 }
 
+/// The layout of a 2-D tile moved by `tcgen05.ld` / `tcgen05.st`: one TMEM lane per thread,
+/// its columns in order in the thread's registers.
+fn tmem_lanes(shape: &[i64]) -> Option<RegisterLayout> {
+    (shape.len() == 2).then(|| {
+        RegisterLayout::spatial(&[shape[0], 1]).compose(&RegisterLayout::local(&[1, shape[1]]))
+    })
+}
+
 /// The scalar values that differ between the threads of a group: thread, lane and warp ids
 /// and everything computed from them.
 fn thread_dependent(ctx: &Context, ops: &[OpId]) -> rustc_hash::FxHashSet<Value> {
@@ -665,16 +711,38 @@ fn thread_dependent(ctx: &Context, ops: &[OpId]) -> rustc_hash::FxHashSet<Value>
     out
 }
 
-/// The dimension of a global view with static stride 1 (the last such), else the last one.
-fn contiguous_of_view(ctx: &Context, view: Value, rank: usize) -> usize {
-    let last = rank.saturating_sub(1);
+/// The dimension along which a `tile`-shaped box of a global view is contiguous: the last
+/// dimension of static stride 1 along which the tile has more than one element, else the last
+/// dimension of static stride 1, else the last one. A compact row-major view's dimension has
+/// stride 1 when the view's extents after it are all 1 (a `[64, 1]` column vector is
+/// contiguous along dimension 0), so a tile of one column is accessed along its rows.
+fn contiguous_of_view(ctx: &Context, view: Value, tile: &[i64]) -> usize {
+    let last = tile.len().saturating_sub(1);
     let Some(t) = TensorType::of(ctx, ctx.value_type(view)) else {
         return last;
     };
-    match &t.strides {
-        None => last,
-        Some(s) => s.iter().rposition(|&x| x == 1 && x != DYN).unwrap_or(last),
-    }
+    let strides: Vec<i64> = match &t.strides {
+        Some(s) => s.clone(),
+        None => {
+            let mut s = vec![DYN; t.shape.len()];
+            let mut acc = 1i64;
+            for d in (0..t.shape.len()).rev() {
+                s[d] = acc;
+                acc = if acc == DYN || t.shape[d] == DYN {
+                    DYN
+                } else {
+                    acc.saturating_mul(t.shape[d])
+                };
+            }
+            s
+        }
+    };
+    let unit = |d: usize| strides.get(d) == Some(&1);
+    (0..tile.len())
+        .rev()
+        .find(|&d| unit(d) && tile[d] > 1)
+        .or_else(|| (0..tile.len()).rev().find(|&d| unit(d)))
+        .unwrap_or(last)
 }
 
 fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), Diagnostic> {
@@ -708,7 +776,7 @@ fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), D
 }
 
 /// Gives every class a layout: fixed ones, then what follows from reductions and broadcasts,
-/// then access anchors one at a time (in program order), then the rest.
+/// then access anchors one at a time (the biggest first), then the rest.
 fn assign(g: &mut Graph) {
     let n = g.nodes.len();
     loop {
@@ -729,6 +797,18 @@ fn assign(g: &mut Graph) {
                 if g.class[ro].accepts(&want) {
                     g.class[ro].layout = Some(want);
                     changed = true;
+                }
+            }
+            // A reduction over a dimension of one element only drops it (a `[1, M, N]` load
+            // read as `[M, N]`): its input can take the result's layout back, so it reduces
+            // in place instead of being converted after.
+            if let (None, Some(l)) = (&g.class[ri].layout, g.class[ro].layout.clone()) {
+                if g.class[ri].shape.get(dim) == Some(&1) {
+                    let want = if keepdim { l } else { unsqueeze(&l, dim) };
+                    if want.shape == g.class[ri].shape && g.class[ri].accepts(&want) {
+                        g.class[ri].layout = Some(want);
+                        changed = true;
+                    }
                 }
             }
         }
@@ -763,9 +843,20 @@ fn assign(g: &mut Graph) {
             .into_iter()
             .filter(|&r| g.class[r].layout.is_none())
             .collect();
+        // The biggest class with a global access first (the earliest among equals): its
+        // layout then propagates to the smaller tiles it meets (reductions, broadcasts), and a
+        // convert left where anchors disagree moves the smaller tile.
+        let bytes = |c: &Class| {
+            c.shape
+                .iter()
+                .product::<i64>()
+                .saturating_mul((c.bits as i64).max(8))
+                / 8
+        };
         let Some(&pick) = open
             .iter()
-            .find(|&&r| !g.class[r].access.is_empty())
+            .filter(|&&r| !g.class[r].access.is_empty())
+            .max_by_key(|&&r| (bytes(&g.class[r]), std::cmp::Reverse(g.class[r].order)))
             .or(open.first())
         else {
             return;
@@ -781,6 +872,15 @@ fn assign(g: &mut Graph) {
         let l = access_layout(&c.shape, bits, c.threads, contig, &c.reduced);
         g.class[pick].layout = Some(l);
     }
+}
+
+/// `l` with a dimension of one element inserted at `dim`: the layout whose reduction over
+/// `dim` (without `keepdim`) is `l`, with the same threads and registers.
+fn unsqueeze(l: &RegisterLayout, dim: usize) -> RegisterLayout {
+    let mut u = l.clone();
+    u.shape.insert(dim, 1);
+    u.dim_modes.insert(dim, 0);
+    u
 }
 
 /// Writes the layouts into the types and inserts the converts.
@@ -982,6 +1082,18 @@ mod tests {
         assert_eq!(l.coords(32, 0), vec![0, 16]);
         assert_eq!(l.coords(0, 1), vec![1, 0]);
         assert_eq!(l.coords(0, 8), vec![0, 1]);
+    }
+
+    #[test]
+    fn unsqueezed() {
+        // Reducing the inserted dimension gives the layout back, in the same registers.
+        let l = access_layout(&[16, 32], 32, 64, 1, &[]);
+        for dim in 0..=2 {
+            let u = unsqueeze(&l, dim);
+            assert_eq!(u.num_elements(), l.num_elements());
+            assert!(u.reduce(&[dim], false).same_mapping(&l), "{u}");
+            assert_eq!(u.local_size(), l.local_size());
+        }
     }
 
     #[test]

@@ -30,10 +30,8 @@ tilus.kernel @unwritten(%p: !tilus.ptr<f16>, %q: !tilus.ptr<f32>) warps(4) block
 // -----
 
 tilus.kernel @dot() warps(1) blocks(affine_map<() -> (1)>) {
-  %z = arith.constant 0 : i32
-  %h = arith.constant 0 : i8
-  %a = tilus.register_tensor init(%h : i8) : !tilus.reg<16x16xi8>
-  %c = tilus.register_tensor init(%z : i32) : !tilus.reg<16x16xi32>
-  // expected-error@+1 {{lower-tiles: tilus.dot: only an f32 accumulator and result are lowered}}
-  %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xi8>, !tilus.reg<16x16xi8>, !tilus.reg<16x16xi32>) -> !tilus.reg<16x16xi32>
+  %z = arith.constant 0.0 : f64
+  %a = tilus.register_tensor init(%z : f64) : !tilus.reg<16x16xf64>
+  // expected-error@+1 {{lower-tiles: tilus.dot: only f32, f16, bf16 and i32 accumulators and results are lowered}}
+  %d = tilus.dot %a, %a, %a : (!tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>) -> !tilus.reg<16x16xf64>
 }

@@ -199,3 +199,98 @@ tilus.kernel @dot_on_tensor_cores(%pa: !tilus.ptr<f16>, %pb: !tilus.ptr<f16>, %p
   %d = tilus.dot %a, %b, %c : (!tilus.reg<64x32xf16>, !tilus.reg<32x64xf16>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
   tilus.store_global %d, %gc[%c0, %c0] : !tilus.reg<64x64xf32>, !tilus.global<64x64xf32>
 }
+
+// -----
+
+// A column vector of a row-major view whose last extent is 1 is contiguous along its rows:
+// its access asks for vectors down dimension 0, which the tile's broadcast layout (each thread
+// 8 consecutive rows, every lane of the row's warp holding them) gives, so the column is loaded
+// in the layout the broadcast needs and nothing is converted. (Before, the access was taken
+// along the one-element dimension 1, and the load was laid out one row per thread and
+// converted through shared memory.)
+// CHECK-LABEL: tilus.kernel @column_vector
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<32x128xf32, layout = [[T:spatial\(4, 32\) \* local\(8, 4\)]]>
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<32x1xf32, layout = [[COL:spatial\(4, 1\) \* local\(8, 1\) \* replicate\(32\)]]>
+// CHECK-NOT:     layout.convert
+// CHECK:         tilus.mul {{.*}} : (!tilus.reg<32x1xf32, layout = [[COL]]>, !tilus.reg<32x128xf32, layout = [[T]]>)
+tilus.kernel @column_vector(%x: !tilus.ptr<f32>, %c: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<32x128xf32>
+  %gc = tilus.global_view %c : !tilus.ptr<f32> -> !tilus.global<32x1xf32>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<32x128xf32> -> !tilus.reg<32x128xf32>
+  %cc = tilus.load_global %gc[%c0, %c0] : !tilus.global<32x1xf32> -> !tilus.reg<32x1xf32>
+  %m = tilus.mul %cc, %t : (!tilus.reg<32x1xf32>, !tilus.reg<32x128xf32>) -> !tilus.reg<32x128xf32>
+  tilus.store_global %m, %gx[%c0, %c0] : !tilus.reg<32x128xf32>, !tilus.global<32x128xf32>
+}
+
+// -----
+
+// Online softmax: the running max and sum are [8, 1] tiles made before the loop that loads the
+// [8, 64] blocks. When nothing else decides, the biggest tile with a global access is laid out
+// first (not the first in program order, here the statistics, whose store of an [8, 1] column
+// would have given them a layout of their own and three converts per iteration): the block's
+// access layout, whose row reductions then give the statistics their layout.
+// CHECK-LABEL: tilus.kernel @online_softmax
+// CHECK:         tilus.register_tensor {{.*}} : !tilus.reg<8x1xf32, layout = [[S:spatial\(4, 1\) \* spatial\(2, 1\) \* replicate\(16\)]]>
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<8x64xf32, layout = spatial(4, 1) * spatial(2, 16) * local(1, 4)>
+// CHECK:         tilus.reduce max {{.*}} -> !tilus.reg<8x1xf32, layout = [[S]]>
+// CHECK-NOT:     layout.convert
+// CHECK:         tilus.store_global {{.*}} : !tilus.reg<8x1xf32, layout = [[S]]>
+tilus.kernel @online_softmax(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>) warps(4) blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %c512 = arith.constant 512 : i32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<8x512xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<8x1xf32>
+  %m0 = tilus.register_tensor init(%ninf : f32) : !tilus.reg<8x1xf32>
+  %l0 = tilus.register_tensor init(%zero : f32) : !tilus.reg<8x1xf32>
+  %r:2 = scf.for %j = %c0 to %c512 step %c64 iter_args(%m = %m0, %l = %l0) -> (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) : i32 {
+    %t = tilus.load_global %gx[%c0, %j] : !tilus.global<8x512xf32> -> !tilus.reg<8x64xf32>
+    %bm = tilus.reduce max %t dim(1) keepdim : !tilus.reg<8x64xf32> -> !tilus.reg<8x1xf32>
+    %mn = tilus.maximum %m, %bm : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
+    %d = tilus.sub %t, %mn : (!tilus.reg<8x64xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x64xf32>
+    %e = tilus.exp %d : !tilus.reg<8x64xf32>
+    %s = tilus.reduce sum %e dim(1) keepdim : !tilus.reg<8x64xf32> -> !tilus.reg<8x1xf32>
+    %dm = tilus.sub %m, %mn : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
+    %sc = tilus.exp %dm : !tilus.reg<8x1xf32>
+    %ls = tilus.mul %l, %sc : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
+    %ln = tilus.add %ls, %s : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
+    scf.yield %mn, %ln : !tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>
+  }
+  %lg = tilus.log %r#1 : !tilus.reg<8x1xf32>
+  %lse = tilus.add %lg, %r#0 : (!tilus.reg<8x1xf32>, !tilus.reg<8x1xf32>) -> !tilus.reg<8x1xf32>
+  tilus.store_global %lse, %gy[%c0, %c0] : !tilus.reg<8x1xf32>, !tilus.global<8x1xf32>
+}
+
+// -----
+
+// A reduction over a dimension of one element only drops it (a [1, 16, 32] block of a 3-D view
+// read as [16, 32]). The f32 accumulator is laid out first (the biggest tile with an access,
+// its store); the load takes the accumulator's layout back through the reduction, with the
+// dimension of one element put in, so the block reduces in place and nothing is converted in
+// the loop. (Before, the load kept a layout of its own and its [16, 32] f16 block was
+// converted every iteration.)
+// CHECK-LABEL: tilus.kernel @drop_unit_dim
+// CHECK:         tilus.load_global {{.*}} -> !tilus.reg<1x16x32xf16, layout = spatial(1, 2, 1) * local(1, 2, 1) * spatial(1, 4, 8) * local(1, 1, 4)>
+// CHECK-NEXT:    tilus.reduce sum {{.*}} -> !tilus.reg<16x32xf16, layout = [[L:spatial\(2, 1\) \* local\(2, 1\) \* spatial\(4, 8\) \* local\(1, 4\)]]>
+// CHECK-NOT:     layout.convert
+// CHECK:         tilus.store_global {{.*}} : !tilus.reg<16x32xf32, layout = [[L]]>
+tilus.kernel @drop_unit_dim(%x: !tilus.ptr<f16>, %y: !tilus.ptr<f32>) warps(2) blocks(affine_map<(d0, d1) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant 0.0 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f16> -> !tilus.global<4x16x32xf16>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<16x32xf32>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<16x32xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %z) -> (!tilus.reg<16x32xf32>) : i32 {
+    %t3 = tilus.load_global %gx[%i, %c0, %c0] : !tilus.global<4x16x32xf16> -> !tilus.reg<1x16x32xf16>
+    %t = tilus.reduce sum %t3 dim(0) : !tilus.reg<1x16x32xf16> -> !tilus.reg<16x32xf16>
+    %f = tilus.cast %t : !tilus.reg<16x32xf16> to !tilus.reg<16x32xf32>
+    %a = tilus.add %acc, %f : (!tilus.reg<16x32xf32>, !tilus.reg<16x32xf32>) -> !tilus.reg<16x32xf32>
+    scf.yield %a : !tilus.reg<16x32xf32>
+  }
+  tilus.store_global %r, %gy[%c0, %c0] : !tilus.reg<16x32xf32>, !tilus.global<16x32xf32>
+}

@@ -4,7 +4,8 @@
 use super::*;
 
 impl Lowering {
-    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation), the simple correct
+    /// `tilus.dot a, b, c` (`[M, K] x [K, N] + [M, N]`, f32 accumulation; an f16 or bf16
+    /// accumulator rounded to its type after every step), the simple correct
     /// way (a SIMT dot, no tensor cores): every thread stores its registers of A and B, as
     /// f32, into the shared scratch (A row-major `[M][K+1]`, B `[K][N+1]`, the `+1` spreads a
     /// column over the banks), the group syncs, then one `scf.for` over `k` carries the
@@ -26,20 +27,49 @@ impl Lowering {
         if ta.shape.len() != 2 || tb.shape.len() != 2 || tc.shape.len() != 2 {
             return Err("tilus.dot: only 2-D operands are lowered".into());
         }
-        if tc.dtype != DType::F32 || tr.dtype != DType::F32 {
-            return Err("tilus.dot: only an f32 accumulator and result are lowered".into());
+        // f16 and bf16 accumulators are carried in f32 and rounded to their type after every
+        // step, as the interpreter adds into the accumulator's type.
+        // An i32 accumulator (integer operands of at most 32 bits) accumulates with `mad.lo`,
+        // wrapping as the interpreter's i32 sums do.
+        let int32 = |d: DType| matches!(d, DType::Int { bits, .. } if bits > 1 && bits <= 32);
+        let int = matches!(tc.dtype, DType::Int { bits: 32, .. });
+        if !(int || matches!(tc.dtype, DType::F32 | DType::F16 | DType::BF16))
+            || tr.dtype != tc.dtype
+        {
+            return Err(
+                "tilus.dot: only f32, f16, bf16 and i32 accumulators and results are lowered"
+                    .into(),
+            );
         }
         for (t, n) in [(&ta, "A"), (&tb, "B")] {
-            if !matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32) {
+            let ok = if int {
+                int32(t.dtype)
+            } else {
+                matches!(t.dtype, DType::F16 | DType::BF16 | DType::F32)
+            };
+            if !ok {
                 return Err(format!(
-                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32)",
+                    "tilus.dot: {n} of type {} is not lowered (f16, bf16, f32; integers of up to 32 bits with an i32 accumulator)",
                     t.dtype.name()
                 ));
             }
         }
+        // The type A, B and the accumulator are carried in.
+        let work = if int { tc.dtype } else { DType::F32 };
+        let (sfx, mac) = if int {
+            ("b32", "mad.lo.s32")
+        } else {
+            ("f32", "fma.rn.f32")
+        };
         let (m, k, n) = (ta.shape[0], ta.shape[1], tb.shape[1]);
         let lc = Self::result_layout(ctx, o, r)?;
-        let acc = self.gather(ctx, c, &lc)?;
+        let mut acc = self.gather(ctx, c, &lc)?;
+        if tc.dtype != work {
+            let mut b = before(ctx, o);
+            for v in acc.iter_mut() {
+                *v = scalar_cast(&mut b, *v, tc.dtype, work)?;
+            }
+        }
         let sa = k + 1; // A row stride (elements)
         let sb = n + 1; // B row stride
         let a_bytes = m * sa * 4;
@@ -70,13 +100,13 @@ impl Lowering {
                 let f = match cache.get(v) {
                     Some(f) => *f,
                     None => {
-                        let f = scalar_cast(&mut b, *v, t.dtype, DType::F32)?;
+                        let f = scalar_cast(&mut b, *v, t.dtype, work)?;
                         cache.insert(*v, f);
                         f
                     }
                 };
                 b.inst(
-                    "st.shared.f32",
+                    &format!("st.shared.{sfx}"),
                     &format!("[$0{}], $1", imm((lp[0] * stride + lp[1]) * 4)),
                     &[addr, f],
                     &[],
@@ -103,10 +133,11 @@ impl Lowering {
         let bbase = b.add_const(base, scratch + a_bytes);
         let bcol = b.mul_const(tp[1], 4);
         let b0 = b.add(bbase, bcol);
+        let half = tc.dtype;
         let lo = b.c32(0);
         let hi = b.c32(k);
         let one = b.c32(1);
-        let f32t = b.f32();
+        let f32t = elem_type(b.ctx_mut(), work);
         let out = build_for(&mut b, lo, hi, one, &acc, |b, kv, accs| {
             let ka = b.mul_const(kv, 4);
             let pa = b.add(a0, ka);
@@ -116,7 +147,7 @@ impl Lowering {
                 .iter()
                 .map(|&rr| {
                     let v = b.inst(
-                        "ld.shared.f32",
+                        &format!("ld.shared.{sfx}"),
                         &format!("[$0{}]", imm(rr * sa * 4)),
                         &[pa],
                         &[f32t],
@@ -129,7 +160,7 @@ impl Lowering {
                 .iter()
                 .map(|&cc| {
                     let v = b.inst(
-                        "ld.shared.f32",
+                        &format!("ld.shared.{sfx}"),
                         &format!("[$0{}]", imm(cc * 4)),
                         &[pb],
                         &[f32t],
@@ -142,17 +173,26 @@ impl Lowering {
                 .enumerate()
                 .map(|(l, &acc)| {
                     let p = &lps[l];
-                    b.inst(
-                        "fma.rn.f32",
+                    let s = b.inst(
+                        mac,
                         "$0, $1, $2",
                         &[av[&p[0]], bv[&p[1]], acc],
                         &[f32t],
                         None,
-                    )[0]
+                    )[0];
+                    if half == work {
+                        return s;
+                    }
+                    let h = scalar_cast(b, s, DType::F32, half).expect("a float narrowing");
+                    scalar_cast(b, h, half, DType::F32).expect("a float widening")
                 })
                 .collect()
         });
         SyncOp::build(&mut b);
+        let out = out
+            .into_iter()
+            .map(|v| scalar_cast(&mut b, v, work, tr.dtype))
+            .collect::<R<Vec<Value>>>()?;
         self.set_tile(r, out, lc, false);
         Ok(())
     }

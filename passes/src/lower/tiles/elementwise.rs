@@ -159,6 +159,30 @@ pub(super) fn scalar_binary(
     dt: DType,
     pred: i64,
 ) -> R<Value> {
+    if let DType::Int {
+        bits: 8,
+        signedness,
+    } = dt
+    {
+        if !matches!(kind, Binary::Where) {
+            // PTX has no 8-bit arithmetic: in 32 bits (extended by the type's signedness),
+            // narrowed back (a comparison's i1 as it is).
+            let wide = DType::Int {
+                bits: 32,
+                signedness,
+            };
+            let xs = a
+                .iter()
+                .map(|&v| scalar_cast(b, v, dt, wide))
+                .collect::<R<Vec<Value>>>()?;
+            let r = scalar_binary(b, kind, &xs, wide, pred)?;
+            return if matches!(kind, Binary::Cmp) {
+                Ok(r)
+            } else {
+                scalar_cast(b, r, wide, dt)
+            };
+        }
+    }
     let float = float_kind(dt).is_some();
     let unsigned = matches!(
         dt,
@@ -222,16 +246,48 @@ pub(super) fn scalar_binary(
             let p = if unsigned { u } else { s }[pred.clamp(0, 5) as usize];
             return Ok(b.cmpi(p, a[0], a[1]));
         }
-        (Binary::Mod, true) => {
-            return Err(format!(
-                "element-wise '{kind}' on {} is not lowered",
-                dt.name()
-            ))
-        }
+        (Binary::Mod, true) => return fmod(b, a[0], a[1], dt),
     };
     Ok(match op {
         Bin::I(o) => b.int_op(o, a[0], a[1]),
         Bin::F(o) => b.float_op(o, a[0], a[1]),
+    })
+}
+
+/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: `x - trunc(x / y) *
+/// y` with one rounding (`fma`), in f32 for the half types and in f64 for f64. Exact whenever
+/// the rounded quotient truncates to the true one (not for quotients within an ulp of an
+/// integer or beyond 2^24).
+fn fmod(b: &mut OpBuilder<'_>, x: Value, y: Value, dt: DType) -> R<Value> {
+    let sfx = match dt {
+        DType::F64 => "f64",
+        DType::F32 | DType::F16 | DType::BF16 => "f32",
+        _ => {
+            return Err(format!(
+                "element-wise 'mod' on {} is not lowered",
+                dt.name()
+            ))
+        }
+    };
+    let t = b.ctx().value_type(x);
+    let (xw, yw) = if matches!(dt, DType::F16 | DType::BF16) {
+        let f = b.f32();
+        (
+            ExtFOp::build(b, x, f, None).out(b.ctx()),
+            ExtFOp::build(b, y, f, None).out(b.ctx()),
+        )
+    } else {
+        (x, y)
+    };
+    let w = b.ctx().value_type(xw);
+    let q = b.float_op(FloatBinOp::DivF, xw, yw);
+    let q = b.inst1(&format!("cvt.rzi.{sfx}.{sfx}"), &[q], w);
+    let nq = b.inst1(&format!("neg.{sfx}"), &[q], w);
+    let r = b.inst1(&format!("fma.rn.{sfx}"), &[nq, yw, xw], w);
+    Ok(if w == t {
+        r
+    } else {
+        TruncFOp::build(b, r, t, None, None).out(b.ctx())
     })
 }
 
@@ -261,6 +317,21 @@ fn cf32(b: &mut OpBuilder<'_>, x: f32) -> Value {
 
 fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Value> {
     let float = float_kind(dt).is_some();
+    if let DType::Int { bits, signedness } = dt {
+        if matches!(kind, Unary::Abs) && signedness == tilus_ir::types::Signedness::Unsigned {
+            return Ok(v);
+        }
+        if bits == 8 && matches!(kind, Unary::Neg | Unary::Abs) {
+            // PTX has no 8-bit arithmetic: in 32 bits, narrowed back.
+            let wide = DType::Int {
+                bits: 32,
+                signedness,
+            };
+            let x = scalar_cast(b, v, dt, wide)?;
+            let r = scalar_unary(b, kind, x, wide)?;
+            return scalar_cast(b, r, wide, dt);
+        }
+    }
     if matches!(kind, Unary::Neg | Unary::Abs) {
         let ty = b.ctx().value_type(v);
         return Ok(match (kind, float) {
@@ -282,6 +353,16 @@ fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Va
                 let bits = dt.bits();
                 b.inst1(&format!("abs.s{bits}"), &[v], ty)
             }
+        });
+    }
+    if dt == DType::F64 && matches!(kind, Unary::Sqrt | Unary::Rsqrt) {
+        // Correctly rounded, as the interpreter's `sqrt` and `1 / sqrt` (the other f64
+        // functions would need more than PTX's f32 approximations).
+        let ty = b.ctx().value_type(v);
+        let r = b.inst1("sqrt.rn.f64", &[v], ty);
+        return Ok(match kind {
+            Unary::Sqrt => r,
+            _ => b.inst1("rcp.rn.f64", &[r], ty),
         });
     }
     if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
@@ -312,7 +393,36 @@ pub(super) fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DTyp
     if src == dst {
         return Ok(v);
     }
-    let t = dst.to_type(b.ctx_mut());
+    let i32d = DType::Int {
+        bits: 32,
+        signedness: tilus_ir::types::Signedness::Signless,
+    };
+    if dst.bits() == 1 && float_kind(dst).is_none() {
+        // To i1 is `x != 0`, as the interpreter casts (a truncation would keep the low bit
+        // only); integers narrower than 32 bits compare widened (PTX compares no 8-bit values).
+        let (x, xd) = if float_kind(src).is_none() && src.bits() < 32 {
+            (scalar_cast(b, v, src, i32d)?, i32d)
+        } else {
+            (v, src)
+        };
+        let t = b.ctx().value_type(x);
+        let z = zero_of(b, t);
+        return scalar_binary(b, Binary::Cmp, &[x, z], xd, 1);
+    }
+    if (src == DType::BF16 && dst.bits() == 8 && float_kind(dst).is_none())
+        || (dst == DType::BF16 && src.bits() == 8 && float_kind(src).is_none())
+    {
+        // PTX converts no bf16 to or from 8-bit integers: through f32 (exact on both sides).
+        let w = scalar_cast(b, v, src, DType::F32)?;
+        return scalar_cast(b, w, DType::F32, dst);
+    }
+    if src.bits() == 1 && float_kind(dst).is_some() {
+        // From i1 to a float is 0.0 or 1.0 (unsigned), through i32: PTX converts no
+        // predicate to a float.
+        let w = scalar_cast(b, v, src, i32d)?;
+        return scalar_cast(b, w, i32d, dst);
+    }
+    let t = elem_type(b.ctx_mut(), dst);
     type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;
     macro_rules! cast {
         ($h:ident $(, $extra:expr)*) => {

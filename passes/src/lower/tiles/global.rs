@@ -208,11 +208,12 @@ impl Lowering {
         let layout = Self::result_layout(ctx, o, r)?;
         let view = ctx.operands(o)[0];
         let offsets = ctx.operands(o)[1..].to_vec();
-        let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
-        let elem = elem_type(ctx, t.dtype);
+        let mem = memory_dtype(t.dtype);
+        let p = self.global_plan(ctx, o, view, &offsets, &layout, mem)?;
+        let elem = elem_type(ctx, mem);
         let n = layout.local_size() as usize;
         let mut b = before(ctx, o);
-        let sfx = ld_suffix(t.dtype)?;
+        let sfx = ld_suffix(mem)?;
         // 16-bit elements cross the fast/slow join as the 32-bit words the fast path loads, and
         // are unpacked after it: ptxas gives every 16-bit value live at a join a register of its
         // own, so a tile joined as halves needs twice the registers (the CK-Tile RMSNorm's
@@ -298,6 +299,15 @@ impl Lowering {
         } else {
             joined
         };
+        // i1 is held in memory as a byte (0 or 1).
+        let vals = if mem != t.dtype {
+            let mut b = before(ctx, o);
+            vals.into_iter()
+                .map(|v| scalar_cast(&mut b, v, mem, t.dtype))
+                .collect::<R<Vec<Value>>>()?
+        } else {
+            vals
+        };
         self.set_tile(r, vals, layout, false);
         Ok(())
     }
@@ -310,11 +320,17 @@ impl Lowering {
         let tile_layout = &self.tile(val)?.layout;
         let layout = t.register_layout().unwrap_or_else(|| tile_layout.clone());
         let vals = self.gather(ctx, val, &layout)?;
-        let p = self.global_plan(ctx, o, view, &offsets, &layout, t.dtype)?;
-        let elem = elem_type(ctx, t.dtype);
+        let mem = memory_dtype(t.dtype);
+        let p = self.global_plan(ctx, o, view, &offsets, &layout, mem)?;
+        let elem = elem_type(ctx, mem);
         let n = layout.local_size() as usize;
-        let sfx = ld_suffix(t.dtype)?;
+        let sfx = ld_suffix(mem)?;
         let mut b = before(ctx, o);
+        // i1 is stored as a byte (0 or 1).
+        let vals = vals
+            .into_iter()
+            .map(|v| scalar_cast(&mut b, v, t.dtype, mem))
+            .collect::<R<Vec<Value>>>()?;
         let vw = p.vw as usize;
         // One fast/slow branch per [`STORE_CHUNK_BYTES`] of vectors when the tile is vectorized,
         // so each chunk's values are made (their element-wise producers sink to it, see `sink`)
@@ -399,6 +415,19 @@ impl Lowering {
             );
         }
         Ok(())
+    }
+}
+
+/// The type a tile's elements have in global memory: i1 is a byte (0 or 1), as the host
+/// stores a mask; every other type is itself.
+fn memory_dtype(d: DType) -> DType {
+    if d.bits() == 1 {
+        DType::Int {
+            bits: 8,
+            signedness: tilus_ir::types::Signedness::Signless,
+        }
+    } else {
+        d
     }
 }
 

@@ -263,8 +263,22 @@ impl Lowering {
         lt: &RegisterLayout,
     ) -> R<Vec<Value>> {
         self.fence_scratch(ctx, o);
-        let dt = ty_of(ctx, src).ok_or("bad type")?.dtype;
-        let s = self.tile(src)?.clone();
+        let dt0 = ty_of(ctx, src).ok_or("bad type")?.dtype;
+        let mut s = self.tile(src)?.clone();
+        // i1 (a mask) has no memory type: it moves as i32 (0 or 1) and is narrowed back.
+        let dt = if dt0.bits() == 1 {
+            let i32d = DType::Int {
+                bits: 32,
+                signedness: tilus_ir::types::Signedness::Signless,
+            };
+            let mut b = before(ctx, o);
+            for v in s.vals.iter_mut() {
+                *v = scalar_cast(&mut b, *v, dt0, i32d)?;
+            }
+            i32d
+        } else {
+            dt0
+        };
         let ls = s.layout.clone();
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
@@ -333,10 +347,9 @@ impl Lowering {
             }
         }
         SyncOp::build(&mut b);
-        Ok(out
-            .into_iter()
-            .map(|v| v.expect("every register loaded"))
-            .collect())
+        out.into_iter()
+            .map(|v| scalar_cast(&mut b, v.expect("every register loaded"), dt, dt0))
+            .collect()
     }
 }
 

@@ -213,10 +213,17 @@ struct Lowering {
 type R<T> = Result<T, String>;
 
 /// The register type of an element: `tf32` lives in an f32 register (the tensor cores read its
-/// top 19 bits), every other type in its own.
-fn elem_type(ctx: &mut Context, d: DType) -> Type {
+/// top 19 bits), a signed or unsigned integer in the signless integer of its width (`arith`
+/// takes signless integers only; the ops that depend on the signedness are chosen from the
+/// tile's element type: `divui`, `maxui`, `extui`, `uitofp`, ...), every other type in its own.
+pub(super) fn elem_type(ctx: &mut Context, d: DType) -> Type {
     match d {
         DType::TF32 => DType::F32.to_type(ctx),
+        DType::Int { bits, .. } => DType::Int {
+            bits,
+            signedness: tilus_ir::types::Signedness::Signless,
+        }
+        .to_type(ctx),
         _ => d.to_type(ctx),
     }
 }

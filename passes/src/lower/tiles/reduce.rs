@@ -9,10 +9,25 @@ impl Lowering {
         let r = ctx.results(o)[0];
         let dim = prop_i64(ctx, o, "dim").ok_or("dim")? as usize;
         let keepdim = ctx.get_inherent_or_attr(o, "keepdim").is_some();
-        let kind = ["sum", "max", "min", "any", "all"]
+        let mut kind = ["sum", "max", "min", "any", "all"]
             [prop_i64(ctx, o, "kind").unwrap_or(0).clamp(0, 4) as usize];
-        let dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
-        let src = self.tile(x)?.clone();
+        let mut dt = ty_of(ctx, x).ok_or("bad type")?.dtype;
+        let mut src = self.tile(x)?.clone();
+        // `any` / `all` of i1 are the max / min of the values widened to i32 (0 or 1), which
+        // shuffle and go through the scratch like any 32-bit value; narrowed back at the end.
+        let boolean = matches!(kind, "any" | "all");
+        let i32t = DType::Int {
+            bits: 32,
+            signedness: tilus_ir::types::Signedness::Signless,
+        };
+        if boolean {
+            let mut b = before(ctx, o);
+            for v in src.vals.iter_mut() {
+                *v = scalar_cast(&mut b, *v, dt, i32t)?;
+            }
+            kind = if kind == "any" { "max" } else { "min" };
+            dt = i32t;
+        }
         let li = src.layout.clone();
         let lo = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
             Some(l) => l,
@@ -113,6 +128,12 @@ impl Lowering {
                         "the result layout '{lo}' does not match the reduction of '{li}'"
                     ))
                 }
+            }
+        }
+        if boolean {
+            let i1 = ty_of(b.ctx(), r).ok_or("bad type")?.dtype;
+            for v in vals.iter_mut() {
+                *v = scalar_cast(&mut b, *v, i32t, i1)?;
             }
         }
         self.set_tile(r, vals, lo, false);
@@ -301,9 +322,28 @@ fn shfl_any(
 ) -> R<Value> {
     let ty = b.ctx().value_type(v);
     let bits = dt.bits();
+    let i32d = DType::Int {
+        bits: 32,
+        signedness: tilus_ir::types::Signedness::Signless,
+    };
+    if bits == 1 {
+        // A predicate moves as an i32 (0 or 1).
+        let w = scalar_cast(b, v, dt, i32d)?;
+        let r = shfl_any(b, mode, w, delta, lane, c, member, i32d)?;
+        return scalar_cast(b, r, i32d, dt);
+    }
+    if bits == 64 {
+        // A 64-bit value (f64, i64) moves as its two 32-bit halves.
+        let i32t = b.i32();
+        let h = b.inst("mov.b64", "$0", &[v], &[i32t, i32t], None);
+        let lo = shfl_any(b, mode, h[0], delta, lane, c, member, i32d)?;
+        let hi = shfl_any(b, mode, h[1], delta, lane, c, member, i32d)?;
+        return Ok(b.inst("mov.b64", "{$0, $1}", &[lo, hi], &[ty], None)[0]);
+    }
     let (x, packed) = match bits {
         32 => (v, false),
-        16 => {
+        // 8-bit values live in 16-bit registers.
+        8 | 16 => {
             let i32t = b.i32();
             (b.inst("mov.b32", "{$0, $0}", &[v], &[i32t], None)[0], true)
         }

@@ -350,10 +350,9 @@ impl Machine<'_> {
                 };
                 let xt = self.tensor(ui, x, op)?;
                 let delta = self.int(ui, delta, op)?;
-                let tt = self.tensor_type(x, op)?;
-                let layout = tt.register_layout().ok_or_else(|| {
-                    self.err(op, "the interpreter needs a register layout in the type of a shuffled tensor (which thread holds what)")
-                })?;
+                // Without a layout in the type, the tile is shuffled in the layout the lowering
+                // gives it (`infer-layouts` keeps a shuffled tile in that default layout).
+                let layout = self.tile_layout(ui, x, op)?;
                 let (gb, _) = self.units[ui].group();
                 let r = shuffle(&xt, &layout, gb, delta, up).map_err(|e| self.err(op, e))?;
                 self.set(ui, res, Val::Tensor(Rc::new(r)));
