@@ -349,6 +349,7 @@ impl Lowering {
         });
         let staged = a_store.is_some() || b_store.is_some();
         if staged {
+            self.fence_scratch(ctx, o);
             self.scratch_bytes = self.scratch_bytes.max(used);
             let mut b = before(ctx, o);
             let base = crate::lower::shared_memory::smem_base(&mut b);

@@ -199,6 +199,9 @@ struct Lowering {
     /// reduction read without a barrier after: until a barrier, later users must stay clear
     /// of it ([`Lowering::fence_scratch`]).
     unfenced: Option<i64>,
+    /// The group (its op, `None` for the root) of the last scratch user that writes from
+    /// offset 0; `None` before the first ([`Lowering::fence_scratch`]).
+    scratch_group: Option<Option<OpId>>,
     /// The target has wgmma (`sm_90a`): dots that fit it lower to it (`wgmma_dot.rs`).
     wgmma: bool,
     /// The shared buffers of the dots lowered to wgmma.
