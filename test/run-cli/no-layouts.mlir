@@ -97,6 +97,17 @@
 // SUBGROUPS: vs reference @subgroups_ref: ok
 // RUN: tilus-run %s --kernel dot_odd | FileCheck %s --check-prefix=DOT-ODD --implicit-check-not=MISMATCH
 // DOT-ODD: vs reference @dot_odd_ref: ok
+// The first dot runs in warp 0 alone (its barriers are the warp's); the second, the block's,
+// stages its operands in the same scratch, so a barrier of the block comes before its stores:
+// without it warp 1 stored its rows while warp 0 still read the first dot's operands (a wrong
+// f on the H100, bench/gpu_compare.sh).
+// RUN: tilus-run %s --kernel dot_odd --dump-ptx | FileCheck %s --check-prefix=DOT-ODD-PTX
+// DOT-ODD-PTX:     bar.warp.sync
+// DOT-ODD-PTX:     bar.warp.sync
+// DOT-ODD-PTX-NOT: st.shared
+// DOT-ODD-PTX:     bar.sync 0;
+// DOT-ODD-PTX:     st.shared
+// DOT-ODD-PTX:     bar.sync 0;
 // RUN: tilus-run %s --kernel dot_variants | FileCheck %s --check-prefix=DOT-VARIANTS --implicit-check-not=MISMATCH
 // DOT-VARIANTS: vs reference @dot_variants_ref: ok
 // RUN: tilus-run %s --kernel dtypes_reduce | FileCheck %s --check-prefix=DTYPES-REDUCE --implicit-check-not=MISMATCH
