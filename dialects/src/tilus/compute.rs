@@ -497,7 +497,10 @@ macro_rules! shuffle {
                 " %x, %delta : !tilus.reg<32xf32, layout = spatial(32)>`. Each thread's \
                 registers are exchanged as a whole (`shfl.sync`), so the result has the \
                 operand's type; a lane whose source lies outside its warp keeps its own \
-                values. The group must consist of whole warps."
+                values. With a replicated layout the replicas of an element can receive \
+                different lanes' registers (lane 3 of `replicate(8) * spatial(4)` reads lane 4, \
+                a replica of lane 0): the result holds what replica 0 received, which is what \
+                a store of it writes. The group must consist of whole warps."
             ),
             operands: &[one("x", REG_TENSOR), one("delta", I32)],
             results: &[one("result", REG_TENSOR)],

@@ -512,6 +512,13 @@ fn shuffle(
         }
         for l in 0..locals {
             let dst_idx = layout.coords(t, l);
+            // With replication the replicas of an element may receive different lanes' values
+            // (lane 3 of `replicate(8) * spatial(4)` reads lane 4, the first replica of lane
+            // 0, while lane 31 keeps its own): the tile holds what replica 0, the lowest of its
+            // holders, received, which is what the GPU's stores write.
+            if layout.holders(&dst_idx).0.first() != Some(&t) {
+                continue;
+            }
             let src_idx = layout.coords(src, l);
             out.data[flat(&dst_idx)] = x.data[flat(&src_idx)];
         }
