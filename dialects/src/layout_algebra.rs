@@ -792,6 +792,19 @@ impl RegisterLayout {
             .collect()
     }
 
+    /// This layout with a dimension of one element inserted at `dim` (no modes, so the same
+    /// threads and registers): the layout whose reduction over `dim`, without `keepdim`, is
+    /// this one.
+    ///
+    /// # Panics
+    /// If `dim > rank`.
+    pub fn unsqueeze(&self, dim: usize) -> RegisterLayout {
+        let mut u = self.clone();
+        u.shape.insert(dim, 1);
+        u.dim_modes.insert(dim, 0);
+        u
+    }
+
     /// The layout of the box `[offsets, offsets + shape)` of a tensor in this layout, when each
     /// thread keeps exactly the elements of the box it held (`tilus.slice_register`): the
     /// registers of the result are a subset of the source's, so the slice moves no data.

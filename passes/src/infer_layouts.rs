@@ -57,7 +57,7 @@ use tilus_dialects::layout_algebra::RegisterLayout;
 use tilus_dialects::layout_mma::dot_layouts;
 use tilus_dialects::scf::{ForOp, IfOp};
 use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, SliceRegisterOp, TilusOpKind};
-use tilus_dialects::tilus_types::{Space, TensorType, DYN};
+use tilus_dialects::tilus_types::{Space, TensorType};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
 
 declare_pass! {
@@ -721,23 +721,14 @@ fn contiguous_of_view(ctx: &Context, view: Value, tile: &[i64]) -> usize {
     let Some(t) = TensorType::of(ctx, ctx.value_type(view)) else {
         return last;
     };
-    let strides: Vec<i64> = match &t.strides {
-        Some(s) => s.clone(),
-        None => {
-            let mut s = vec![DYN; t.shape.len()];
-            let mut acc = 1i64;
-            for d in (0..t.shape.len()).rev() {
-                s[d] = acc;
-                acc = if acc == DYN || t.shape[d] == DYN {
-                    DYN
-                } else {
-                    acc.saturating_mul(t.shape[d])
-                };
-            }
-            s
-        }
+    // A compact row-major view's dimension has stride 1 when every extent after it is 1.
+    let unit = |d: usize| match &t.strides {
+        Some(s) => s.get(d) == Some(&1),
+        None => t
+            .shape
+            .get(d + 1..)
+            .is_some_and(|rest| rest.iter().all(|&x| x == 1)),
     };
-    let unit = |d: usize| strides.get(d) == Some(&1);
     (0..tile.len())
         .rev()
         .find(|&d| unit(d) && tile[d] > 1)
@@ -804,7 +795,7 @@ fn assign(g: &mut Graph) {
             // in place instead of being converted after.
             if let (None, Some(l)) = (&g.class[ri].layout, g.class[ro].layout.clone()) {
                 if g.class[ri].shape.get(dim) == Some(&1) {
-                    let want = if keepdim { l } else { unsqueeze(&l, dim) };
+                    let want = if keepdim { l } else { l.unsqueeze(dim) };
                     if want.shape == g.class[ri].shape && g.class[ri].accepts(&want) {
                         g.class[ri].layout = Some(want);
                         changed = true;
@@ -872,15 +863,6 @@ fn assign(g: &mut Graph) {
         let l = access_layout(&c.shape, bits, c.threads, contig, &c.reduced);
         g.class[pick].layout = Some(l);
     }
-}
-
-/// `l` with a dimension of one element inserted at `dim`: the layout whose reduction over
-/// `dim` (without `keepdim`) is `l`, with the same threads and registers.
-fn unsqueeze(l: &RegisterLayout, dim: usize) -> RegisterLayout {
-    let mut u = l.clone();
-    u.shape.insert(dim, 1);
-    u.dim_modes.insert(dim, 0);
-    u
 }
 
 /// Writes the layouts into the types and inserts the converts.
@@ -1089,7 +1071,7 @@ mod tests {
         // Reducing the inserted dimension gives the layout back, in the same registers.
         let l = access_layout(&[16, 32], 32, 64, 1, &[]);
         for dim in 0..=2 {
-            let u = unsqueeze(&l, dim);
+            let u = l.unsqueeze(dim);
             assert_eq!(u.num_elements(), l.num_elements());
             assert!(u.reduce(&[dim], false).same_mapping(&l), "{u}");
             assert_eq!(u.local_size(), l.local_size());

@@ -275,16 +275,7 @@ fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     // MLIR's `SelectOp::verify`: an `i1` condition, or an `i1` mask in the result's shape
     // (`getI1SameShape`: same kind, dims, scalable dims and tensor encoding).
     let c = ctx.value_type(o[0]);
-    let is_i1 = |t: Type| {
-        matches!(
-            ctx.type_kind(t),
-            TypeKind::Integer {
-                width: 1,
-                signedness: Signedness::Signless
-            }
-        )
-    };
-    if is_i1(c) {
+    if helpers::is_signless_i1(ctx, c) {
         return Ok(());
     }
     // MLIR's ODS constraint first (`BooleanConditionOrMatchingShape`: a mask of the result's
@@ -297,48 +288,16 @@ fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             "'arith.select' op failed to verify that condition is signless i1 or has matching shape",
         ));
     }
-    let mask_ok = match (ctx.type_kind(c), ctx.type_kind(r)) {
-        (
-            TypeKind::Vector {
-                shape: s1,
-                scalable: k1,
-                elem,
-            },
-            TypeKind::Vector {
-                shape: s2,
-                scalable: k2,
-                ..
-            },
-        ) => s1 == s2 && k1 == k2 && is_i1(*elem),
-        (
-            TypeKind::RankedTensor {
-                shape: s1,
-                encoding: e1,
-                elem,
-            },
-            TypeKind::RankedTensor {
-                shape: s2,
-                encoding: e2,
-                ..
-            },
-        ) => s1 == s2 && e1 == e2 && is_i1(*elem),
-        (TypeKind::UnrankedTensor { elem }, TypeKind::UnrankedTensor { .. }) => is_i1(*elem),
-        (
-            _,
-            TypeKind::Vector { .. }
-            | TypeKind::RankedTensor { .. }
-            | TypeKind::UnrankedTensor { .. },
-        ) => false,
-        _ => {
-            return Err(Diagnostic::op(
-                op,
-                format!(
-                    "'arith.select' op expected condition to be a signless i1, but got '{}'",
-                    type_to_string(ctx, c)
-                ),
-            ))
-        }
-    };
+    if cr == 0 {
+        return Err(Diagnostic::op(
+            op,
+            format!(
+                "'arith.select' op expected condition to be a signless i1, but got '{}'",
+                type_to_string(ctx, c)
+            ),
+        ));
+    }
+    let mask_ok = helpers::is_i1_same_shape(ctx, c, r);
     if !mask_ok {
         return Err(Diagnostic::op(
             op,

@@ -45,7 +45,7 @@ tilus_ir::op_handle! {
 fn verify_addui_extended(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let res = ctx.results(op);
     let (sum, overflow) = (ctx.value_type(res[0]), ctx.value_type(res[1]));
-    if !is_i1_same_shape(ctx, overflow, sum) {
+    if !helpers::is_i1_same_shape(ctx, overflow, sum) {
         return Err(Diagnostic::op(
             op,
             format!(
@@ -57,49 +57,6 @@ fn verify_addui_extended(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
         ));
     }
     Ok(())
-}
-
-/// Whether `b` is `i1`, or `i1` elements in the shape (and encoding) of `like`.
-fn is_i1_same_shape(ctx: &Context, b: Type, like: Type) -> bool {
-    let is_i1 = |t: Type| {
-        matches!(
-            ctx.type_kind(t),
-            TypeKind::Integer {
-                width: 1,
-                signedness: Signedness::Signless
-            }
-        )
-    };
-    match (ctx.type_kind(like), ctx.type_kind(b)) {
-        (
-            TypeKind::Vector {
-                shape, scalable, ..
-            },
-            TypeKind::Vector {
-                shape: s2,
-                scalable: c2,
-                elem,
-            },
-        ) => shape == s2 && scalable == c2 && is_i1(*elem),
-        (
-            TypeKind::RankedTensor {
-                shape, encoding, ..
-            },
-            TypeKind::RankedTensor {
-                shape: s2,
-                encoding: e2,
-                elem,
-            },
-        ) => shape == s2 && encoding == e2 && is_i1(*elem),
-        (TypeKind::UnrankedTensor { .. }, TypeKind::UnrankedTensor { elem }) => is_i1(*elem),
-        (
-            TypeKind::Vector { .. }
-            | TypeKind::RankedTensor { .. }
-            | TypeKind::UnrankedTensor { .. },
-            _,
-        ) => false,
-        _ => is_i1(b),
-    }
 }
 
 /// `arith.mulsi_extended`.

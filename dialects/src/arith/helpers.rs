@@ -2,7 +2,7 @@
 
 use tilus_ir::attrs::{DenseData, DenseLit};
 use tilus_ir::rewrite::{constant_of, int_attr, int_bits, zero_attr, Rewriter};
-use tilus_ir::types::DYNAMIC;
+use tilus_ir::types::{Signedness, DYNAMIC};
 use tilus_ir::{Attr, AttrKind, Context, OpId, Type, TypeKind, Value};
 
 /// The element type of a vector or tensor, else the type itself.
@@ -33,6 +33,53 @@ pub fn is_i1_like(ctx: &Context, t: Type) -> bool {
         ctx.type_kind(elem_type(ctx, t)),
         TypeKind::Integer { width: 1, .. }
     )
+}
+
+/// Whether `t` is the scalar signless `i1`.
+pub fn is_signless_i1(ctx: &Context, t: Type) -> bool {
+    matches!(
+        ctx.type_kind(t),
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    )
+}
+
+/// Whether `b` is `i1`, or `i1` elements in the shape (and encoding) of `like` (MLIR's
+/// `getI1SameShape`: same kind, dims, scalable dims and tensor encoding).
+pub fn is_i1_same_shape(ctx: &Context, b: Type, like: Type) -> bool {
+    let is_i1 = |t: Type| is_signless_i1(ctx, t);
+    match (ctx.type_kind(like), ctx.type_kind(b)) {
+        (
+            TypeKind::Vector {
+                shape, scalable, ..
+            },
+            TypeKind::Vector {
+                shape: s2,
+                scalable: c2,
+                elem,
+            },
+        ) => shape == s2 && scalable == c2 && is_i1(*elem),
+        (
+            TypeKind::RankedTensor {
+                shape, encoding, ..
+            },
+            TypeKind::RankedTensor {
+                shape: s2,
+                encoding: e2,
+                elem,
+            },
+        ) => shape == s2 && encoding == e2 && is_i1(*elem),
+        (TypeKind::UnrankedTensor { .. }, TypeKind::UnrankedTensor { elem }) => is_i1(*elem),
+        (
+            TypeKind::Vector { .. }
+            | TypeKind::RankedTensor { .. }
+            | TypeKind::UnrankedTensor { .. },
+            _,
+        ) => false,
+        _ => is_i1(b),
+    }
 }
 
 /// Operand `i` of `op`.

@@ -958,7 +958,7 @@ fn defer_site(
 
     // Box j of the previous tile at step j of the k loop (1 <= j < q); spread, each box is
     // also written there (below).
-    let spread = overlap && d.spread;
+    let spread = d.spread;
     let kl = d.k_loop.op();
     let kb = super::body_block(ctx, d.k_loop);
     let iv = ctx.block_args(kb)[0];
@@ -986,24 +986,22 @@ fn defer_site(
         // boxes a k loop of fewer than q steps did not reach, right after it.
         let ptile = args[base + 3];
         let tile_t = TensorType::of(b.ctx(), b.ctx().value_type(value)).expect("tile type");
+        let part = |b: &mut OpBuilder<'_>, pred: CmpIPredicate, lhs: Value, j: i64| {
+            let cj = b.cint(i32t, j);
+            let when = b.cmpi(pred, lhs, cj);
+            let go = b.and(when, pend);
+            emit_if(b, go, |b| {
+                emit_box_part(b, ptile, &tile_t, buf, c2, (prow, pcol), j, e)
+            })
+        };
         b.set_loc_from(s.store);
         b.set_insertion_point_before(wait);
         for j in 0..q {
-            let cj = b.cint(i32t, j);
-            let at = b.cmpi(CmpIPredicate::Eq, iv, cj);
-            let go = b.and(at, pend);
-            emit_if(&mut b, go, |b| {
-                emit_box_part(b, ptile, &tile_t, buf, c2, (prow, pcol), j, e)
-            });
+            part(&mut b, CmpIPredicate::Eq, iv, j);
         }
         b.set_insertion_point_after(kl);
         for j in 0..q {
-            let cj = b.cint(i32t, j);
-            let short = b.cmpi(CmpIPredicate::Sle, ub, cj);
-            let go = b.and(short, pend);
-            after_k = emit_if(&mut b, go, |b| {
-                emit_box_part(b, ptile, &tile_t, buf, c2, (prow, pcol), j, e)
-            });
+            after_k = part(&mut b, CmpIPredicate::Sle, ub, j);
             b.set_insertion_point_after(after_k);
         }
     } else if let Some(wait) = d.overlap_before {
