@@ -45,6 +45,13 @@ pub enum DType {
 }
 
 impl DType {
+    /// `i32`: what the lowering widens narrower integers and predicates to (PTX has no 8-bit
+    /// arithmetic, shuffles or memory accesses of predicates).
+    pub const I32: DType = DType::Int {
+        bits: 32,
+        signedness: Signedness::Signless,
+    };
+
     /// Reads `f16`, `bf16`, `f32`, `f64`, `tf32`, `f8E4M3FN`, `f8E5M2`, `f6E2M3FN`, `f6E3M2FN`,
     /// `f4E2M1FN`, `iN`, `siN`, `uiN`.
     pub fn parse(s: &str) -> Result<DType, String> {

@@ -393,15 +393,11 @@ pub(super) fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DTyp
     if src == dst {
         return Ok(v);
     }
-    let i32d = DType::Int {
-        bits: 32,
-        signedness: tilus_ir::types::Signedness::Signless,
-    };
     if dst.bits() == 1 && float_kind(dst).is_none() {
         // To i1 is `x != 0`, as the interpreter casts (a truncation would keep the low bit
         // only); integers narrower than 32 bits compare widened (PTX compares no 8-bit values).
         let (x, xd) = if float_kind(src).is_none() && src.bits() < 32 {
-            (scalar_cast(b, v, src, i32d)?, i32d)
+            (scalar_cast(b, v, src, DType::I32)?, DType::I32)
         } else {
             (v, src)
         };
@@ -419,8 +415,8 @@ pub(super) fn scalar_cast(b: &mut OpBuilder<'_>, v: Value, src: DType, dst: DTyp
     if src.bits() == 1 && float_kind(dst).is_some() {
         // From i1 to a float is 0.0 or 1.0 (unsigned), through i32: PTX converts no
         // predicate to a float.
-        let w = scalar_cast(b, v, src, i32d)?;
-        return scalar_cast(b, w, i32d, dst);
+        let w = scalar_cast(b, v, src, DType::I32)?;
+        return scalar_cast(b, w, DType::I32, dst);
     }
     let t = elem_type(b.ctx_mut(), dst);
     type Build = fn(&mut OpBuilder<'_>, Value, Type) -> Value;

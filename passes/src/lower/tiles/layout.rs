@@ -276,15 +276,11 @@ impl Lowering {
         let mut s = self.tile(src)?.clone();
         // i1 (a mask) has no memory type: it moves as i32 (0 or 1) and is narrowed back.
         let dt = if dt0.bits() == 1 {
-            let i32d = DType::Int {
-                bits: 32,
-                signedness: tilus_ir::types::Signedness::Signless,
-            };
             let mut b = before(ctx, o);
             for v in s.vals.iter_mut() {
-                *v = scalar_cast(&mut b, *v, dt0, i32d)?;
+                *v = scalar_cast(&mut b, *v, dt0, DType::I32)?;
             }
-            i32d
+            DType::I32
         } else {
             dt0
         };

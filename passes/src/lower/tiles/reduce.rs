@@ -16,17 +16,13 @@ impl Lowering {
         // `any` / `all` of i1 are the max / min of the values widened to i32 (0 or 1), which
         // shuffle and go through the scratch like any 32-bit value; narrowed back at the end.
         let boolean = matches!(kind, "any" | "all");
-        let i32t = DType::Int {
-            bits: 32,
-            signedness: tilus_ir::types::Signedness::Signless,
-        };
         if boolean {
             let mut b = before(ctx, o);
             for v in src.vals.iter_mut() {
-                *v = scalar_cast(&mut b, *v, dt, i32t)?;
+                *v = scalar_cast(&mut b, *v, dt, DType::I32)?;
             }
             kind = if kind == "any" { "max" } else { "min" };
-            dt = i32t;
+            dt = DType::I32;
         }
         let li = src.layout.clone();
         let lo = match ty_of(ctx, r).and_then(|t| t.register_layout()) {
@@ -133,7 +129,7 @@ impl Lowering {
         if boolean {
             let i1 = ty_of(b.ctx(), r).ok_or("bad type")?.dtype;
             for v in vals.iter_mut() {
-                *v = scalar_cast(&mut b, *v, i32t, i1)?;
+                *v = scalar_cast(&mut b, *v, DType::I32, i1)?;
             }
         }
         self.set_tile(r, vals, lo, false);
@@ -322,22 +318,18 @@ fn shfl_any(
 ) -> R<Value> {
     let ty = b.ctx().value_type(v);
     let bits = dt.bits();
-    let i32d = DType::Int {
-        bits: 32,
-        signedness: tilus_ir::types::Signedness::Signless,
-    };
     if bits == 1 {
         // A predicate moves as an i32 (0 or 1).
-        let w = scalar_cast(b, v, dt, i32d)?;
-        let r = shfl_any(b, mode, w, delta, lane, c, member, i32d)?;
-        return scalar_cast(b, r, i32d, dt);
+        let w = scalar_cast(b, v, dt, DType::I32)?;
+        let r = shfl_any(b, mode, w, delta, lane, c, member, DType::I32)?;
+        return scalar_cast(b, r, DType::I32, dt);
     }
     if bits == 64 {
         // A 64-bit value (f64, i64) moves as its two 32-bit halves.
         let i32t = b.i32();
         let h = b.inst("mov.b64", "$0", &[v], &[i32t, i32t], None);
-        let lo = shfl_any(b, mode, h[0], delta, lane, c, member, i32d)?;
-        let hi = shfl_any(b, mode, h[1], delta, lane, c, member, i32d)?;
+        let lo = shfl_any(b, mode, h[0], delta, lane, c, member, DType::I32)?;
+        let hi = shfl_any(b, mode, h[1], delta, lane, c, member, DType::I32)?;
         return Ok(b.inst("mov.b64", "{$0, $1}", &[lo, hi], &[ty], None)[0]);
     }
     let (x, packed) = match bits {
