@@ -35,3 +35,15 @@ tilus.kernel @dot() warps(1) blocks(affine_map<() -> (1)>) {
   // expected-error@+1 {{lower-tiles: tilus.dot: only f32, f16, bf16 and i32 accumulators and results are lowered}}
   %d = tilus.dot %a, %a, %a : (!tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>) -> !tilus.reg<16x16xf64>
 }
+
+// -----
+
+// An f32 accumulator, but operands of a type the SIMT dot does not convert.
+tilus.kernel @dot_operand() warps(1) blocks(affine_map<() -> (1)>) {
+  %z = arith.constant 0.0 : f64
+  %y = arith.constant 0.0 : f32
+  %a = tilus.register_tensor init(%z : f64) : !tilus.reg<16x16xf64>
+  %c = tilus.register_tensor init(%y : f32) : !tilus.reg<16x16xf32>
+  // expected-error@+1 {{lower-tiles: tilus.dot: A of type f64 is not lowered (f16, bf16, f32; integers of up to 32 bits with an i32 accumulator)}}
+  %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>, !tilus.reg<16x16xf32>) -> !tilus.reg<16x16xf32>
+}

@@ -288,15 +288,8 @@ fn verify_select(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
             "'arith.select' op failed to verify that condition is signless i1 or has matching shape",
         ));
     }
-    if cr == 0 {
-        return Err(Diagnostic::op(
-            op,
-            format!(
-                "'arith.select' op expected condition to be a signless i1, but got '{}'",
-                type_to_string(ctx, c)
-            ),
-        ));
-    }
+    // Here the condition is a shaped `i1` (the operand constraint is bool-like, and a scalar
+    // one returned above) and so is the result (the container check).
     let mask_ok = helpers::is_i1_same_shape(ctx, c, r);
     if !mask_ok {
         return Err(Diagnostic::op(
