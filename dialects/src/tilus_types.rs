@@ -128,6 +128,16 @@ impl DType {
         }
     }
 
+    /// Bits one element takes in shared or global memory: an i1 is a byte (0 or 1), as the
+    /// host stores a mask and as loads and stores move it, since PTX addresses no bit; every
+    /// other type takes its `bits`.
+    pub fn memory_bits(self) -> u32 {
+        match self {
+            DType::Int { bits: 1, .. } => 8,
+            d => d.bits(),
+        }
+    }
+
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
         !matches!(self, DType::Int { .. })
@@ -454,7 +464,7 @@ impl TensorType {
             Some(s) => SharedLayout::strided(&self.shape, s),
             None => SharedLayout::row_major(&self.shape),
         };
-        base.with_swizzle_mode(self.swizzle, self.dtype.bits())
+        base.with_swizzle_mode(self.swizzle, self.dtype.memory_bits())
     }
 
     /// `128x64xf16` (`?` for dynamic extents).

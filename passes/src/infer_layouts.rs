@@ -736,7 +736,15 @@ fn contiguous_of_view(ctx: &Context, view: Value, tile: &[i64]) -> usize {
         .unwrap_or(last)
 }
 
-fn infer_kernel(ctx: &mut Context, k: OpId, wgmma: bool) -> Result<(u64, u64), Diagnostic> {
+/// Lays out every register tensor of kernel `k` that has none, as the pass does (`wgmma`: the
+/// target is sm_90a). For passes whose rewrite follows layouts (`warp-specialize` splits the
+/// accumulator by its wgmma fragment rows) and must accept kernels written without them.
+/// Returns the tensors laid out and the converts inserted.
+pub(crate) fn infer_kernel(
+    ctx: &mut Context,
+    k: OpId,
+    wgmma: bool,
+) -> Result<(u64, u64), Diagnostic> {
     let mut g = build_graph(ctx, k, wgmma)?;
     // Ties: these nodes must share one layout.
     for (a, b, o) in g.ties.clone() {

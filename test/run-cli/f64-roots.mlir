@@ -1,6 +1,6 @@
 // f64 sqrt and rsqrt are correctly rounded on the GPU (sqrt.rn.f64, rcp.rn.f64), as in the
 // interpreter; before, "'sqrt' on f64 is not lowered". The reference writes x ** 0.5 as
-// sqrt and 1 / sqrt with tilus.div. (The other f64 functions stay unlowered.)
+// sqrt and 1 / sqrt with tilus.div. (exp, exp2, log and tanh: test/run-cli/f64-math.mlir.)
 //
 // RUN: tilus-run %s --kernel roots | FileCheck %s --implicit-check-not=MISMATCH
 // CHECK: check y vs reference @roots_ref: ok

@@ -4,7 +4,9 @@
 //   accesses of 'i1' are not lowered");
 // * `tilus.cast` to i1 is `x != 0`, as in the interpreter (the lowering truncated to the low
 //   bit, so 2 became false), and from i1 to a float is 0.0 or 1.0 through i32 (PTX converts
-//   no predicate to a float: "conversion from i1 is not supported").
+//   no predicate to a float: "conversion from i1 is not supported");
+// * in shared memory an i1 is a byte as well (before: "memory accesses of 'i1' are not
+//   lowered"; the allocation, its budget and the swizzle count a byte an element).
 //
 // RUN: tilus-run %s --kernel mask_io | FileCheck %s --check-prefix=IO
 // IO: check y vs reference @mask_io_ref: ok
@@ -20,6 +22,14 @@
 // RUN: tilus-run %s --kernel cast_to_i1 --dump-ptx | FileCheck %s --check-prefix=CAST-PTX
 // CAST-PTX: setp.ne.s32 %p{{[0-9]+}}, %r{{[0-9]+}}, 0;
 // CAST-PTX: setp.neu.f32 %p{{[0-9]+}}, %f{{[0-9]+}}, 0f00000000;
+// RUN: tilus-run %s --kernel mask_shared | FileCheck %s --check-prefix=SHARED
+// SHARED: check z vs reference @mask_shared_ref: ok
+// RUN: tilus-run %s --kernel mask_shared --dump-ptx | FileCheck %s --check-prefix=SHARED-PTX
+// SHARED-PTX: st.shared.s8
+// SHARED-PTX: ld.shared.s8
+// RUN: tilus-opt %s --pass-pipeline='builtin.module(infer-layouts,plan-shared-memory,lower-tiles)' | FileCheck %s --check-prefix=SHARED-BYTES
+// SHARED-BYTES-LABEL: tilus.kernel @mask_shared(
+// SHARED-BYTES-SAME:  tilus.smem_bytes = 1024
 
 tilus.kernel @mask_io(%m: !tilus.ptr<i1>, %x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %z: !tilus.ptr<i1>)
     warps(2) blocks(affine_map<(d0, d1, d2, d3) -> (1)>)
@@ -100,4 +110,38 @@ tilus.kernel @cast_to_i1_ref(%x: !tilus.ptr<i32>, %f: !tilus.ptr<f32>, %y: !tilu
   %c = tilus.where %nf, %oi, %zi : (!tilus.reg<2x64xi1>, !tilus.reg<1x1xi32>, !tilus.reg<1x1xi32>) -> !tilus.reg<2x64xi32>
   %s = tilus.add %a, %c : (!tilus.reg<2x64xi32>, !tilus.reg<2x64xi32>) -> !tilus.reg<2x64xi32>
   tilus.store_global %s, %gy[%c0, %c0] : !tilus.reg<2x64xi32>, !tilus.global<2x64xi32>
+}
+
+// A mask through shared memory, where an i1 is a byte too: stored by the compare's layout, read
+// back transposed (a permuted view) by another.
+tilus.kernel @mask_shared(%x: !tilus.ptr<f32>, %z: !tilus.ptr<i1>)
+    warps(2) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["z"], tilus.reference = "mask_shared_ref"} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<16x64xf32>
+  %gz = tilus.global_view %z : !tilus.ptr<i1> -> !tilus.global<64x16xi1>
+  %xx = tilus.load_global %gx[%c0, %c0] : !tilus.global<16x64xf32> -> !tilus.reg<16x64xf32>
+  %zt = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %m = tilus.cmp gt %xx, %zt : (!tilus.reg<16x64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<16x64xi1>
+  %s = tilus.shared_tensor : !tilus.shared<16x64xi1>
+  tilus.store_shared %m, %s : !tilus.reg<16x64xi1>, !tilus.shared<16x64xi1>
+  threadgroup.sync
+  %st = tilus.permute_shared %s [1, 0] : !tilus.shared<16x64xi1> -> !tilus.shared<64x16xi1, strides = [1, 64]>
+  %mt = tilus.load_shared %st : !tilus.shared<64x16xi1, strides = [1, 64]> -> !tilus.reg<64x16xi1>
+  tilus.store_global %mt, %gz[%c0, %c0] : !tilus.reg<64x16xi1>, !tilus.global<64x16xi1>
+  tilus.free_shared %s : !tilus.shared<16x64xi1>
+}
+
+tilus.kernel @mask_shared_ref(%x: !tilus.ptr<f32>, %z: !tilus.ptr<i1>)
+    warps(2) blocks(affine_map<(d0, d1) -> (1)>)
+    attributes {tilus.outputs = ["z"]} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %gxt = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64x16xf32, strides = [1, 64]>
+  %gz = tilus.global_view %z : !tilus.ptr<i1> -> !tilus.global<64x16xi1>
+  %xt = tilus.load_global %gxt[%c0, %c0] : !tilus.global<64x16xf32, strides = [1, 64]> -> !tilus.reg<64x16xf32>
+  %zt = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %m = tilus.cmp gt %xt, %zt : (!tilus.reg<64x16xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64x16xi1>
+  tilus.store_global %m, %gz[%c0, %c0] : !tilus.reg<64x16xi1>, !tilus.global<64x16xi1>
 }

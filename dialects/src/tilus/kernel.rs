@@ -293,7 +293,7 @@ pub fn shared_alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
     if SharedTensorOp::is(ctx, o) {
         let t = TensorType::of(ctx, t)?;
         let layout = t.shared_layout().ok()?;
-        let bits = i128::from(layout.footprint()) * i128::from(t.dtype.bits());
+        let bits = i128::from(layout.footprint()) * i128::from(t.dtype.memory_bits());
         let bytes = i64::try_from((bits + 7) / 8).ok()?;
         let align = match t.swizzle {
             SwizzleMode::None => 128,

@@ -527,7 +527,7 @@ fn grid_variant_source(ctx: &Context, v: Value) -> Option<(DiagLoc, &'static str
 fn verify_shared_tensor(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let t = tensor(ctx, ctx.results(op)[0]);
     let footprint = t.shared_layout().map(|l| l.footprint()).unwrap_or(0);
-    let bytes = (footprint * t.dtype.bits() as i64 + 7) / 8;
+    let bytes = (footprint * t.dtype.memory_bits() as i64 + 7) / 8;
     if bytes > MAX_SHARED_TOTAL {
         return Err(op_error(
             ctx,

@@ -91,7 +91,7 @@ fn alloc_shape(ctx: &Context, o: OpId) -> Option<(i64, i64)> {
         {
             let t = TensorType::of(ctx, ctx.value_type(ctx.results(o)[0]))?;
             let layout = t.shared_layout().ok()?;
-            let bytes = up(layout.footprint() * t.dtype.bits() as i64, 8) / 8;
+            let bytes = up(layout.footprint() * t.dtype.memory_bits() as i64, 8) / 8;
             let align = match t.swizzle {
                 SwizzleMode::None => 128,
                 SwizzleMode::B32 => 256,
@@ -257,7 +257,7 @@ pub(crate) fn shared_addr(b: &mut OpBuilder<'_>, v: Value) -> Result<Value, Stri
                 Some(s) => s.clone(),
                 None => row_major(&t.shape),
             };
-            let bytes = t.dtype.bits() as i64 / 8;
+            let bytes = t.dtype.memory_bits() as i64 / 8;
             let mut addr = shared_addr(b, src)?;
             for (i, x) in idx.iter().enumerate() {
                 let o = b.mul_const(*x, strides[i] * bytes);

@@ -89,8 +89,9 @@ declare_pass! {
             producer that waits on N empty barriers, announces the bytes from one elected \
             thread and issues the copies of every tile, and K consumer warpgroups that wait on \
             the full barriers, compute their slice of the tile's rows (K > 1 splits the \
-            accumulator and A across the groups) and arrive on the empty barrier of the stage \
-            they have read. With setmaxnreg (the default) the producer is a whole warpgroup \
+            accumulator and A across the groups, by the rows of its wgmma fragment layout: a \
+            kernel written without layouts is laid out first, as infer-layouts would) and \
+            arrive on the empty barrier of the stage they have read. With setmaxnreg (the default) the producer is a whole warpgroup \
             that releases registers to the consumers. The result has the shape of \
             examples/hopper_matmul_v3_warp_specialized.mlir; verify-barriers proves it for \
             every trip count. A ring carried across a persistent kernel's tiles gives a \
@@ -196,6 +197,12 @@ impl Pass for WarpSpecialize {
                 .any(|o| SingleWarpOp::is(ctx, o) || WarpGroupOp::is(ctx, o))
             {
                 continue;
+            }
+            // The row split follows the accumulator's wgmma fragment layout: a kernel written
+            // without layouts gets them first, as `infer-layouts` (which `tilus-to-ptx` runs
+            // first anyway) would give them.
+            if self.consumer_warpgroups > 1 && has_unlaid_tiles(ctx, k) {
+                crate::infer_layouts::infer_kernel(ctx, k, true).map_err(|d| vec![d])?;
             }
             let warps = kernel.warps(ctx);
             let groups = self.consumer_warpgroups;
@@ -1021,6 +1028,23 @@ fn plan_split(ctx: &Context, r: &Ring, groups: i64) -> Result<Split, Vec<Diagnos
         bm,
         acc_layout,
         group_layout: wgmma_accumulator(bm / groups, bn, inst_n),
+    })
+}
+
+/// Whether a register tensor of kernel `k` (an op's result or a block argument) has no layout.
+fn has_unlaid_tiles(ctx: &Context, k: OpId) -> bool {
+    let mut vals = Vec::new();
+    ctx.walk(k, &mut |o| {
+        vals.extend(ctx.results(o).iter().copied());
+        for &r in ctx.regions(o) {
+            for &b in ctx.region_blocks(r) {
+                vals.extend(ctx.block_args(b).iter().copied());
+            }
+        }
+    });
+    vals.into_iter().any(|v| {
+        TensorType::of(ctx, ctx.value_type(v))
+            .is_some_and(|t| t.space == Space::Register && t.register_layout().is_none())
     })
 }
 

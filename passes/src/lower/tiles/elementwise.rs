@@ -357,13 +357,24 @@ fn scalar_unary(b: &mut OpBuilder<'_>, kind: Unary, v: Value, dt: DType) -> R<Va
     }
     if dt == DType::F64 && matches!(kind, Unary::Sqrt | Unary::Rsqrt) {
         // Correctly rounded, as the interpreter's `sqrt` and `1 / sqrt` (the other f64
-        // functions would need more than PTX's f32 approximations).
+        // functions are sequences of f64 arithmetic: `f64_math`).
         let ty = b.ctx().value_type(v);
         let r = b.inst1("sqrt.rn.f64", &[v], ty);
         return Ok(match kind {
             Unary::Sqrt => r,
             _ => b.inst1("rcp.rn.f64", &[r], ty),
         });
+    }
+    if dt == DType::F64 {
+        let text = match kind {
+            Unary::Exp => f64_math::exp(),
+            Unary::Exp2 => f64_math::exp2(),
+            Unary::Log => f64_math::log(),
+            Unary::Tanh => f64_math::tanh(),
+            _ => return Err(format!("'{kind}' on {} is not lowered", dt.name())),
+        };
+        let ty = b.ctx().value_type(v);
+        return Ok(b.asm(&text, &[v], &[ty])[0]);
     }
     if !matches!(dt, DType::F32 | DType::F16 | DType::BF16) {
         return Err(format!("'{kind}' on {} is not lowered", dt.name()));

@@ -418,9 +418,9 @@ impl Lowering {
     }
 }
 
-/// The type a tile's elements have in global memory: i1 is a byte (0 or 1), as the host
-/// stores a mask; every other type is itself.
-fn memory_dtype(d: DType) -> DType {
+/// The type a tile's elements have in global and shared memory: i1 is a byte (0 or 1), as the
+/// host stores a mask; every other type is itself.
+pub(super) fn memory_dtype(d: DType) -> DType {
     if d.bits() == 1 {
         DType::Int {
             bits: 8,

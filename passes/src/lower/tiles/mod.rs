@@ -80,6 +80,7 @@ use tilus_ir::{
 mod control;
 mod dot;
 mod elementwise;
+mod f64_math;
 mod global;
 mod layout;
 mod mma;

@@ -10,6 +10,7 @@ impl Lowering {
             (ctx.operands(o)[0], None)
         };
         let st = ty_of(ctx, smem).ok_or("bad shared type")?;
+        let mem = memory_dtype(st.dtype);
         let (rv, layout) = match val {
             Some(v) => {
                 let t = ty_of(ctx, v).ok_or("bad type")?;
@@ -25,7 +26,16 @@ impl Lowering {
             }
         };
         let vals = match val {
-            Some(v) => Some(self.gather(ctx, v, &layout)?),
+            Some(v) => {
+                // i1 is stored as a byte (0 or 1), as in global memory.
+                let vals = self.gather(ctx, v, &layout)?;
+                let mut b = before(ctx, o);
+                Some(
+                    vals.into_iter()
+                        .map(|x| scalar_cast(&mut b, x, st.dtype, mem))
+                        .collect::<R<Vec<Value>>>()?,
+                )
+            }
             None => None,
         };
         let (tp, reps) = self.tparts(ctx, o, &layout);
@@ -35,10 +45,10 @@ impl Lowering {
         // The thread part of an index goes through the innermost shared dimension of its
         // group (all of it when the group is one dimension); see `Split`.
         let strides = split.inner_strides();
-        let swz = Swizzle::from_mode(st.swizzle, st.dtype.bits())?;
-        let bytes = (st.dtype.bits() / 8).max(1) as i64;
-        let elem = elem_type(ctx, st.dtype);
-        let sfx = ld_suffix(st.dtype)?;
+        let swz = Swizzle::from_mode(st.swizzle, mem.bits())?;
+        let bytes = (mem.bits() / 8).max(1) as i64;
+        let elem = elem_type(ctx, mem);
+        let sfx = ld_suffix(mem)?;
         let n = layout.local_size();
         let mut b = before(ctx, o);
         let base = shared_addr(&mut b, smem)?;
@@ -105,6 +115,14 @@ impl Lowering {
             }
         }
         if !store {
+            let out = if mem != st.dtype {
+                let mut b = before(ctx, o);
+                out.into_iter()
+                    .map(|v| scalar_cast(&mut b, v, mem, st.dtype))
+                    .collect::<R<Vec<Value>>>()?
+            } else {
+                out
+            };
             self.set_tile(rv, out, layout, false);
         }
         Ok(())
