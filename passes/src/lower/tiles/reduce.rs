@@ -159,9 +159,9 @@ impl Lowering {
         // After a reduction whose reads no barrier followed, this one writes past its region.
         let off = self.unfenced.take().unwrap_or(0);
         let end = (off + k * threads * bytes + 15) / 16 * 16;
-        self.scratch_bytes = self.scratch_bytes.max(end);
+        let region = self.claim_scratch(end);
         let base = crate::lower::shared_memory::smem_base(b);
-        let base = b.add_const(base, self.scratch_off + off);
+        let base = b.add_const(base, region + off);
         let tb = b.mul_const(t, bytes);
         let mine = b.add(base, tb);
         for (i, v) in partial.iter().enumerate() {
