@@ -167,6 +167,20 @@ impl Lowering {
             SyncOp::build(&mut before(ctx, o));
         }
     }
+
+    /// [`Lowering::fence_scratch`] for a cross-warp reduction, with the barrier built at `b`
+    /// (after the reduction's shuffles): the offset past the region's start at which the
+    /// reduction writes. After a reduction of the same group whose reads no barrier followed,
+    /// that is past its region, with no barrier; after a user of another group, a barrier and
+    /// offset 0.
+    pub(super) fn fence_scratch_reduce(&mut self, b: &mut OpBuilder<'_>, o: OpId) -> i64 {
+        if self.scratch_group_moved(b.ctx(), o) {
+            self.unfenced = None;
+            SyncOp::build(b);
+            return 0;
+        }
+        self.unfenced.take().unwrap_or(0)
+    }
 }
 
 #[cfg(test)]
