@@ -47,3 +47,23 @@ tilus.kernel @dot_operand() warps(1) blocks(affine_map<() -> (1)>) {
   // expected-error@+1 {{lower-tiles: tilus.dot: A of type f64 is not lowered (f16, bf16, f32; integers of up to 32 bits with an i32 accumulator)}}
   %d = tilus.dot %a, %a, %c : (!tilus.reg<16x16xf64>, !tilus.reg<16x16xf64>, !tilus.reg<16x16xf32>) -> !tilus.reg<16x16xf32>
 }
+
+// -----
+
+// Two warpgroups side by side each convert a 256x128 f32 tile (128 KiB) through the scratch:
+// each fits in shared memory, both do not, since groups that run at once get disjoint regions.
+// expected-error@+1 {{lower-tiles: the kernel needs 270336 bytes of shared memory, more than the 232448 an sm_90 block may have: 0 before the scratch and 270336 of scratch for conversions, cross-warp reductions and dots' staging (groups that run side by side each have a region of their own)}}
+tilus.kernel @scratch_budget(%p: !tilus.ptr<f32>) warps(8) blocks(affine_map<(d0) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %g = tilus.global_view %p : !tilus.ptr<f32> -> !tilus.global<256x128xf32>
+  threadgroup.warp_group warps(0, 4) {
+    %t = tilus.load_global %g[%c0, %c0] : !tilus.global<256x128xf32> -> !tilus.reg<256x128xf32, layout = spatial(4, 1) * local(16, 1) * spatial(4, 8) * local(1, 16)>
+    %c = layout.convert %t : !tilus.reg<256x128xf32, layout = spatial(4, 1) * local(16, 1) * spatial(4, 8) * local(1, 16)> to !tilus.reg<256x128xf32, layout = spatial(1, 4) * column_spatial(8, 4) * local(32, 8)>
+    tilus.store_global %c, %g[%c0, %c0] : !tilus.reg<256x128xf32, layout = spatial(1, 4) * column_spatial(8, 4) * local(32, 8)>, !tilus.global<256x128xf32>
+  }
+  threadgroup.warp_group warps(4, 4) {
+    %t = tilus.load_global %g[%c0, %c0] : !tilus.global<256x128xf32> -> !tilus.reg<256x128xf32, layout = spatial(4, 1) * local(16, 1) * spatial(4, 8) * local(1, 16)>
+    %c = layout.convert %t : !tilus.reg<256x128xf32, layout = spatial(4, 1) * local(16, 1) * spatial(4, 8) * local(1, 16)> to !tilus.reg<256x128xf32, layout = spatial(1, 4) * column_spatial(8, 4) * local(32, 8)>
+    tilus.store_global %c, %g[%c0, %c0] : !tilus.reg<256x128xf32, layout = spatial(1, 4) * column_spatial(8, 4) * local(32, 8)>, !tilus.global<256x128xf32>
+  }
+}

@@ -74,8 +74,7 @@ impl Lowering {
         let sb = n + 1; // B row stride
         let a_bytes = m * sa * 4;
         let total = a_bytes + k * sb * 4;
-        self.scratch_bytes = self.scratch_bytes.max(total);
-        let scratch = self.scratch_off;
+        let scratch = self.claim_scratch(total);
         // Store A and B as f32.
         for (src, t, stride, off) in [(a, &ta, sa, 0i64), (bm, &tb, sb, a_bytes)] {
             let tile = self.tile(src)?.clone();

@@ -148,23 +148,6 @@ impl Lowering {
         (parts, reps)
     }
 
-    /// Before a scratch user that writes from offset 0 (a conversion, a dot's staging): a
-    /// barrier if a reduction's reads are still unfenced, or if the previous user ran in
-    /// another group. Each user ends with a barrier of its own group, which orders nothing
-    /// for threads outside it: after a `single_warp` dot, the other warps of the block reach
-    /// the block's next dot while that warp may still read the scratch. A barrier of the new
-    /// user's group (every thread of it reaches the op) makes its threads wait for the ones
-    /// still inside a nested group. (Groups that run side by side, such as two warpgroups'
-    /// conversions, share the scratch with no such order: not handled, docs/design/notes.md.)
-    pub(super) fn fence_scratch(&mut self, ctx: &mut Context, o: OpId) {
-        let group = group_pos(ctx, o).and_then(|g| g.op);
-        let moved = self.scratch_group.is_some_and(|prev| prev != group);
-        self.scratch_group = Some(group);
-        if self.unfenced.take().is_some() || moved {
-            SyncOp::build(&mut before(ctx, o));
-        }
-    }
-
     /// `layout.convert` within warps: when every register `l` of the target layout is, in every
     /// thread, register `r(l)` (the same for all threads) of a thread of the same warp, each
     /// target register is one `shfl.sync.idx` of source register `r(l)` from the lane that
@@ -290,10 +273,9 @@ impl Lowering {
         let maxv = if dt.bits() >= 16 { 16 / bytes } else { 1 };
         let (sl, (_, gs), (vt, gt)) = scratch_layout(&ls, lt, bytes, maxv);
         let footprint = sl.shape[0] * sl.strides[0] * bytes;
-        self.scratch_bytes = self.scratch_bytes.max(footprint);
+        let scratch = self.claim_scratch(footprint);
         let (tps, reps) = self.tparts(ctx, o, &ls);
         let (tpt, _) = self.tparts(ctx, o, lt);
-        let scratch = self.scratch_off;
         let mut b = before(ctx, o);
         let base = crate::lower::shared_memory::smem_base(&mut b);
         let base = b.add_const(base, scratch);

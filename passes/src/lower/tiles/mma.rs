@@ -348,12 +348,14 @@ impl Lowering {
             }
         });
         let staged = a_store.is_some() || b_store.is_some();
+        // The group's region of the scratch (only read when staged).
+        let mut scratch = self.scratch_off;
         if staged {
             self.fence_scratch(ctx, o);
-            self.scratch_bytes = self.scratch_bytes.max(used);
+            scratch = self.claim_scratch(used);
             let mut b = before(ctx, o);
             let base = crate::lower::shared_memory::smem_base(&mut b);
-            let base = b.add_const(base, self.scratch_off);
+            let base = b.add_const(base, scratch);
             for (src, t, s) in [(a, &ta, a_store), (bm, &tb, b_store)] {
                 if let Some(s) = s {
                     self.stage(ctx, o, src, t.dtype, s, base)?;
@@ -363,7 +365,6 @@ impl Lowering {
         }
         // Thread coordinates used by the ldmatrix addresses.
         let tid = self.tid(ctx, o);
-        let scratch = self.scratch_off;
         let mut b = before(ctx, o);
         let i32t = b.i32();
         let acc_t = b.ctx().value_type(acc[0]);

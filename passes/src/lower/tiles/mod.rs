@@ -42,14 +42,16 @@
 //! `layout.convert` moves no data when every thread already holds what the target layout
 //! asks of it (same mapping, or a broadcast-compatible one); otherwise it goes through a
 //! shared scratch buffer (store by the source layout, sync, load by the target, sync). The
-//! scratch, also used by reductions across warps, is placed after what `plan-shared-memory`
-//! allocated and `tilus.smem_bytes` grows to cover it.
+//! scratch, also used by reductions across warps and dots' staging, is placed after what
+//! `plan-shared-memory` allocated and `tilus.smem_bytes` grows to cover it; group ops that may
+//! run side by side get disjoint regions of it (`scratch.rs`).
 //!
 //! **Files.** This file has the pass, the `Lowering` state and the per-op dispatch
 //! (`Lowering::op`); each kind of op is lowered in its own file: `global.rs`, `shared.rs`,
 //! `vector.rs` (vector accesses shared by both), `layout.rs` (gathers and conversions),
 //! `elementwise.rs`, `reduce.rs`, `semaphore.rs`, `tile_inst.rs`, `control.rs` (`scf` with
-//! tiles), and `dot.rs`, `mma.rs`, `wgmma_dot.rs` for `tilus.dot`.
+//! tiles), and `dot.rs`, `mma.rs`, `wgmma_dot.rs` for `tilus.dot`; `scratch.rs` places the
+//! shared scratch's users.
 
 // Index loops over dims and registers read more clearly than zipped iterators here.
 #![allow(clippy::needless_range_loop)]
@@ -85,6 +87,7 @@ mod global;
 mod layout;
 mod mma;
 mod reduce;
+mod scratch;
 mod semaphore;
 mod shared;
 mod tile_inst;
@@ -94,6 +97,7 @@ use control::*;
 use elementwise::*;
 use global::*;
 use reduce::*;
+use scratch::ScratchRegions;
 use vector::*;
 pub(crate) use wgmma_dot::plan as wgmma_dot_plan;
 
@@ -188,17 +192,21 @@ struct Lowering {
     /// Block arguments to erase at the end (block, index).
     dead_args: Vec<(BlockId, Value)>,
     count: u64,
-    /// Shared scratch for cross-warp reductions and layout conversions: its offset in the
-    /// dynamic buffer (after what plan-shared-memory placed) and the most bytes one use needs.
+    /// Shared scratch for cross-warp reductions, layout conversions and dots' staging: its
+    /// offset in the dynamic buffer (after what plan-shared-memory placed and the wgmma dots'
+    /// buffers), and the region of each group op being lowered ([`ScratchRegions`]).
     scratch_off: i64,
-    scratch_bytes: i64,
+    scratch: ScratchRegions,
+    /// The kernel's body block: its direct ops run on every thread, so a barrier there ends a
+    /// phase of the groups that share the scratch ([`ScratchRegions::barrier`]).
+    kernel_body: Option<BlockId>,
     /// Pure scalar ops made here (unpacking loaded words, the element-wise and cast tile ops'
     /// instructions) to move down to their first user once the kernel is lowered; see
     /// [`Lowering::sink`].
     sinkable: Vec<OpId>,
-    /// The end (bytes past `scratch_off`) of a region of the scratch that a cross-warp
-    /// reduction read without a barrier after: until a barrier, later users must stay clear
-    /// of it ([`Lowering::fence_scratch`]).
+    /// The end (bytes past its group's region start) of a part of the scratch that a
+    /// cross-warp reduction read without a barrier after: until a barrier, later users must
+    /// stay clear of it ([`Lowering::fence_scratch`]).
     unfenced: Option<i64>,
     /// The group (its op, `None` for the root) of the last scratch user that writes from
     /// offset 0; `None` before the first ([`Lowering::fence_scratch`]).
@@ -343,11 +351,23 @@ impl Lowering {
         let planned = prop_i64(ctx, k, tilus_dialects::tilus::attr_names::SMEM_BYTES).unwrap_or(0);
         let dots_end = self.plan_dot_buffers(ctx, k, planned);
         self.scratch_off = (dots_end + 127) / 128 * 128;
+        self.kernel_body = Some(body);
         self.block(ctx, body)?;
-        if self.scratch_bytes > 0 || dots_end > planned {
-            let total = self.scratch_off + self.scratch_bytes;
+        let scratch_bytes = self.scratch.total();
+        if scratch_bytes > 0 || dots_end > planned {
+            let total = self.scratch_off.saturating_add(scratch_bytes);
             if total > super::shared_memory::SMEM_LIMIT {
-                return Err(Diagnostic::op(k, format!("lower-tiles: the kernel needs {total} bytes of shared memory with the reduction scratch")));
+                return Err(Diagnostic::op(
+                    k,
+                    format!(
+                        "lower-tiles: the kernel needs {total} bytes of shared memory, more than \
+                         the {} an sm_90 block may have: {} before the scratch and {scratch_bytes} \
+                         of scratch for conversions, cross-warp reductions and dots' staging \
+                         (groups that run side by side each have a region of their own)",
+                        super::shared_memory::SMEM_LIMIT,
+                        self.scratch_off
+                    ),
+                ));
             }
             let a = super::build::i64_attr(ctx, total);
             ctx.set_attr(k, tilus_dialects::tilus::attr_names::SMEM_BYTES, Some(a));
@@ -499,12 +519,7 @@ impl Lowering {
         Ok(())
     }
 
-    fn block_ops(
-        &mut self,
-        ctx: &mut Context,
-        _b: BlockId,
-        ops: &[OpId],
-    ) -> Result<(), Diagnostic> {
+    fn block_ops(&mut self, ctx: &mut Context, b: BlockId, ops: &[OpId]) -> Result<(), Diagnostic> {
         let ops = ops.to_vec();
         for o in ops {
             if !ctx.is_alive(o) {
@@ -541,7 +556,9 @@ impl Lowering {
                 }
                 continue;
             }
+            let at_root = self.kernel_body == Some(b);
             if TilusOpKind::classify(ctx, o).is_some() || ConvertOp::is(ctx, o) {
+                let claims = self.scratch.claims();
                 match self.op(ctx, o, &name) {
                     Ok(true) => {
                         self.count += 1;
@@ -549,6 +566,11 @@ impl Lowering {
                     }
                     Ok(false) => {}
                     Err(m) => return Err(Diagnostic::op(o, format!("lower-tiles: {m}"))),
+                }
+                // A scratch user of the whole block syncs the whole block (every user has a
+                // barrier of its group between its stores and its loads).
+                if at_root && self.scratch.claims() != claims && ctx.regions(o).is_empty() {
+                    self.scratch.barrier();
                 }
                 continue;
             }
@@ -558,10 +580,26 @@ impl Lowering {
                     format!("lower-tiles: cannot lower '{name}' producing register tensors"),
                 ));
             }
+            if at_root && SyncOp::is(ctx, o) {
+                self.scratch.barrier();
+            }
+            let group = tilus_dialects::threadgroup::group_range(ctx, o).is_some();
+            if group {
+                // Reads of a reduction left unfenced (the next scratch user was expected in
+                // this block) are fenced here, by every thread of the enclosing group: a
+                // barrier inside the group would not wait for the threads outside it.
+                if self.unfenced.take().is_some() {
+                    SyncOp::build(&mut before(ctx, o));
+                }
+                self.scratch.enter();
+            }
             for r in ctx.regions(o).to_vec() {
                 for bb in ctx.region_blocks(r).to_vec() {
                     self.block(ctx, bb)?;
                 }
+            }
+            if group {
+                self.scratch.leave();
             }
         }
         Ok(())

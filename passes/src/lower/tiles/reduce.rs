@@ -156,12 +156,13 @@ impl Lowering {
         let bytes = (dt.bits() / 8).max(1) as i64;
         let sfx = ld_suffix(dt)?;
         let k = partial.len() as i64;
-        // After a reduction whose reads no barrier followed, this one writes past its region.
-        let off = self.unfenced.take().unwrap_or(0);
+        // After a reduction of this group whose reads no barrier followed, this one writes
+        // past its region; after a user of another group, a barrier comes first.
+        let off = self.fence_scratch_reduce(b, o);
         let end = (off + k * threads * bytes + 15) / 16 * 16;
-        self.scratch_bytes = self.scratch_bytes.max(end);
+        let region = self.claim_scratch(end);
         let base = crate::lower::shared_memory::smem_base(b);
-        let base = b.add_const(base, self.scratch_off + off);
+        let base = b.add_const(base, region + off);
         let tb = b.mul_const(t, bytes);
         let mine = b.add(base, tb);
         for (i, v) in partial.iter().enumerate() {
