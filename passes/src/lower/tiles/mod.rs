@@ -67,7 +67,7 @@ use tilus_dialects::arith::{
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
-use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
+use tilus_dialects::scf::{ForOp, IfOp, WhileOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
     same_start_view_source, SharedTensorOp, SliceRegisterOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
@@ -97,7 +97,7 @@ use control::*;
 use elementwise::*;
 use global::*;
 use reduce::*;
-use scratch::ScratchRegions;
+use scratch::{loop_body_edges, ScratchRegions};
 use vector::*;
 pub(crate) use wgmma_dot::plan as wgmma_dot_plan;
 
@@ -211,6 +211,10 @@ struct Lowering {
     /// The group (its op, `None` for the root) of the last scratch user that writes from
     /// offset 0; `None` before the first ([`Lowering::fence_scratch`]).
     scratch_group: Option<Option<OpId>>,
+    /// For each loop (`scf.for`, `scf.while`) whose body is being lowered, outermost first:
+    /// the group of the first scratch user in the body, `None` until one is lowered
+    /// ([`Lowering::fence_back_edge`]).
+    loop_first_groups: Vec<Option<Option<OpId>>>,
     /// The target has wgmma (`sm_90a`): dots that fit it lower to it (`wgmma_dot.rs`).
     wgmma: bool,
     /// The shared buffers of the dots lowered to wgmma.
@@ -498,10 +502,23 @@ impl Lowering {
         }
     }
 
+    /// Lowers the ops of `b`; when `b` ends a loop's body, fences the scratch across the
+    /// back edge ([`Lowering::fence_back_edge`]), which needs the group of the first scratch
+    /// user since the loop's first block started.
     fn block(&mut self, ctx: &mut Context, b: BlockId) -> Result<(), Diagnostic> {
         cluster_loads(ctx, b);
+        let (loop_starts, loop_ends) = loop_body_edges(ctx, b);
+        if loop_starts {
+            self.loop_first_groups.push(None);
+        }
         let ops: Vec<OpId> = ctx.block_ops(b).collect();
-        self.block_ops(ctx, b, &ops)?;
+        let lowered = self.block_ops(ctx, b, &ops);
+        let first_group = if loop_ends {
+            self.loop_first_groups.pop().flatten()
+        } else {
+            None
+        };
+        lowered?;
         // A reduction that expected a later one in this block, which then did not use the
         // scratch: fence before the block ends (a loop body runs again).
         if self.unfenced.is_some() {
@@ -515,6 +532,9 @@ impl Lowering {
                     SyncOp::build(&mut before(ctx, last));
                 }
             }
+        }
+        if let Some(first) = first_group {
+            self.fence_back_edge(ctx, b, first);
         }
         Ok(())
     }

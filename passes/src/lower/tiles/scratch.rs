@@ -4,7 +4,8 @@
 //!
 //! Users that the barriers order share one region, from its offset 0: each user syncs its
 //! group between its stores and its loads and (but for a reduction followed by another) after
-//! its loads, and [`Lowering::fence_scratch`] adds a barrier where the group changes. Groups
+//! its loads, and [`Lowering::fence_scratch`] adds a barrier where the group changes (also
+//! across a loop's back edge, [`Lowering::fence_back_edge`]). Groups
 //! that run side by side are not ordered by any of those barriers (a barrier of one group does
 //! not wait for the other, and none can be added between them: a warp-specialized producer and
 //! its consumers wait on each other through mbarriers, so a block-wide barrier between their
@@ -143,13 +144,48 @@ impl Lowering {
         self.scratch_off.saturating_add(base)
     }
 
-    /// Records `o` as the last scratch user; whether its group differs from the previous
-    /// user's.
+    /// Records `o` as the last scratch user (and as the first in the bodies of the loops
+    /// being lowered that had none yet); whether its group differs from the previous user's.
     fn scratch_group_moved(&mut self, ctx: &Context, o: OpId) -> bool {
         let group = group_pos(ctx, o).and_then(|g| g.op);
         let moved = self.scratch_group.is_some_and(|prev| prev != group);
         self.scratch_group = Some(group);
+        for first in self.loop_first_groups.iter_mut().filter(|f| f.is_none()) {
+            *first = Some(group);
+        }
         moved
+    }
+
+    /// The end of a loop's body (`body`, the block whose terminator goes back to the loop's
+    /// start), whose first scratch user ran in group `first`: a barrier before the terminator
+    /// when [`Lowering::fence_scratch`] would put one before that user on the next trip, i.e.
+    /// when the body's last user ran in another group. The fence compares a user with the one
+    /// before it in program order, which is the user before the loop on the first trip only;
+    /// on the next trips it is the body's last. In `scf.for { convert (block);
+    /// single_warp { convert } }` the block's conversion of trip 2 would store while warp 0
+    /// may still read its own tile of trip 1 (the warp's group-end barrier holds that warp
+    /// only). The barrier is the loop's group's (every thread of it runs the body): it waits
+    /// for the threads still in a group nested in the body, as the fence's barrier would. It
+    /// sits at the end of the body, not before its first user, so that the first trip, which
+    /// the fence already orders, does not pay for it. A reduction's unfenced reads at the end
+    /// of a body are fenced by [`Lowering::block`] itself, with a barrier of the loop's group
+    /// right before the terminator: a body that already ends so gets no second one.
+    pub(super) fn fence_back_edge(
+        &mut self,
+        ctx: &mut Context,
+        body: BlockId,
+        first: Option<OpId>,
+    ) {
+        if self.scratch_group == Some(first) {
+            return;
+        }
+        let Some(term) = ctx.block_last(body) else {
+            return;
+        };
+        if ctx.prev_op(term).is_some_and(|p| SyncOp::is(ctx, p)) {
+            return;
+        }
+        SyncOp::build(&mut before(ctx, term));
     }
 
     /// Before a scratch user that writes from its region's offset 0 (a conversion, a dot's
@@ -181,6 +217,30 @@ impl Lowering {
         }
         self.unfenced.take().unwrap_or(0)
     }
+}
+
+/// Whether `b` starts and whether it ends the body of a loop (`scf.for`, `scf.while`) as it
+/// runs again: the first block of the loop's first region (an `scf.while`'s condition, an
+/// `scf.for`'s body) and the last block of its last region (the block whose terminator goes
+/// back to the start).
+pub(super) fn loop_body_edges(ctx: &Context, b: BlockId) -> (bool, bool) {
+    let Some(region) = ctx.block_parent(b) else {
+        return (false, false);
+    };
+    let Some(op) = ctx.region_parent(region) else {
+        return (false, false);
+    };
+    if !(ForOp::is(ctx, op) || WhileOp::is(ctx, op)) {
+        return (false, false);
+    }
+    let regions = ctx.regions(op);
+    let starts = regions
+        .first()
+        .is_some_and(|r| ctx.region_blocks(*r).first() == Some(&b));
+    let ends = regions
+        .last()
+        .is_some_and(|r| ctx.region_blocks(*r).last() == Some(&b));
+    (starts, ends)
 }
 
 #[cfg(test)]
