@@ -1,5 +1,6 @@
 // `tilus.mod` on floats (C's fmod, the sign of the dividend) lowers: PTX has no remainder
-// instruction, so it is `x - trunc(x / y) * y` with one rounding (`cvt.rzi`, `fma.rn`), in f32
+// instruction, so it is `x - trunc(x / y) * y` with one rounding (`cvt.rzi`, `fma.rn`, then
+// |y| added back where the quotient rounded up to the next integer), in f32
 // for f16/bf16 and in f64 for f64 (before: "element-wise 'mod' on f32 is not lowered"). The
 // kernel also runs f16 math and i64 abs/neg; the reference computes the remainders through
 // an integer cast of the quotient.
@@ -14,6 +15,18 @@
 // PTX-NEXT: fma.rn.f32 %f{{[0-9]+}}, [[N]], 0f3E99999A, [[X]];
 // PTX:      cvt.rzi.f64.f64
 // PTX:      fma.rn.f64
+//
+// A quotient rounded up to the next integer leaves the remainder with the wrong sign; the
+// lowering adds |y| back (exact against the reference's constants, on the GPU too):
+// RUN: tilus-run %s --kernel mod_rounding --atol 0 --rtol 0 | FileCheck %s --check-prefix=ROUND
+// ROUND: check ym vs reference @mod_rounding_ref: ok
+// ROUND: check yd vs reference @mod_rounding_ref: ok
+// RUN: tilus-run %s --kernel mod_rounding --dump-ptx > %t.ptx
+// RUN: FileCheck %s --check-prefix=ROUND-PTX --input-file %t.ptx
+// ROUND-PTX:      fma.rn.f32 [[R:%f[0-9]+]], {{%f[0-9]+}}, 0f3DCCCCCD, [[X:%f[0-9]+]];
+// ROUND-PTX:      copysign.f32 [[S:%f[0-9]+]], [[X]], {{%f[0-9]+}};
+// ROUND-PTX-NEXT: add.rn.f32 [[F:%f[0-9]+]], [[R]], [[S]];
+// ROUND-PTX-NEXT: selp.f32 %f{{[0-9]+}}, [[F]], [[R]], %p{{[0-9]+}};
 
 tilus.kernel @math_mod(%x: !tilus.ptr<f32>, %h: !tilus.ptr<f16>, %d: !tilus.ptr<f64>, %l: !tilus.ptr<i64>,
                 %ym: !tilus.ptr<f32>, %yh: !tilus.ptr<f16>, %yd: !tilus.ptr<f64>, %yl: !tilus.ptr<i64>)
@@ -99,4 +112,64 @@ tilus.kernel @math_mod_ref(%x: !tilus.ptr<f32>, %h: !tilus.ptr<f16>, %d: !tilus.
   %nl0 = tilus.sub %z, %tl : (!tilus.reg<64xi64>, !tilus.reg<64xi64>) -> !tilus.reg<64xi64>
   %mn = tilus.minimum %tl, %nl0 : (!tilus.reg<64xi64>, !tilus.reg<64xi64>) -> !tilus.reg<64xi64>
   tilus.store_global %mn, %gyl[%c0] : !tilus.reg<64xi64>, !tilus.global<64xi64>
+}
+
+// A quotient that rounds up to the next integer: 1 / 0.1 is 10 in f32 and in f64 although the
+// true quotient (0.1 being a little above a tenth) is below 10, so `x - trunc(x / y) * y` alone
+// gives a tiny negative number; the lowering adds |y| back with x's sign. The reference holds
+// the exact remainders: fmod(1, 0.1f) = 0.09999998658895493, fmod(1, 0.1) = 0.09999999999999995.
+tilus.kernel @mod_rounding(%x: !tilus.ptr<f32>, %ym: !tilus.ptr<f32>, %yd: !tilus.ptr<f64>)
+    warps(1) blocks(affine_map<(d0, d1, d2) -> (1)>)
+    attributes {tilus.outputs = ["ym", "yd"], tilus.reference = "mod_rounding_ref"} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %mone = arith.constant -1.0 : f32
+  %tenth = arith.constant 0.1 : f32
+  %oned = arith.constant 1.0 : f64
+  %moned = arith.constant -1.0 : f64
+  %tenthd = arith.constant 0.1 : f64
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gym = tilus.global_view %ym : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gyd = tilus.global_view %yd : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %tx = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %pos = tilus.cmp gt %tx, %z : (!tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xi1>
+  %o = tilus.register_tensor init(%one : f32) : !tilus.reg<1xf32>
+  %mo = tilus.register_tensor init(%mone : f32) : !tilus.reg<1xf32>
+  %d = tilus.where %pos, %o, %mo : (!tilus.reg<64xi1>, !tilus.reg<1xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32>
+  %t = tilus.register_tensor init(%tenth : f32) : !tilus.reg<1xf32>
+  %m = tilus.mod %d, %t : (!tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32>
+  tilus.store_global %m, %gym[%c0] : !tilus.reg<64xf32>, !tilus.global<64xf32>
+  %od = tilus.register_tensor init(%oned : f64) : !tilus.reg<1xf64>
+  %mod = tilus.register_tensor init(%moned : f64) : !tilus.reg<1xf64>
+  %dd = tilus.where %pos, %od, %mod : (!tilus.reg<64xi1>, !tilus.reg<1xf64>, !tilus.reg<1xf64>) -> !tilus.reg<64xf64>
+  %td = tilus.register_tensor init(%tenthd : f64) : !tilus.reg<1xf64>
+  %md = tilus.mod %dd, %td : (!tilus.reg<64xf64>, !tilus.reg<1xf64>) -> !tilus.reg<64xf64>
+  tilus.store_global %md, %gyd[%c0] : !tilus.reg<64xf64>, !tilus.global<64xf64>
+}
+
+tilus.kernel @mod_rounding_ref(%x: !tilus.ptr<f32>, %ym: !tilus.ptr<f32>, %yd: !tilus.ptr<f64>)
+    warps(1) blocks(affine_map<(d0, d1, d2) -> (1)>)
+    attributes {tilus.outputs = ["ym", "yd"]} {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %r = arith.constant 0.09999998658895493 : f32
+  %mr = arith.constant -0.09999998658895493 : f32
+  %rd = arith.constant 0.09999999999999995 : f64
+  %mrd = arith.constant -0.09999999999999995 : f64
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gym = tilus.global_view %ym : !tilus.ptr<f32> -> !tilus.global<64xf32>
+  %gyd = tilus.global_view %yd : !tilus.ptr<f64> -> !tilus.global<64xf64>
+  %tx = tilus.load_global %gx[%c0] : !tilus.global<64xf32> -> !tilus.reg<64xf32>
+  %z = tilus.register_tensor init(%zero : f32) : !tilus.reg<1xf32>
+  %pos = tilus.cmp gt %tx, %z : (!tilus.reg<64xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xi1>
+  %rt = tilus.register_tensor init(%r : f32) : !tilus.reg<1xf32>
+  %mrt = tilus.register_tensor init(%mr : f32) : !tilus.reg<1xf32>
+  %m = tilus.where %pos, %rt, %mrt : (!tilus.reg<64xi1>, !tilus.reg<1xf32>, !tilus.reg<1xf32>) -> !tilus.reg<64xf32>
+  tilus.store_global %m, %gym[%c0] : !tilus.reg<64xf32>, !tilus.global<64xf32>
+  %rdt = tilus.register_tensor init(%rd : f64) : !tilus.reg<1xf64>
+  %mrdt = tilus.register_tensor init(%mrd : f64) : !tilus.reg<1xf64>
+  %md = tilus.where %pos, %rdt, %mrdt : (!tilus.reg<64xi1>, !tilus.reg<1xf64>, !tilus.reg<1xf64>) -> !tilus.reg<64xf64>
+  tilus.store_global %md, %gyd[%c0] : !tilus.reg<64xf64>, !tilus.global<64xf64>
 }

@@ -254,10 +254,13 @@ pub(super) fn scalar_binary(
     })
 }
 
-/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: `x - trunc(x / y) *
-/// y` with one rounding (`fma`), in f32 for the half types and in f64 for f64. Exact whenever
-/// the rounded quotient truncates to the true one (not for quotients within an ulp of an
-/// integer or beyond 2^24).
+/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: `r = x - trunc(x / y)
+/// * y` with one rounding (`fma`), in f32 for the half types and in f64 for f64. Where the
+/// rounded quotient reached the next integer although the true one is below it (`1 / 0.1` in
+/// f32 is 10), `r` comes out with the sign opposite to `x`'s and `|y|` too small; adding `|y|`
+/// with `x`'s sign gives the remainder exactly (`r` is then within a factor of two of `-y`). Exact
+/// for quotients below 2^24 (f32) or 2^53 (f64); beyond, the truncated quotient is itself
+/// rounded.
 fn fmod(b: &mut OpBuilder<'_>, x: Value, y: Value, dt: DType) -> R<Value> {
     let sfx = match dt {
         DType::F64 => "f64",
@@ -284,6 +287,18 @@ fn fmod(b: &mut OpBuilder<'_>, x: Value, y: Value, dt: DType) -> R<Value> {
     let q = b.inst1(&format!("cvt.rzi.{sfx}.{sfx}"), &[q], w);
     let nq = b.inst1(&format!("neg.{sfx}"), &[q], w);
     let r = b.inst1(&format!("fma.rn.{sfx}"), &[nq, yw, xw], w);
+    let zero = zero_of(b, w);
+    let r_neg = b.cmpf(CmpFPredicate::Olt, r, zero);
+    let x_pos = b.cmpf(CmpFPredicate::Ogt, xw, zero);
+    let r_pos = b.cmpf(CmpFPredicate::Ogt, r, zero);
+    let x_neg = b.cmpf(CmpFPredicate::Olt, xw, zero);
+    let under = b.and(r_neg, x_pos);
+    let over = b.and(r_pos, x_neg);
+    let fix = b.int_op(IntBinOp::OrI, under, over);
+    let ay = b.inst1(&format!("abs.{sfx}"), &[yw], w);
+    let sy = b.inst1(&format!("copysign.{sfx}"), &[xw, ay], w);
+    let fixed = b.float_op(FloatBinOp::AddF, r, sy);
+    let r = b.select(fix, fixed, r);
     Ok(if w == t {
         r
     } else {
