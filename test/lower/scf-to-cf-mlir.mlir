@@ -67,3 +67,28 @@ func.func @nested_function_in_loop(%n: index) {
   }
   return
 }
+
+// scf.while: the before block, the after block branching back, the forwarded values as results;
+// with an scf.if inside each region and a loop nested in the after region.
+func.func @while_loop(%n: i32, %x: f32, %c: i1, %lb: index, %ub: index, %s: index) -> (i32, f32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.while (%i = %c0, %acc = %x) : (i32, f32) -> (i32, f32) {
+    %more = arith.cmpi slt, %i, %n : i32
+    %v = scf.if %c -> (f32) {
+      %d = arith.addf %acc, %acc : f32
+      scf.yield %d : f32
+    } else {
+      scf.yield %acc : f32
+    }
+    scf.condition(%more) %i, %v : i32, f32
+  } do {
+  ^bb0(%j: i32, %a: f32):
+    %j1 = arith.addi %j, %c1 : i32
+    scf.for %k = %lb to %ub step %s {
+      "test.use"(%k) : (index) -> ()
+    }
+    scf.yield %j1, %a : i32, f32
+  }
+  return %r#0, %r#1 : i32, f32
+}

@@ -12,7 +12,10 @@
 //! ```
 //!
 //! (`ult` for `scf.for unsigned`). `scf.if` becomes a `cf.cond_br` to the then/else blocks,
-//! which branch to a continuation block taking the results as arguments.
+//! which branch to a continuation block taking the results as arguments. `scf.while` becomes
+//! its `before` block (entered with the inits), whose `scf.condition` is a `cf.cond_br` to the
+//! `after` block (with the forwarded values) or to the continuation, and its `after` block,
+//! branching back to `before`; the results are the forwarded values.
 //!
 //! Ops are lowered outermost first; scf ops in a region of another op (say a `func.func` in the
 //! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
@@ -22,7 +25,7 @@ use super::{set_region_blocks, take_block};
 use crate::{declare_pass, Changed, Pass, Statistics};
 use tilus_dialects::arith::{AddIOp, CmpIOp, CmpIPredicate};
 use tilus_dialects::cf::{BrOp, CondBrOp};
-use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, YieldOp};
+use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, WhileOp, YieldOp};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, RegionId, Value};
 
@@ -31,13 +34,16 @@ declare_pass! {
     pub struct ScfToCf {
         name: "convert-scf-to-cf",
         class: "SCFToControlFlowPass",
-        summary: "Convert scf.for/scf.if to blocks and cf branches",
-        description: "Lowers scf.for and scf.if (and their scf.yield) to blocks with cf.br and \
-            cf.cond_br, the way MLIR's convert-scf-to-cf does: a loop becomes a condition block \
-            taking the induction variable and carried values (arith.cmpi slt, or ult for \
-            unsigned loops), the body, and a step (arith.addi) branching back; an if becomes a \
-            conditional branch to its then/else blocks, which join in a block taking the \
-            results. Needed before emitting PTX, which has only branches.",
+        summary: "Convert scf.for/scf.if/scf.while to blocks and cf branches",
+        description: "Lowers scf.for, scf.if and scf.while (and their scf.yield and \
+            scf.condition) to blocks with cf.br and cf.cond_br, the way MLIR's \
+            convert-scf-to-cf does: a for loop becomes a condition block taking the induction \
+            variable and carried values (arith.cmpi slt, or ult for unsigned loops), the body, \
+            and a step (arith.addi) branching back; an if becomes a conditional branch to its \
+            then/else blocks, which join in a block taking the results; a while loop becomes \
+            its before block, whose condition branches to the after block or out of the loop, \
+            and its after block, branching back. Needed before emitting PTX, which has only \
+            branches.",
         options: {},
         statistics: {
             NUM_LOWERED = "num-lowered", "Number of scf ops lowered";
@@ -86,11 +92,11 @@ impl Pass for ScfToCf {
                     match ScfOpKind::classify(ctx, s) {
                         Some(ScfOpKind::For(_)) => lower_for(ctx, s, &mut order),
                         Some(ScfOpKind::If(_)) => lower_if(ctx, s, &mut order),
-                        // Only scf.for and scf.if are collected; the other region ops
-                        // are not lowered to branches yet (notes.md).
+                        Some(ScfOpKind::While(_)) => lower_while(ctx, s, &mut order),
+                        // Only scf.for, scf.if and scf.while are collected; the other region
+                        // ops are not lowered to branches yet (notes.md).
                         Some(
                             ScfOpKind::Yield(_)
-                            | ScfOpKind::While(_)
                             | ScfOpKind::Condition(_)
                             | ScfOpKind::ExecuteRegion(_)
                             | ScfOpKind::IndexSwitch(_)
@@ -116,10 +122,10 @@ impl Pass for ScfToCf {
 }
 
 fn is_scf(ctx: &Context, o: OpId) -> bool {
-    ForOp::is(ctx, o) || IfOp::is(ctx, o)
+    ForOp::is(ctx, o) || IfOp::is(ctx, o) || WhileOp::is(ctx, o)
 }
 
-/// The scf.for/scf.if ops of `r`, outermost first, following only scf nesting (ops nested in
+/// The scf.for/scf.if/scf.while ops of `r`, outermost first, following only scf nesting (ops nested in
 /// other ops belong to those ops' regions).
 fn collect_scf(ctx: &Context, r: RegionId) -> Vec<OpId> {
     fn visit(ctx: &Context, r: RegionId, out: &mut Vec<OpId>) {
@@ -253,6 +259,35 @@ fn lower_for(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
     cond_br(ctx, cond_block, c, first_body, end_block, loc);
     let results: Vec<Value> = ctx.block_args(cond_block)[1..].to_vec();
     Rewriter::new(ctx).replace_op(op, &results);
+}
+
+/// `scf.while` as MLIR lowers it: the op's block branches to the `before` block with the inits;
+/// `before`'s `scf.condition` becomes `cf.cond_br` to the `after` block (with the forwarded
+/// values) or to the continuation; `after`'s `scf.yield` branches back to `before`. The results
+/// are the forwarded values themselves, which `before` defines and so dominate the continuation.
+fn lower_while(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
+    let loc = ctx.op(op).loc;
+    let init_block = ctx.op_parent_block(op).expect("scf.while in a block");
+    let cont = split_block(ctx, order, op);
+    let regions = ctx.regions(op).to_vec();
+    let before = ctx.region_blocks(regions[0])[0];
+    let after = ctx.region_blocks(regions[1])[0];
+    take_block(ctx, before);
+    take_block(ctx, after);
+    insert_before(order, cont, before);
+    insert_before(order, cont, after);
+    let inits = ctx.operands(op).to_vec();
+    br(ctx, init_block, before, inits, loc);
+    let cond = ctx.block_last(before).expect("scf.condition ends 'before'");
+    let operands = ctx.operands(cond).to_vec();
+    let (c, forwarded) = (operands[0], operands[1..].to_vec());
+    ctx.erase_op(cond);
+    at_end(ctx, before, loc, |ob| {
+        CondBrOp::build(ob, c, &forwarded, &[], None, after, cont);
+    });
+    let yielded = pop_yield(ctx, after);
+    br(ctx, after, before, yielded, loc);
+    Rewriter::new(ctx).replace_op(op, &forwarded);
 }
 
 fn lower_if(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {

@@ -159,6 +159,15 @@ pub(crate) enum FrameKind {
     },
     /// A branch of an `scf.if`.
     If { op: OpId, sibling: Option<u64> },
+    /// An `scf.while`: trip `trip` (from 0), in its `before` region or (`after`) its `after`
+    /// region. `sibling` is the unit of threads that already left the loop (their condition
+    /// was false while others' was true), waiting after it for the rest.
+    While {
+        op: OpId,
+        trip: i64,
+        after: bool,
+        sibling: Option<u64>,
+    },
 }
 
 impl FrameKind {
@@ -167,6 +176,9 @@ impl FrameKind {
             FrameKind::Root { .. } => (usize::MAX, 0),
             FrameKind::Group { op, .. } | FrameKind::If { op, .. } => (op.index(), 0),
             FrameKind::For { op, iv, .. } => (op.index(), *iv),
+            FrameKind::While {
+                op, trip, after, ..
+            } => (op.index(), 2 * trip + i64::from(*after)),
         }
     }
 }
@@ -674,6 +686,9 @@ impl<'a> Machine<'a> {
                 .collect();
             return self.end_block(ui, vals);
         }
+        if tilus_dialects::scf::ConditionOp::is(self.ctx, op) {
+            return self.while_condition(ui, op);
+        }
         match self.exec(ui, op)? {
             Flow::Next => {
                 let next = self.ctx.next_op(op);
@@ -766,6 +781,26 @@ impl<'a> Machine<'a> {
                     u.frames.pop();
                 }
             }
+            FrameKind::While { op, trip, .. } => {
+                // The end of `after`: its yield goes to `before`'s arguments, for the next trip.
+                let regions = self.ctx.regions(op);
+                let before = self.ctx.region_blocks(regions[0])[0];
+                let args = self.ctx.block_args(before).to_vec();
+                let next = self.ctx.block_first(before);
+                let u = &mut self.units[ui];
+                for (a, v) in args.iter().zip(vals) {
+                    u.env[a.index()] = v;
+                }
+                let f = u.frames.last_mut().expect("a frame");
+                if let FrameKind::While {
+                    trip: t, after: a, ..
+                } = &mut f.kind
+                {
+                    *t = trip + 1;
+                    *a = false;
+                }
+                f.next = next;
+            }
             FrameKind::If { op, sibling } => {
                 let results = self.ctx.results(op).to_vec();
                 let u = &mut self.units[ui];
@@ -780,6 +815,90 @@ impl<'a> Machine<'a> {
                 self.reconverge(ui, sibling, op);
             }
         }
+        Ok(())
+    }
+
+    /// `scf.condition` ending an `scf.while`'s `before` region: the threads whose condition holds
+    /// run `after` with the forwarded values; the others leave the loop with them as its
+    /// results, and wait after it (parked) for the rest, merging with threads that left
+    /// earlier.
+    fn while_condition(&mut self, ui: usize, cond: OpId) -> Result<(), Diagnostic> {
+        let frame = self.units[ui].frames.last().cloned().expect("a frame");
+        let FrameKind::While {
+            op, trip, sibling, ..
+        } = frame.kind
+        else {
+            return Err(Diagnostic::op(
+                cond,
+                "'scf.condition' outside the 'before' region of an 'scf.while'",
+            ));
+        };
+        let operands = self.ctx.operands(cond).to_vec();
+        let c = self.units[ui].env[operands[0].index()].clone();
+        let threads = self.units[ui].threads.clone();
+        let (stay, leave): (Vec<u32>, Vec<u32>) = threads
+            .iter()
+            .partition(|&&t| c.scalar_at(t).map(|s| s.as_i64() & 1 == 1).unwrap_or(false));
+        let forwarded = &operands[1..];
+        let results = self.ctx.results(op).to_vec();
+        // Leaving: the results are the forwarded values; the frame is left.
+        let exit = |m: &mut Self, i: usize| {
+            let vals: Vec<Val> = forwarded
+                .iter()
+                .map(|&v| m.units[i].env[v.index()].clone())
+                .collect();
+            let u = &mut m.units[i];
+            for (r, v) in results.iter().zip(vals) {
+                u.env[r.index()] = v;
+            }
+            u.frames.pop();
+        };
+        if stay.is_empty() {
+            exit(self, ui);
+            self.reconverge(ui, sibling, op);
+            return Ok(());
+        }
+        let mut sibling = sibling;
+        if !leave.is_empty() {
+            let j = self.split_off(ui, &leave);
+            exit(self, j);
+            let here = pos_key(&self.units[j].frames);
+            let earlier = sibling.and_then(|sid| {
+                self.units
+                    .iter()
+                    .position(|u| u.id == sid && u.ready() && pos_key(&u.frames) == here)
+            });
+            let uid = self.units[ui].id;
+            match earlier {
+                Some(s) => {
+                    let keep = self.merge_units(&[s, j]);
+                    self.park(keep, uid);
+                }
+                None => {
+                    sibling = Some(self.units[j].id);
+                    self.park(j, uid);
+                }
+            }
+        }
+        let after = self.ctx.region_blocks(self.ctx.regions(op)[1])[0];
+        let args = self.ctx.block_args(after).to_vec();
+        let vals: Vec<Val> = forwarded
+            .iter()
+            .map(|&v| self.units[ui].env[v.index()].clone())
+            .collect();
+        let next = self.ctx.block_first(after);
+        let u = &mut self.units[ui];
+        for (a, v) in args.iter().zip(vals) {
+            u.env[a.index()] = v;
+        }
+        let f = u.frames.last_mut().expect("a frame");
+        f.kind = FrameKind::While {
+            op,
+            trip,
+            after: true,
+            sibling,
+        };
+        f.next = next;
         Ok(())
     }
 

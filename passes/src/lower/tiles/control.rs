@@ -1,5 +1,5 @@
-//! `scf.for` and `scf.if` carrying register tensors (one value per register), and building
-//! `scf` loops and branches.
+//! `scf.for`, `scf.if` and `scf.while` carrying register tensors (one value per register), and
+//! building `scf` loops and branches.
 
 use super::*;
 
@@ -230,6 +230,161 @@ impl Lowering {
             }
         }
         self.dead.push(f);
+        self.count += 1;
+        Ok(())
+    }
+}
+
+impl Lowering {
+    /// The registers of register tensor `v` in the layout its type names, else in the layout it
+    /// was lowered to: how a loop carries it.
+    fn carried(
+        &mut self,
+        ctx: &mut Context,
+        at: OpId,
+        v: Value,
+    ) -> Result<(Vec<Value>, RegisterLayout), Diagnostic> {
+        let l = match ty_of(ctx, v).and_then(|t| t.register_layout()) {
+            Some(l) => l,
+            None => self
+                .tile(v)
+                .map_err(|m| Diagnostic::op(at, m))?
+                .layout
+                .clone(),
+        };
+        let vals = self.gather(ctx, v, &l).map_err(|m| Diagnostic::op(at, m))?;
+        Ok((vals, l))
+    }
+
+    /// Replaces block `b`'s register-tensor arguments `old` (by position in `layouts`) with
+    /// one argument per register, appended after the others; the old ones are removed later.
+    fn split_args(
+        &mut self,
+        ctx: &mut Context,
+        b: BlockId,
+        layouts: &[Option<(RegisterLayout, Vec<Type>)>],
+    ) {
+        let old: Vec<Value> = ctx.block_args(b).to_vec();
+        for (i, l) in layouts.iter().enumerate() {
+            let Some((l, tys)) = l else { continue };
+            let args: Vec<Value> = tys.iter().map(|t| ctx.add_block_arg(b, *t, None)).collect();
+            self.set_tile(old[i], args, l.clone(), false);
+            self.dead_args.push((b, old[i]));
+        }
+    }
+
+    /// An `scf.while` whose inits or results include register tensors: each is carried as one
+    /// value per register, through `before`'s arguments in the layout of its init (the yield
+    /// of `after` is gathered into it) and through `after`'s arguments and the results in the
+    /// layout of the value `scf.condition` forwards.
+    pub(super) fn lower_while(&mut self, ctx: &mut Context, w: OpId) -> Result<(), Diagnostic> {
+        let loc = ctx.op(w).loc;
+        let regions = ctx.regions(w).to_vec();
+        let (before_b, after_b) = (
+            ctx.region_blocks(regions[0])[0],
+            ctx.region_blocks(regions[1])[0],
+        );
+        // Inits, split into registers: `before`'s arguments.
+        let inits = ctx.operands(w).to_vec();
+        let mut new_inits = Vec::new();
+        let mut tail = Vec::new();
+        let mut in_layouts = Vec::new();
+        for &v in &inits {
+            if is_reg(ctx, v) {
+                let (vals, l) = self.carried(ctx, w, v)?;
+                let tys = vals.iter().map(|x| ctx.value_type(*x)).collect();
+                tail.extend(vals);
+                in_layouts.push(Some((l, tys)));
+            } else {
+                new_inits.push(v);
+                in_layouts.push(None);
+            }
+        }
+        new_inits.extend(tail);
+        self.split_args(ctx, before_b, &in_layouts);
+        self.block(ctx, before_b)?;
+        // The condition's forwarded values: `after`'s arguments and the results.
+        let cond = ctx
+            .block_last(before_b)
+            .filter(|&c| ConditionOp::is(ctx, c))
+            .ok_or_else(|| {
+                Diagnostic::op(
+                    w,
+                    "lower-tiles: an scf.while's 'before' region must end with scf.condition",
+                )
+            })?;
+        let cops = ctx.operands(cond).to_vec();
+        let mut fwd = Vec::new();
+        let mut tail = Vec::new();
+        let mut out_layouts = Vec::new();
+        for &v in &cops[1..] {
+            if is_reg(ctx, v) {
+                let (vals, l) = self.carried(ctx, cond, v)?;
+                let tys = vals.iter().map(|x| ctx.value_type(*x)).collect();
+                tail.extend(vals);
+                out_layouts.push(Some((l, tys)));
+            } else {
+                fwd.push(v);
+                out_layouts.push(None);
+            }
+        }
+        fwd.extend(tail);
+        let mut b = before(ctx, cond);
+        ConditionOp::build(&mut b, cops[0], &fwd);
+        ctx.erase_op(cond);
+        self.split_args(ctx, after_b, &out_layouts);
+        self.block(ctx, after_b)?;
+        // The yield of `after`, gathered into `before`'s layouts.
+        let y = ctx
+            .block_last(after_b)
+            .expect("an scf.while's 'after' region ends with its yield");
+        let yops = ctx.operands(y).to_vec();
+        let mut ny = Vec::new();
+        let mut tail = Vec::new();
+        for (i, v) in yops.iter().enumerate() {
+            match in_layouts.get(i).and_then(|x| x.as_ref()) {
+                Some((l, _)) => {
+                    tail.extend(self.gather(ctx, *v, l).map_err(|m| Diagnostic::op(y, m))?)
+                }
+                None => ny.push(*v),
+            }
+        }
+        ny.extend(tail);
+        let mut b = before(ctx, y);
+        YieldOp::build(&mut b, &ny);
+        ctx.erase_op(y);
+        // The new loop, with the same blocks.
+        let rtys: Vec<Type> = fwd.iter().map(|v| ctx.value_type(*v)).collect();
+        let mut st = OperationState::of(ctx, WhileOp::DEF)
+            .with_operands(new_inits)
+            .with_results(rtys);
+        st.loc = loc;
+        st.properties = ctx.op(w).properties;
+        let (rb, ra) = (ctx.create_region(), ctx.create_region());
+        crate::lower::set_region_blocks(ctx, rb, &[before_b]);
+        crate::lower::set_region_blocks(ctx, ra, &[after_b]);
+        st.regions = vec![rb, ra];
+        let nw = ctx.create_op(st);
+        ctx.insert_op_before(w, nw);
+        let nres = ctx.results(nw).to_vec();
+        let results = ctx.results(w).to_vec();
+        let mut scalar_i = 0;
+        let mut tail_i = out_layouts.iter().filter(|l| l.is_none()).count();
+        for (i, r) in results.iter().enumerate() {
+            match &out_layouts[i] {
+                None => {
+                    let mut rw = Rewriter::new(ctx);
+                    rw.replace_all_uses_with(*r, nres[scalar_i]);
+                    scalar_i += 1;
+                }
+                Some((l, tys)) => {
+                    let k = tys.len();
+                    self.set_tile(*r, nres[tail_i..tail_i + k].to_vec(), l.clone(), false);
+                    tail_i += k;
+                }
+            }
+        }
+        self.dead.push(w);
         self.count += 1;
         Ok(())
     }

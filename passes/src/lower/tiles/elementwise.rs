@@ -254,13 +254,13 @@ pub(super) fn scalar_binary(
     })
 }
 
-/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: `r = x - trunc(x / y)
-/// * y` with one rounding (`fma`), in f32 for the half types and in f64 for f64. Where the
-/// rounded quotient reached the next integer although the true one is below it (`1 / 0.1` in
-/// f32 is 10), `r` comes out with the sign opposite to `x`'s and `|y|` too small; adding `|y|`
-/// with `x`'s sign gives the remainder exactly (`r` is then within a factor of two of `-y`). Exact
-/// for quotients below 2^24 (f32) or 2^53 (f64); beyond, the truncated quotient is itself
-/// rounded.
+/// C's `fmod(x, y)` (the sign of `x`), which PTX has no instruction for: the remainder
+/// `r = x - trunc(x / y) y`, with one rounding (`fma`), in f32 for the half types and in f64
+/// for f64. Where the rounded quotient reached the next integer although the true one is
+/// below it (`1 / 0.1` in f32 is 10), `r` has the sign opposite to `x`'s and is off by `|y|`;
+/// adding `|y|` with `x`'s sign gives the remainder exactly (`r` is then within a factor of two
+/// of `-y`). Exact for quotients below 2^24 (f32) or 2^53 (f64); beyond, the truncated
+/// quotient is itself rounded.
 fn fmod(b: &mut OpBuilder<'_>, x: Value, y: Value, dt: DType) -> R<Value> {
     let sfx = match dt {
         DType::F64 => "f64",

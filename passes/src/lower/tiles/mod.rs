@@ -67,7 +67,7 @@ use tilus_dialects::arith::{
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
-use tilus_dialects::scf::{ForOp, IfOp, WhileOp, YieldOp};
+use tilus_dialects::scf::{ConditionOp, ForOp, IfOp, WhileOp, YieldOp};
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
     same_start_view_source, SharedTensorOp, SliceRegisterOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
@@ -554,14 +554,20 @@ impl Lowering {
                 self.lower_if(ctx, o)?;
                 continue;
             }
-            if YieldOp::is(ctx, o) {
+            if WhileOp::is(ctx, o)
+                && (self.for_has_tiles(ctx, o) || ctx.operands(o).iter().any(|v| is_reg(ctx, *v)))
+            {
+                self.lower_while(ctx, o)?;
+                continue;
+            }
+            if YieldOp::is(ctx, o) || ConditionOp::is(ctx, o) {
                 let carried = ctx
                     .parent_op(o)
-                    .is_some_and(|p| ForOp::is(ctx, p) || IfOp::is(ctx, p));
+                    .is_some_and(|p| ForOp::is(ctx, p) || IfOp::is(ctx, p) || WhileOp::is(ctx, p));
                 if !carried && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
                         o,
-                        "cannot lower register tensors yielded here (only scf.for and scf.if carry them)",
+                        "cannot lower register tensors yielded here (only scf.for, scf.if and scf.while carry them)",
                     ));
                 }
                 continue;

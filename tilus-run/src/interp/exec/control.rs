@@ -13,9 +13,29 @@ impl Machine<'_> {
     ) -> Result<Flow, Diagnostic> {
         let ctx = self.ctx;
         match k {
-            // Not in Tilus kernels yet: reported, not guessed at.
-            ScfOpKind::While(_)
-            | ScfOpKind::Condition(_)
+            ScfOpKind::While(w) => {
+                let inits: Vec<Val> = w.inits(ctx).iter().map(|&v| self.get(ui, v)).collect();
+                let before = self.ctx.region_blocks(w.before(ctx))[0];
+                let args = self.ctx.block_args(before).to_vec();
+                for (a, v) in args.iter().zip(inits) {
+                    self.set(ui, *a, v);
+                }
+                self.set_next_after(ui, op);
+                let first = self.ctx.block_first(before);
+                self.units[ui].frames.push(crate::interp::machine::Frame {
+                    kind: FrameKind::While {
+                        op,
+                        trip: 0,
+                        after: false,
+                        sibling: None,
+                    },
+                    next: first,
+                });
+                Ok(Flow::Jump)
+            }
+            // Not in Tilus kernels yet: reported, not guessed at (`scf.condition` ends a
+            // `while`'s `before` region in the machine's frame handling).
+            ScfOpKind::Condition(_)
             | ScfOpKind::ExecuteRegion(_)
             | ScfOpKind::IndexSwitch(_)
             | ScfOpKind::Parallel(_)
