@@ -22,17 +22,18 @@
 // RUN: tilus-run %s --kernel bad --dump-ptx 2>/dev/null; test $? -eq 1
 // BAD: × --dump-ptx: kernel @bad cannot be lowered to PTX (see above)
 
-// (`scf.while` carrying a register tensor is not lowered.)
+// (`scf.index_switch` yielding a register tensor is not lowered.)
 tilus.kernel @bad(%p: !tilus.ptr<f32>, %i: i32) warps(1) blocks(affine_map<(d0, d1) -> (1)>) {
   %g = tilus.global_view %p[%i] : !tilus.ptr<f32> -> !tilus.global<?xf32>
   %c0 = arith.constant 0 : i32
   %t = tilus.load_global %g[%c0] : !tilus.global<?xf32> -> !tilus.reg<32xf32>
-  %r = scf.while (%x = %t) : (!tilus.reg<32xf32>) -> !tilus.reg<32xf32> {
-    %false = arith.constant false
-    scf.condition(%false) %x : !tilus.reg<32xf32>
-  } do {
-  ^bb0(%y: !tilus.reg<32xf32>):
-    scf.yield %y : !tilus.reg<32xf32>
+  %idx = arith.index_cast %i : i32 to index
+  %r = scf.index_switch %idx -> !tilus.reg<32xf32>
+  case 1 {
+    scf.yield %t : !tilus.reg<32xf32>
+  }
+  default {
+    scf.yield %t : !tilus.reg<32xf32>
   }
   tilus.store_global %r, %g[%c0] : !tilus.reg<32xf32>, !tilus.global<?xf32>
 }
