@@ -49,7 +49,13 @@ pub static INDEX_SWITCH: OpDef = OpDef {
         block_region("defaultRegion").implicit(&YIELD, Elide::WhenEmpty),
         many_block_regions("caseRegions"),
     ],
-    traits: &[Trait::SingleBlock, Trait::RecursiveMemoryEffects],
+    // Per thread: each thread runs the case of its own index, as `scf.if` runs the branch of
+    // its own condition.
+    traits: &[
+        Trait::SingleBlock,
+        Trait::RecursiveMemoryEffects,
+        Trait::PerThread,
+    ],
     verify: Some(verify_index_switch),
     // MLIR's format.
     format: Format::Declarative(

@@ -55,7 +55,8 @@ use rustc_hash::FxHashMap;
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::RegisterLayout;
 use tilus_dialects::layout_mma::dot_layouts;
-use tilus_dialects::scf::{ForOp, IfOp};
+use tilus_dialects::scf::{ExecuteRegionOp, ForOp, IfOp, YieldOp};
+use tilus_dialects::scf_parallel::IndexSwitchOp;
 use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, SliceRegisterOp, TilusOpKind};
 use tilus_dialects::tilus_types::{Space, TensorType};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
@@ -635,15 +636,18 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                     }
                 }
             }
-            _ if IfOp::is(ctx, o) => {
+            // The ops taking one region's yield as their results: every yield ties to them.
+            _ if is_branches(ctx, o) => {
                 for (j, &res) in ctx.results(o).iter().enumerate() {
                     if reg_type(ctx, res).is_none() {
                         continue;
                     }
                     let r = g.def_node(ctx, res);
                     for &region in ctx.regions(o) {
-                        if let Some(&b) = ctx.region_blocks(region).first() {
-                            if let Some(y) = ctx.block_ops(b).last() {
+                        for &b in ctx.region_blocks(region) {
+                            if let Some(y) =
+                                ctx.block_ops(b).last().filter(|&y| YieldOp::is(ctx, y))
+                            {
                                 let yu = g.use_node(ctx, y, j);
                                 g.ties.push((yu, r, o));
                             }
@@ -656,7 +660,7 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 // register tensors (wgmma accumulators, tcgen05 loads): same shape, one layout.
                 let parent_yield = ctx
                     .parent_op(o)
-                    .is_some_and(|p| ForOp::is(ctx, p) || IfOp::is(ctx, p))
+                    .is_some_and(|p| ForOp::is(ctx, p) || is_branches(ctx, p))
                     && ctx.next_op(o).is_none();
                 if parent_yield {
                     continue;
@@ -680,6 +684,12 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
         }
     }
     Ok(g)
+}
+
+/// `scf.if`, `scf.index_switch` and `scf.execute_region`: ops whose results are the yield of
+/// the one region they run.
+fn is_branches(ctx: &Context, o: OpId) -> bool {
+    IfOp::is(ctx, o) || IndexSwitchOp::is(ctx, o) || ExecuteRegionOp::is(ctx, o)
 }
 
 /// The layout of a 2-D tile moved by `tcgen05.ld` / `tcgen05.st`: one TMEM lane per thread,

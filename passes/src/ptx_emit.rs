@@ -7,7 +7,8 @@
 //! (`ld.param`); a `!ptx.tensormap` parameter is declared `.param .align 64 .b8 NAME[128]` and its
 //! value is the parameter's generic address (`cvta.param.u64`). Blocks become labels, `cf.br` and
 //! `cf.cond_br` become `bra` (block arguments become `mov`s on the edge, through temporaries when
-//! a copy would overwrite a source still to be read), and `ptx.ret` becomes `ret;`.
+//! a copy would overwrite a source still to be read), `cf.switch` a `setp.eq` and a predicated
+//! `bra` per case and a `bra` to the default, and `ptx.ret` becomes `ret;`.
 //!
 //! Two things keep integer `mov`s out of the text: a constant `mov` is printed as a literal in
 //! the users that take one and dropped when none needs its register ([`crate::ptx_imm`]), and a
@@ -478,7 +479,9 @@ impl<'a> KernelEmitter<'a> {
                 } else {
                     match CfOpKind::classify(ctx, o) {
                         Some(CfOpKind::Br(_)) => {}
-                        Some(CfOpKind::CondBr(_)) => {
+                        // The condition or flag is read in a register; the values passed on
+                        // the edges are copies, which take literals.
+                        Some(CfOpKind::CondBr(_) | CfOpKind::Switch(_)) => {
                             needed.insert(ctx.operands(o)[0]);
                         }
                         _ => needed.extend(ctx.operands(o).iter().copied()),
@@ -514,7 +517,7 @@ impl<'a> KernelEmitter<'a> {
             let succ = ctx.successors(t).to_vec();
             match CfOpKind::classify(ctx, t) {
                 Some(CfOpKind::Br(_)) => edges.push((succ[0], ctx.operands(t).to_vec())),
-                Some(CfOpKind::CondBr(_)) => {
+                Some(CfOpKind::CondBr(_) | CfOpKind::Switch(_)) => {
                     for (i, s) in succ.iter().enumerate() {
                         let r = tilus_ir::rewrite::successor_operands(ctx, t, i).unwrap_or(0..0);
                         edges.push((*s, ctx.operands(t)[r].to_vec()));
@@ -739,6 +742,7 @@ impl<'a> KernelEmitter<'a> {
                 }
             }
             (_, Some(CfOpKind::CondBr(_))) => self.cond_br(o, next)?,
+            (_, Some(CfOpKind::Switch(_))) => self.switch(o, next)?,
             _ => {
                 let other = ctx.op_name_str(o);
                 let hint = if ArithOpKind::classify(ctx, o).is_some() {
@@ -949,6 +953,81 @@ impl<'a> KernelEmitter<'a> {
             self.body.push_str(&format!("{t_label}:\n"));
             self.copies(o, t, &t_vals)?;
             let l = self.label(o, t)?;
+            self.line(&format!("bra.uni \t{l};"));
+        }
+        Ok(())
+    }
+
+    /// `cf.switch`: per case in order, `setp.eq` of the flag with its value and a predicated
+    /// `bra` (to a stub making the edge's copies when its destination takes any), then the
+    /// default edge's copies and `bra`. The values of a `cf.switch` are distinct, so the order
+    /// of the tests does not matter. A compare needs a 16-, 32- or 64-bit flag (an `i8` sits in
+    /// a 16-bit register whose upper bits nothing defines).
+    fn switch(&mut self, o: OpId, next: Option<BlockId>) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let ops = ctx.operands(o).to_vec();
+        let succ = ctx.successors(o).to_vec();
+        let flag = ops[0];
+        let bits = match ctx.type_kind(ctx.value_type(flag)) {
+            TypeKind::Integer { width, .. } if matches!(width, 16 | 32 | 64) => *width,
+            TypeKind::Index => 64,
+            _ => {
+                return Err(err_op(
+                    o,
+                    format!(
+                        "cannot emit a 'cf.switch' on '{}' as PTX (it compares 16-, 32- or \
+                         64-bit integers)",
+                        type_to_string(ctx, ctx.value_type(flag))
+                    ),
+                ))
+            }
+        };
+        let values = tilus_dialects::cf::switch_case_values(ctx, o)
+            .filter(|v| v.len() + 1 == succ.len())
+            .ok_or_else(|| {
+                err_op(
+                    o,
+                    "cannot emit PTX: a 'cf.switch' whose case values are not one integer per case"
+                        .into(),
+                )
+            })?;
+        let edge_vals = |i: usize| -> Vec<Value> {
+            let r = tilus_ir::rewrite::successor_operands(ctx, o, i).unwrap_or(0..0);
+            ops[r].to_vec()
+        };
+        let c = self.reg_of(flag, o)?;
+        let p = Self::reg_name(self.fresh(RegClass::Pred));
+        let modulus = tilus_ir::BigInt::from(1u8) << bits;
+        let half = tilus_ir::BigInt::from(1u8) << (bits - 1);
+        let mut stubs = Vec::new();
+        for (k, v) in values.iter().enumerate() {
+            let (dest, vals) = (succ[k + 1], edge_vals(k + 1));
+            // The value as a signed integer of the flag's width (the parser keeps it in range).
+            let mut v = ((v % &modulus) + &modulus) % &modulus;
+            if v >= half {
+                v -= &modulus;
+            }
+            let target = if self.needs_copies(o, dest, &vals)? {
+                self.edge_labels += 1;
+                let l = format!("$L__E{}_{}", self.index, self.edge_labels);
+                stubs.push((l.clone(), dest, vals));
+                l
+            } else {
+                self.label(o, dest)?
+            };
+            self.line(&format!("setp.eq.s{bits} \t{p}, {c}, {v};"));
+            self.line(&format!("@{p} bra \t{target};"));
+        }
+        let default = succ[0];
+        self.copies(o, default, &edge_vals(0))?;
+        if Some(default) != next || !stubs.is_empty() {
+            let l = self.label(o, default)?;
+            self.line(&format!("bra.uni \t{l};"));
+        }
+        for (l, dest, vals) in stubs {
+            self.body.push_str(&format!("{l}:\n"));
+            self.copies(o, dest, &vals)?;
+            let l = self.label(o, dest)?;
             self.line(&format!("bra.uni \t{l};"));
         }
         Ok(())

@@ -30,3 +30,16 @@ ptx.entry @k2() attributes {target = "sm_100a"} {
 // expected-error@+1 {{cannot emit PTX: the module has no 'ptx.entry' (run convert-func-to-ptx first)}}
 module {
 }
+
+// -----
+
+// An i8 flag sits in a 16-bit register whose upper bits nothing defines: no compare.
+ptx.entry @switch_i8(%a: i8) attributes {target = "sm_90a"} {
+  // expected-error@+1 {{cannot emit a 'cf.switch' on 'i8' as PTX (it compares 16-, 32- or 64-bit integers)}}
+  cf.switch %a : i8, [
+    default: ^bb1,
+    1: ^bb1
+  ]
+^bb1:
+  ptx.ret
+}

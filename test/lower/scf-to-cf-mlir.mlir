@@ -92,3 +92,77 @@ func.func @while_loop(%n: i32, %x: f32, %c: i1, %lb: index, %ub: index, %s: inde
   }
   return %r#0, %r#1 : i32, f32
 }
+
+// scf.index_switch: a cf.switch on the index cast to i32, the case blocks, then the default,
+// joining in the block after the op with the results as its arguments; an scf.if nested in a
+// case, a switch without results whose default is empty, and one with no case at all.
+func.func @index_switch(%i: index, %a: f32, %b: f32, %c: i1) -> (f32, i32) {
+  %r:2 = scf.index_switch %i -> f32, i32
+  case 2 {
+    %d = arith.addf %a, %b : f32
+    %k = arith.constant 7 : i32
+    scf.yield %d, %k : f32, i32
+  }
+  case -5 {
+    %v = scf.if %c -> (f32) {
+      scf.yield %a : f32
+    } else {
+      scf.yield %b : f32
+    }
+    %k = arith.constant 8 : i32
+    scf.yield %v, %k : f32, i32
+  }
+  default {
+    %k = arith.constant 9 : i32
+    scf.yield %b, %k : f32, i32
+  }
+  scf.index_switch %i
+  case 1 {
+    "test.use"(%a) : (f32) -> ()
+    scf.yield
+  }
+  default {
+  }
+  %only = scf.index_switch %i -> f32
+  default {
+    scf.yield %a : f32
+  }
+  "test.use"(%only) : (f32) -> ()
+  return %r#0, %r#1 : f32, i32
+}
+
+// scf.execute_region: a branch to its blocks inlined in place, its yields branching to the
+// block after it with the results; several blocks with their own branches, a switch in a later
+// block, an execute_region in a loop and one in a switch case.
+func.func @execute_region(%a: f32, %c: i1, %i: index, %lb: index, %ub: index, %s: index) -> f32 {
+  %r = scf.execute_region -> f32 {
+    cf.cond_br %c, ^bb1, ^bb2(%a : f32)
+  ^bb1:
+    %d = arith.addf %a, %a : f32
+    scf.yield %d : f32
+  ^bb2(%x: f32):
+    %y = scf.index_switch %i -> f32
+    case 3 {
+      %e = scf.execute_region -> f32 {
+        scf.yield %x : f32
+      }
+      scf.yield %e : f32
+    }
+    default {
+      scf.yield %a : f32
+    }
+    scf.yield %y : f32
+  }
+  %t = scf.for %k = %lb to %ub step %s iter_args(%acc = %r) -> (f32) {
+    %n = scf.execute_region -> f32 no_inline {
+      %m = arith.mulf %acc, %acc : f32
+      scf.yield %m : f32
+    }
+    scf.execute_region {
+      "test.use"(%k) : (index) -> ()
+      scf.yield
+    }
+    scf.yield %n : f32
+  }
+  return %t : f32
+}

@@ -1,4 +1,5 @@
-//! `convert-scf-to-cf`: `scf.for`, `scf.if` and `scf.yield` to blocks and `cf` branches, as
+//! `convert-scf-to-cf`: `scf.for`, `scf.if`, `scf.while`, `scf.index_switch`,
+//! `scf.execute_region` and their terminators to blocks and `cf` branches, as
 //! MLIR's SCFToControlFlow does (same blocks, same order, same ops), so that the output matches
 //! `mlir-opt --convert-scf-to-cf` (`test/lower/scf-to-cf-mlir.mlir` compares them).
 //!
@@ -15,7 +16,12 @@
 //! which branch to a continuation block taking the results as arguments. `scf.while` becomes
 //! its `before` block (entered with the inits), whose `scf.condition` is a `cf.cond_br` to the
 //! `after` block (with the forwarded values) or to the continuation, and its `after` block,
-//! branching back to `before`; the results are the forwarded values.
+//! branching back to `before`; the results are the forwarded values. `scf.index_switch`
+//! becomes a `cf.switch` on the index cast to `i32` (`arith.index_cast`; the case values are
+//! cut to `i32` too, as MLIR does) to its case blocks, then its default block, which branch to
+//! the rest of the op's block, taking the results as arguments. `scf.execute_region` becomes
+//! a branch to its blocks, inlined in place (any number, with their own branches), whose
+//! `scf.yield`s branch to the rest of the op's block, taking the results as arguments.
 //!
 //! Ops are lowered outermost first; scf ops in a region of another op (say a `func.func` in the
 //! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
@@ -23,9 +29,11 @@
 
 use super::{set_region_blocks, take_block};
 use crate::{declare_pass, Changed, Pass, Statistics};
-use tilus_dialects::arith::{AddIOp, CmpIOp, CmpIPredicate};
-use tilus_dialects::cf::{BrOp, CondBrOp};
-use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, WhileOp, YieldOp};
+use tilus_dialects::arith::{AddIOp, CmpIOp, CmpIPredicate, IndexCastOp};
+use tilus_dialects::cf::{BrOp, CondBrOp, SwitchOp};
+use tilus_dialects::scf::{ExecuteRegionOp, ForOp, IfOp, ScfOpKind, WhileOp, YieldOp};
+use tilus_dialects::scf_parallel::IndexSwitchOp;
+use tilus_ir::attrs::{DenseData, DenseLit};
 use tilus_ir::rewrite::Rewriter;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, RegionId, Value};
 
@@ -34,16 +42,20 @@ declare_pass! {
     pub struct ScfToCf {
         name: "convert-scf-to-cf",
         class: "SCFToControlFlowPass",
-        summary: "Convert scf.for/scf.if/scf.while to blocks and cf branches",
-        description: "Lowers scf.for, scf.if and scf.while (and their scf.yield and \
-            scf.condition) to blocks with cf.br and cf.cond_br, the way MLIR's \
-            convert-scf-to-cf does: a for loop becomes a condition block taking the induction \
-            variable and carried values (arith.cmpi slt, or ult for unsigned loops), the body, \
-            and a step (arith.addi) branching back; an if becomes a conditional branch to its \
-            then/else blocks, which join in a block taking the results; a while loop becomes \
-            its before block, whose condition branches to the after block or out of the loop, \
-            and its after block, branching back. Needed before emitting PTX, which has only \
-            branches.",
+        summary: "Convert scf.for/if/while/index_switch/execute_region to blocks and cf branches",
+        description: "Lowers scf.for, scf.if, scf.while, scf.index_switch and \
+            scf.execute_region (and their scf.yield and scf.condition) to blocks with cf.br, \
+            cf.cond_br and cf.switch, the way MLIR's convert-scf-to-cf does: a for loop \
+            becomes a condition block taking the induction variable and carried values \
+            (arith.cmpi slt, or ult for unsigned loops), the body, and a step (arith.addi) \
+            branching back; an if becomes a conditional branch to its then/else blocks, which \
+            join in a block taking the results; a while loop becomes its before block, whose \
+            condition branches to the after block or out of the loop, and its after block, \
+            branching back; an index switch becomes a cf.switch on the index cast to i32 \
+            (case values cut to i32, as MLIR does) to its case blocks and default block, which \
+            join in the block after it, taking the results; an execute_region becomes a \
+            branch to its blocks, inlined in place, whose yields branch to the block after it, \
+            taking the results. Needed before emitting PTX, which has only branches.",
         options: {},
         statistics: {
             NUM_LOWERED = "num-lowered", "Number of scf ops lowered";
@@ -93,13 +105,15 @@ impl Pass for ScfToCf {
                         Some(ScfOpKind::For(_)) => lower_for(ctx, s, &mut order),
                         Some(ScfOpKind::If(_)) => lower_if(ctx, s, &mut order),
                         Some(ScfOpKind::While(_)) => lower_while(ctx, s, &mut order),
-                        // Only scf.for, scf.if and scf.while are collected; the other region
-                        // ops are not lowered to branches yet (notes.md).
+                        Some(ScfOpKind::IndexSwitch(_)) => lower_switch(ctx, s, &mut order),
+                        Some(ScfOpKind::ExecuteRegion(_)) => {
+                            lower_execute_region(ctx, s, &mut order)
+                        }
+                        // Only the ops above are collected; the parallel loops are not lowered
+                        // to branches yet (notes.md).
                         Some(
                             ScfOpKind::Yield(_)
                             | ScfOpKind::Condition(_)
-                            | ScfOpKind::ExecuteRegion(_)
-                            | ScfOpKind::IndexSwitch(_)
                             | ScfOpKind::Parallel(_)
                             | ScfOpKind::Reduce(_)
                             | ScfOpKind::ReduceReturn(_)
@@ -122,11 +136,15 @@ impl Pass for ScfToCf {
 }
 
 fn is_scf(ctx: &Context, o: OpId) -> bool {
-    ForOp::is(ctx, o) || IfOp::is(ctx, o) || WhileOp::is(ctx, o)
+    ForOp::is(ctx, o)
+        || IfOp::is(ctx, o)
+        || WhileOp::is(ctx, o)
+        || IndexSwitchOp::is(ctx, o)
+        || ExecuteRegionOp::is(ctx, o)
 }
 
-/// The scf.for/scf.if/scf.while ops of `r`, outermost first, following only scf nesting (ops nested in
-/// other ops belong to those ops' regions).
+/// The scf ops of `r` that the pass lowers, outermost first, following only scf nesting (ops
+/// nested in other ops belong to those ops' regions).
 fn collect_scf(ctx: &Context, r: RegionId) -> Vec<OpId> {
     fn visit(ctx: &Context, r: RegionId, out: &mut Vec<OpId>) {
         for &b in ctx.region_blocks(r) {
@@ -323,4 +341,99 @@ fn lower_if(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
     cond_br(ctx, cond_block, c, then_block, else_block, loc);
     let results = ctx.block_args(cont).to_vec();
     Rewriter::new(ctx).replace_op(op, &results);
+}
+
+/// Adds arguments of `op`'s result types to `b` (at `op`'s location, as MLIR does) and replaces
+/// the results with them.
+fn results_to_args(ctx: &mut Context, op: OpId, b: BlockId) {
+    let loc = ctx.op(op).loc;
+    let tys: Vec<_> = ctx.results(op).iter().map(|v| ctx.value_type(*v)).collect();
+    let args: Vec<Value> = tys
+        .into_iter()
+        .map(|t| ctx.add_block_arg(b, t, Some(loc)))
+        .collect();
+    Rewriter::new(ctx).replace_op(op, &args);
+}
+
+/// `scf.index_switch` as MLIR lowers it: the op's block is split at the op, the rest (the
+/// continuation) taking the results as arguments; each case region's block and then the
+/// default's are moved before the continuation, their `scf.yield` becoming a `cf.br` to it; the
+/// op's block ends with `arith.index_cast` of the index to `i32` and a `cf.switch` on it. The
+/// case values are cut to `i32` as MLIR's lowering cuts them (two values equal modulo 2^32
+/// would then make a `cf.switch` that fails verification, as it does in MLIR).
+fn lower_switch(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
+    let loc = ctx.op(op).loc;
+    let cond_block = ctx
+        .op_parent_block(op)
+        .expect("scf.index_switch in a block");
+    let cont = split_block(ctx, order, op);
+    let h = IndexSwitchOp::cast(ctx, op).expect("scf.index_switch");
+    let cases = ctx.int_array_values(h.cases(ctx)).unwrap_or_default();
+    let mut regions = h.case_regions(ctx).to_vec();
+    regions.push(h.default_region(ctx));
+    let arg = h.arg(ctx);
+    let mut dests = Vec::new();
+    for r in regions {
+        let Some(&b) = ctx.region_blocks(r).first() else {
+            continue;
+        };
+        let vals = pop_yield(ctx, b);
+        br(ctx, b, cont, vals, loc);
+        take_block(ctx, b);
+        insert_before(order, cont, b);
+        dests.push(b);
+    }
+    let Some(default) = dests.pop() else {
+        return;
+    };
+    let i32t = ctx.int_type(32);
+    let case_values = (!cases.is_empty()).then(|| {
+        let vty = ctx.ty(tilus_ir::TypeKind::Vector {
+            shape: vec![cases.len() as i64],
+            scalable: vec![false],
+            elem: i32t,
+        });
+        let items = cases
+            .iter()
+            .map(|&v| DenseLit::Scalar((v as i32).to_string()))
+            .collect();
+        ctx.attr(tilus_ir::AttrKind::DenseElements {
+            data: DenseData::Literal(DenseLit::List(items)),
+            ty: vty,
+        })
+    });
+    let segments = ctx.int_array_attr(32, &vec![0; dests.len()]);
+    at_end(ctx, cond_block, loc, |ob| {
+        let flag = IndexCastOp::build(ob, arg, i32t).out(ob.ctx());
+        SwitchOp::build(ob, flag, &[], &[], case_values, segments, default, dests);
+    });
+    results_to_args(ctx, op, cont);
+}
+
+/// `scf.execute_region` as MLIR lowers it: the op's block is split at the op and branches to
+/// the region's entry block; the region's blocks move, in order, before the rest of the op's
+/// block (the continuation), which takes the results as arguments; each `scf.yield` ending one
+/// of them becomes a `cf.br` to the continuation (the region's own branches stay).
+fn lower_execute_region(ctx: &mut Context, op: OpId, order: &mut Vec<BlockId>) {
+    let loc = ctx.op(op).loc;
+    let cond_block = ctx
+        .op_parent_block(op)
+        .expect("scf.execute_region in a block");
+    let cont = split_block(ctx, order, op);
+    let region = ctx.regions(op)[0];
+    let blocks = ctx.region_blocks(region).to_vec();
+    if let Some(&entry) = blocks.first() {
+        br(ctx, cond_block, entry, vec![], loc);
+    }
+    for &b in &blocks {
+        if ctx.block_last(b).is_some_and(|y| YieldOp::is(ctx, y)) {
+            let vals = pop_yield(ctx, b);
+            br(ctx, b, cont, vals, loc);
+        }
+    }
+    for &b in &blocks {
+        take_block(ctx, b);
+        insert_before(order, cont, b);
+    }
+    results_to_args(ctx, op, cont);
 }

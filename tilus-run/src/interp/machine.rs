@@ -159,6 +159,17 @@ pub(crate) enum FrameKind {
     },
     /// A branch of an `scf.if`.
     If { op: OpId, sibling: Option<u64> },
+    /// A region run once for its op's results: a case of an `scf.index_switch` or the region
+    /// of an `scf.execute_region`; its `scf.yield` gives the results. `sibling` as for `If`.
+    /// `rest`: the frame of threads whose index picked a later case than the threads of
+    /// `sibling`; it has no region of its own (its `next` is `None`): its threads split further,
+    /// each part in a nested `Case` frame of the same op, and leave it once those have
+    /// reconverged. A switch of n cases thus reconverges pairwise, as n - 1 nested `scf.if`s.
+    Case {
+        op: OpId,
+        sibling: Option<u64>,
+        rest: bool,
+    },
     /// An `scf.while`: trip `trip` (from 0), in its `before` region or (`after`) its `after`
     /// region. `sibling` is the unit of threads that already left the loop (their condition
     /// was false while others' was true), waiting after it for the rest.
@@ -174,7 +185,9 @@ impl FrameKind {
     fn key(&self) -> (usize, i64) {
         match self {
             FrameKind::Root { .. } => (usize::MAX, 0),
-            FrameKind::Group { op, .. } | FrameKind::If { op, .. } => (op.index(), 0),
+            FrameKind::Group { op, .. } | FrameKind::If { op, .. } | FrameKind::Case { op, .. } => {
+                (op.index(), 0)
+            }
             FrameKind::For { op, iv, .. } => (op.index(), *iv),
             FrameKind::While {
                 op, trip, after, ..
@@ -810,6 +823,17 @@ impl<'a> Machine<'a> {
                 u.frames.pop();
                 self.reconverge(ui, sibling, op);
             }
+            FrameKind::Case { op, sibling, rest } => {
+                // A `rest` frame ends with no yield of its own: its nested case set the results.
+                let u = &mut self.units[ui];
+                if !rest {
+                    for (r, v) in self.ctx.results(op).iter().zip(vals) {
+                        u.env[r.index()] = v;
+                    }
+                }
+                u.frames.pop();
+                self.reconverge(ui, sibling, op);
+            }
             FrameKind::Group { op, sibling, .. } => {
                 self.units[ui].frames.pop();
                 self.reconverge(ui, sibling, op);
@@ -922,15 +946,17 @@ impl<'a> Machine<'a> {
         let inside = self.units[si].frames.len() > depth
             && pos_key(&self.units[si].frames[..depth]) == here
             && matches!(&self.units[si].frames[depth].kind,
-                FrameKind::If { op: o, .. } | FrameKind::Group { op: o, .. } if *o == op);
+                FrameKind::If { op: o, .. }
+                | FrameKind::Group { op: o, .. }
+                | FrameKind::Case { op: o, .. } if *o == op);
         if inside {
             let uid = self.units[ui].id;
             // The sibling finds this unit when it leaves the region.
             if let Some(f) = self.units[si].frames.get_mut(depth) {
                 match &mut f.kind {
-                    FrameKind::If { sibling, .. } | FrameKind::Group { sibling, .. } => {
-                        *sibling = Some(uid)
-                    }
+                    FrameKind::If { sibling, .. }
+                    | FrameKind::Group { sibling, .. }
+                    | FrameKind::Case { sibling, .. } => *sibling = Some(uid),
                     _ => {}
                 }
             }

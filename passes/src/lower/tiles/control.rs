@@ -1,38 +1,59 @@
-//! `scf.for`, `scf.if` and `scf.while` carrying register tensors (one value per register), and
-//! building `scf` loops and branches.
+//! `scf.for`, `scf.if`, `scf.while`, `scf.index_switch` and `scf.execute_region` carrying
+//! register tensors (one value per register), and building `scf` loops and branches.
 
 use super::*;
 
 impl Lowering {
-    /// An `scf.if` whose results include register tensors: each becomes one result per
-    /// register, in the layout its type names (else the layout the then-branch yields it in,
-    /// which the else-branch is gathered into).
-    pub(super) fn lower_if(&mut self, ctx: &mut Context, i: OpId) -> Result<(), Diagnostic> {
+    /// An `scf.if`, `scf.index_switch` or `scf.execute_region` whose results include register
+    /// tensors: each becomes one result per register, in the layout its type names (else the
+    /// layout its first region, the then-branch or the switch's default, yields it in, which
+    /// the other regions are gathered into). Every region must be one block ending with its
+    /// yield: the registers join only there (an execute_region of several blocks would need
+    /// its branches' arguments split too).
+    pub(super) fn lower_branches(&mut self, ctx: &mut Context, i: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(i).loc;
-        let cond = ctx.operands(i)[0];
+        let name = ctx.op_name_str(i).to_string();
+        let def = ctx.op_def(i).expect("a registered scf op");
+        let operands = ctx.operands(i).to_vec();
         let regions = ctx.regions(i).to_vec();
         let results = ctx.results(i).to_vec();
-        let blocks: Vec<BlockId> = regions
-            .iter()
-            .map(|r| ctx.region_blocks(*r).first().copied())
-            .collect::<Option<_>>()
-            .filter(|b: &Vec<BlockId>| b.len() == 2)
-            .ok_or_else(|| {
-                Diagnostic::op(
-                    i,
-                    "lower-tiles: an scf.if with register tensor results needs both branches",
-                )
-            })?;
+        let mut blocks: Vec<BlockId> = Vec::new();
+        for r in &regions {
+            match ctx.region_blocks(*r) {
+                [b] => blocks.push(*b),
+                _ if IfOp::is(ctx, i) => {
+                    return Err(Diagnostic::op(
+                        i,
+                        "lower-tiles: an scf.if with register tensor results needs both branches",
+                    ))
+                }
+                bs => {
+                    return Err(Diagnostic::op(
+                        i,
+                        format!(
+                            "lower-tiles: an {name} with register tensor results needs one block \
+                             in each region (a region has {} blocks)",
+                            bs.len()
+                        ),
+                    ))
+                }
+            }
+        }
         for &bb in &blocks {
             self.block(ctx, bb)?;
         }
-        let yields: Vec<OpId> = blocks
-            .iter()
-            .map(|&bb| {
-                ctx.block_last(bb)
-                    .expect("an scf.if branch ends with its yield")
-            })
-            .collect();
+        let mut yields: Vec<OpId> = Vec::new();
+        for &bb in &blocks {
+            match ctx.block_last(bb).filter(|&y| YieldOp::is(ctx, y)) {
+                Some(y) if ctx.operands(y).len() == results.len() => yields.push(y),
+                _ => {
+                    return Err(Diagnostic::op(
+                        i,
+                        format!("lower-tiles: a region of this {name} does not end with the yield of its results"),
+                    ))
+                }
+            }
+        }
         let mut layouts: Vec<Option<RegisterLayout>> = Vec::new();
         for (k, r) in results.iter().enumerate() {
             if !is_reg(ctx, *r) {
@@ -70,8 +91,8 @@ impl Lowering {
             YieldOp::build(&mut b, &ny);
             ctx.erase_op(*y);
         }
-        let mut st = OperationState::of(ctx, IfOp::DEF)
-            .with_operands(vec![cond])
+        let mut st = OperationState::of(ctx, def)
+            .with_operands(operands)
             .with_results(rtys);
         st.loc = loc;
         st.properties = ctx.op(i).properties;

@@ -67,7 +67,8 @@ use tilus_dialects::arith::{
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
-use tilus_dialects::scf::{ConditionOp, ForOp, IfOp, WhileOp, YieldOp};
+use tilus_dialects::scf::{ConditionOp, ExecuteRegionOp, ForOp, IfOp, WhileOp, YieldOp};
+use tilus_dialects::scf_parallel::IndexSwitchOp;
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
     same_start_view_source, SharedTensorOp, SliceRegisterOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
@@ -246,6 +247,12 @@ pub(super) fn elem_type(ctx: &mut Context, d: DType) -> Type {
 
 fn ty_of(ctx: &Context, v: Value) -> Option<TensorType> {
     TensorType::of(ctx, ctx.value_type(v))
+}
+
+/// The ops that run one of their regions once and take its yield as their results (`scf.if`,
+/// `scf.index_switch`, `scf.execute_region`): they carry register tensors alike.
+fn is_branches(ctx: &Context, o: OpId) -> bool {
+    IfOp::is(ctx, o) || IndexSwitchOp::is(ctx, o) || ExecuteRegionOp::is(ctx, o)
 }
 
 fn is_reg(ctx: &Context, v: Value) -> bool {
@@ -550,8 +557,8 @@ impl Lowering {
                 self.lower_for(ctx, o)?;
                 continue;
             }
-            if IfOp::is(ctx, o) && self.for_has_tiles(ctx, o) {
-                self.lower_if(ctx, o)?;
+            if is_branches(ctx, o) && self.for_has_tiles(ctx, o) {
+                self.lower_branches(ctx, o)?;
                 continue;
             }
             if WhileOp::is(ctx, o)
@@ -561,13 +568,13 @@ impl Lowering {
                 continue;
             }
             if YieldOp::is(ctx, o) || ConditionOp::is(ctx, o) {
-                let carried = ctx
-                    .parent_op(o)
-                    .is_some_and(|p| ForOp::is(ctx, p) || IfOp::is(ctx, p) || WhileOp::is(ctx, p));
+                let carried = ctx.parent_op(o).is_some_and(|p| {
+                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || is_branches(ctx, p)
+                });
                 if !carried && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
                         o,
-                        "cannot lower register tensors yielded here (only scf.for, scf.if and scf.while carry them)",
+                        "cannot lower register tensors yielded here (only scf.for, scf.if, scf.while, scf.index_switch and scf.execute_region carry them)",
                     ));
                 }
                 continue;

@@ -33,11 +33,69 @@ impl Machine<'_> {
                 });
                 Ok(Flow::Jump)
             }
+            ScfOpKind::IndexSwitch(s) => {
+                let idx = self.get(ui, s.arg(ctx));
+                let cases = ctx.int_array_values(s.cases(ctx)).unwrap_or_default();
+                let mut regions = s.case_regions(ctx).to_vec();
+                regions.push(s.default_region(ctx));
+                // The threads of each region (the default last), by their own index.
+                let mut threads_of: Vec<Vec<u32>> = vec![Vec::new(); regions.len()];
+                for &t in &self.units[ui].threads {
+                    let Some(i) = idx.scalar_at(t) else {
+                        return Err(self.err(
+                            op,
+                            format!(
+                                "thread {t} has no index for 'scf.index_switch' (its operand \
+                                 is {})",
+                                describe_val(&idx)
+                            ),
+                        ));
+                    };
+                    let i = i.as_i64();
+                    let k = cases.iter().position(|&c| c == i).unwrap_or(cases.len());
+                    threads_of[k.min(regions.len() - 1)].push(t);
+                }
+                let mut groups = Vec::new();
+                for (r, ts) in regions.iter().zip(threads_of) {
+                    if ts.is_empty() {
+                        continue;
+                    }
+                    let Some(&b) = self.ctx.region_blocks(*r).first() else {
+                        return Err(self.err(op, "an 'scf.index_switch' case without a block"));
+                    };
+                    groups.push((b, ts));
+                }
+                self.set_next_after(ui, op);
+                self.enter_cases(ui, op, &groups);
+                Ok(Flow::Jump)
+            }
+            ScfOpKind::ExecuteRegion(e) => {
+                let blocks = self.ctx.region_blocks(e.region(ctx));
+                let &[b] = blocks else {
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "the interpreter runs an 'scf.execute_region' of one block only \
+                             (this one has {}: it has no semantics for 'cf' branches in kernels)",
+                            blocks.len()
+                        ),
+                    ));
+                };
+                self.set_next_after(ui, op);
+                let first = self.ctx.block_first(b);
+                self.units[ui].frames.push(crate::interp::machine::Frame {
+                    kind: FrameKind::Case {
+                        op,
+                        sibling: None,
+                        rest: false,
+                    },
+                    next: first,
+                });
+                Ok(Flow::Jump)
+            }
             // Not in Tilus kernels yet: reported, not guessed at (`scf.condition` ends a
             // `while`'s `before` region in the machine's frame handling).
             ScfOpKind::Condition(_)
-            | ScfOpKind::ExecuteRegion(_)
-            | ScfOpKind::IndexSwitch(_)
             | ScfOpKind::Parallel(_)
             | ScfOpKind::Reduce(_)
             | ScfOpKind::ReduceReturn(_)
@@ -144,6 +202,62 @@ impl Machine<'_> {
             }
             // `scf.yield` ends its region in the machine's frame handling.
             ScfOpKind::Yield(_) => Err(self.unsupported(op)),
+        }
+    }
+
+    /// Enters the case regions of `op` (an `scf.index_switch`), each block with the threads
+    /// whose index picked it (`groups`: not empty, in region order, no group empty). One
+    /// group runs in unit `ui` itself. Otherwise the unit splits as n - 1 nested `scf.if`s
+    /// would: the first group's threads run their case beside the rest, which run in a `rest`
+    /// frame and split the same way (`FrameKind::Case`), so that every pair reconverges when
+    /// both have left, and the whole unit after the op.
+    fn enter_cases(&mut self, ui: usize, op: OpId, groups: &[(tilus_ir::BlockId, Vec<u32>)]) {
+        use crate::interp::machine::Frame;
+        let n = groups.len();
+        let mut cur = ui;
+        let mut sibling = None;
+        for (k, (b, _)) in groups.iter().enumerate() {
+            let first = self.ctx.block_first(*b);
+            if k + 1 == n {
+                self.units[cur].frames.push(Frame {
+                    kind: FrameKind::Case {
+                        op,
+                        sibling,
+                        rest: false,
+                    },
+                    next: first,
+                });
+                break;
+            }
+            let later: Vec<u32> = groups[k + 1..]
+                .iter()
+                .flat_map(|(_, ts)| ts.iter().copied())
+                .collect();
+            let j = self.split_off(cur, &later);
+            let (cid, jid) = (self.units[cur].id, self.units[j].id);
+            self.units[cur].frames.push(Frame {
+                kind: FrameKind::Case {
+                    op,
+                    sibling: Some(jid),
+                    rest: false,
+                },
+                next: first,
+            });
+            if k + 2 == n {
+                // The last group runs its case in `j` itself, beside this one.
+                sibling = Some(cid);
+            } else {
+                self.units[j].frames.push(Frame {
+                    kind: FrameKind::Case {
+                        op,
+                        sibling: Some(cid),
+                        rest: true,
+                    },
+                    next: None,
+                });
+                sibling = None;
+            }
+            cur = j;
         }
     }
 
