@@ -13,7 +13,9 @@
 //!    ring phase `p0 xor (floor(k / S) mod 2)` (an iter_arg flipped when the stage wraps, or on
 //!    every iteration for `S = 1`). `scf.if` guards of the form `k + c < ub` are kept with the
 //!    op. Anything else makes the barrier unanalyzable, and it is skipped (counted in a
-//!    statistic) rather than guessed at.
+//!    statistic) rather than guessed at; so does a use inside an `scf.while`,
+//!    `scf.index_switch`, `scf.parallel` or `scf.forall` (at any depth), whose trips or
+//!    choices the check does not count.
 //! 2. **Arrivals per phase.** Arrive sites that execute together (same trip, same stage form,
 //!    same guard) form one *cluster*, which completes one phase of the slot it targets. Its
 //!    arrivals are the sum over its sites of the executing group's size (every thread of the
@@ -58,7 +60,7 @@ use tilus_dialects::arith::{
 use tilus_dialects::mbarrier::{
     AllocOp, ArriveExpectTxOp, ArriveOp, ConsumerInitialPhaseOp, ProducerInitialPhaseOp, WaitOp,
 };
-use tilus_dialects::scf::{ForOp, IfOp, YieldOp};
+use tilus_dialects::scf::{ForOp, IfOp, ScfOpKind, YieldOp};
 use tilus_dialects::tcgen05::{CommitOp as TcCommitOp, MmaOp as TcMmaOp};
 use tilus_dialects::threadgroup::{group_of, group_range};
 use tilus_dialects::tilus::{same_start_view_source, KernelOp, LoadSharedOp, SliceSharedOp};
@@ -543,6 +545,29 @@ impl<'c> Analysis<'c> {
     /// (then branch).
     fn guard(&self, op: OpId, f: Option<ForOp>) -> Result<Guard, Unmodeled> {
         let ctx = self.ctx;
+        // Region ops that run their regions a number of times the check does not count
+        // (`scf.while`, `scf.parallel`, `scf.forall`) or choose one of them at run time
+        // (`scf.index_switch`), anywhere around the op: it may run any number of times, so its
+        // barrier is skipped rather than counted as run once. (`scf.execute_region` runs
+        // once.)
+        let mut up = ctx.parent_op(op);
+        while let Some(p) = up {
+            if KernelOp::is(ctx, p) {
+                break;
+            }
+            if matches!(
+                ScfOpKind::classify(ctx, p),
+                Some(
+                    ScfOpKind::While(_)
+                        | ScfOpKind::IndexSwitch(_)
+                        | ScfOpKind::Parallel(_)
+                        | ScfOpKind::Forall(_)
+                )
+            ) {
+                return Err(Unmodeled);
+            }
+            up = ctx.parent_op(p);
+        }
         let mut guard = Guard::Always;
         let mut child = op;
         let mut cur = ctx.parent_op(op);
