@@ -98,7 +98,7 @@ use control::*;
 use elementwise::*;
 use global::*;
 use reduce::*;
-use scratch::{loop_body_edges, ScratchRegions};
+use scratch::{ScratchPaths, ScratchRegions};
 use vector::*;
 pub(crate) use wgmma_dot::plan as wgmma_dot_plan;
 
@@ -209,13 +209,9 @@ struct Lowering {
     /// cross-warp reduction read without a barrier after: until a barrier, later users must
     /// stay clear of it ([`Lowering::fence_scratch`]).
     unfenced: Option<i64>,
-    /// The group (its op, `None` for the root) of the last scratch user that writes from
-    /// offset 0; `None` before the first ([`Lowering::fence_scratch`]).
-    scratch_group: Option<Option<OpId>>,
-    /// For each loop (`scf.for`, `scf.while`) whose body is being lowered, outermost first:
-    /// the group of the first scratch user in the body, `None` until one is lowered
-    /// ([`Lowering::fence_back_edge`]).
-    loop_first_groups: Vec<Option<Option<OpId>>>,
+    /// The previous scratch user of each path to the op being lowered (its group), and what
+    /// the loop bodies being lowered need across their back edges ([`ScratchPaths`]).
+    paths: ScratchPaths,
     /// The target has wgmma (`sm_90a`): dots that fit it lower to it (`wgmma_dot.rs`).
     wgmma: bool,
     /// The shared buffers of the dots lowered to wgmma.
@@ -509,23 +505,14 @@ impl Lowering {
         }
     }
 
-    /// Lowers the ops of `b`; when `b` ends a loop's body, fences the scratch across the
-    /// back edge ([`Lowering::fence_back_edge`]), which needs the group of the first scratch
-    /// user since the loop's first block started.
+    /// Lowers the ops of `b`; a block of a loop or a branch also starts and ends paths of the
+    /// scratch users ([`Lowering::scratch_paths_start`], [`Lowering::scratch_paths_end`]),
+    /// and the end of a loop's body may take a barrier for its back edge.
     fn block(&mut self, ctx: &mut Context, b: BlockId) -> Result<(), Diagnostic> {
         cluster_loads(ctx, b);
-        let (loop_starts, loop_ends) = loop_body_edges(ctx, b);
-        if loop_starts {
-            self.loop_first_groups.push(None);
-        }
+        self.scratch_paths_start(ctx, b);
         let ops: Vec<OpId> = ctx.block_ops(b).collect();
-        let lowered = self.block_ops(ctx, b, &ops);
-        let first_group = if loop_ends {
-            self.loop_first_groups.pop().flatten()
-        } else {
-            None
-        };
-        lowered?;
+        self.block_ops(ctx, b, &ops)?;
         // A reduction that expected a later one in this block, which then did not use the
         // scratch: fence before the block ends (a loop body runs again).
         if self.unfenced.is_some() {
@@ -540,9 +527,7 @@ impl Lowering {
                 }
             }
         }
-        if let Some(first) = first_group {
-            self.fence_back_edge(ctx, b, first);
-        }
+        self.scratch_paths_end(ctx, b);
         Ok(())
     }
 
