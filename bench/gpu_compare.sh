@@ -13,7 +13,7 @@ set -uo pipefail
 bin=${1:-target/release/tilus-run}
 out=${OUT:-/tmp/tilus-gpu}
 mkdir -p "$out"
-FILES=${FILES:-"test/run-cli/no-layouts.mlir test/run-cli/no-layouts-shuffle.mlir test/run-cli/int-tiles.mlir test/run-cli/i1-tiles.mlir test/run-cli/convert-i1.mlir test/run-cli/float-mod.mlir test/run-cli/dot-half-acc.mlir test/run-cli/f64-roots.mlir test/run-cli/f64-math.mlir test/run-cli/reduce-any-all.mlir test/run-cli/shuffle-64bit.mlir test/run-cli/slice-register.mlir test/run-cli/scratch-side-by-side.mlir test/run-cli/scratch-back-edge.mlir test/run-cli/scf-while.mlir examples/*.mlir"}
+FILES=${FILES:-"test/run-cli/no-layouts.mlir test/run-cli/no-layouts-shuffle.mlir test/run-cli/int-tiles.mlir test/run-cli/i1-tiles.mlir test/run-cli/convert-i1.mlir test/run-cli/float-mod.mlir test/run-cli/dot-half-acc.mlir test/run-cli/f64-roots.mlir test/run-cli/f64-math.mlir test/run-cli/reduce-any-all.mlir test/run-cli/shuffle-64bit.mlir test/run-cli/slice-register.mlir test/run-cli/scratch-side-by-side.mlir test/run-cli/scratch-back-edge.mlir test/run-cli/scf-while.mlir test/run-cli/scf-switch.mlir test/run-cli/scratch-paths.mlir examples/*.mlir"}
 t=$out/compare.txt
 log=$out/compare.log
 : >"$log"
