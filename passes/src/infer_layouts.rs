@@ -11,7 +11,9 @@
 //! arguments) and their uses (op, operand). Ops that compute in place tie nodes that must have
 //! one layout: an element-wise op (its operands of the result's shape and its result), `cast`,
 //! unary math, shuffles, `dot`'s `c` and result, `scf.for` (init, iter_arg, yielded value,
-//! result), `scf.if` (yielded values, result), and every other op that takes and makes register
+//! result), `scf.while` (init, `before` argument and `after`'s yielded value; result, `after`
+//! argument and the condition's forwarded value), `scf.if`, `scf.index_switch` and
+//! `scf.execute_region` (yielded values, result), and every other op that takes and makes register
 //! tensors of one shape. A definition and each of its uses are joined by an edge that costs the
 //! bytes a `layout.convert` there would move.
 //!
@@ -55,7 +57,7 @@ use rustc_hash::FxHashMap;
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::RegisterLayout;
 use tilus_dialects::layout_mma::dot_layouts;
-use tilus_dialects::scf::{ExecuteRegionOp, ForOp, IfOp, YieldOp};
+use tilus_dialects::scf::{ConditionOp, ExecuteRegionOp, ForOp, IfOp, WhileOp, YieldOp};
 use tilus_dialects::scf_parallel::IndexSwitchOp;
 use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, SliceRegisterOp, TilusOpKind};
 use tilus_dialects::tilus_types::{Space, TensorType};
@@ -74,8 +76,9 @@ declare_pass! {
             consecutive lanes on consecutive vectors, warps outermost and off the dimensions \
             reduced later), written layouts, tilus.dot results. Layouts propagate through \
             element-wise ops, casts, broadcasts (the broadcast operand is replicated so no \
-            data moves), reductions, scf.for and scf.if. Where two anchors disagree, one \
-            layout.convert is inserted on the cheapest def-use edge between them (fewest bytes \
+            data moves), reductions, scf.for, scf.while, scf.if, scf.index_switch and \
+            scf.execute_region. Where two anchors disagree, one layout.convert is inserted \
+            on the cheapest def-use edge between them (fewest bytes \
             moved). Runs first in tilus-to-ptx; --print-ir-after=infer-layouts shows the \
             chosen layouts.",
         options: {
@@ -636,6 +639,47 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                     }
                 }
             }
+            // scf.while: init j, `before`'s argument j and `after`'s yield j share a layout, as
+            // do result k, `after`'s argument k and the condition's forwarded value k.
+            _ if WhileOp::is(ctx, o) => {
+                let regions = ctx.regions(o).to_vec();
+                let first = |r: tilus_ir::RegionId| ctx.region_blocks(r).first().copied();
+                let (Some(before), Some(after)) = (first(regions[0]), first(regions[1])) else {
+                    continue;
+                };
+                let yield_op = ctx.block_ops(after).last().filter(|&y| YieldOp::is(ctx, y));
+                let cond = ctx
+                    .block_ops(before)
+                    .last()
+                    .filter(|&c| ConditionOp::is(ctx, c));
+                for (j, &a) in ctx.block_args(before).to_vec().iter().enumerate() {
+                    if reg_type(ctx, a).is_none() {
+                        continue;
+                    }
+                    let d = g.def_node(ctx, a);
+                    let u = g.use_node(ctx, o, j);
+                    g.ties.push((u, d, o));
+                    if let Some(y) = yield_op {
+                        let yu = g.use_node(ctx, y, j);
+                        g.ties.push((yu, d, o));
+                    }
+                }
+                let after_args = ctx.block_args(after).to_vec();
+                for (k, &r) in ctx.results(o).to_vec().iter().enumerate() {
+                    if reg_type(ctx, r).is_none() {
+                        continue;
+                    }
+                    let rd = g.def_node(ctx, r);
+                    if let Some(&a) = after_args.get(k) {
+                        let ad = g.def_node(ctx, a);
+                        g.ties.push((ad, rd, o));
+                    }
+                    if let Some(c) = cond {
+                        let cu = g.use_node(ctx, c, k + 1);
+                        g.ties.push((cu, rd, o));
+                    }
+                }
+            }
             // The ops taking one region's yield as their results: every yield ties to them.
             _ if is_branches(ctx, o) => {
                 for (j, &res) in ctx.results(o).iter().enumerate() {
@@ -658,10 +702,9 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
             _ => {
                 // Casts, unary math, shuffles, and ops of other dialects that take and make
                 // register tensors (wgmma accumulators, tcgen05 loads): same shape, one layout.
-                let parent_yield = ctx
-                    .parent_op(o)
-                    .is_some_and(|p| ForOp::is(ctx, p) || is_branches(ctx, p))
-                    && ctx.next_op(o).is_none();
+                let parent_yield = ctx.parent_op(o).is_some_and(|p| {
+                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || is_branches(ctx, p)
+                }) && ctx.next_op(o).is_none();
                 if parent_yield {
                     continue;
                 }

@@ -28,6 +28,20 @@
 // PTX: bra
 // RUN: %ptxas -arch=sm_90a %t.ptx -o %t.cubin
 // RUN: %ptxas -arch=sm_90a %t.div.ptx -o %t.div.cubin
+//
+// infer-layouts gives a while's init, `before` argument and yield one layout, and its result,
+// `after` argument and forwarded value another class: a tile loaded row-major and added to a
+// column-major load in the loop gets one layout.convert (before, the `after` argument and the
+// forwarded value got different layouts and the kernel failed to verify):
+// RUN: tilus-opt %s --infer-layouts | FileCheck %s --check-prefix=INFER
+// INFER-LABEL: tilus.kernel @while_anchors(
+// INFER:       scf.while
+// INFER:       layout.convert
+// INFER-LABEL: tilus.kernel @while_anchors_ref(
+// RUN: tilus-run %s --kernel while_anchors | FileCheck %s --check-prefix=ANCHORS
+// ANCHORS: check y vs reference @while_anchors_ref: ok
+// RUN: tilus-run %s --kernel while_anchors --dump-ptx > %t.anchors.ptx
+// RUN: %ptxas -arch=sm_90a %t.anchors.ptx -o %t.anchors.cubin
 // REQUIRES: ptxas
 
 tilus.kernel @while_tiles(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
@@ -108,4 +122,44 @@ tilus.kernel @while_divergent_ref(%y: !tilus.ptr<i32>) warps(2) blocks(affine_ma
   %s = arith.divui %p, %c2 : i32
   %t = tilus.register_tensor init(%s : i32) : !tilus.reg<64xi32, layout = spatial(64)>
   tilus.store_global %t, %gy[%c0] : !tilus.reg<64xi32, layout = spatial(64)>, !tilus.global<64xi32>
+}
+
+// y = x + n w^T (w read column-major inside the loop).
+tilus.kernel @while_anchors(%x: !tilus.ptr<f32>, %w: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2, d3) -> (1)>)
+    attributes {tilus.args = {n = 3 : i32}, tilus.outputs = ["y"], tilus.reference = "while_anchors_ref"} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64x64xf32>
+  %gw = tilus.global_view %w : !tilus.ptr<f32> -> !tilus.global<64x64xf32, strides = [1, 64]>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64x64xf32>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<64x64xf32> -> !tilus.reg<64x64xf32>
+  %r:2 = scf.while (%i = %c0, %acc = %t) : (i32, !tilus.reg<64x64xf32>) -> (i32, !tilus.reg<64x64xf32>) {
+    %more = arith.cmpi slt, %i, %n : i32
+    scf.condition(%more) %i, %acc : i32, !tilus.reg<64x64xf32>
+  } do {
+  ^bb0(%j: i32, %a: !tilus.reg<64x64xf32>):
+    %l = tilus.load_global %gw[%c0, %c0] : !tilus.global<64x64xf32, strides = [1, 64]> -> !tilus.reg<64x64xf32>
+    %a2 = tilus.add %a, %l : (!tilus.reg<64x64xf32>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+    %j1 = arith.addi %j, %c1 : i32
+    scf.yield %j1, %a2 : i32, !tilus.reg<64x64xf32>
+  }
+  tilus.store_global %r#1, %gy[%c0, %c0] : !tilus.reg<64x64xf32>, !tilus.global<64x64xf32>
+}
+
+tilus.kernel @while_anchors_ref(%x: !tilus.ptr<f32>, %w: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %n: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2, d3) -> (1)>)
+    attributes {tilus.outputs = ["y"]} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64x64xf32>
+  %gw = tilus.global_view %w : !tilus.ptr<f32> -> !tilus.global<64x64xf32, strides = [1, 64]>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64x64xf32>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<64x64xf32> -> !tilus.reg<64x64xf32>
+  %l = tilus.load_global %gw[%c0, %c0] : !tilus.global<64x64xf32, strides = [1, 64]> -> !tilus.reg<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %t) -> (!tilus.reg<64x64xf32>) : i32 {
+    %a2 = tilus.add %a, %l : (!tilus.reg<64x64xf32>, !tilus.reg<64x64xf32>) -> !tilus.reg<64x64xf32>
+    scf.yield %a2 : !tilus.reg<64x64xf32>
+  }
+  tilus.store_global %r, %gy[%c0, %c0] : !tilus.reg<64x64xf32>, !tilus.global<64x64xf32>
 }
