@@ -281,6 +281,12 @@ pub(crate) struct Unit {
 }
 
 impl Unit {
+    /// Gives values `to` (block arguments, an op's results) the values `vals`, in order.
+    pub(crate) fn bind(&mut self, to: &[tilus_ir::Value], vals: impl IntoIterator<Item = Val>) {
+        for (v, x) in to.iter().zip(vals) {
+            self.env[v.index()] = x;
+        }
+    }
     pub(crate) fn ready(&self) -> bool {
         matches!(self.state, UState::Ready)
     }
@@ -771,9 +777,7 @@ impl<'a> Machine<'a> {
                     let args = self.ctx.block_args(body).to_vec();
                     let u = &mut self.units[ui];
                     u.env[args[0].index()] = Val::S(Sc::I(niv));
-                    for (a, v) in args[1..].iter().zip(vals) {
-                        u.env[a.index()] = v;
-                    }
+                    u.bind(&args[1..], vals);
                     let f = u.frames.last_mut().expect("a frame");
                     f.kind = FrameKind::For {
                         op,
@@ -788,9 +792,7 @@ impl<'a> Machine<'a> {
                 } else {
                     let results = self.ctx.results(op).to_vec();
                     let u = &mut self.units[ui];
-                    for (r, v) in results.iter().zip(vals) {
-                        u.env[r.index()] = v;
-                    }
+                    u.bind(&results, vals);
                     u.frames.pop();
                 }
             }
@@ -801,9 +803,7 @@ impl<'a> Machine<'a> {
                 let args = self.ctx.block_args(before).to_vec();
                 let next = self.ctx.block_first(before);
                 let u = &mut self.units[ui];
-                for (a, v) in args.iter().zip(vals) {
-                    u.env[a.index()] = v;
-                }
+                u.bind(&args, vals);
                 let f = u.frames.last_mut().expect("a frame");
                 if let FrameKind::While {
                     trip: t, after: a, ..
@@ -817,9 +817,7 @@ impl<'a> Machine<'a> {
             FrameKind::If { op, sibling } => {
                 let results = self.ctx.results(op).to_vec();
                 let u = &mut self.units[ui];
-                for (r, v) in results.iter().zip(vals) {
-                    u.env[r.index()] = v;
-                }
+                u.bind(&results, vals);
                 u.frames.pop();
                 self.reconverge(ui, sibling, op);
             }
@@ -827,9 +825,7 @@ impl<'a> Machine<'a> {
                 // A `rest` frame ends with no yield of its own: its nested case set the results.
                 let u = &mut self.units[ui];
                 if !rest {
-                    for (r, v) in self.ctx.results(op).iter().zip(vals) {
-                        u.env[r.index()] = v;
-                    }
+                    u.bind(self.ctx.results(op), vals);
                 }
                 u.frames.pop();
                 self.reconverge(ui, sibling, op);
@@ -872,9 +868,7 @@ impl<'a> Machine<'a> {
                 .map(|&v| m.units[i].env[v.index()].clone())
                 .collect();
             let u = &mut m.units[i];
-            for (r, v) in results.iter().zip(vals) {
-                u.env[r.index()] = v;
-            }
+            u.bind(&results, vals);
             u.frames.pop();
         };
         if stay.is_empty() {
@@ -912,9 +906,7 @@ impl<'a> Machine<'a> {
             .collect();
         let next = self.ctx.block_first(after);
         let u = &mut self.units[ui];
-        for (a, v) in args.iter().zip(vals) {
-            u.env[a.index()] = v;
-        }
+        u.bind(&args, vals);
         let f = u.frames.last_mut().expect("a frame");
         f.kind = FrameKind::While {
             op,

@@ -139,17 +139,7 @@ impl Lowering {
         let mut layouts = Vec::new();
         for (i, &init) in inits.iter().enumerate() {
             if is_reg(ctx, init) {
-                let l = match ty_of(ctx, init).and_then(|t| t.register_layout()) {
-                    Some(l) => l,
-                    None => self
-                        .tile(init)
-                        .map_err(|m| Diagnostic::op(f, m))?
-                        .layout
-                        .clone(),
-                };
-                let vals = self
-                    .gather(ctx, init, &l)
-                    .map_err(|m| Diagnostic::op(f, m))?;
+                let (vals, l) = self.carried(ctx, f, init)?;
                 // 16-bit tiles are carried as 32-bit words (two registers each), unpacked
                 // right before their first use in the body: a word loaded in the previous
                 // iteration is then not waited for before that use, and a store of the tile

@@ -300,14 +300,7 @@ impl Lowering {
             joined
         };
         // i1 is held in memory as a byte (0 or 1).
-        let vals = if mem != t.dtype {
-            let mut b = before(ctx, o);
-            vals.into_iter()
-                .map(|v| scalar_cast(&mut b, v, mem, t.dtype))
-                .collect::<R<Vec<Value>>>()?
-        } else {
-            vals
-        };
+        let vals = cast_regs(ctx, o, vals, mem, t.dtype)?;
         self.set_tile(r, vals, layout, false);
         Ok(())
     }
@@ -325,12 +318,9 @@ impl Lowering {
         let elem = elem_type(ctx, mem);
         let n = layout.local_size() as usize;
         let sfx = ld_suffix(mem)?;
-        let mut b = before(ctx, o);
         // i1 is stored as a byte (0 or 1).
-        let vals = vals
-            .into_iter()
-            .map(|v| scalar_cast(&mut b, v, t.dtype, mem))
-            .collect::<R<Vec<Value>>>()?;
+        let vals = cast_regs(ctx, o, vals, t.dtype, mem)?;
+        let mut b = before(ctx, o);
         let vw = p.vw as usize;
         // One fast/slow branch per [`STORE_CHUNK_BYTES`] of vectors when the tile is vectorized,
         // so each chunk's values are made (their element-wise producers sink to it, see `sink`)
@@ -416,6 +406,25 @@ impl Lowering {
         }
         Ok(())
     }
+}
+
+/// Registers `vals` of element type `from` as `to`, before `at`: a tile's registers to and
+/// from its memory type (`memory_dtype`), shared by the global and shared accesses. Nothing is
+/// built when the types agree.
+pub(super) fn cast_regs(
+    ctx: &mut Context,
+    at: OpId,
+    vals: Vec<Value>,
+    from: DType,
+    to: DType,
+) -> R<Vec<Value>> {
+    if from == to {
+        return Ok(vals);
+    }
+    let mut b = before(ctx, at);
+    vals.into_iter()
+        .map(|v| scalar_cast(&mut b, v, from, to))
+        .collect()
 }
 
 /// The type a tile's elements have in global and shared memory: i1 is a byte (0 or 1), as the

@@ -29,12 +29,7 @@ impl Lowering {
             Some(v) => {
                 // i1 is stored as a byte (0 or 1), as in global memory.
                 let vals = self.gather(ctx, v, &layout)?;
-                let mut b = before(ctx, o);
-                Some(
-                    vals.into_iter()
-                        .map(|x| scalar_cast(&mut b, x, st.dtype, mem))
-                        .collect::<R<Vec<Value>>>()?,
-                )
+                Some(cast_regs(ctx, o, vals, st.dtype, mem)?)
             }
             None => None,
         };
@@ -115,14 +110,7 @@ impl Lowering {
             }
         }
         if !store {
-            let out = if mem != st.dtype {
-                let mut b = before(ctx, o);
-                out.into_iter()
-                    .map(|v| scalar_cast(&mut b, v, mem, st.dtype))
-                    .collect::<R<Vec<Value>>>()?
-            } else {
-                out
-            };
+            let out = cast_regs(ctx, o, out, mem, st.dtype)?;
             self.set_tile(rv, out, layout, false);
         }
         Ok(())
