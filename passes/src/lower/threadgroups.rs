@@ -12,6 +12,17 @@
 //! | elect-any `single_thread`, parent warp-aligned whole warps | `tid / 32 == begin / 32 && elect.sync` (the parent's first warp) |
 //! | elect-any `single_thread`, other parents | `tid == begin` (the parent's first thread) |
 //!
+//! Where the block is whole warps, the tests of warp-aligned ranges (`begin` and `n` multiples
+//! of 32, and the elect-any group's first-warp test) compare the *warp* index instead, read once
+//! at the kernel's entry through `shfl.sync.idx` from lane 0 (`w = shfl(tid / 32, 0)`, then
+//! `w - begin / 32 < n / 32`). The value is the same, but ptxas can tell that a `shfl` from a
+//! fixed lane is uniform across the warp, and it cannot tell that of `tid / 32`: with the
+//! uniform test, code under a role's branch (a consumer warpgroup's k loop) keeps its
+//! warp-uniform arithmetic, such as wgmma descriptors, in uniform registers instead of
+//! per-thread registers copied over with `R2UR` before each use. On the persistent matmul this
+//! took the SASS from 3,736 to 2,984 instructions and gained 1-1.5 points against cuBLAS on the
+//! H100 (docs/perf.md, issue 17, ninth part).
+//!
 //! The spec's two latent bugs do not arise: the range test needs no divisibility, and an
 //! elect-any group always picks one thread. Ids inside groups (`tilus.thread_id`,
 //! `tilus.warp_id`) are lowered first, relative to their group, because the groups disappear.
@@ -52,7 +63,9 @@ declare_pass! {
         class: "LowerThreadgroups",
         summary: "Lower thread groups to predicates and threadgroup.sync to barriers",
         description: "Replaces threadgroup.group/single_thread/single_warp/warp_group by scf.if \
-            on the absolute thread index (elect.sync for an elect-any single thread of a \
+            on the absolute thread index (on the warp index, shuffled from lane 0 at the \
+            kernel's entry so that ptxas sees it as warp-uniform, for ranges of whole warps; \
+            elect.sync for an elect-any single thread of a \
             warp-aligned parent), lowers the ids inside groups relative to them, and \
             threadgroup.sync to bar.sync 0 (whole block), bar.warp.sync mask (within a warp) or \
             a named barrier bar.sync id, n (ids 1..15 by first use).",
@@ -117,8 +130,9 @@ impl Pass for LowerThreadgroups {
             });
             // Where each group's parent sits, before any group is dissolved.
             let parents: Vec<_> = groups.iter().map(|&g| group_pos(ctx, g)).collect();
+            let mut warp = UniformWarp::new(k);
             for (g, parent) in groups.into_iter().zip(parents) {
-                match lower_group(ctx, g, parent) {
+                match lower_group(ctx, g, parent, &mut warp) {
                     Ok(()) => ngroups += 1,
                     Err(d) => errors.push(d),
                 }
@@ -209,11 +223,54 @@ fn lower_sync(ctx: &mut Context, s: OpId, named: &mut Vec<(i64, i64)>) -> Result
     Ok(())
 }
 
+/// The warp index of a kernel's thread as a value ptxas knows to be warp-uniform, made on first
+/// use at the kernel's entry (where every thread of the block is converged, so the full-mask
+/// `shfl.sync` is well defined).
+struct UniformWarp {
+    kernel: OpId,
+    value: Option<Value>,
+}
+
+impl UniformWarp {
+    fn new(kernel: OpId) -> Self {
+        Self {
+            kernel,
+            value: None,
+        }
+    }
+
+    /// The warp index, or `None` when the block has a partial warp (a full-mask `shfl` there
+    /// would name lanes that do not exist): callers then test `%tid.x`.
+    fn get(&mut self, ctx: &mut Context, block: i64) -> Option<Value> {
+        if block % 32 != 0 {
+            return None;
+        }
+        if let Some(v) = self.value {
+            return Some(v);
+        }
+        let r = *ctx.regions(self.kernel).first()?;
+        let body = *ctx.region_blocks(r).first()?;
+        let mut b = OpBuilder::new(ctx);
+        b.set_loc_from(self.kernel);
+        b.set_insertion_point_to_start(body);
+        let t = b.special("tid.x");
+        let i32t = b.i32();
+        let w = b.asm(
+            "{\n\t.reg .b32 %tw;\n\tshr.u32 %tw, $1, 5;\n\tshfl.sync.idx.b32 $0, %tw, 0, 31, -1;\n\t}",
+            &[t],
+            &[i32t],
+        )[0];
+        self.value = Some(w);
+        Some(w)
+    }
+}
+
 /// The group `g` as an `scf.if` (or inlined when it covers its parent).
 fn lower_group(
     ctx: &mut Context,
     g: OpId,
     parent: Option<super::build::GroupPos>,
+    warp: &mut UniformWarp,
 ) -> Result<(), Diagnostic> {
     let parent = parent
         .ok_or_else(|| Diagnostic::op(g, "a thread group outside a kernel cannot be lowered"))?;
@@ -223,6 +280,17 @@ fn lower_group(
         ctx.erase_op(g);
         return Ok(());
     }
+    // The warp index only where a test will read it: whole warps from a warp boundary.
+    let whole_warps = match (rel, parent.begin) {
+        (Some(r), Some(pb)) => (pb + r) % 32 == 0 && n % 32 == 0 && !(r == 0 && n == parent.size),
+        (None, Some(pb)) => pb % 32 == 0 && parent.size % 32 == 0 && parent.size > 32,
+        _ => false,
+    };
+    let w = if whole_warps {
+        warp.get(ctx, parent.block)
+    } else {
+        None
+    };
     let mut b = before(ctx, g);
     let cond: Option<Value> = match rel {
         Some(r) => {
@@ -237,6 +305,12 @@ fn lower_group(
                     ));
                 };
                 let begin = pb + r;
+                if let Some(w) = w {
+                    let d = b.add_const(w, -(begin / 32));
+                    let nn = b.c32(n / 32);
+                    let c = b.cmpi(CmpIPredicate::Ult, d, nn);
+                    return finish_group(ctx, g, Some(c));
+                }
                 let t = b.special("tid.x");
                 let d = b.add_const(t, -begin);
                 let nn = b.c32(n);
@@ -262,8 +336,13 @@ fn lower_group(
                         if parent.size == 32 {
                             Some(p)
                         } else {
-                            let t = b.special("tid.x");
-                            let w = b.udiv_const(t, 32);
+                            let w = match w {
+                                Some(w) => w,
+                                None => {
+                                    let t = b.special("tid.x");
+                                    b.udiv_const(t, 32)
+                                }
+                            };
                             let want = b.c32(pb / 32);
                             let first = b.cmpi(CmpIPredicate::Eq, w, want);
                             Some(b.and(first, p))
@@ -279,6 +358,11 @@ fn lower_group(
             }
         }
     };
+    finish_group(ctx, g, cond)
+}
+
+/// Replaces the group `g` by its body under `cond` (inlined when there is none).
+fn finish_group(ctx: &mut Context, g: OpId, cond: Option<Value>) -> Result<(), Diagnostic> {
     let Some(&body) = ctx.region_blocks(ctx.regions(g)[0]).first() else {
         // An empty group does nothing.
         ctx.erase_op(g);
