@@ -88,3 +88,36 @@ tilus.kernel @groups() warps(4) blocks(affine_map<() -> (1)>) {
     }
   }
 }
+
+// A ptx.entry that knows only an upper bound on its threads (maxntid) may run a partial last
+// warp, where a full-mask shfl.sync would name lanes that do not exist: its warp ranges test
+// tid.x. With tilus.threads the size is exact and the warp index is used.
+// CHECK-LABEL: ptx.entry @bounded()
+// CHECK-NOT:     shfl.sync
+// CHECK:         %[[T:.*]] = ptx.special tid.x : i32
+// CHECK-NEXT:    arith.constant -32 : i32
+// CHECK-NEXT:    arith.addi %[[T]]
+// CHECK-NEXT:    arith.constant 64 : i32
+// CHECK-NEXT:    arith.cmpi ult
+// CHECK-NEXT:    scf.if
+ptx.entry @bounded() attributes {target = "sm_90a", maxntid = 128 : i64} {
+  threadgroup.warp_group warps(1, 2) {
+    threadgroup.sync
+  }
+  ptx.ret
+}
+
+// CHECK-LABEL: ptx.entry @exact()
+// CHECK-NEXT:    %[[T:.*]] = ptx.special tid.x : i32
+// CHECK-NEXT:    %[[W:.*]] = ptx.asm "{{.*}}shfl.sync.idx.b32{{.*}}" %[[T]]
+// CHECK-NEXT:    arith.constant -4 : i32
+// CHECK-NEXT:    arith.addi %[[W]]
+// CHECK-NEXT:    arith.constant 4 : i32
+// CHECK-NEXT:    arith.cmpi ult
+// CHECK-NEXT:    scf.if
+ptx.entry @exact() attributes {target = "sm_90a", maxntid = 256 : i64, tilus.threads = 256 : i64} {
+  threadgroup.group threads(128, 128) {
+    threadgroup.sync
+  }
+  ptx.ret
+}

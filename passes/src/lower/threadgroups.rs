@@ -239,10 +239,18 @@ impl UniformWarp {
         }
     }
 
-    /// The warp index, or `None` when the block has a partial warp (a full-mask `shfl` there
-    /// would name lanes that do not exist): callers then test `%tid.x`.
+    /// The warp index, or `None` when the block may have a partial warp (a full-mask `shfl`
+    /// there would name lanes that do not exist): callers then test `%tid.x`.
     fn get(&mut self, ctx: &mut Context, block: i64) -> Option<Value> {
-        if block % 32 != 0 {
+        // A `ptx.entry` without the tilus thread count has only an upper bound (`maxntid`).
+        let exact = KernelOp::is(ctx, self.kernel)
+            || tilus_dialects::tilus_types::prop_i64(
+                ctx,
+                self.kernel,
+                tilus_dialects::tilus::attr_names::THREADS,
+            )
+            .is_some();
+        if !exact || block % 32 != 0 {
             return None;
         }
         if let Some(v) = self.value {
