@@ -155,6 +155,8 @@ pub fn registry() -> Vec<PassInfo> {
         infer_layouts::InferLayouts::INFO,
         symbol_dce::SymbolDce::INFO,
         lower::scf_to_cf::ScfToCf::INFO,
+        lower::scf_parallel::ScfForallToFor::INFO,
+        lower::scf_parallel::ScfParallelToFors::INFO,
         lower::arith_to_ptx::ArithToPtx::INFO,
         lower::func_to_ptx::FuncToPtx::INFO,
         lower::shared_memory::PlanSharedMemory::INFO,

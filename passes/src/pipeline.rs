@@ -1078,7 +1078,8 @@ mod tests {
         let text = pm.to_pipeline_string();
         assert!(
             text.starts_with(
-                "builtin.module(cse,verify-barriers,infer-layouts{target=sm_100a},lower-async-to-ptx,\
+                "builtin.module(cse,scf-forall-to-for,scf-parallel-for-to-nested-fors{reductions=true},\
+                 verify-barriers,infer-layouts{target=sm_100a},lower-async-to-ptx,\
                  plan-shared-memory,lower-tiles{target=sm_100a},"
             ),
             "{text}"
@@ -1090,20 +1091,20 @@ mod tests {
         assert!(text.ends_with("convert-arith-to-ptx,dce)"), "{text}");
         // Implicit nesting (pass flags) nests a pipeline under its anchor like a pass.
         let pm = parse_pipeline("builtin.module(tilus-to-ptx)", Nesting::Implicit).unwrap();
-        assert_eq!(pm.len(), 14);
+        assert_eq!(pm.len(), 16);
         // A bool option drops the steps it guards.
         let pm = parse_pipeline(
             "builtin.module(tilus-to-ptx{eqsat=false})",
             Nesting::Implicit,
         )
         .unwrap();
-        assert_eq!(pm.len(), 11);
+        assert_eq!(pm.len(), 13);
         let pm = parse_pipeline(
             "builtin.module(tilus-to-ptx{infer-layouts=false})",
             Nesting::Implicit,
         )
         .unwrap();
-        assert_eq!(pm.len(), 13);
+        assert_eq!(pm.len(), 15);
     }
 
     #[test]

@@ -12,3 +12,13 @@ func.func @single_block_region(%n: index) {
   }
   return
 }
+
+// An scf.forall with shared outputs has no sequential form (mlir-opt fails on it too).
+func.func @forall_outputs(%t: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{cannot rewrite an 'scf.forall' with shared outputs as 'scf.for' loops}}
+  %r = scf.forall (%i) in (8) shared_outs(%o = %t) -> (tensor<8xf32>) {
+    scf.forall.in_parallel {
+    }
+  }
+  return %r : tensor<8xf32>
+}

@@ -166,3 +166,37 @@ func.func @execute_region(%a: f32, %c: i1, %i: index, %lb: index, %ub: index, %s
   }
   return %t : f32
 }
+
+// scf.parallel with two reductions over two dimensions: a nest of loops carrying the
+// accumulators, each reduction region applied to (accumulator, value) at the end of the body.
+// A parallel loop without reductions nests another; scf.forall with mixed static and dynamic
+// bounds (constants before the nest: lower bounds, upper bounds, steps), and its `in` form.
+func.func @parallel_loops(%lb: index, %ub: index, %s: index, %x: f32, %y: i32) -> (f32, i32) {
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.parallel (%i, %j) = (%lb, %lb) to (%ub, %c4) step (%s, %s) init (%x, %y) -> (f32, i32) {
+    %a = arith.index_cast %i : index to i32
+    %b = arith.sitofp %a : i32 to f32
+    scf.reduce(%b, %a : f32, i32) {
+    ^bb0(%p: f32, %q: f32):
+      %m = arith.maximumf %p, %q : f32
+      scf.reduce.return %m : f32
+    }, {
+    ^bb0(%p: i32, %q: i32):
+      %m = arith.addi %p, %q : i32
+      scf.reduce.return %m : i32
+    }
+  }
+  scf.parallel (%k) = (%lb) to (%ub) step (%s) {
+    scf.parallel (%l) = (%k) to (%ub) step (%s) {
+      "test.use"(%k, %l) : (index, index) -> ()
+    }
+    scf.reduce
+  }
+  scf.forall (%u, %v) = (%lb, 2) to (%ub, 10) step (3, %s) {
+    "test.use"(%u, %v) : (index, index) -> ()
+  }
+  scf.forall (%w, %z) in (7, 7) {
+    "test.use"(%w, %z) : (index, index) -> ()
+  }
+  return %r#0, %r#1 : f32, i32
+}

@@ -4,8 +4,10 @@
 
 // RUN: tilus-opt %s -o /dev/null --pass-pipeline='builtin.module(tilus-to-ptx{target=sm_100a})' \
 // RUN:   --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=DUMP
-// DUMP:      Pass Manager with 14 passes:
+// DUMP:      Pass Manager with 16 passes:
 // DUMP-NEXT: builtin.module(
+// DUMP-NEXT:   scf-forall-to-for,
+// DUMP-NEXT:   scf-parallel-for-to-nested-fors{reductions=true},
 // DUMP-NEXT:   verify-barriers,
 // DUMP-NEXT:   infer-layouts{target=sm_100a},
 // DUMP-NEXT:   lower-async-to-ptx,
@@ -31,6 +33,8 @@
 
 // RUN: tilus-opt %s -o /dev/null --tilus-to-ptx --timing 2>&1 | FileCheck %s --check-prefix=TIME
 // TIME:      Parser
+// TIME-NEXT: SCFForallToForLoop
+// TIME-NEXT: SCFParallelForToNestedFors
 // TIME-NEXT: VerifyBarriers
 // TIME-NEXT: InferLayouts
 // TIME-NEXT: LowerAsyncToPtx

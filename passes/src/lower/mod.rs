@@ -1,6 +1,8 @@
 //! Lowerings toward PTX, one pass per file (the two large ones, `tiles` and `async_to_ptx`, are
 //! folders with one file per concern):
 //!
+//! - [`scf_parallel`] (`scf-forall-to-for`, `scf-parallel-for-to-nested-fors`): parallel loops
+//!   as nests of `scf.for`;
 //! - [`scf_to_cf`] (`convert-scf-to-cf`): structured control flow to blocks and branches;
 //! - [`arith_to_ptx`] (`convert-arith-to-ptx`): scalar `arith` ops to `ptx.inst`;
 //! - [`func_to_ptx`] (`convert-func-to-ptx`): kernels written as `func.func` to `ptx.entry`;
@@ -18,6 +20,7 @@ pub mod arith_to_ptx;
 pub mod async_to_ptx;
 pub(crate) mod build;
 pub mod func_to_ptx;
+pub mod scf_parallel;
 pub mod scf_to_cf;
 pub mod shared_memory;
 pub mod threadgroups;

@@ -1,5 +1,6 @@
 //! `convert-scf-to-cf`: `scf.for`, `scf.if`, `scf.while`, `scf.index_switch`,
-//! `scf.execute_region` and their terminators to blocks and `cf` branches, as
+//! `scf.execute_region`, `scf.forall`, `scf.parallel` and their terminators to blocks and `cf`
+//! branches, as
 //! MLIR's SCFToControlFlow does (same blocks, same order, same ops), so that the output matches
 //! `mlir-opt --convert-scf-to-cf` (`test/lower/scf-to-cf-mlir.mlir` compares them).
 //!
@@ -23,6 +24,11 @@
 //! a branch to its blocks, inlined in place (any number, with their own branches), whose
 //! `scf.yield`s branch to the rest of the op's block, taking the results as arguments.
 //!
+//! `scf.forall` and `scf.parallel` first become nests of `scf.for` (`super::scf_parallel`:
+//! the forall's static bounds as constants before the nest, a parallel loop's reductions as
+//! accumulators carried by every loop and combined at the end of the innermost body), as MLIR
+//! does before branching; an `scf.forall` with shared outputs is reported, as MLIR fails on it.
+//!
 //! Ops are lowered outermost first; scf ops in a region of another op (say a `func.func` in the
 //! body of a loop) are lowered in that region. An scf op in a single-block region of a non-scf
 //! op cannot be lowered (the region would need several blocks) and is reported.
@@ -42,9 +48,10 @@ declare_pass! {
     pub struct ScfToCf {
         name: "convert-scf-to-cf",
         class: "SCFToControlFlowPass",
-        summary: "Convert scf.for/if/while/index_switch/execute_region to blocks and cf branches",
-        description: "Lowers scf.for, scf.if, scf.while, scf.index_switch and \
-            scf.execute_region (and their scf.yield and scf.condition) to blocks with cf.br, \
+        summary: "Convert scf.for/if/while/index_switch/execute_region/forall/parallel to blocks and cf branches",
+        description: "Lowers scf.for, scf.if, scf.while, scf.index_switch, \
+            scf.execute_region, scf.forall and scf.parallel (and their scf.yield, \
+            scf.condition and scf.reduce) to blocks with cf.br, \
             cf.cond_br and cf.switch, the way MLIR's convert-scf-to-cf does: a for loop \
             becomes a condition block taking the induction variable and carried values \
             (arith.cmpi slt, or ult for unsigned loops), the body, and a step (arith.addi) \
@@ -55,7 +62,10 @@ declare_pass! {
             (case values cut to i32, as MLIR does) to its case blocks and default block, which \
             join in the block after it, taking the results; an execute_region becomes a \
             branch to its blocks, inlined in place, whose yields branch to the block after it, \
-            taking the results. Needed before emitting PTX, which has only branches.",
+            taking the results; forall and parallel loops first become nests of scf.for (static \
+            forall bounds as constants before the nest; reductions carried as accumulators and \
+            combined at the end of the innermost body), as MLIR does. Needed before emitting \
+            PTX, which has only branches.",
         options: {},
         statistics: {
             NUM_LOWERED = "num-lowered", "Number of scf ops lowered";
@@ -70,10 +80,20 @@ impl Pass for ScfToCf {
         op: OpId,
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
-        let mut hosts = Vec::new();
-        ctx.walk(op, &mut |o| hosts.push(o));
+        // Parallel loops first become scf.for nests, which the walk below lowers.
         let mut n = 0u64;
         let mut errors = Vec::new();
+        for kinds in [
+            super::scf_parallel::Kinds::Forall,
+            super::scf_parallel::Kinds::Parallel,
+        ] {
+            match super::scf_parallel::rewrite_all(ctx, op, kinds) {
+                Ok(k) => n += k,
+                Err(e) => errors.extend(e),
+            }
+        }
+        let mut hosts = Vec::new();
+        ctx.walk(op, &mut |o| hosts.push(o));
         for h in hosts {
             if is_scf(ctx, h) {
                 continue;
@@ -109,8 +129,8 @@ impl Pass for ScfToCf {
                         Some(ScfOpKind::ExecuteRegion(_)) => {
                             lower_execute_region(ctx, s, &mut order)
                         }
-                        // Only the ops above are collected; the parallel loops are not lowered
-                        // to branches yet (notes.md).
+                        // Only the ops above are collected; the parallel loops are scf.for
+                        // nests by now.
                         Some(
                             ScfOpKind::Yield(_)
                             | ScfOpKind::Condition(_)

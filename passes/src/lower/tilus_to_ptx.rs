@@ -2,11 +2,15 @@
 //! (see [`crate::pipelines`]) whose steps are the lowering passes:
 //!
 //! ```text
+//! scf-forall-to-for, scf-parallel-for-to-nested-fors{reductions=true},
 //! verify-barriers, infer-layouts{target=...}, lower-async-to-ptx, plan-shared-memory,
 //! lower-tiles{target=...}, lower-threadgroups, lower-tilus-kernel{target=...}, canonicalize,
 //! cse, eqsat, canonicalize, cse,
 //! convert-scf-to-cf, convert-arith-to-ptx
 //! ```
+//!
+//! The parallel loops (`scf.forall`, `scf.parallel`) become `scf.for` nests first, so every
+//! later step (the barrier proof, layout inference, the tile lowering) sees ordinary loops.
 //!
 //! `eqsat` (and the `canonicalize,cse` that hoist and merge the constants it builds) runs on
 //! the arith level, before `convert-scf-to-cf` and `convert-arith-to-ptx`: there the integer
@@ -35,7 +39,8 @@ declare_pipeline! {
         name: "tilus-to-ptx",
         anchor: "builtin.module",
         summary: "Lower Tilus kernels to the ptx dialect (the whole pipeline)",
-        description: "Runs verify-barriers (so a kernel whose mbarrier protocol can hang is \
+        description: "Runs scf-forall-to-for and scf-parallel-for-to-nested-fors \
+            (reductions=true: parallel loops become scf.for nests), verify-barriers (so a kernel whose mbarrier protocol can hang is \
             rejected before it reaches a GPU), infer-layouts (unless infer-layouts=false), \
             lower-async-to-ptx, plan-shared-memory, lower-tiles, \
             lower-threadgroups, lower-tilus-kernel, canonicalize, cse, eqsat, canonicalize, \
@@ -55,7 +60,8 @@ declare_pipeline! {
                 "Run eqsat (then canonicalize and cse) on the integer arithmetic before \
                  convert-scf-to-cf";
         },
-        steps: "verify-barriers,[infer-layouts]infer-layouts{target=${target}},lower-async-to-ptx,\
+        steps: "scf-forall-to-for,scf-parallel-for-to-nested-fors{reductions=true},\
+                verify-barriers,[infer-layouts]infer-layouts{target=${target}},lower-async-to-ptx,\
                 plan-shared-memory,lower-tiles{target=${target}},\
                 lower-threadgroups,lower-tilus-kernel{target=${target}},canonicalize,cse,\
                 [eqsat]eqsat,[eqsat]canonicalize,[eqsat]cse,convert-scf-to-cf,\

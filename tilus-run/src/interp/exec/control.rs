@@ -93,8 +93,10 @@ impl Machine<'_> {
                 });
                 Ok(Flow::Jump)
             }
-            // Not in Tilus kernels yet: reported, not guessed at (`scf.condition` ends a
-            // `while`'s `before` region in the machine's frame handling).
+            // `tilus-run` rewrites parallel loops as scf.for nests before it runs a kernel
+            // (`tilus_passes::lower::scf_parallel::sequentialize`), so these reach the machine
+            // only through a caller that skipped that: reported, not guessed at
+            // (`scf.condition` ends a `while`'s `before` region in the machine's frame handling).
             ScfOpKind::Condition(_)
             | ScfOpKind::Parallel(_)
             | ScfOpKind::Reduce(_)
