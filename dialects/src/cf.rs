@@ -431,9 +431,18 @@ fn parse_switch_cases(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) 
         let neg = p.eat("-");
         let (text, sp) = p.parse_number_text()?;
         let text = if neg { format!("-{text}") } else { text };
-        // MLIR 22 reads a case value as an `int64_t` and truncates it to the flag's width
-        // (`256` is case 0 of an `i8` switch); wider literals are checked against the type.
-        let text = match (text.parse::<i64>(), p.ctx.type_kind(flag_ty)) {
+        // MLIR 22 reads a case value as an `int64_t` (a literal beyond it is an error, whatever
+        // the flag's width) and truncates it to the flag's width (`256` is case 0 of an `i8`
+        // switch).
+        let is_int = !text.contains(['.', 'e', 'E']) || text.starts_with("0x");
+        let v = text.parse::<i64>();
+        if is_int && v.is_err() && !text.starts_with("0x") {
+            return Err(tilus_ir::Diagnostic::at(
+                sp,
+                "custom op 'cf.switch' integer value too large",
+            ));
+        }
+        let text = match (v, p.ctx.type_kind(flag_ty)) {
             (Ok(v), TypeKind::Integer { width, .. }) if *width < 64 => {
                 (i128::from(v).rem_euclid(1i128 << *width)).to_string()
             }

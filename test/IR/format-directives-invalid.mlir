@@ -7,8 +7,8 @@
 // and read as the next op.
 tilus.kernel @unit_anchor() warps(4) blocks(affine_map<(d0) -> (1)>) {
   threadgroup.single_warp {
-    // CHECK: custom op 'reed' is unknown (tried 'builtin.reed' as well) ({{.*}}format-directives-invalid.mlir:[[# @LINE + 2]]:22)
-    // expected-error@+1 {{custom op 'reed' is unknown (tried 'builtin.reed' as well)}}
+    // CHECK: custom op 'reed' is unknown ({{.*}}format-directives-invalid.mlir:[[# @LINE + 2]]:22)
+    // expected-error@+1 {{custom op 'reed' is unknown}}
     tma.wait_group 0 reed
   }
 }

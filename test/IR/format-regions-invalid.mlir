@@ -60,15 +60,28 @@ func.func @switch_default(%n: index) {
 
 // -----
 
-// A hook that sets successors checks its case values against the flag's type (MLIR 22
-// truncates a value that fits an int64_t, `300` is case 44 of an i8 switch; a wider literal is
-// an error).
+// A hook that sets successors checks its case values as MLIR 22 reads them: as an int64_t
+// (truncated to the flag's width: `300` is case 44 of an i8 switch). A literal beyond int64_t
+// is an error, whatever the flag's width.
 func.func @switch_value(%f: i8) {
   cf.switch %f : i8, [
     default: ^bb1,
-    // CHECK: integer constant out of range for attribute ({{.*}}format-regions-invalid.mlir:[[# @LINE + 2]]:5)
-    // expected-error@+1 {{integer constant out of range}}
+    // CHECK: custom op 'cf.switch' integer value too large ({{.*}}format-regions-invalid.mlir:[[# @LINE + 2]]:5)
+    // expected-error@+1 {{custom op 'cf.switch' integer value too large}}
     18446744073709551616: ^bb1
+  ]
+^bb1:
+  return
+}
+
+// -----
+
+func.func @switch_value_wide(%f: i128) {
+  cf.switch %f : i128, [
+    default: ^bb1,
+    // CHECK: custom op 'cf.switch' integer value too large ({{.*}}format-regions-invalid.mlir:[[# @LINE + 2]]:5)
+    // expected-error@+1 {{custom op 'cf.switch' integer value too large}}
+    340282366920938463463374607431768211455: ^bb1
   ]
 ^bb1:
   return

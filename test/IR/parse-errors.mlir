@@ -15,7 +15,7 @@ func.func @unknown_custom_op() {
 
 // A bare op name is also looked up in the default dialects of the enclosing ops.
 func.func @unknown_bare_op() {
-  // expected-error@+1 {{custom op 'frobnicate' is unknown (tried 'func.frobnicate', 'builtin.frobnicate' as well)}}
+  // expected-error@+1 {{custom op 'frobnicate' is unknown (tried 'func.frobnicate' as well)}}
   %0 = frobnicate : i32
   return
 }
@@ -204,3 +204,40 @@ func.func @result_count_generic() {
 #a = #t.attr<1>
 // expected-error@+1 {{a type follows only a dialect attribute, not an attribute alias}}
 "t.op"() {a = #a : i32} : () -> ()
+
+// -----
+
+// Op names without a dialect prefix take the region's default dialect, as in MLIR: func in a
+// function (not builtin)...
+func.func @builtin_op_unprefixed_in_func(%x: i32) -> i64 {
+  // expected-error@+1 {{custom op 'unrealized_conversion_cast' is unknown (tried 'func.unrealized_conversion_cast' as well)}}
+  %y = unrealized_conversion_cast %x : i32 to i64
+  return %y : i64
+}
+
+// -----
+
+func.func @module_in_func() {
+  // expected-error@+1 {{custom op 'module' is unknown (tried 'func.module' as well)}}
+  module {
+  }
+  return
+}
+
+// -----
+
+// ... and none in the body of an op that names no default dialect (MLIR: "Dialect `' not
+// found for custom op 'call'").
+func.func @g() {
+  return
+}
+func.func @call_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error@+1 {{custom op 'call' is unknown}}
+    call @g() : () -> ()
+  }
+  return
+}
+

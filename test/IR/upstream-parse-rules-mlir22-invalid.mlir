@@ -78,3 +78,33 @@ func.func private @memref_map_rank(memref<42xi8, #map0>)
 
 // expected-error@+1 {{expected the number of strides to match the rank}}
 func.func private @memref_strided_rank() -> memref<?x?xf32, strided<[1]>>
+
+// -----
+
+// A complex number's element is an integer or a float.
+// expected-error@+1 {{invalid element type for complex}}
+"t.x"() {a = complex<complex<f64>>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{invalid element type for complex}}
+%0 = "t.x"() : () -> complex<index>
+
+// -----
+
+// A vector's element is an integer, index or float (or a dialect type that says it can be one),
+// never a builtin container or `none`.
+// expected-error@+1 {{failed to verify 'elementType': VectorElementTypeInterface instance}}
+%0 = "t.x"() : () -> vector<4xcomplex<f32>>
+
+// -----
+
+// expected-error@+1 {{failed to verify 'elementType': VectorElementTypeInterface instance}}
+func.func private @vector_of_none(vector<2xnone>)
+
+// -----
+
+// A distinct id names one attribute: its second definition must have the same value.
+#a = distinct[0]<42 : i32>
+// expected-error@+1 {{referenced attribute does not match previous definition: 42 : i32}}
+#b = distinct[0]<43 : i32>

@@ -815,16 +815,23 @@ impl<'c, 's> Parser<'c, 's> {
                     None => self.ctx.attr(AttrKind::Unit),
                 };
                 let id = match self.distinct.get(&n) {
-                    Some(id) => {
-                        let existing = self.ctx.attr(AttrKind::Distinct {
-                            id: *id,
-                            attr: inner,
-                        });
+                    // A later `distinct[N]` refers to the first; MLIR requires the same value.
+                    Some(&(id, first)) if first == inner => {
+                        let existing = self.ctx.attr(AttrKind::Distinct { id, attr: inner });
                         return Ok(existing);
+                    }
+                    Some(&(_, first)) => {
+                        return Err(Diagnostic::at(
+                            sp,
+                            format!(
+                                "referenced attribute does not match previous definition: {}",
+                                crate::syntax::printer::attr_to_string(self.ctx, first)
+                            ),
+                        ))
                     }
                     None => {
                         let id = self.ctx.fresh_distinct_id();
-                        self.distinct.insert(n, id);
+                        self.distinct.insert(n, (id, inner));
                         id
                     }
                 };

@@ -215,7 +215,8 @@ pub struct Parser<'c, 's> {
     /// Attribute values of dictionaries by their source text (`[1, 2, 3]`), for the fast path.
     attr_values: HashMap<&'s str, Attr>,
     block_scopes: Vec<BlockScope>,
-    distinct: HashMap<u64, u64>,
+    /// `distinct[N]` ids of the text: the context's id and the attribute it was defined with.
+    distinct: HashMap<u64, (u64, Attr)>,
     fwd_block: Option<BlockId>,
     default_dialects: Vec<Option<&'static str>>,
     /// Diagnostics gathered so far (several errors per run where recovery is sensible).
@@ -334,7 +335,8 @@ impl<'c, 's> Parser<'c, 's> {
         self.block_scopes.push(BlockScope {
             blocks: HashMap::default(),
         });
-        self.default_dialects.push(None);
+        // As in MLIR, unprefixed op names at the top level are builtin's (`module`).
+        self.default_dialects.push(Some("builtin"));
         loop {
             self.skip_ws();
             if self.pos >= self.src.len() {

@@ -381,8 +381,10 @@ impl<'c, 's> Parser<'c, 's> {
             self.pos += 1;
             let def = self.ctx.def_of(opname);
             let isolated = def.is_some_and(|d| d.is_isolated());
-            self.default_dialects
-                .push(def.and_then(|d| d.default_dialect));
+            // The generic form does not ask the op for a default dialect (MLIR's parser does
+            // not): its regions resolve unprefixed names as the enclosing scope does.
+            let inherited = self.default_dialects.last().copied().flatten();
+            self.default_dialects.push(inherited);
             loop {
                 let r = self.parse_region(Vec::new(), isolated);
                 match r {
@@ -514,12 +516,11 @@ impl<'c, 's> Parser<'c, 's> {
         if written.contains('.') {
             candidates.push(written.to_string());
         }
-        // The enclosing op's default dialect only applies to names without a dialect prefix.
+        // The enclosing op's default dialect only applies to names without a dialect prefix:
+        // builtin at the top level and in a module, func in a function, none in the regions of
+        // a custom-form op that names none (MLIR rejects `call` in an `scf.for` body).
         if let (Some(Some(d)), false) = (self.default_dialects.last(), written.contains('.')) {
             candidates.push(format!("{d}.{written}"));
-        }
-        if !written.contains('.') {
-            candidates.push(format!("builtin.{written}"));
         }
         let def = candidates
             .iter()
@@ -550,7 +551,12 @@ impl<'c, 's> Parser<'c, 's> {
             return Err(d);
         };
         let implicit_mark = self.implicit_ops.len();
-        let mut st = crate::format::parse_custom(self, def, num_results)?;
+        // A custom-form op sets the default dialect of its regions (none unless it names one),
+        // however its format parses them.
+        self.default_dialects.push(def.default_dialect);
+        let st = crate::format::parse_custom(self, def, num_results);
+        self.default_dialects.pop();
+        let mut st = st?;
         // Trailing location.
         let mut fwd_loc = None;
         if self.peek_str("loc(") {

@@ -263,7 +263,19 @@ impl<'c, 's> Parser<'c, 's> {
             Rule::index_type => TypeKind::Index,
             Rule::none_type => TypeKind::None,
             Rule::float_type => TypeKind::Float(FloatKind::from_keyword(p.as_str()).unwrap()),
-            Rule::complex_type => TypeKind::Complex(self.type_(p.into_inner().next().unwrap())?),
+            Rule::complex_type => {
+                let inner = p.into_inner().next().unwrap();
+                let isp = self.off(&inner);
+                let elem = self.type_(inner)?;
+                // MLIR's ComplexType::verify: integer or float elements only.
+                if !matches!(
+                    self.ctx.type_kind(elem),
+                    TypeKind::Integer { .. } | TypeKind::Float(_)
+                ) {
+                    return Err(Diagnostic::at(isp, "invalid element type for complex"));
+                }
+                TypeKind::Complex(elem)
+            }
             Rule::tuple_type => {
                 let mut ts = Vec::new();
                 for t in p.into_inner() {
@@ -296,6 +308,26 @@ impl<'c, 's> Parser<'c, 's> {
                     scalable.push(s);
                 }
                 let elem = self.type_(it.next().unwrap())?;
+                // MLIR accepts integers, index, floats and dialect types that implement
+                // VectorElementTypeInterface (`!llvm.ptr`); a dialect type we do not know is
+                // given the benefit of the doubt, builtin containers are not.
+                if matches!(
+                    self.ctx.type_kind(elem),
+                    TypeKind::None
+                        | TypeKind::Function { .. }
+                        | TypeKind::Complex(_)
+                        | TypeKind::Tuple(_)
+                        | TypeKind::Vector { .. }
+                        | TypeKind::RankedTensor { .. }
+                        | TypeKind::UnrankedTensor { .. }
+                        | TypeKind::MemRef { .. }
+                        | TypeKind::UnrankedMemRef { .. }
+                ) {
+                    return Err(Diagnostic::at(
+                        sp,
+                        "failed to verify 'elementType': VectorElementTypeInterface instance",
+                    ));
+                }
                 TypeKind::Vector {
                     shape,
                     scalable,
