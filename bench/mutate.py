@@ -5,8 +5,9 @@ Each of 400 rounds takes one of the given files, drops its RUN lines, applies 1-
 IR lines (delete a line, duplicate it elsewhere, swap two tokens of it, replace its first
 number by 0, 1, 2, 3, 7, 64, 65536, 2^31 or -1), then runs `tilus-opt FILE --tilus-to-ptx` and
 `tilus-run FILE --max-steps 2000000` (binaries on PATH, 20 s each). A run is bad when it exits
-with anything but 0 or 1, prints a panic, or times out; bad inputs are kept in /tmp/mut/.
-Prints "runs N bad M". Seeded (7): the same files give the same mutations.
+with anything but 0, 1 or 2 (a usage error, such as a scalar argument the mutated kernel now
+needs), prints a panic, or times out; bad inputs are kept in /tmp/mut/.
+Prints "runs N bad M". Seeded (7, or $SEED): the same files and seed give the same mutations.
 
     PATH=target/release:$PATH python3 bench/mutate.py test/run-cli/scf-while.mlir ...
 """
@@ -18,7 +19,7 @@ import sys
 
 os.makedirs("/tmp/mut", exist_ok=True)
 files = sys.argv[1:]
-random.seed(7)
+random.seed(int(os.environ.get("SEED", "7")))
 bad = 0
 n = 0
 for it in range(400):
@@ -52,6 +53,8 @@ for it in range(400):
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=20)
         except subprocess.TimeoutExpired:
             bad += 1; open(f"/tmp/mut/timeout{it}.mlir","w").write(src); print("TIMEOUT", cmd[0], it); continue
-        if r.returncode not in (0, 1) or "panicked" in r.stderr:
+        # 0: ran; 1: an error in the input, reported; 2: a usage error (tilus-run: an argument
+        # the mutated kernel now needs and the command line does not give), reported.
+        if r.returncode not in (0, 1, 2) or "panicked" in r.stderr:
             bad += 1; open(f"/tmp/mut/crash{it}.mlir","w").write(src); print("CRASH", cmd[0], it, r.returncode, r.stderr[-300:])
 print("runs", n, "bad", bad)

@@ -741,6 +741,19 @@ impl<'a> KernelEmitter<'a> {
                     self.line(&format!("bra.uni \t{l};"));
                 }
             }
+            (_, Some(CfOpKind::Assert(a))) => {
+                // The kernel stops (the launch fails) in any thread whose condition is false;
+                // PTX has no message, so the assertion's text is a comment beside the trap.
+                let c = self.reg_of(a.arg(ctx), o)?;
+                let msg = match ctx.attr_kind(a.msg(ctx)) {
+                    tilus_ir::AttrKind::String { value, .. } => {
+                        String::from_utf8_lossy(value).replace(['\n', '\r'], " ")
+                    }
+                    _ => String::new(),
+                };
+                self.line(&format!("// cf.assert: {msg}"));
+                self.line(&format!("@!{c} trap;"));
+            }
             (_, Some(CfOpKind::CondBr(_))) => self.cond_br(o, next)?,
             (_, Some(CfOpKind::Switch(_))) => self.switch(o, next)?,
             _ => {

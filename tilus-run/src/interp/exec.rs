@@ -336,6 +336,9 @@ impl Machine<'_> {
         if let Some(k) = d::threadgroup::ThreadgroupOpKind::classify(ctx, op) {
             return self.exec_group(ui, op, k);
         }
+        if let Some(k) = d::cf::CfOpKind::classify(ctx, op) {
+            return self.exec_cf(ui, op, k);
+        }
         if let Some(k) = d::tilus::TilusOpKind::classify(ctx, op) {
             return self.exec_tilus(ui, op, k);
         }

@@ -70,16 +70,9 @@ impl Machine<'_> {
                 Ok(Flow::Jump)
             }
             ScfOpKind::ExecuteRegion(e) => {
-                let blocks = self.ctx.region_blocks(e.region(ctx));
-                let &[b] = blocks else {
-                    return Err(self.err(
-                        op,
-                        format!(
-                            "the interpreter runs an 'scf.execute_region' of one block only \
-                             (this one has {}: it has no semantics for 'cf' branches in kernels)",
-                            blocks.len()
-                        ),
-                    ));
+                // Its entry block; `cf` branches between its blocks run in `exec_cf`.
+                let Some(&b) = self.ctx.region_blocks(e.region(ctx)).first() else {
+                    return Err(self.err(op, "an 'scf.execute_region' without a block"));
                 };
                 self.set_next_after(ui, op);
                 let first = self.ctx.block_first(b);
@@ -261,6 +254,174 @@ impl Machine<'_> {
             }
             cur = j;
         }
+    }
+
+    // ----- cf: branches between the blocks of an `scf.execute_region` ----------------------
+
+    /// `cf.br`, `cf.cond_br` and `cf.switch` between the blocks of the `scf.execute_region`
+    /// whose region the unit runs (the only multi-block regions a kernel has), and `cf.assert`.
+    ///
+    /// Each thread takes its own successor. When all take the same one, the unit jumps there
+    /// with the successor's arguments. Otherwise the threads of the first thread's successor go
+    /// there, and the others run the branch again beside them, so that n successors split the
+    /// unit as n - 1 nested two-way branches would. The region's frame becomes a `rest` frame
+    /// that ends when both parts have reached the region's `scf.yield` and reconverged, as an
+    /// `scf.index_switch` of n cases does. The threads therefore reconverge when they leave the
+    /// region, not earlier where their paths join; no values differ for that.
+    pub(super) fn exec_cf(
+        &mut self,
+        ui: usize,
+        op: OpId,
+        k: tilus_dialects::cf::CfOpKind,
+    ) -> Result<Flow, Diagnostic> {
+        use crate::interp::machine::Frame;
+        use tilus_dialects::cf::CfOpKind;
+        let ctx = self.ctx;
+        let threads = self.units[ui].threads.clone();
+        let int_at = |v: &Val, t: u32| v.scalar_at(t).map(|s| s.as_i64());
+        // The successor index each thread takes.
+        let mut picks: Vec<usize> = Vec::with_capacity(threads.len());
+        match k {
+            CfOpKind::Assert(a) => {
+                let c = self.get(ui, a.arg(ctx));
+                if let Some(&t) = threads
+                    .iter()
+                    .find(|&&t| int_at(&c, t).map(|b| b & 1) != Some(1))
+                {
+                    let msg = match ctx.attr_kind(a.msg(ctx)) {
+                        tilus_ir::AttrKind::String { value, .. } => {
+                            String::from_utf8_lossy(value).into_owned()
+                        }
+                        _ => String::new(),
+                    };
+                    return Err(self.err(op, format!("'cf.assert' failed in thread {t}: {msg}")));
+                }
+                return Ok(Flow::Next);
+            }
+            CfOpKind::Br(_) => picks.resize(threads.len(), 0),
+            CfOpKind::CondBr(c) => {
+                let v = self.get(ui, c.condition(ctx));
+                for &t in &threads {
+                    // Successor 0 is the true destination.
+                    let Some(b) = int_at(&v, t) else {
+                        return Err(
+                            self.err(op, format!("thread {t} has no condition for 'cf.cond_br'"))
+                        );
+                    };
+                    picks.push(if b & 1 == 1 { 0 } else { 1 });
+                }
+            }
+            CfOpKind::Switch(s) => {
+                let v = self.get(ui, s.flag(ctx));
+                let cases = tilus_dialects::cf::switch_case_values(ctx, op).unwrap_or_default();
+                let width = match ctx.type_kind(ctx.value_type(s.flag(ctx))) {
+                    tilus_ir::TypeKind::Integer { width, .. } => *width,
+                    _ => 64,
+                };
+                for &t in &threads {
+                    let Some(f) = int_at(&v, t) else {
+                        return Err(self.err(op, format!("thread {t} has no flag for 'cf.switch'")));
+                    };
+                    // Compare as the flag's bits (cases are stored unsigned or signed alike).
+                    let bits = |x: i128| {
+                        if width >= 128 {
+                            x
+                        } else {
+                            x.rem_euclid(1i128 << width)
+                        }
+                    };
+                    let hit = cases.iter().position(|c| {
+                        i128::try_from(c.clone()).map(bits).ok() == Some(bits(f as i128))
+                    });
+                    // Successor 0 is the default, then the cases in order.
+                    picks.push(hit.map_or(0, |i| i + 1));
+                }
+            }
+        }
+        let Some(&first) = picks.first() else {
+            return Ok(Flow::Jump);
+        };
+        // The branch must end a block of the execute_region the unit runs.
+        let region_op = self
+            .ctx
+            .op_parent_block(op)
+            .and_then(|b| self.ctx.block_parent(b))
+            .and_then(|r| self.ctx.region_parent(r));
+        let top = self.units[ui].frames.last().map(|f| f.kind.clone());
+        let Some(FrameKind::Case {
+            op: case_op,
+            sibling,
+            ..
+        }) = top
+        else {
+            return Err(self.err(
+                op,
+                format!(
+                    "the interpreter runs '{}' only between the blocks of an 'scf.execute_region'",
+                    self.name(op)
+                ),
+            ));
+        };
+        if region_op != Some(case_op) {
+            return Err(self.err(
+                op,
+                format!(
+                    "the interpreter runs '{}' only between the blocks of an 'scf.execute_region'",
+                    self.name(op)
+                ),
+            ));
+        }
+        let dest = self.ctx.successors(op)[first];
+        let range = tilus_ir::rewrite::successor_operands(ctx, op, first).unwrap_or(0..0);
+        let vals: Vec<Val> = self.ctx.operands(op)[range]
+            .iter()
+            .map(|&v| self.get(ui, v))
+            .collect();
+        let args = self.ctx.block_args(dest).to_vec();
+        let entry = self.ctx.block_first(dest);
+        let others: Vec<u32> = threads
+            .iter()
+            .zip(&picks)
+            .filter(|(_, &p)| p != first)
+            .map(|(&t, _)| t)
+            .collect();
+        if others.is_empty() {
+            let u = &mut self.units[ui];
+            u.bind(&args, vals);
+            u.frames.last_mut().expect("a frame").next = entry;
+            return Ok(Flow::Jump);
+        }
+        // Divergent: this frame waits, as a `rest`, for the two parts to leave the region.
+        if let Some(f) = self.units[ui].frames.last_mut() {
+            f.kind = FrameKind::Case {
+                op: case_op,
+                sibling,
+                rest: true,
+            };
+            f.next = None;
+        }
+        let j = self.split_off(ui, &others);
+        let (uid, jid) = (self.units[ui].id, self.units[j].id);
+        let u = &mut self.units[ui];
+        u.bind(&args, vals);
+        u.frames.push(Frame {
+            kind: FrameKind::Case {
+                op: case_op,
+                sibling: Some(jid),
+                rest: false,
+            },
+            next: entry,
+        });
+        // The other threads take the branch again, among themselves.
+        self.units[j].frames.push(Frame {
+            kind: FrameKind::Case {
+                op: case_op,
+                sibling: Some(uid),
+                rest: false,
+            },
+            next: Some(op),
+        });
+        Ok(Flow::Jump)
     }
 
     // ----- thread groups ------------------------------------------------------------------
