@@ -13,6 +13,14 @@
 // RUN: tilus-run %s --kernel cfg_switch | FileCheck %s --check-prefix=SWITCH
 // SWITCH: check y vs reference @cfg_switch_ref: ok
 //
+// Register tiles yielded from several blocks: lower-tiles joins their registers at the yields
+// (a tile may not cross a branch as a block argument), against the same choice by scf.if:
+// RUN: tilus-run %s --kernel cfg_tiles | FileCheck %s --check-prefix=TILES
+// RUN: tilus-run %s --kernel cfg_tiles --arg k=-3 | FileCheck %s --check-prefix=TILES
+// TILES: check y vs reference @cfg_tiles_ref: ok
+// RUN: tilus-run %s --kernel cfg_tiles --dump-ptx > %t.tiles.ptx
+// RUN: %ptxas -arch=sm_90a %t.tiles.ptx -o %t.tiles.cubin
+//
 // cf.assert checks each thread; a failing one is reported with its message (status 1):
 // RUN: not tilus-run %s --kernel cfg_assert 2>&1 | FileCheck %s --check-prefix=ASSERT
 // ASSERT: 'cf.assert' failed in thread 40: t must be below 40
@@ -132,4 +140,47 @@ tilus.kernel @cfg_assert(%y: !tilus.ptr<i32>) warps(2) blocks(affine_map<(d0) ->
   cf.assert %ok, "t must be below 40"
   %t = tilus.register_tensor init(%tid : i32) : !tilus.reg<64xi32, layout = spatial(64)>
   tilus.store_global %t, %gy[%c0] : !tilus.reg<64xi32, layout = spatial(64)>, !tilus.global<64xi32>
+}
+
+// y = x * 0.5 when k > 0, else x + x, chosen between blocks.
+tilus.kernel @cfg_tiles(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %k: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2) -> (1)>)
+    attributes {tilus.args = {k = 2 : i32}, tilus.outputs = ["y"], tilus.reference = "cfg_tiles_ref"} {
+  %c0 = arith.constant 0 : i32
+  %half = arith.constant 0.5 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64x32xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64x32xf32>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<64x32xf32> -> !tilus.reg<64x32xf32>
+  %h = tilus.register_tensor init(%half : f32) : !tilus.reg<1x1xf32>
+  %pos = arith.cmpi sgt, %k, %c0 : i32
+  %v = scf.execute_region -> !tilus.reg<64x32xf32> {
+    cf.cond_br %pos, ^scale, ^double
+  ^scale:
+    %u = tilus.mul %t, %h : (!tilus.reg<64x32xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<64x32xf32>
+    scf.yield %u : !tilus.reg<64x32xf32>
+  ^double:
+    %d = tilus.add %t, %t : (!tilus.reg<64x32xf32>, !tilus.reg<64x32xf32>) -> !tilus.reg<64x32xf32>
+    scf.yield %d : !tilus.reg<64x32xf32>
+  }
+  tilus.store_global %v, %gy[%c0, %c0] : !tilus.reg<64x32xf32>, !tilus.global<64x32xf32>
+}
+
+tilus.kernel @cfg_tiles_ref(%x: !tilus.ptr<f32>, %y: !tilus.ptr<f32>, %k: i32)
+    warps(2) blocks(affine_map<(d0, d1, d2) -> (1)>)
+    attributes {tilus.outputs = ["y"]} {
+  %c0 = arith.constant 0 : i32
+  %half = arith.constant 0.5 : f32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<64x32xf32>
+  %gy = tilus.global_view %y : !tilus.ptr<f32> -> !tilus.global<64x32xf32>
+  %t = tilus.load_global %gx[%c0, %c0] : !tilus.global<64x32xf32> -> !tilus.reg<64x32xf32>
+  %h = tilus.register_tensor init(%half : f32) : !tilus.reg<1x1xf32>
+  %pos = arith.cmpi sgt, %k, %c0 : i32
+  %v = scf.if %pos -> !tilus.reg<64x32xf32> {
+    %u = tilus.mul %t, %h : (!tilus.reg<64x32xf32>, !tilus.reg<1x1xf32>) -> !tilus.reg<64x32xf32>
+    scf.yield %u : !tilus.reg<64x32xf32>
+  } else {
+    %d = tilus.add %t, %t : (!tilus.reg<64x32xf32>, !tilus.reg<64x32xf32>) -> !tilus.reg<64x32xf32>
+    scf.yield %d : !tilus.reg<64x32xf32>
+  }
+  tilus.store_global %v, %gy[%c0, %c0] : !tilus.reg<64x32xf32>, !tilus.global<64x32xf32>
 }

@@ -20,20 +20,20 @@
 // A kernel that does not lower is reported against the source (status 1).
 // RUN: not tilus-run %s --kernel bad --dump-ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: tilus-run %s --kernel bad --dump-ptx 2>/dev/null; test $? -eq 1
-// BAD: lower-tiles: an scf.execute_region with register tensor results needs one block in each region (a region has 3 blocks)
+// BAD: lower-tiles: a register tensor as a block argument (passed by a branch) is not lowered; yield it from the region instead
 // BAD: × --dump-ptx: kernel @bad cannot be lowered to PTX (see above)
 
-// (An `scf.execute_region` of several blocks yielding a register tensor is not lowered: its
-// registers would have to pass through the branches between its blocks.)
+// (A register tensor passed to a block of an `scf.execute_region` by a branch is not lowered:
+// its registers join only at the region's yields.)
 tilus.kernel @bad(%p: !tilus.ptr<f32>, %i: i32) warps(1) blocks(affine_map<(d0, d1) -> (1)>) {
   %g = tilus.global_view %p[%i] : !tilus.ptr<f32> -> !tilus.global<?xf32>
   %c0 = arith.constant 0 : i32
   %t = tilus.load_global %g[%c0] : !tilus.global<?xf32> -> !tilus.reg<32xf32>
   %first = arith.cmpi eq, %i, %c0 : i32
   %r = scf.execute_region -> !tilus.reg<32xf32> {
-    cf.cond_br %first, ^bb1, ^bb2
-  ^bb1:
-    scf.yield %t : !tilus.reg<32xf32>
+    cf.cond_br %first, ^bb1(%t : !tilus.reg<32xf32>), ^bb2
+  ^bb1(%a: !tilus.reg<32xf32>):
+    scf.yield %a : !tilus.reg<32xf32>
   ^bb2:
     %d = tilus.add %t, %t : (!tilus.reg<32xf32>, !tilus.reg<32xf32>) -> !tilus.reg<32xf32>
     scf.yield %d : !tilus.reg<32xf32>

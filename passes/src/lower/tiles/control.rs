@@ -4,12 +4,30 @@
 use super::*;
 
 impl Lowering {
+    /// A register tensor may not cross a `cf` branch between the blocks of a region (as a
+    /// block argument): the registers of a tile join only at the region's yields.
+    fn check_tile_free_edges(ctx: &Context, blocks: &[BlockId]) -> Result<(), Diagnostic> {
+        for &b in blocks {
+            if ctx.block_args(b).iter().any(|a| is_reg(ctx, *a)) {
+                // The block's first op stands for it (a block ends with a terminator).
+                let at = ctx.block_ops(b).next().expect("a block has its terminator");
+                return Err(Diagnostic::op(
+                    at,
+                    "lower-tiles: a register tensor as a block argument (passed by a branch) is \
+                     not lowered; yield it from the region instead",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// An `scf.if`, `scf.index_switch` or `scf.execute_region` whose results include register
     /// tensors: each becomes one result per register, in the layout its type names (else the
     /// layout its first region, the then-branch or the switch's default, yields it in, which
-    /// the other regions are gathered into). Every region must be one block ending with its
-    /// yield: the registers join only there (an execute_region of several blocks would need
-    /// its branches' arguments split too).
+    /// the other regions are gathered into). The registers join only at the yields: every
+    /// region is one block ending with its yield, except an execute_region's, which may have
+    /// several blocks joined by `cf` branches, each block ending with a branch or a yield, as
+    /// long as no register tensor crosses a branch as a block argument.
     pub(super) fn lower_branches(&mut self, ctx: &mut Context, i: OpId) -> Result<(), Diagnostic> {
         let loc = ctx.op(i).loc;
         let name = ctx.op_name_str(i).to_string();
@@ -17,42 +35,64 @@ impl Lowering {
         let operands = ctx.operands(i).to_vec();
         let regions = ctx.regions(i).to_vec();
         let results = ctx.results(i).to_vec();
-        let mut blocks: Vec<BlockId> = Vec::new();
+        let mut region_blocks: Vec<Vec<BlockId>> = Vec::new();
         for r in &regions {
-            match ctx.region_blocks(*r) {
-                [b] => blocks.push(*b),
+            let bs = ctx.region_blocks(*r).to_vec();
+            match bs.len() {
+                1 => {}
                 _ if IfOp::is(ctx, i) => {
                     return Err(Diagnostic::op(
                         i,
                         "lower-tiles: an scf.if with register tensor results needs both branches",
                     ))
                 }
-                bs => {
+                n if n > 1 && ExecuteRegionOp::is(ctx, i) => {
+                    Self::check_tile_free_edges(ctx, &bs)?;
+                }
+                n => {
                     return Err(Diagnostic::op(
                         i,
                         format!(
                             "lower-tiles: an {name} with register tensor results needs one block \
-                             in each region (a region has {} blocks)",
-                            bs.len()
+                             in each region (a region has {n} blocks)"
                         ),
                     ))
                 }
             }
+            region_blocks.push(bs);
         }
-        for &bb in &blocks {
-            self.block(ctx, bb)?;
+        // Each block after the blocks that dominate it (the entry, then reverse post-order), so
+        // a value is lowered before its uses in other blocks; unreachable blocks last.
+        for (r, bs) in regions.iter().zip(&region_blocks) {
+            let cfg = tilus_ir::Cfg::new(ctx, *r);
+            let mut order: Vec<BlockId> = cfg.reverse_post_order().collect();
+            order.extend(bs.iter().copied().filter(|b| !cfg.is_reachable(*b)));
+            for bb in order {
+                self.block(ctx, bb)?;
+            }
         }
         let mut yields: Vec<OpId> = Vec::new();
-        for &bb in &blocks {
-            match ctx.block_last(bb).filter(|&y| YieldOp::is(ctx, y)) {
-                Some(y) if ctx.operands(y).len() == results.len() => yields.push(y),
-                _ => {
-                    return Err(Diagnostic::op(
-                        i,
-                        format!("lower-tiles: a region of this {name} does not end with the yield of its results"),
-                    ))
+        for bs in &region_blocks {
+            for &bb in bs {
+                let last = ctx.block_last(bb);
+                match last.filter(|&y| YieldOp::is(ctx, y)) {
+                    Some(y) if ctx.operands(y).len() == results.len() => yields.push(y),
+                    // A block of several that ends with a branch.
+                    None if bs.len() > 1 => {}
+                    _ => {
+                        return Err(Diagnostic::op(
+                            i,
+                            format!("lower-tiles: a region of this {name} does not end with the yield of its results"),
+                        ))
+                    }
                 }
             }
+        }
+        if yields.is_empty() {
+            return Err(Diagnostic::op(
+                i,
+                format!("lower-tiles: no block of this {name} yields its results"),
+            ));
         }
         let mut layouts: Vec<Option<RegisterLayout>> = Vec::new();
         for (k, r) in results.iter().enumerate() {
@@ -97,9 +137,9 @@ impl Lowering {
         st.loc = loc;
         st.properties = ctx.op(i).properties;
         let mut new_regions = Vec::new();
-        for &bb in &blocks {
+        for bs in &region_blocks {
             let r = ctx.create_region();
-            crate::lower::set_region_blocks(ctx, r, &[bb]);
+            crate::lower::set_region_blocks(ctx, r, bs);
             new_regions.push(r);
         }
         st.regions = new_regions;
