@@ -237,7 +237,9 @@ cast!(
     "arith.bitcast",
     BITCAST_TYPE,
     BITCAST_TYPE,
-    "Reinterprets the bits of a value as another type of the same width."
+    "Reinterprets the bits of a value as another type of the same width.",
+    Some(fold::bitcast),
+    &[]
 );
 
 // ----- verification -------------------------------------------------------------------------

@@ -460,6 +460,35 @@ pub fn index_castui(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
     cast_const(ctx, op, c, zext_to)
 }
 
+/// `bitcast(bitcast(x))` reads `x` directly (and is `x` when the types match), and a scalar
+/// constant is reinterpreted: MLIR's `BitcastOp::fold` and its bitcast-of-bitcast pattern.
+/// (Shaped constants are left to the lowering: a float splat is kept as text.)
+pub fn bitcast(ctx: &mut Context, op: OpId, c: Consts) -> Folded {
+    let rty = result_type(ctx, op);
+    if let Some(inner) = def_named(ctx, operand(ctx, op, 0), "arith.bitcast") {
+        let src = operand(ctx, inner, 0);
+        if ctx.value_type(src) == rty {
+            return Folded::value(src);
+        }
+        ctx.set_operand(op, 0, src);
+        return Folded::InPlace;
+    }
+    let Some(a) = c[0] else {
+        return Folded::Failed;
+    };
+    let bits = int_bits(ctx, a)
+        .map(|(b, _)| b)
+        .or_else(|| float_bits(ctx, a).map(|(_, b)| b));
+    let Some(bits) = bits else {
+        return Folded::Failed;
+    };
+    match ctx.type_kind(rty) {
+        tilus_ir::TypeKind::Integer { .. } => Folded::attr(int_attr(ctx, rty, bits)),
+        tilus_ir::TypeKind::Float(_) => Folded::attr(float_attr(ctx, rty, bits)),
+        _ => Folded::Failed,
+    }
+}
+
 /// `ext(ext(x)) → ext(x)` in place, constants.
 fn ext(
     ctx: &mut Context,
