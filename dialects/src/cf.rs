@@ -236,6 +236,17 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+impl AssertOp {
+    /// The assertion's message as text (bytes that are not UTF-8 replaced), for the reports of
+    /// the tools that run it: MLIR's strings may hold any bytes.
+    pub fn message(self, ctx: &Context) -> String {
+        match ctx.attr_kind(self.msg(ctx)) {
+            AttrKind::String { value, .. } => String::from_utf8_lossy(value).into_owned(),
+            _ => String::new(),
+        }
+    }
+}
+
 /// MLIR's `AnyIntElementsAttr`: a dense attribute of integers.
 const INT_ELEMENTS: AttrConstraint = AttrConstraint {
     desc: "integer elements attribute",
@@ -434,9 +445,12 @@ fn parse_switch_cases(p: &mut Parser, st: &mut FormatState, args: &[CustomArg]) 
         // MLIR 22 reads a case value as an `int64_t` (a literal beyond it is an error, whatever
         // the flag's width) and truncates it to the flag's width (`256` is case 0 of an `i8`
         // switch).
-        let is_int = !text.contains(['.', 'e', 'E']) || text.starts_with("0x");
         let v = text.parse::<i64>();
-        if is_int && v.is_err() && !text.starts_with("0x") {
+        let decimal = text
+            .trim_start_matches('-')
+            .bytes()
+            .all(|c| c.is_ascii_digit());
+        if decimal && v.is_err() {
             return Err(tilus_ir::Diagnostic::at(
                 sp,
                 "custom op 'cf.switch' integer value too large",

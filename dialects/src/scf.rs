@@ -191,6 +191,15 @@ tilus_ir::op_handle! {
     successors {}
 }
 
+/// Whether `op` runs one of its regions once and takes that region's `scf.yield` as its
+/// results (`scf.if`, `scf.index_switch`, `scf.execute_region`): passes that carry values
+/// through yields (layout inference, the tile lowering) treat these ops alike.
+pub fn yields_one_region(ctx: &Context, op: OpId) -> bool {
+    IfOp::is(ctx, op)
+        || crate::scf_parallel::IndexSwitchOp::is(ctx, op)
+        || ExecuteRegionOp::is(ctx, op)
+}
+
 /// MLIR's rules: the region has blocks, and its entry block no arguments.
 fn verify_execute_region(ctx: &Context, op: OpId) -> Result<(), Diagnostic> {
     let r = ctx.regions(op)[0];

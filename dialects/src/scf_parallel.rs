@@ -21,7 +21,7 @@ use tilus_ir::syntax::printer::type_to_string;
 use tilus_ir::{Attr, Context, Diagnostic, OpId, Printer, Type, TypeKind, Value};
 
 /// MLIR's `ShapedType::kDynamic`: a static bound that is given by an operand instead.
-const DYNAMIC: i64 = i64::MIN;
+use tilus_ir::types::DYNAMIC;
 
 /// An array attribute (`mapping = [#gpu.thread<x>]`).
 const ARRAY_ATTR: tilus_ir::opdef::AttrConstraint = tilus_ir::opdef::AttrConstraint {

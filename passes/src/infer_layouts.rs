@@ -57,8 +57,7 @@ use rustc_hash::FxHashMap;
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::RegisterLayout;
 use tilus_dialects::layout_mma::dot_layouts;
-use tilus_dialects::scf::{ConditionOp, ExecuteRegionOp, ForOp, IfOp, WhileOp, YieldOp};
-use tilus_dialects::scf_parallel::IndexSwitchOp;
+use tilus_dialects::scf::{yields_one_region, ConditionOp, ForOp, WhileOp, YieldOp};
 use tilus_dialects::tilus::{DotOp, KernelOp, ReduceOp, SliceRegisterOp, TilusOpKind};
 use tilus_dialects::tilus_types::{Space, TensorType};
 use tilus_ir::{Context, Diagnostic, OpBuilder, OpId, Value};
@@ -681,7 +680,7 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 }
             }
             // The ops taking one region's yield as their results: every yield ties to them.
-            _ if is_branches(ctx, o) => {
+            _ if yields_one_region(ctx, o) => {
                 for (j, &res) in ctx.results(o).iter().enumerate() {
                     if reg_type(ctx, res).is_none() {
                         continue;
@@ -703,7 +702,7 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
                 // Casts, unary math, shuffles, and ops of other dialects that take and make
                 // register tensors (wgmma accumulators, tcgen05 loads): same shape, one layout.
                 let parent_yield = ctx.parent_op(o).is_some_and(|p| {
-                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || is_branches(ctx, p)
+                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || yields_one_region(ctx, p)
                 }) && ctx.next_op(o).is_none();
                 if parent_yield {
                     continue;
@@ -727,12 +726,6 @@ fn build_graph(ctx: &Context, k: OpId, wgmma: bool) -> Result<Graph, Diagnostic>
         }
     }
     Ok(g)
-}
-
-/// `scf.if`, `scf.index_switch` and `scf.execute_region`: ops whose results are the yield of
-/// the one region they run.
-fn is_branches(ctx: &Context, o: OpId) -> bool {
-    IfOp::is(ctx, o) || IndexSwitchOp::is(ctx, o) || ExecuteRegionOp::is(ctx, o)
 }
 
 /// The layout of a 2-D tile moved by `tcgen05.ld` / `tcgen05.st`: one TMEM lane per thread,

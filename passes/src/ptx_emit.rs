@@ -745,12 +745,7 @@ impl<'a> KernelEmitter<'a> {
                 // The kernel stops (the launch fails) in any thread whose condition is false;
                 // PTX has no message, so the assertion's text is a comment beside the trap.
                 let c = self.reg_of(a.arg(ctx), o)?;
-                let msg = match ctx.attr_kind(a.msg(ctx)) {
-                    tilus_ir::AttrKind::String { value, .. } => {
-                        String::from_utf8_lossy(value).replace(['\n', '\r'], " ")
-                    }
-                    _ => String::new(),
-                };
+                let msg = a.message(ctx).replace(['\n', '\r'], " ");
                 self.line(&format!("// cf.assert: {msg}"));
                 self.line(&format!("@!{c} trap;"));
             }

@@ -14,8 +14,8 @@
 //!    every iteration for `S = 1`). `scf.if` guards of the form `k + c < ub` are kept with the
 //!    op. Anything else makes the barrier unanalyzable, and it is skipped (counted in a
 //!    statistic) rather than guessed at; so does a use inside an `scf.while`,
-//!    `scf.index_switch`, `scf.parallel` or `scf.forall` (at any depth), whose trips or
-//!    choices the check does not count.
+//!    `scf.index_switch`, `scf.parallel`, `scf.forall` or an `scf.execute_region` of several
+//!    blocks (at any depth), whose trips or choices the check does not count.
 //! 2. **Arrivals per phase.** Arrive sites that execute together (same trip, same stage form,
 //!    same guard) form one *cluster*, which completes one phase of the slot it targets. Its
 //!    arrivals are the sum over its sites of the executing group's size (every thread of the
@@ -546,24 +546,27 @@ impl<'c> Analysis<'c> {
     fn guard(&self, op: OpId, f: Option<ForOp>) -> Result<Guard, Unmodeled> {
         let ctx = self.ctx;
         // Region ops that run their regions a number of times the check does not count
-        // (`scf.while`, `scf.parallel`, `scf.forall`) or choose one of them at run time
+        // (`scf.while`, `scf.parallel`, `scf.forall`, an `scf.execute_region` of several
+        // blocks, whose `cf` branches may loop) or choose one of them at run time
         // (`scf.index_switch`), anywhere around the op: it may run any number of times, so its
-        // barrier is skipped rather than counted as run once. (`scf.execute_region` runs
-        // once.)
+        // barrier is skipped rather than counted as run once. (An `scf.execute_region` of one
+        // block runs it once.)
         let mut up = ctx.parent_op(op);
         while let Some(p) = up {
             if KernelOp::is(ctx, p) {
                 break;
             }
-            if matches!(
-                ScfOpKind::classify(ctx, p),
+            let uncounted = match ScfOpKind::classify(ctx, p) {
                 Some(
                     ScfOpKind::While(_)
-                        | ScfOpKind::IndexSwitch(_)
-                        | ScfOpKind::Parallel(_)
-                        | ScfOpKind::Forall(_)
-                )
-            ) {
+                    | ScfOpKind::IndexSwitch(_)
+                    | ScfOpKind::Parallel(_)
+                    | ScfOpKind::Forall(_),
+                ) => true,
+                Some(ScfOpKind::ExecuteRegion(e)) => ctx.region_blocks(e.region(ctx)).len() > 1,
+                _ => false,
+            };
+            if uncounted {
                 return Err(Unmodeled);
             }
             up = ctx.parent_op(p);

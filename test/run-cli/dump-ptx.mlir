@@ -22,6 +22,9 @@
 // RUN: tilus-run %s --kernel bad --dump-ptx 2>/dev/null; test $? -eq 1
 // BAD: lower-tiles: a register tensor as a block argument (passed by a branch) is not lowered; yield it from the region instead
 // BAD: × --dump-ptx: kernel @bad cannot be lowered to PTX (see above)
+// A region of blocks that never reaches a yield has no registers to give its tile result:
+// RUN: not tilus-run %s --kernel no_yield --dump-ptx 2>&1 | FileCheck %s --check-prefix=NOYIELD
+// NOYIELD: lower-tiles: no block of this scf.execute_region yields its results
 
 // (A register tensor passed to a block of an `scf.execute_region` by a branch is not lowered:
 // its registers join only at the region's yields.)
@@ -39,4 +42,15 @@ tilus.kernel @bad(%p: !tilus.ptr<f32>, %i: i32) warps(1) blocks(affine_map<(d0, 
     scf.yield %d : !tilus.reg<32xf32>
   }
   tilus.store_global %r, %g[%c0] : !tilus.reg<32xf32>, !tilus.global<?xf32>
+}
+
+tilus.kernel @no_yield(%x: !tilus.ptr<f32>) warps(1) blocks(affine_map<(d0) -> (1)>) {
+  %c0 = arith.constant 0 : i32
+  %gx = tilus.global_view %x : !tilus.ptr<f32> -> !tilus.global<32xf32>
+  %v = scf.execute_region -> !tilus.reg<32xf32> {
+    cf.br ^spin
+  ^spin:
+    cf.br ^spin
+  }
+  tilus.store_global %v, %gx[%c0] : !tilus.reg<32xf32>, !tilus.global<32xf32>
 }

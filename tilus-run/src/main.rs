@@ -422,13 +422,9 @@ fn load(cli: &Cli, ptx_override: Option<String>) -> Result<Loaded, u8> {
     }
     // Parallel loops run as the lowering runs them: as scf.for nests (any order of their
     // iterations is theirs to take), so the interpreter and the GPU see the same loops.
-    if tilus_passes::lower::scf_parallel::has_parallel_loops(&ctx, parsed.module) {
-        if let Err(diags) =
-            tilus_passes::lower::scf_parallel::sequentialize(&mut ctx, parsed.module)
-        {
-            emit_all(&ctx, &parsed.source_map, &diags);
-            return Err(INVALID);
-        }
+    if let Err(diags) = tilus_passes::lower::scf_parallel::sequentialize(&mut ctx, parsed.module) {
+        emit_all(&ctx, &parsed.source_map, &diags);
+        return Err(INVALID);
     }
     Ok(Loaded {
         ctx,

@@ -22,10 +22,8 @@ use tilus_dialects::arith::ConstantOp;
 use tilus_dialects::scf::{ForOp, YieldOp};
 use tilus_dialects::scf_parallel::{ForallOp, ParallelOp, ReduceOp, ReduceReturnOp};
 use tilus_ir::rewrite::fold::int_attr;
+use tilus_ir::types::DYNAMIC;
 use tilus_ir::{BlockId, Context, Diagnostic, OpBuilder, OpId, Type, Value};
-
-/// MLIR's `ShapedType::kDynamic` in `scf.forall`'s static bound arrays.
-const DYNAMIC: i64 = i64::MIN;
 
 declare_pass! {
     /// `scf-forall-to-for`. It has no options.
@@ -104,7 +102,7 @@ fn counted(
 
 /// Which loops a rewrite takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kinds {
+enum Kinds {
     Forall,
     Parallel,
     ParallelWithoutReductions,
@@ -112,11 +110,7 @@ pub(crate) enum Kinds {
 
 /// Rewrites every loop of `kinds` under `root` (outermost first) and returns how many; the
 /// errors are the loops that cannot be rewritten.
-pub(crate) fn rewrite_all(
-    ctx: &mut Context,
-    root: OpId,
-    kinds: Kinds,
-) -> Result<u64, Vec<Diagnostic>> {
+fn rewrite_all(ctx: &mut Context, root: OpId, kinds: Kinds) -> Result<u64, Vec<Diagnostic>> {
     let mut loops = Vec::new();
     ctx.walk(root, &mut |o| {
         let take = match kinds {
@@ -151,21 +145,17 @@ pub(crate) fn rewrite_all(
 }
 
 /// Rewrites every `scf.forall` and `scf.parallel` under `root` (reductions included) as
-/// `scf.for` nests, as `tilus-to-ptx` does first: for tools that run kernels, such as
-/// `tilus-run`'s interpreter, which then need no semantics of their own for parallel loops.
-/// Returns how many loops were rewritten.
+/// `scf.for` nests, as `convert-scf-to-cf` and `tilus-to-ptx` do first: for tools that run
+/// kernels, such as `tilus-run`'s interpreter, which then need no semantics of their own for
+/// parallel loops. Returns how many loops were rewritten; the errors are every loop that
+/// cannot be.
 pub fn sequentialize(ctx: &mut Context, root: OpId) -> Result<u64, Vec<Diagnostic>> {
-    let n = rewrite_all(ctx, root, Kinds::Forall)?;
-    Ok(n + rewrite_all(ctx, root, Kinds::Parallel)?)
-}
-
-/// Whether anything under `root` is an `scf.forall` or `scf.parallel`.
-pub fn has_parallel_loops(ctx: &Context, root: OpId) -> bool {
-    let mut found = false;
-    ctx.walk(root, &mut |o| {
-        found |= ForallOp::is(ctx, o) || ParallelOp::is(ctx, o);
-    });
-    found
+    let forall = rewrite_all(ctx, root, Kinds::Forall);
+    let parallel = rewrite_all(ctx, root, Kinds::Parallel);
+    match (forall, parallel) {
+        (Ok(a), Ok(b)) => Ok(a + b),
+        (a, b) => Err(a.err().into_iter().chain(b.err()).flatten().collect()),
+    }
 }
 
 /// `scf.forall` (without shared outputs) as a nest of `scf.for`.
@@ -338,4 +328,42 @@ fn build_nest(
     b.set_insertion_point_to_end(inner);
     YieldOp::build(&mut b, &yielded);
     outer_results.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parallel_to_for;
+    use tilus_dialects::scf_parallel::{ParallelOp, ReduceOp};
+    use tilus_ir::Context;
+
+    /// A parallel loop whose `scf.reduce` a previous rewrite took away (the verifier rejects
+    /// such text, so only a pass can make one) is reported, not rewritten.
+    #[test]
+    fn parallel_without_reduce_is_reported() {
+        let mut ctx = Context::new();
+        tilus_dialects::register_all(&mut ctx);
+        let src = "func.func @f(%n: index) {\n  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n  scf.parallel (%i) = (%c0) to (%n) step (%c1) {\n  }\n  return\n}\n";
+        let pf = tilus_ir::parse(&mut ctx, src, "t.mlir").expect("parses");
+        let mut par = None;
+        ctx.walk(pf.module, &mut |o| {
+            if ParallelOp::is(&ctx, o) {
+                par = Some(o);
+            }
+        });
+        let par = par.expect("a parallel loop");
+        let mut reduce = None;
+        ctx.walk(par, &mut |o| {
+            if ReduceOp::is(&ctx, o) {
+                reduce = Some(o);
+            }
+        });
+        ctx.erase_op(reduce.expect("the implicit scf.reduce"));
+        let d = parallel_to_for(&mut ctx, par).expect_err("no scf.reduce");
+        assert!(
+            d.message.contains("must end with 'scf.reduce'"),
+            "{}",
+            d.message
+        );
+        assert!(ParallelOp::is(&ctx, par), "the loop is left as it was");
+    }
 }

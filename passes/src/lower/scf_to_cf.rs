@@ -81,17 +81,10 @@ impl Pass for ScfToCf {
         stats: &mut Statistics,
     ) -> Result<Changed, Vec<Diagnostic>> {
         // Parallel loops first become scf.for nests, which the walk below lowers.
-        let mut n = 0u64;
-        let mut errors = Vec::new();
-        for kinds in [
-            super::scf_parallel::Kinds::Forall,
-            super::scf_parallel::Kinds::Parallel,
-        ] {
-            match super::scf_parallel::rewrite_all(ctx, op, kinds) {
-                Ok(k) => n += k,
-                Err(e) => errors.extend(e),
-            }
-        }
+        let (mut n, mut errors) = match super::scf_parallel::sequentialize(ctx, op) {
+            Ok(k) => (k, Vec::new()),
+            Err(e) => (0, e),
+        };
         let mut hosts = Vec::new();
         ctx.walk(op, &mut |o| hosts.push(o));
         for h in hosts {

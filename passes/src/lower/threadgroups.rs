@@ -20,7 +20,7 @@
 //! uniform test, code under a role's branch (a consumer warpgroup's k loop) keeps its
 //! warp-uniform arithmetic, such as wgmma descriptors, in uniform registers instead of
 //! per-thread registers copied over with `R2UR` before each use. On the persistent matmul this
-//! took the SASS from 3,736 to 2,984 instructions and gained 1-1.5 points against cuBLAS on the
+//! took the SASS from 3,736 to 3,152 instructions and gained 0.8-1 point against cuBLAS on the
 //! H100 (docs/perf.md, issue 17, ninth part).
 //!
 //! The spec's two latent bugs do not arise: the range test needs no divisibility, and an
@@ -130,7 +130,7 @@ impl Pass for LowerThreadgroups {
             });
             // Where each group's parent sits, before any group is dissolved.
             let parents: Vec<_> = groups.iter().map(|&g| group_pos(ctx, g)).collect();
-            let mut warp = UniformWarp::new(k);
+            let mut warp = UniformWarp::new(ctx, k);
             for (g, parent) in groups.into_iter().zip(parents) {
                 match lower_group(ctx, g, parent, &mut warp) {
                     Ok(()) => ngroups += 1,
@@ -228,29 +228,35 @@ fn lower_sync(ctx: &mut Context, s: OpId, named: &mut Vec<(i64, i64)>) -> Result
 /// `shfl.sync` is well defined).
 struct UniformWarp {
     kernel: OpId,
+    /// The block is whole warps, as far as the kernel can say: a `tilus.kernel`, or a
+    /// `ptx.entry` with the tilus thread count (`maxntid` alone is an upper bound, and a block
+    /// with a partial warp would have a full-mask `shfl` name lanes that do not exist).
+    whole_warps: bool,
     value: Option<Value>,
 }
 
 impl UniformWarp {
-    fn new(kernel: OpId) -> Self {
+    fn new(ctx: &Context, kernel: OpId) -> Self {
+        let exact = KernelOp::is(ctx, kernel)
+            || tilus_dialects::tilus_types::prop_i64(
+                ctx,
+                kernel,
+                tilus_dialects::tilus::attr_names::THREADS,
+            )
+            .is_some();
+        let whole_warps =
+            exact && super::build::enclosing_kernel(ctx, kernel).is_some_and(|(_, n)| n % 32 == 0);
         Self {
             kernel,
+            whole_warps,
             value: None,
         }
     }
 
-    /// The warp index, or `None` when the block may have a partial warp (a full-mask `shfl`
-    /// there would name lanes that do not exist): callers then test `%tid.x`.
-    fn get(&mut self, ctx: &mut Context, block: i64) -> Option<Value> {
-        // A `ptx.entry` without the tilus thread count has only an upper bound (`maxntid`).
-        let exact = KernelOp::is(ctx, self.kernel)
-            || tilus_dialects::tilus_types::prop_i64(
-                ctx,
-                self.kernel,
-                tilus_dialects::tilus::attr_names::THREADS,
-            )
-            .is_some();
-        if !exact || block % 32 != 0 {
+    /// The warp index, or `None` when the block may have a partial warp: callers then test
+    /// `%tid.x`.
+    fn get(&mut self, ctx: &mut Context) -> Option<Value> {
+        if !self.whole_warps {
             return None;
         }
         if let Some(v) = self.value {
@@ -294,11 +300,7 @@ fn lower_group(
         (None, Some(pb)) => pb % 32 == 0 && parent.size % 32 == 0 && parent.size > 32,
         _ => false,
     };
-    let w = if whole_warps {
-        warp.get(ctx, parent.block)
-    } else {
-        None
-    };
+    let w = if whole_warps { warp.get(ctx) } else { None };
     let mut b = before(ctx, g);
     let cond: Option<Value> = match rel {
         Some(r) => {
@@ -313,15 +315,13 @@ fn lower_group(
                     ));
                 };
                 let begin = pb + r;
-                if let Some(w) = w {
-                    let d = b.add_const(w, -(begin / 32));
-                    let nn = b.c32(n / 32);
-                    let c = b.cmpi(CmpIPredicate::Ult, d, nn);
-                    return finish_group(ctx, g, Some(c));
-                }
-                let t = b.special("tid.x");
-                let d = b.add_const(t, -begin);
-                let nn = b.c32(n);
+                // `index - first < count`, in warps where the warp index serves.
+                let (index, first, count) = match w {
+                    Some(w) => (w, begin / 32, n / 32),
+                    None => (b.special("tid.x"), begin, n),
+                };
+                let d = b.add_const(index, -first);
+                let nn = b.c32(count);
                 Some(b.cmpi(CmpIPredicate::Ult, d, nn))
             }
         }
@@ -366,11 +366,6 @@ fn lower_group(
             }
         }
     };
-    finish_group(ctx, g, cond)
-}
-
-/// Replaces the group `g` by its body under `cond` (inlined when there is none).
-fn finish_group(ctx: &mut Context, g: OpId, cond: Option<Value>) -> Result<(), Diagnostic> {
     let Some(&body) = ctx.region_blocks(ctx.regions(g)[0]).first() else {
         // An empty group does nothing.
         ctx.erase_op(g);

@@ -40,8 +40,9 @@ declare_pipeline! {
         anchor: "builtin.module",
         summary: "Lower Tilus kernels to the ptx dialect (the whole pipeline)",
         description: "Runs scf-forall-to-for and scf-parallel-for-to-nested-fors \
-            (reductions=true: parallel loops become scf.for nests), verify-barriers (so a kernel whose mbarrier protocol can hang is \
-            rejected before it reaches a GPU), infer-layouts (unless infer-layouts=false), \
+            (reductions=true: parallel loops become scf.for nests), verify-barriers (so a \
+            kernel whose mbarrier protocol can hang is rejected before it reaches a GPU), \
+            infer-layouts (unless infer-layouts=false), \
             lower-async-to-ptx, plan-shared-memory, lower-tiles, \
             lower-threadgroups, lower-tilus-kernel, canonicalize, cse, eqsat, canonicalize, \
             cse (the last three unless eqsat=false), convert-scf-to-cf and \

@@ -157,15 +157,15 @@ pub(crate) enum FrameKind {
         kind: ScalarKind,
         unsigned_cmp: bool,
     },
-    /// A branch of an `scf.if`.
-    If { op: OpId, sibling: Option<u64> },
-    /// A region run once for its op's results: a case of an `scf.index_switch` or the region
-    /// of an `scf.execute_region`; its `scf.yield` gives the results. `sibling` as for `If`.
-    /// `rest`: the frame of threads whose index picked a later case than the threads of
-    /// `sibling`; it has no region of its own (its `next` is `None`): its threads split further,
-    /// each part in a nested `Case` frame of the same op, and leave it once those have
-    /// reconverged. A switch of n cases thus reconverges pairwise, as n - 1 nested `scf.if`s.
-    Case {
+    /// A region run once for its op's results: a branch of an `scf.if`, a case of an
+    /// `scf.index_switch` or the region of an `scf.execute_region`; its `scf.yield` gives the
+    /// results. `sibling`: the unit of the threads that took another region of the op (the
+    /// two reconverge when both have left). `rest`: the frame of threads whose index picked a
+    /// later case than the threads of `sibling` (or a later successor of a `cf` branch); it
+    /// has no region of its own (its `next` is `None`): its threads split further, each part in
+    /// a nested `Branch` frame of the same op, and leave it once those have reconverged. A
+    /// switch of n cases thus reconverges pairwise, as n - 1 nested `scf.if`s.
+    Branch {
         op: OpId,
         sibling: Option<u64>,
         rest: bool,
@@ -185,9 +185,7 @@ impl FrameKind {
     fn key(&self) -> (usize, i64) {
         match self {
             FrameKind::Root { .. } => (usize::MAX, 0),
-            FrameKind::Group { op, .. } | FrameKind::If { op, .. } | FrameKind::Case { op, .. } => {
-                (op.index(), 0)
-            }
+            FrameKind::Group { op, .. } | FrameKind::Branch { op, .. } => (op.index(), 0),
             FrameKind::For { op, iv, .. } => (op.index(), *iv),
             FrameKind::While {
                 op, trip, after, ..
@@ -814,14 +812,7 @@ impl<'a> Machine<'a> {
                 }
                 f.next = next;
             }
-            FrameKind::If { op, sibling } => {
-                let results = self.ctx.results(op).to_vec();
-                let u = &mut self.units[ui];
-                u.bind(&results, vals);
-                u.frames.pop();
-                self.reconverge(ui, sibling, op);
-            }
-            FrameKind::Case { op, sibling, rest } => {
+            FrameKind::Branch { op, sibling, rest } => {
                 // A `rest` frame ends with no yield of its own: its nested case set the results.
                 let u = &mut self.units[ui];
                 if !rest {
@@ -938,17 +929,15 @@ impl<'a> Machine<'a> {
         let inside = self.units[si].frames.len() > depth
             && pos_key(&self.units[si].frames[..depth]) == here
             && matches!(&self.units[si].frames[depth].kind,
-                FrameKind::If { op: o, .. }
-                | FrameKind::Group { op: o, .. }
-                | FrameKind::Case { op: o, .. } if *o == op);
+                FrameKind::Group { op: o, .. } | FrameKind::Branch { op: o, .. } if *o == op);
         if inside {
             let uid = self.units[ui].id;
             // The sibling finds this unit when it leaves the region.
             if let Some(f) = self.units[si].frames.get_mut(depth) {
                 match &mut f.kind {
-                    FrameKind::If { sibling, .. }
-                    | FrameKind::Group { sibling, .. }
-                    | FrameKind::Case { sibling, .. } => *sibling = Some(uid),
+                    FrameKind::Group { sibling, .. } | FrameKind::Branch { sibling, .. } => {
+                        *sibling = Some(uid)
+                    }
                     _ => {}
                 }
             }

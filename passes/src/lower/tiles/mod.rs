@@ -67,8 +67,9 @@ use tilus_dialects::arith::{
 use tilus_dialects::layout::ConvertOp;
 use tilus_dialects::layout_algebra::{RegisterLayout, SharedLayout, Swizzle};
 use tilus_dialects::ptx::InstOp;
-use tilus_dialects::scf::{ConditionOp, ExecuteRegionOp, ForOp, IfOp, WhileOp, YieldOp};
-use tilus_dialects::scf_parallel::IndexSwitchOp;
+use tilus_dialects::scf::{
+    yields_one_region, ConditionOp, ExecuteRegionOp, ForOp, IfOp, WhileOp, YieldOp,
+};
 use tilus_dialects::threadgroup::SyncOp;
 use tilus_dialects::tilus::{
     same_start_view_source, SharedTensorOp, SliceRegisterOp, SliceSharedOp, ThreadIdOp, TilusOpKind,
@@ -243,12 +244,6 @@ pub(super) fn elem_type(ctx: &mut Context, d: DType) -> Type {
 
 fn ty_of(ctx: &Context, v: Value) -> Option<TensorType> {
     TensorType::of(ctx, ctx.value_type(v))
-}
-
-/// The ops that run one of their regions once and take its yield as their results (`scf.if`,
-/// `scf.index_switch`, `scf.execute_region`): they carry register tensors alike.
-fn is_branches(ctx: &Context, o: OpId) -> bool {
-    IfOp::is(ctx, o) || IndexSwitchOp::is(ctx, o) || ExecuteRegionOp::is(ctx, o)
 }
 
 fn is_reg(ctx: &Context, v: Value) -> bool {
@@ -542,7 +537,7 @@ impl Lowering {
                 self.lower_for(ctx, o)?;
                 continue;
             }
-            if is_branches(ctx, o) && self.for_has_tiles(ctx, o) {
+            if yields_one_region(ctx, o) && self.for_has_tiles(ctx, o) {
                 self.lower_branches(ctx, o)?;
                 continue;
             }
@@ -554,7 +549,7 @@ impl Lowering {
             }
             if YieldOp::is(ctx, o) || ConditionOp::is(ctx, o) {
                 let carried = ctx.parent_op(o).is_some_and(|p| {
-                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || is_branches(ctx, p)
+                    ForOp::is(ctx, p) || WhileOp::is(ctx, p) || yields_one_region(ctx, p)
                 });
                 if !carried && ctx.operands(o).iter().any(|v| self.tiles.contains_key(v)) {
                     return Err(Diagnostic::op(
